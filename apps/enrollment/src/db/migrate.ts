@@ -1,0 +1,33 @@
+import type { Kysely } from "kysely";
+import { type MigrationProvider, Migrator } from "kysely/migration";
+import type { DialectName } from "./dialect.ts";
+import { initialSchema } from "./migrations/001-initial-schema.ts";
+import { writeTransaction } from "./write-transaction.ts";
+
+/** Every migration, listed in code (not found by scanning a folder), in the order they apply. */
+function migrationProvider(dialect: DialectName): MigrationProvider {
+  return {
+    getMigrations: async () => ({
+      "001-initial-schema": initialSchema(dialect),
+    }),
+  };
+}
+
+/**
+ * Brings the schema up to date; a fresh database gets every table.
+ * @example await migrateToLatest(kysely, "sqlite")
+ */
+export async function migrateToLatest<DB>(db: Kysely<DB>, dialect: DialectName): Promise<void> {
+  const run = async (target: Kysely<DB>) => {
+    const { error } = await new Migrator({
+      db: target,
+      provider: migrationProvider(dialect),
+    }).migrateToLatest();
+    if (error !== undefined) {
+      throw error instanceof Error ? error : new Error(`migration failed: ${String(error)}`);
+    }
+  };
+  // PostgreSQL's migrator takes an advisory lock; Kysely's SQLite migrator takes none, so the
+  // write lock keeps several processes that open a fresh file together from racing.
+  await (dialect === "postgres" ? run(db) : writeTransaction(db, dialect, run));
+}

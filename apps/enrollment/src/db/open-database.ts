@@ -1,0 +1,37 @@
+import { fileURLToPath } from "node:url";
+import type { Kysely } from "kysely";
+import { type DialectName, dialectOf } from "./dialect.ts";
+import { migrateToLatest } from "./migrate.ts";
+import { openPostgres } from "./postgres.ts";
+import { openSqlite } from "./sqlite.ts";
+import type { Tables } from "./tables.ts";
+
+/** An open, migrated database: what every service function takes. */
+export interface Database {
+  kysely: Kysely<Tables>;
+  dialect: DialectName;
+  /** Closes the SQLite file or ends the PostgreSQL pool. */
+  close(): Promise<void>;
+}
+
+/** Where the embedded database lives when `DATABASE_URL` is not set: `apps/enrollment/data/`. */
+export const defaultSqlitePath = fileURLToPath(new URL("../../data/enrollment.db", import.meta.url));
+
+/**
+ * Opens the database named by `url` (default: `DATABASE_URL`, else the embedded SQLite file) and
+ * migrates it, so a fresh start serves a working schema.
+ * @example const database = await openDatabase("postgres://postgres@127.0.0.1:5432/enrollment")
+ */
+export async function openDatabase(
+  url: string = process.env.DATABASE_URL || defaultSqlitePath,
+): Promise<Database> {
+  const dialect = dialectOf(url);
+  const kysely = dialect === "postgres" ? openPostgres<Tables>(url) : openSqlite<Tables>(url);
+  try {
+    await migrateToLatest(kysely, dialect);
+  } catch (error) {
+    await kysely.destroy();
+    throw error;
+  }
+  return { kysely, dialect, close: () => kysely.destroy() };
+}

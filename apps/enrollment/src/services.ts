@@ -1,0 +1,258 @@
+import type { Kysely } from "kysely";
+import {
+  alreadyEnrolled,
+  courseFull,
+  courseInactive,
+  courseNotFound,
+  duplicateCourseCode,
+  duplicateEmail,
+  duplicateStudentNumber,
+  notEnrolled,
+  studentNotFound,
+} from "./business-error.ts";
+import {
+  type Database,
+  type DialectName,
+  isUniqueViolation,
+  nameContains,
+  readBoolean,
+  sqlBoolean,
+  type Tables,
+  writeTransaction,
+} from "./db/index.ts";
+import { type Course, type Student, serializeCourse, serializeStudent } from "./serializers.ts";
+
+export { BusinessError, type BusinessErrorCode } from "./business-error.ts";
+export type { Course, Student } from "./serializers.ts";
+
+/** One page of a list, `page` counted from 1; `search` keeps names containing it, ignoring case. */
+export interface ListQuery {
+  page: number;
+  size: number;
+  search?: string | undefined;
+}
+
+export interface StudentCreate {
+  name: string;
+  email: string;
+  age: number;
+  /** The school's student number. */
+  student_id: string;
+}
+
+/** Omitted fields take the schema's defaults: "" description, 3 credits, 50 seats, active. */
+export interface CourseCreate {
+  name: string;
+  code: string;
+  description?: string | undefined;
+  credits?: number | undefined;
+  max_students?: number | undefined;
+  is_active?: boolean | undefined;
+}
+
+/** The pair a bind or unbind acted on: `data` of the BindResponse. */
+export interface Enrollment {
+  /** The student's `id`. */
+  student_id: number;
+  course_id: number;
+}
+
+/**
+ * A page of students ordered by id.
+ * @example await listStudents(database, { page: 1, size: 10, search: "ann" })
+ */
+export async function listStudents(database: Database, query: ListQuery): Promise<Student[]> {
+  let select = database.kysely.selectFrom("students").selectAll();
+  if (query.search) {
+    select = select.where(nameContains(database.dialect, query.search));
+  }
+  const rows = await select
+    .orderBy("id")
+    .limit(query.size)
+    .offset((query.page - 1) * query.size)
+    .execute();
+  return rows.map(serializeStudent);
+}
+
+/** A page of courses ordered by id, like `listStudents`. */
+export async function listCourses(database: Database, query: ListQuery): Promise<Course[]> {
+  let select = database.kysely.selectFrom("courses").selectAll();
+  if (query.search) {
+    select = select.where(nameContains(database.dialect, query.search));
+  }
+  const rows = await select
+    .orderBy("id")
+    .limit(query.size)
+    .offset((query.page - 1) * query.size)
+    .execute();
+  return rows.map(serializeCourse);
+}
+
+/**
+ * Stores a new student; 409 if the email or the student number is taken.
+ * @example await createStudent(database, { name: "Ann", email: "ann@example.edu", age: 20, student_id: "S001" })
+ */
+export async function createStudent(database: Database, input: StudentCreate): Promise<Student> {
+  const now = new Date().toISOString();
+  try {
+    const row = await database.kysely
+      .insertInto("students")
+      .values({
+        name: input.name,
+        email: input.email,
+        age: input.age,
+        student_id: input.student_id,
+        created_at: now,
+        updated_at: now,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return serializeStudent(row);
+  } catch (error) {
+    if (!isUniqueViolation(error)) {
+      throw error;
+    }
+    // Students are never deleted, so whichever value is stored now is the one that collided.
+    const emailTaken = await database.kysely
+      .selectFrom("students")
+      .select("id")
+      .where("email", "=", input.email)
+      .executeTakeFirst();
+    throw emailTaken ? duplicateEmail(input.email) : duplicateStudentNumber(input.student_id);
+  }
+}
+
+/**
+ * Stores a new course; 409 if the code is taken.
+ * @example await createCourse(database, { name: "Databases", code: "CS340", max_students: 30 })
+ */
+export async function createCourse(database: Database, input: CourseCreate): Promise<Course> {
+  const now = new Date().toISOString();
+  try {
+    const row = await database.kysely
+      .insertInto("courses")
+      .values({
+        name: input.name,
+        code: input.code,
+        description: input.description ?? "",
+        credits: input.credits,
+        max_students: input.max_students,
+        is_active: input.is_active === undefined ? undefined : sqlBoolean(input.is_active),
+        created_at: now,
+        updated_at: now,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return serializeCourse(row);
+  } catch (error) {
+    throw isUniqueViolation(error) ? duplicateCourseCode(input.code) : error;
+  }
+}
+
+/**
+ * Enrols a student in a course. Checked in this order: student and course exist (404), not yet
+ * enrolled (409), course active (422), a seat left (422). Atomic under concurrent binds, across
+ * processes too: the course's seats are counted and taken under one lock.
+ * @example await bindCourse(database, 1, 2) // { student_id: 1, course_id: 2 }
+ */
+export async function bindCourse(
+  database: Database,
+  studentId: number,
+  courseId: number,
+): Promise<Enrollment> {
+  try {
+    return await writeTransaction(database.kysely, database.dialect, async (trx) => {
+      await requireStudent(trx, studentId);
+      const course = await lockCourse(trx, database.dialect, courseId);
+      if (await isEnrolled(trx, studentId, courseId)) {
+        throw alreadyEnrolled(studentId, courseId);
+      }
+      if (!readBoolean(course.is_active)) {
+        throw courseInactive(courseId);
+      }
+      if ((await countEnrollments(trx, courseId)) >= course.max_students) {
+        throw courseFull(courseId, course.max_students);
+      }
+      await trx
+        .insertInto("enrollments")
+        .values({ student_id: studentId, course_id: courseId, created_at: new Date().toISOString() })
+        .execute();
+      return { student_id: studentId, course_id: courseId };
+    });
+  } catch (error) {
+    // The unique constraint is the last guard should two binds of one pair ever pass the checks.
+    throw isUniqueViolation(error) ? alreadyEnrolled(studentId, courseId) : error;
+  }
+}
+
+/**
+ * Removes a student from a course: 404 if either does not exist, 409 if not enrolled.
+ * @example await unbindCourse(database, 1, 2) // { student_id: 1, course_id: 2 }
+ */
+export async function unbindCourse(
+  database: Database,
+  studentId: number,
+  courseId: number,
+): Promise<Enrollment> {
+  const { numDeletedRows } = await database.kysely
+    .deleteFrom("enrollments")
+    .where("student_id", "=", studentId)
+    .where("course_id", "=", courseId)
+    .executeTakeFirst();
+  if (numDeletedRows === 0n) {
+    // Nothing deleted: find out why, for the right code.
+    await requireStudent(database.kysely, studentId);
+    await requireCourse(database.kysely, courseId);
+    throw notEnrolled(studentId, courseId);
+  }
+  return { student_id: studentId, course_id: courseId };
+}
+
+async function requireStudent(db: Kysely<Tables>, studentId: number): Promise<void> {
+  const student = await db.selectFrom("students").select("id").where("id", "=", studentId).executeTakeFirst();
+  if (!student) {
+    throw studentNotFound(studentId);
+  }
+}
+
+async function requireCourse(db: Kysely<Tables>, courseId: number): Promise<void> {
+  const course = await db.selectFrom("courses").select("id").where("id", "=", courseId).executeTakeFirst();
+  if (!course) {
+    throw courseNotFound(courseId);
+  }
+}
+
+// PostgreSQL: binds to one course queue on this row lock. SQLite: the transaction already holds
+// the file's write lock, and SQLite has no FOR UPDATE.
+async function lockCourse(db: Kysely<Tables>, dialect: DialectName, courseId: number) {
+  const course = await db
+    .selectFrom("courses")
+    .select(["is_active", "max_students"])
+    .where("id", "=", courseId)
+    .$if(dialect === "postgres", (select) => select.forUpdate())
+    .executeTakeFirst();
+  if (!course) {
+    throw courseNotFound(courseId);
+  }
+  return course;
+}
+
+async function isEnrolled(db: Kysely<Tables>, studentId: number, courseId: number): Promise<boolean> {
+  const enrollment = await db
+    .selectFrom("enrollments")
+    .select("id")
+    .where("student_id", "=", studentId)
+    .where("course_id", "=", courseId)
+    .executeTakeFirst();
+  return enrollment !== undefined;
+}
+
+async function countEnrollments(db: Kysely<Tables>, courseId: number): Promise<number> {
+  const { count } = await db
+    .selectFrom("enrollments")
+    .select((eb) => eb.fn.countAll<number | string>().as("count"))
+    .where("course_id", "=", courseId)
+    .executeTakeFirstOrThrow();
+  // PostgreSQL returns count(*) as a bigint string, SQLite as a number.
+  return Number(count);
+}

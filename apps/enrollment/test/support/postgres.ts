@@ -1,0 +1,174 @@
+import { execFile, execFileSync } from "node:child_process";
+import { existsSync, readdirSync } from "node:fs";
+import { chown, mkdtemp, rm } from "node:fs/promises";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import pg from "pg";
+
+const run = promisify(execFile);
+
+/** A PostgreSQL server that tests may create databases in. */
+export interface TestPostgres {
+  /** Creates an empty database with a unique name and returns its URL. */
+  createDatabase(): Promise<string>;
+  /** Drops the databases created here, and stops and deletes the server if it was started here. */
+  stop(): Promise<void>;
+}
+
+/**
+ * The server named by `TEST_DATABASE_URL` if set, else a private throwaway cluster built from the
+ * installed PostgreSQL binaries (about a second to start).
+ * @example const server = await startTestPostgres(); const url = await server.createDatabase();
+ */
+export async function startTestPostgres(): Promise<TestPostgres> {
+  const existing = process.env.TEST_DATABASE_URL;
+  if (existing) {
+    return databasesIn(existing, async () => undefined);
+  }
+  const cluster = await startCluster();
+  return databasesIn(cluster.url, cluster.stop);
+}
+
+/**
+ * Vitest `globalSetup` entry: one cluster for the whole run, shared by every test file through
+ * `TEST_DATABASE_URL` (each file still gets its own databases). Optional: without it, every file
+ * starts its own cluster.
+ */
+export async function setup(): Promise<() => Promise<void>> {
+  if (process.env.TEST_DATABASE_URL) {
+    return async () => undefined;
+  }
+  const cluster = await startCluster();
+  process.env.TEST_DATABASE_URL = cluster.url;
+  return cluster.stop;
+}
+
+function databasesIn(serverUrl: string, stopServer: () => Promise<void>): TestPostgres {
+  const created: string[] = [];
+  return {
+    async createDatabase() {
+      // pid + counter + random: unique across parallel test files sharing one server.
+      const name = `enrollment_test_${process.pid}_${created.length}_${Math.random().toString(36).slice(2, 8)}`;
+      await onServer(serverUrl, `create database ${name}`);
+      created.push(name);
+      const url = new URL(serverUrl);
+      url.pathname = `/${name}`;
+      return url.toString();
+    },
+    async stop() {
+      for (const name of created.splice(0)) {
+        await onServer(serverUrl, `drop database if exists ${name} with (force)`);
+      }
+      await stopServer();
+    },
+  };
+}
+
+async function onServer(serverUrl: string, statement: string): Promise<void> {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+
+interface Cluster {
+  url: string;
+  stop(): Promise<void>;
+}
+
+async function startCluster(): Promise<Cluster> {
+  const bin = postgresBinaries();
+  const dir = await mkdtemp(join(tmpdir(), "enrollment-pg-"));
+  // PostgreSQL refuses to run as root: as root, run its programs as the `postgres` user.
+  const asRoot = process.getuid?.() === 0;
+  if (asRoot) {
+    await chown(dir, userId("-u"), userId("-g"));
+  }
+  const pgProgram = (program: string, args: string[]) =>
+    asRoot
+      ? run("runuser", ["-u", "postgres", "--", join(bin, program), ...args])
+      : run(join(bin, program), args);
+
+  const data = join(dir, "data");
+  await pgProgram("initdb", ["-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync"]);
+  const port = await startOnFreePort((port) =>
+    pgProgram("pg_ctl", [
+      "-D",
+      data,
+      "-l",
+      join(dir, "log"),
+      "-w",
+      "-o",
+      `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off`,
+      "start",
+    ]),
+  );
+
+  const stopArgs = ["-D", data, "-m", "immediate", "-w", "stop"];
+  // If the test process dies without teardown, do not leave a server running.
+  const stopOnExit = () => {
+    const [program, args] = asRoot
+      ? ["runuser", ["-u", "postgres", "--", join(bin, "pg_ctl"), ...stopArgs]]
+      : [join(bin, "pg_ctl"), stopArgs];
+    execFileSync(program as string, args as string[], { stdio: "ignore" });
+  };
+  process.once("exit", stopOnExit);
+
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    async stop() {
+      process.removeListener("exit", stopOnExit);
+      await pgProgram("pg_ctl", stopArgs);
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+function postgresBinaries(): string {
+  const root = "/usr/lib/postgresql";
+  const versions = existsSync(root)
+    ? readdirSync(root)
+        .filter((version) => existsSync(join(root, version, "bin", "initdb")))
+        .sort((a, b) => Number(a) - Number(b))
+    : [];
+  const newest = versions.at(-1);
+  if (newest === undefined) {
+    throw new Error("PostgreSQL is not installed: apt-get install -y postgresql, or set TEST_DATABASE_URL");
+  }
+  return join(root, newest, "bin");
+}
+
+function userId(flag: "-u" | "-g"): number {
+  return Number(execFileSync("id", [flag, "postgres"], { encoding: "utf8" }).trim());
+}
+
+// Another process may take the port between probing and starting: try a few.
+async function startOnFreePort(start: (port: number) => Promise<unknown>): Promise<number> {
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    try {
+      await start(port);
+      return port;
+    } catch (error) {
+      if (attempt === 3) {
+        throw error;
+      }
+    }
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
+    });
+  });
+}
