@@ -1,0 +1,288 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { HttpError, MethodNotAllowedError, NotFoundError } from "../errors.ts";
+import type { UploadLimits } from "../file/multipart.ts";
+import { NodeBodySource, WebBodySource } from "../http/body.ts";
+import { type BodyLimits, HttpRequest, type RawRequest } from "../http/request.ts";
+import { HttpResponse, JsonResponse } from "../http/response.ts";
+import { type BuiltRoute, buildRoutes } from "../route/build-routes.ts";
+import type { RouteDefinition } from "../route/path.ts";
+import { resolveParams } from "../route/resolve-params.ts";
+import { Router } from "../route/router.ts";
+import { type ExceptionHandler, ExceptionHandlers } from "./exception-handlers.ts";
+import { type LimitSettings, resolveLimits, type Settings } from "./settings.ts";
+import { toWebResponse, writeNodeResponse } from "./write-response.ts";
+
+/** Where the app reports errors it answered with 500; `console` unless the app gives its own. */
+export interface ErrorLogger {
+  error(details: Record<string, unknown>, message: string): void;
+}
+
+export interface AppOptions {
+  settings?: Settings;
+  routes: readonly RouteDefinition[];
+  /** Handlers by error class; they replace the defaults for the classes they name. */
+  exceptionHandlers?: readonly ExceptionHandler[];
+  /** A subclass of `HttpRequest` that endpoints receive instead. */
+  requestClass?: new (
+    raw: RawRequest,
+  ) => HttpRequest;
+  logger?: ErrorLogger;
+}
+
+export interface ListenOptions {
+  port?: number;
+  host?: string;
+}
+
+const consoleLogger: ErrorLogger = {
+  error(details, message) {
+    console.error(message, details);
+  },
+};
+
+/** One registered route and method: the analysed route and how to run it. */
+interface RouteHandler {
+  route: BuiltRoute;
+}
+
+/**
+ * An app: settings and routes, built once. Serve it with `listen()`, embed it with `nodeHandler`
+ * (a plain `(req, res)` handler), or call `fetch(Request)` wherever web-standard requests exist.
+ */
+export class App {
+  readonly settings: Settings;
+  readonly routes: readonly BuiltRoute[];
+  readonly limits: Required<LimitSettings>;
+  readonly exceptionHandlers: ExceptionHandlers;
+  private readonly router = new Router<RouteHandler>();
+  private readonly requestClass: new (
+    raw: RawRequest,
+  ) => HttpRequest;
+  private readonly bodyLimits: BodyLimits;
+  private readonly uploadLimits: UploadLimits;
+  private readonly logger: ErrorLogger;
+  private readonly debug: boolean;
+  private server: Server | undefined;
+
+  constructor(options: AppOptions) {
+    this.settings = options.settings ?? {};
+    this.limits = resolveLimits(this.settings.LIMITS);
+    this.debug = this.settings.DEBUG === true;
+    this.bodyLimits = { body: this.limits.body_size, form: this.limits.form_size };
+    this.uploadLimits = {
+      fileSize: this.limits.file_size,
+      totalSize: this.limits.upload_size,
+      files: this.limits.files,
+      fields: this.limits.fields,
+      fieldSize: this.limits.field_size,
+    };
+    this.requestClass = options.requestClass ?? HttpRequest;
+    this.logger = options.logger ?? consoleLogger;
+    this.exceptionHandlers = new ExceptionHandlers(options.exceptionHandlers ?? []);
+    this.routes = buildRoutes(options.routes, { fileSizeLimit: this.limits.file_size });
+    for (const route of this.routes) this.register(route);
+  }
+
+  /** Adds a route after construction (used for the documentation pages). */
+  protected register(route: BuiltRoute): void {
+    for (const method of route.methods) {
+      if (!this.router.add(method, route.path, { route })) {
+        throw new HttpError(500, `Two routes answer ${method} ${route.path}`);
+      }
+    }
+  }
+
+  /**
+   * Answers one request. Never throws: every error becomes a response through the exception
+   * handlers, and an error inside a handler becomes a plain 500.
+   */
+  handle(request: HttpRequest): HttpResponse | Promise<HttpResponse> {
+    try {
+      const match = this.router.find(request.path);
+      if (match === undefined) throw new NotFoundError(`Not Found: ${request.path}`);
+      const handler =
+        match.methods.get(request.method) ??
+        (request.method === "HEAD" ? match.methods.get("GET") : undefined);
+      if (handler === undefined) {
+        throw new MethodNotAllowedError(withHead(match.allow));
+      }
+      if (match.params !== undefined) request.pathParams = decodeParams(match.params);
+      const description = handler.route.endpointDescription;
+      const values = resolveParams(description, request, this.uploadLimits);
+      if (values instanceof Promise) {
+        return values
+          .then((resolved) => description.endpoint.handler(request, resolved))
+          .then(
+            (response) => checkedResponse(response, description.label),
+            (error) => this.handleError(error, request),
+          );
+      }
+      const response = description.endpoint.handler(request, values);
+      if (response instanceof Promise) {
+        return response.then(
+          (resolved) => checkedResponse(resolved, description.label),
+          (error) => this.handleError(error, request),
+        );
+      }
+      return checkedResponse(response, description.label);
+    } catch (error) {
+      return this.handleError(error, request);
+    }
+  }
+
+  /** Turns an error into a response with the nearest exception handler; 500 when none applies. */
+  handleError(error: unknown, request: HttpRequest): HttpResponse | Promise<HttpResponse> {
+    const handler = this.exceptionHandlers.find(error);
+    if (handler === undefined) return this.internalError(error, request);
+    try {
+      const response = handler.handle(error, request);
+      if (response instanceof Promise) {
+        return response.then(
+          (resolved) => checkedResponse(resolved, "an exception handler"),
+          (failure) => this.internalError(failure, request),
+        );
+      }
+      return checkedResponse(response, "an exception handler");
+    } catch (failure) {
+      return this.internalError(failure, request);
+    }
+  }
+
+  private internalError(error: unknown, request: HttpRequest): HttpResponse {
+    this.logger.error(
+      { err: error, method: request.method, path: request.path },
+      "Unhandled error while answering a request",
+    );
+    if (this.debug && error instanceof Error) {
+      return new JsonResponse(
+        {
+          detail: "Internal Server Error",
+          error: { name: error.name, message: error.message, stack: error.stack },
+        },
+        { status: 500 },
+      );
+    }
+    return new JsonResponse({ detail: "Internal Server Error" }, { status: 500 });
+  }
+
+  /** A Node `(req, res)` handler, for `http.createServer(app.nodeHandler)` or embedding. */
+  readonly nodeHandler = (message: IncomingMessage, res: ServerResponse): void => {
+    const request = new this.requestClass({
+      method: message.method ?? "GET",
+      url: message.url ?? "/",
+      headers: message.headers,
+      socket: message.socket,
+      body: new NodeBodySource(message),
+      limits: this.bodyLimits,
+    });
+    const response = this.handle(request);
+    if (response instanceof Promise) {
+      response.then(
+        (resolved) => writeNodeResponse(res, resolved, request),
+        (error) => writeNodeResponse(res, this.internalError(error, request), request),
+      );
+    } else {
+      writeNodeResponse(res, response, request);
+    }
+  };
+
+  /** Answers a web-standard `Request`, for runtimes other than Node's `http`. */
+  readonly fetch = async (webRequest: Request): Promise<Response> => {
+    const url = new URL(webRequest.url);
+    const headers: Record<string, string> = {};
+    webRequest.headers.forEach((value, key) => {
+      headers[key] = value;
+    });
+    const request = new this.requestClass({
+      method: webRequest.method,
+      url: url.pathname + url.search,
+      headers,
+      socket: undefined,
+      body: new WebBodySource(webRequest.body, webRequest.headers.get("content-length")),
+      limits: this.bodyLimits,
+    });
+    const response = await this.handle(request);
+    return toWebResponse(response, request);
+  };
+
+  /**
+   * Starts Node's HTTP server. Resolves to the listening server, so `port: 0` gives a free port.
+   *
+   * @example const server = await app.listen({ port: 0 }); const { port } = server.address() as AddressInfo;
+   */
+  listen(options: ListenOptions = {}): Promise<Server> {
+    if (this.server) return Promise.reject(new Error("The app is already listening; close() it first"));
+    const server = createServer(
+      {
+        maxHeaderSize: this.limits.header_size,
+        headersTimeout: this.limits.headers_timeout,
+        requestTimeout: this.limits.request_timeout,
+        keepAliveTimeout: this.limits.keep_alive_timeout,
+      },
+      this.nodeHandler,
+    );
+    this.server = server;
+    return new Promise((resolve, reject) => {
+      server.once("error", (error) => {
+        this.server = undefined;
+        reject(error);
+      });
+      server.listen(options.port ?? 8000, options.host ?? "127.0.0.1", () => resolve(server));
+    });
+  }
+
+  /** The address the server listens on, once `listen()` resolved. */
+  address(): AddressInfo | undefined {
+    return (this.server?.address() as AddressInfo | null) ?? undefined;
+  }
+
+  /** Stops accepting connections, lets in-flight requests finish, and closes idle connections. */
+  close(): Promise<void> {
+    const server = this.server;
+    if (!server) return Promise.resolve();
+    this.server = undefined;
+    return new Promise((resolve, reject) => {
+      server.close((error) => (error ? reject(error) : resolve()));
+      server.closeIdleConnections();
+    });
+  }
+}
+
+/**
+ * Builds an app from settings and routes. Every route is analysed here, so every definition error
+ * surfaces before the server listens.
+ *
+ * @example
+ * const app = createApp({ settings: { OPENAPI: { info, allow_public: true } }, routes: patterns });
+ * await app.listen({ port: 8000 });
+ */
+export function createApp(options: AppOptions): App {
+  return new App(options);
+}
+
+function withHead(allow: string): string[] {
+  const methods = allow.split(", ");
+  if (methods.includes("GET") && !methods.includes("HEAD")) methods.push("HEAD");
+  return methods;
+}
+
+function decodeParams(params: Record<string, string>): Record<string, string> {
+  for (const key of Object.keys(params)) {
+    const value = params[key]!;
+    if (!value.includes("%")) continue;
+    try {
+      params[key] = decodeURIComponent(value);
+    } catch {
+      throw new HttpError(400, `Malformed percent-encoding in the path: ${value}`);
+    }
+  }
+  return params;
+}
+
+function checkedResponse(response: unknown, who: string): HttpResponse {
+  if (response instanceof HttpResponse) return response;
+  throw new TypeError(
+    `${who} returned ${response === null ? "null" : typeof response}, not a response; return a JsonResponse, a PlainTextResponse or another HttpResponse.`,
+  );
+}

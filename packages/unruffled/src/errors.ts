@@ -1,0 +1,100 @@
+/**
+ * Every error the framework raises derives from `UnruffledError`, so an app can catch them by type.
+ *
+ * Definition errors (`ValueError`, `TypeHintRequired`) are raised while routes are built, before the
+ * server listens. Request errors (`HttpError` and its subclasses, `RequestValidationError`) become
+ * responses through the app's exception handlers.
+ */
+export class UnruffledError extends Error {
+  override name = "UnruffledError";
+}
+
+/** A declaration that cannot work: a bare default, Json and Form together, an unknown placeholder… */
+export class ValueError extends UnruffledError {
+  override name = "ValueError";
+}
+
+/** A parameter without a schema, or an endpoint without `returns`. */
+export class TypeHintRequired extends UnruffledError {
+  override name = "TypeHintRequired";
+}
+
+/** An error that maps to one HTTP status; the default handler answers `{"detail": message}`. */
+export class HttpError extends UnruffledError {
+  override name = "HttpError";
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+
+  constructor(status: number, message: string, headers: Record<string, string> = {}) {
+    super(message);
+    this.status = status;
+    this.headers = headers;
+  }
+}
+
+export class NotFoundError extends HttpError {
+  override name = "NotFoundError";
+  constructor(message = "Not Found") {
+    super(404, message);
+  }
+}
+
+export class MethodNotAllowedError extends HttpError {
+  override name = "MethodNotAllowedError";
+  readonly allowed: readonly string[];
+  constructor(allowed: readonly string[]) {
+    super(405, `Method Not Allowed; allowed: ${allowed.join(", ")}`, { allow: allowed.join(", ") });
+    this.allowed = allowed;
+  }
+}
+
+/** The body could not be parsed in the format its content type names (malformed JSON, a broken multipart). */
+export class MalformedBodyError extends HttpError {
+  override name = "MalformedBodyError";
+  constructor(message: string) {
+    super(400, message);
+  }
+}
+
+export class UnsupportedMediaTypeError extends HttpError {
+  override name = "UnsupportedMediaTypeError";
+  constructor(message: string) {
+    super(415, message);
+  }
+}
+
+/** A body, a file or a count went past a configured limit; the rest of the body is not read. */
+export class PayloadTooLargeError extends HttpError {
+  override name = "PayloadTooLargeError";
+  readonly limit: number;
+  constructor(message: string, limit: number) {
+    super(413, message);
+    this.limit = limit;
+  }
+}
+
+export class RequestTimeoutError extends HttpError {
+  override name = "RequestTimeoutError";
+  constructor(message = "Request Timeout: the body did not arrive in time") {
+    super(408, message);
+  }
+}
+
+/** One validation failure: where (`loc`), what (`msg`, `type`) and the value that was given. */
+export interface ValidationIssue {
+  loc: (string | number)[];
+  msg: string;
+  type: string;
+  input: unknown;
+}
+
+/** Everything wrong with a request's parameters, from every source, collected in one error. */
+export class RequestValidationError extends UnruffledError {
+  override name = "RequestValidationError";
+  readonly issues: ValidationIssue[];
+
+  constructor(issues: ValidationIssue[]) {
+    super(issues.map((issue) => `${issue.loc.join(".")}: ${issue.msg}`).join("; "));
+    this.issues = issues;
+  }
+}

@@ -1,0 +1,167 @@
+import type { IncomingHttpHeaders } from "node:http";
+import { Busboy, type BusboyFileStream } from "@fastify/busboy";
+import { MalformedBodyError, PayloadTooLargeError } from "../errors.ts";
+import type { BodySource } from "../http/body.ts";
+import { UploadFile } from "./upload-file.ts";
+
+/** Limits of one multipart body; every one is checked while the body streams in. */
+export interface UploadLimits {
+  /** Largest single file, in bytes (a File parameter may set a smaller one). */
+  readonly fileSize: number;
+  /** Largest whole multipart body, in bytes. */
+  readonly totalSize: number;
+  /** Most files in one body. */
+  readonly files: number;
+  /** Most non-file fields in one body. */
+  readonly fields: number;
+  /** Largest non-file field value, in bytes. */
+  readonly fieldSize: number;
+}
+
+export interface MultipartBody {
+  fields: Record<string, string[]>;
+  files: Record<string, UploadFile[]>;
+}
+
+/**
+ * Streams a `multipart/form-data` body through busboy. A file, field or count past its limit is
+ * answered with 413 at once and the rest of the body is never read.
+ *
+ * `fileLimit(field)` gives the size limit of the files of a declared field, or `undefined` for a
+ * field nobody declared (its bytes are counted and dropped).
+ */
+export function readMultipart(
+  source: BodySource,
+  headers: IncomingHttpHeaders,
+  limits: UploadLimits,
+  fileLimit: (field: string) => number | undefined,
+): Promise<MultipartBody> {
+  if (source.length !== undefined && source.length > limits.totalSize) {
+    source.abandon();
+    return Promise.reject(totalTooLarge(limits.totalSize));
+  }
+  return new Promise((resolve, reject) => {
+    const body: MultipartBody = { fields: Object.create(null), files: Object.create(null) };
+    const input = source.readable();
+    let settled = false;
+    let parserFinished = false;
+    let openFiles = 0;
+    let received = 0;
+
+    const fail = (error: Error) => {
+      if (settled) return;
+      settled = true;
+      input.off("data", countBytes);
+      input.unpipe(parser);
+      source.abandon();
+      reject(error);
+    };
+    const finishIfDone = () => {
+      if (settled || !parserFinished || openFiles > 0) return;
+      settled = true;
+      input.off("data", countBytes);
+      resolve(body);
+    };
+    const countBytes = (chunk: Buffer) => {
+      received += chunk.length;
+      if (received > limits.totalSize) fail(totalTooLarge(limits.totalSize));
+    };
+
+    let parser: ReturnType<typeof Busboy>;
+    try {
+      parser = Busboy({
+        headers: headers as IncomingHttpHeaders & { "content-type": string },
+        limits: {
+          fileSize: limits.fileSize,
+          files: limits.files,
+          fields: limits.fields,
+          fieldSize: limits.fieldSize,
+          parts: limits.files + limits.fields,
+          headerPairs: 100,
+        },
+      });
+    } catch (error) {
+      source.abandon();
+      reject(new MalformedBodyError(`Malformed multipart body: ${(error as Error).message}`));
+      return;
+    }
+
+    parser.on("field", (name, value, _nameTruncated, valueTruncated) => {
+      if (valueTruncated) {
+        fail(
+          new PayloadTooLargeError(
+            `Form field "${name}" is larger than the limit of ${limits.fieldSize} bytes`,
+            limits.fieldSize,
+          ),
+        );
+        return;
+      }
+      appendTo(body.fields, name, value);
+    });
+    parser.on("file", (name, stream: BusboyFileStream, filename, _encoding, mimeType) => {
+      const limit = fileLimit(name);
+      if (limit === undefined) {
+        stream.resume();
+        return;
+      }
+      openFiles++;
+      const chunks: Buffer[] = [];
+      let size = 0;
+      const tooLarge = () =>
+        new PayloadTooLargeError(`File "${name}" is larger than the limit of ${limit} bytes`, limit);
+      stream.on("data", (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > limit) fail(tooLarge());
+        else chunks.push(chunk);
+      });
+      stream.on("limit", () => fail(tooLarge()));
+      stream.on("end", () => {
+        openFiles--;
+        // A browser sends an empty part with no name when no file was chosen: that is no file.
+        if (filename !== "" || size > 0) {
+          const file = new UploadFile({ filename, contentType: mimeType, fieldName: name, chunks });
+          appendTo(body.files, name, file);
+        }
+        finishIfDone();
+      });
+    });
+    parser.on("filesLimit", () =>
+      fail(new PayloadTooLargeError(`Too many files: the limit is ${limits.files}`, limits.files)),
+    );
+    parser.on("fieldsLimit", () =>
+      fail(new PayloadTooLargeError(`Too many form fields: the limit is ${limits.fields}`, limits.fields)),
+    );
+    parser.on("partsLimit", () =>
+      fail(
+        new PayloadTooLargeError(
+          `Too many parts: the limit is ${limits.files + limits.fields}`,
+          limits.files + limits.fields,
+        ),
+      ),
+    );
+    parser.on("error", (error: unknown) =>
+      fail(new MalformedBodyError(`Malformed multipart body: ${(error as Error).message}`)),
+    );
+    parser.on("finish", () => {
+      parserFinished = true;
+      finishIfDone();
+    });
+    const aborted = () => fail(new MalformedBodyError("The client closed the connection during the upload"));
+    input.on("error", aborted);
+    input.on("close", () => {
+      if (!input.readableEnded) aborted();
+    });
+    input.on("data", countBytes);
+    input.pipe(parser);
+  });
+}
+
+function totalTooLarge(limit: number): PayloadTooLargeError {
+  return new PayloadTooLargeError(`Multipart body is larger than the limit of ${limit} bytes`, limit);
+}
+
+function appendTo<T>(map: Record<string, T[]>, key: string, value: T): void {
+  const list = map[key];
+  if (list) list.push(value);
+  else map[key] = [value];
+}

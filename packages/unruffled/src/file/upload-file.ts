@@ -1,0 +1,52 @@
+import { Readable } from "node:stream";
+
+/**
+ * A file received in a multipart body. Its bytes were streamed in under the configured limits and
+ * are held until the response is sent.
+ *
+ * @example
+ * handler(_request, { avatar }) {
+ *   const bytes = await avatar.read();
+ *   return new JsonResponse({ name: avatar.filename, size: avatar.size });
+ * }
+ */
+export class UploadFile {
+  /** The file name the client sent, without any directory part. */
+  readonly filename: string;
+  /** The part's media type, `application/octet-stream` when the client gave none. */
+  readonly contentType: string;
+  /** The form field the file came in. */
+  readonly fieldName: string;
+  /** Size in bytes. */
+  readonly size: number;
+  private readonly chunks: readonly Buffer[];
+
+  constructor(init: { filename: string; contentType: string; fieldName: string; chunks: readonly Buffer[] }) {
+    this.filename = init.filename;
+    this.contentType = init.contentType || "application/octet-stream";
+    this.fieldName = init.fieldName;
+    this.chunks = init.chunks;
+    let size = 0;
+    for (const chunk of init.chunks) size += chunk.length;
+    this.size = size;
+  }
+
+  /** The whole content; its length is `size`. */
+  async read(): Promise<Buffer> {
+    return this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks, this.size);
+  }
+
+  /** The content decoded as UTF-8 text. */
+  async text(): Promise<string> {
+    return (await this.read()).toString("utf8");
+  }
+
+  /** The content as a stream, chunk by chunk as it arrived. */
+  stream(): Readable {
+    return Readable.from(this.chunks);
+  }
+
+  toJSON(): { filename: string; contentType: string; size: number } {
+    return { filename: this.filename, contentType: this.contentType, size: this.size };
+  }
+}

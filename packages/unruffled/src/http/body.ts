@@ -1,0 +1,146 @@
+import type { IncomingMessage } from "node:http";
+import { Readable } from "node:stream";
+import { HttpError, PayloadTooLargeError } from "../errors.ts";
+
+/**
+ * Where a request body comes from: a Node `IncomingMessage` or a web `ReadableStream`. The request
+ * path reads bodies only through this, so both runtimes share every limit.
+ */
+export interface BodySource {
+  /** The `Content-Length` the client announced, if any. */
+  readonly length: number | undefined;
+  /** True once reading was abandoned past a limit: the connection must close after the answer. */
+  readonly abandoned: boolean;
+  /** The whole body, refused with 413 as soon as it passes `limit` bytes (the rest is never read). */
+  read(limit: number): Promise<Buffer>;
+  /** The body as a Node stream, for streaming parsers such as multipart. */
+  readable(): Readable;
+  /** Stops reading: nothing more is buffered and the connection closes after the answer. */
+  abandon(): void;
+}
+
+const EMPTY = Buffer.alloc(0);
+
+export class ClientAbortedError extends HttpError {
+  override name = "ClientAbortedError";
+  constructor() {
+    super(400, "The client closed the connection before the body was complete");
+  }
+}
+
+function tooLarge(limit: number): PayloadTooLargeError {
+  return new PayloadTooLargeError(`Request body is larger than the limit of ${limit} bytes`, limit);
+}
+
+/** Reads a Node request body with a size limit, without async iteration (cheaper on the hot path). */
+export class NodeBodySource implements BodySource {
+  readonly length: number | undefined;
+  abandoned = false;
+  private readonly message: IncomingMessage;
+
+  constructor(message: IncomingMessage) {
+    this.message = message;
+    const header = message.headers["content-length"];
+    this.length = header === undefined ? undefined : Number(header);
+  }
+
+  read(limit: number): Promise<Buffer> {
+    if (this.length !== undefined && this.length > limit) {
+      this.abandon();
+      return Promise.reject(tooLarge(limit));
+    }
+    if (this.length === 0 || this.message.complete) return Promise.resolve(EMPTY);
+    return new Promise((resolve, reject) => {
+      const message = this.message;
+      const chunks: Buffer[] = [];
+      let size = 0;
+      const cleanup = () => {
+        message.off("data", onData);
+        message.off("end", onEnd);
+        message.off("error", onError);
+        message.off("close", onClose);
+      };
+      const onData = (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > limit) {
+          cleanup();
+          this.abandon();
+          reject(tooLarge(limit));
+          return;
+        }
+        chunks.push(chunk);
+      };
+      const onEnd = () => {
+        cleanup();
+        resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
+      };
+      const onError = () => {
+        cleanup();
+        reject(new ClientAbortedError());
+      };
+      const onClose = () => {
+        if (message.complete) return;
+        cleanup();
+        reject(new ClientAbortedError());
+      };
+      message.on("data", onData);
+      message.on("end", onEnd);
+      message.on("error", onError);
+      message.on("close", onClose);
+    });
+  }
+
+  readable(): Readable {
+    return this.message;
+  }
+
+  abandon(): void {
+    this.abandoned = true;
+    this.message.pause();
+  }
+}
+
+/** Reads a web-standard body (`Request.body`) with the same limits. */
+export class WebBodySource implements BodySource {
+  readonly length: number | undefined;
+  abandoned = false;
+  private readonly stream: ReadableStream<Uint8Array> | null;
+
+  constructor(stream: ReadableStream<Uint8Array> | null, contentLength: string | null) {
+    this.stream = stream;
+    this.length = contentLength === null ? undefined : Number(contentLength);
+  }
+
+  async read(limit: number): Promise<Buffer> {
+    if (this.length !== undefined && this.length > limit) {
+      this.abandon();
+      throw tooLarge(limit);
+    }
+    if (!this.stream) return EMPTY;
+    const reader = this.stream.getReader();
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > limit) {
+        this.abandoned = true;
+        await reader.cancel().catch(() => {});
+        throw tooLarge(limit);
+      }
+      chunks.push(value);
+    }
+    return Buffer.concat(chunks, size);
+  }
+
+  readable(): Readable {
+    if (!this.stream) return Readable.from([]);
+    return Readable.fromWeb(this.stream as import("node:stream/web").ReadableStream<Uint8Array>);
+  }
+
+  abandon(): void {
+    this.abandoned = true;
+    this.stream?.cancel().catch(() => {});
+  }
+}

@@ -1,0 +1,132 @@
+import type { IncomingHttpHeaders } from "node:http";
+import { type ParsedUrlQuery, parse as parseQueryString } from "node:querystring";
+import { MalformedBodyError } from "../errors.ts";
+import type { BodySource } from "./body.ts";
+import { parseCookies } from "./cookies.ts";
+
+/** Body size limits a request reads with; the app passes its `LIMITS` settings. */
+export interface BodyLimits {
+  /** Largest JSON or text body, in bytes. */
+  readonly body: number;
+  /** Largest urlencoded form body, in bytes. */
+  readonly form: number;
+}
+
+/** What an adapter (Node `http`, web `fetch`) hands to the app for one request. */
+export interface RawRequest {
+  method: string;
+  /** The request target as sent: path and query string, still percent-encoded. */
+  url: string;
+  /** Header names in lower case. */
+  headers: IncomingHttpHeaders;
+  /** The connection, read lazily for the client address (a Node socket, or undefined). */
+  socket:
+    | { readonly remoteAddress?: string | undefined; readonly remotePort?: number | undefined }
+    | undefined;
+  body: BodySource;
+  limits: BodyLimits;
+}
+
+/** The client's address as the socket saw it (a proxy's own address when behind one). */
+export interface ClientAddress {
+  host: string | undefined;
+  port: number | undefined;
+}
+
+/**
+ * The request as an endpoint sees it. Parsing is lazy: the query string, cookies and body are read
+ * only when someone asks. An app may subclass it and pass the class to `createApp({ requestClass })`.
+ *
+ * @example
+ * handler(request) {
+ *   const agent = request.headers["user-agent"];
+ *   const data = await request.json();
+ * }
+ */
+export class HttpRequest {
+  readonly method: string;
+  readonly url: string;
+  readonly path: string;
+  /** The raw query string, without the leading `?`. */
+  readonly queryString: string;
+  readonly headers: IncomingHttpHeaders;
+  /** Values of the route's `{name}` placeholders, percent-decoded. */
+  pathParams: Record<string, string> = {};
+  /** The bytes source of the body; endpoints normally use `json()`, `text()`, `body()` or `form()`. */
+  readonly bodySource: BodySource;
+  readonly limits: BodyLimits;
+  private readonly socket: RawRequest["socket"];
+  private parsedQuery: ParsedUrlQuery | undefined;
+  private parsedCookies: Record<string, string> | undefined;
+  private bodyBytes: Promise<Buffer> | undefined;
+
+  constructor(raw: RawRequest) {
+    this.method = raw.method;
+    this.url = raw.url;
+    const queryStart = raw.url.indexOf("?");
+    this.path = queryStart < 0 ? raw.url : raw.url.slice(0, queryStart);
+    this.queryString = queryStart < 0 ? "" : raw.url.slice(queryStart + 1);
+    this.headers = raw.headers;
+    this.bodySource = raw.body;
+    this.limits = raw.limits;
+    this.socket = raw.socket;
+  }
+
+  /** Query parameters; a repeated key gives an array. */
+  get query(): ParsedUrlQuery {
+    if (this.parsedQuery === undefined) {
+      this.parsedQuery = this.queryString === "" ? Object.create(null) : parseQueryString(this.queryString);
+    }
+    return this.parsedQuery!;
+  }
+
+  get cookies(): Record<string, string> {
+    if (this.parsedCookies === undefined) this.parsedCookies = parseCookies(this.headers.cookie);
+    return this.parsedCookies;
+  }
+
+  get client(): ClientAddress {
+    return { host: this.socket?.remoteAddress, port: this.socket?.remotePort };
+  }
+
+  /** The media type of the body, lower case, without parameters (`application/json`). */
+  get contentType(): string {
+    const header = this.headers["content-type"];
+    if (!header) return "";
+    const semicolon = header.indexOf(";");
+    return (semicolon < 0 ? header : header.slice(0, semicolon)).trim().toLowerCase();
+  }
+
+  /** The raw body, read once and kept; refused with 413 past the body limit. */
+  body(): Promise<Buffer> {
+    if (this.bodyBytes === undefined) this.bodyBytes = this.bodySource.read(this.limits.body);
+    return this.bodyBytes;
+  }
+
+  async text(): Promise<string> {
+    return (await this.body()).toString("utf8");
+  }
+
+  /** The body parsed as JSON; `undefined` for an empty body, 400 for malformed JSON. */
+  async json(): Promise<unknown> {
+    const bytes = await this.body();
+    return parseJsonBody(bytes);
+  }
+
+  /** The body parsed as an urlencoded form; a repeated key gives an array. */
+  async form(): Promise<ParsedUrlQuery> {
+    if (this.bodyBytes === undefined) this.bodyBytes = this.bodySource.read(this.limits.form);
+    const bytes = await this.bodyBytes;
+    return parseQueryString(bytes.toString("utf8"));
+  }
+}
+
+/** JSON.parse with the client's mistake reported as a 400 instead of a crash. */
+export function parseJsonBody(bytes: Buffer): unknown {
+  if (bytes.length === 0) return undefined;
+  try {
+    return JSON.parse(bytes.toString("utf8"));
+  } catch (error) {
+    throw new MalformedBodyError(`Malformed JSON body: ${(error as Error).message}`);
+  }
+}

@@ -1,0 +1,85 @@
+import type { Readable } from "node:stream";
+import { type CookieOptions, serializeCookie } from "./cookies.ts";
+
+export type HeaderValue = string | readonly string[];
+
+export interface ResponseInit {
+  status?: number;
+  headers?: Record<string, HeaderValue>;
+}
+
+export type ResponseBody = string | Uint8Array | Readable | null;
+
+/**
+ * A response an endpoint returns. Subclasses set the body format; `headers` keys are lower case.
+ *
+ * @example new HttpResponse("<svg/>", { headers: { "content-type": "image/svg+xml" } })
+ */
+export class HttpResponse {
+  status: number;
+  readonly headers: Record<string, HeaderValue>;
+  readonly body: ResponseBody;
+
+  constructor(body: ResponseBody, init?: ResponseInit, contentType?: string) {
+    this.body = body;
+    this.status = init?.status ?? 200;
+    this.headers = init?.headers ? lowerCaseKeys(init.headers) : {};
+    if (contentType !== undefined && this.headers["content-type"] === undefined) {
+      this.headers["content-type"] = contentType;
+    }
+  }
+
+  /** Adds a `Set-Cookie` header. */
+  setCookie(name: string, value: string, options?: CookieOptions): this {
+    const cookie = serializeCookie(name, value, options);
+    const existing = this.headers["set-cookie"];
+    if (existing === undefined) this.headers["set-cookie"] = [cookie];
+    else
+      this.headers["set-cookie"] = typeof existing === "string" ? [existing, cookie] : [...existing, cookie];
+    return this;
+  }
+
+  /** Tells the browser to drop a cookie (same path and domain as when it was set). */
+  deleteCookie(name: string, options: Pick<CookieOptions, "path" | "domain"> = {}): this {
+    return this.setCookie(name, "", { ...options, maxAge: 0, expires: new Date(0) });
+  }
+}
+
+/**
+ * A JSON response from any JSON-serialisable value.
+ *
+ * @example new JsonResponse({ code: 0, message: "success", data: [] })
+ */
+export class JsonResponse<T = unknown> extends HttpResponse {
+  /** The value before serialisation, for tests and middleware that inspect it. */
+  readonly data: T;
+
+  constructor(data: T, init?: ResponseInit) {
+    super(JSON.stringify(data) ?? "null", init, "application/json");
+    this.data = data;
+  }
+}
+
+/**
+ * A `text/plain; charset=utf-8` response.
+ *
+ * @example new PlainTextResponse("Hello, World!")
+ */
+export class PlainTextResponse extends HttpResponse {
+  constructor(text: string, init?: ResponseInit) {
+    super(text, init, "text/plain; charset=utf-8");
+  }
+}
+
+/** A `text/html; charset=utf-8` response. */
+export class HtmlResponse extends HttpResponse {
+  constructor(html: string, init?: ResponseInit) {
+    super(html, init, "text/html; charset=utf-8");
+  }
+}
+
+function lowerCaseKeys(headers: Record<string, HeaderValue>): Record<string, HeaderValue> {
+  const result: Record<string, HeaderValue> = {};
+  for (const key of Object.keys(headers)) result[key.toLowerCase()] = headers[key]!;
+  return result;
+}

@@ -1,0 +1,117 @@
+import { ValueError } from "../errors.ts";
+import { analyseEndpoint } from "./analyse-endpoint.ts";
+import type { EndpointDescription } from "./description.ts";
+import type { EndpointDefinition } from "./endpoint.ts";
+import type { HttpMethod, RouteDefinition } from "./path.ts";
+
+/** A route with its full path, its name and its analysed endpoint: what the app and the document use. */
+export interface BuiltRoute {
+  path: string;
+  methods: HttpMethod[];
+  name: string;
+  /** One stable operation id per method. */
+  operationIds: Partial<Record<HttpMethod, string>>;
+  tags: string[];
+  summary: string | undefined;
+  description: string | undefined;
+  deprecated: boolean;
+  includeInSchema: boolean;
+  endpoint: EndpointDefinition;
+  endpointDescription: EndpointDescription;
+}
+
+export interface BuildRoutesOptions {
+  fileSizeLimit: number;
+}
+
+/**
+ * Flattens nested `path()` groups and analyses every endpoint against its full path. Every
+ * definition error is raised here, before the server listens.
+ */
+export function buildRoutes(
+  definitions: readonly RouteDefinition[],
+  options: BuildRoutesOptions,
+): BuiltRoute[] {
+  const routes: BuiltRoute[] = [];
+  collect(definitions, "", [], true, options, routes);
+  const operationIds = new Map<string, BuiltRoute>();
+  for (const route of routes) {
+    for (const [method, id] of Object.entries(route.operationIds)) {
+      const other = operationIds.get(id);
+      if (other) {
+        throw new ValueError(
+          `The routes ${method} ${route.path} and ${other.path} share the name (operationId) "${id}"; give each route its own name.`,
+        );
+      }
+      operationIds.set(id, route);
+    }
+  }
+  return routes;
+}
+
+function collect(
+  definitions: readonly RouteDefinition[],
+  prefix: string,
+  tags: readonly string[],
+  includeInSchema: boolean,
+  options: BuildRoutesOptions,
+  into: BuiltRoute[],
+): void {
+  for (const definition of definitions) {
+    if (definition?.kind !== "route" && definition?.kind !== "group") {
+      throw new ValueError(
+        `Under "${prefix || "/"}", ${String(definition)} is not a route; build routes with path(...).`,
+      );
+    }
+    const fullPath = joinPaths(prefix, definition.path);
+    const routeTags = [...tags, ...(definition.options.tags ?? [])];
+    const included = includeInSchema && definition.options.includeInSchema !== false;
+    if (definition.kind === "group") {
+      collect(definition.routes, fullPath, routeTags, included, options, into);
+      continue;
+    }
+    const { endpoint, methods } = definition;
+    const routeOptions = definition.options;
+    const name = routeOptions.name ?? endpoint.name ?? derivedName(methods[0]!, fullPath);
+    const label = `endpoint "${name}" (${methods.join(", ")} ${fullPath})`;
+    const operationIds: Partial<Record<HttpMethod, string>> = {};
+    const documented = methods.filter((method) => method !== "HEAD");
+    for (const method of documented) {
+      const base = routeOptions.operationId ?? name;
+      operationIds[method] = documented.length === 1 ? base : `${base}_${method.toLowerCase()}`;
+    }
+    into.push({
+      path: fullPath,
+      methods,
+      name,
+      operationIds,
+      tags: [...new Set([...routeTags, ...(endpoint.tags ?? [])])],
+      summary: routeOptions.summary ?? endpoint.summary,
+      description: routeOptions.description ?? endpoint.description,
+      deprecated: endpoint.deprecated ?? false,
+      includeInSchema: included,
+      endpoint,
+      endpointDescription: analyseEndpoint(endpoint, {
+        path: fullPath,
+        label,
+        fileSizeLimit: options.fileSizeLimit,
+      }),
+    });
+  }
+}
+
+/** `"/api/enroll"` + `"/hello"` → `"/api/enroll/hello"`; a child `"/"` is the prefix itself. */
+export function joinPaths(prefix: string, path: string): string {
+  if (prefix === "" || prefix === "/") return path;
+  if (path === "/") return prefix;
+  return prefix.endsWith("/") ? prefix + path.slice(1) : prefix + path;
+}
+
+/** `GET /api/enroll/student-list/{id}` → `get_api_enroll_student_list_id`. */
+function derivedName(method: string, path: string): string {
+  const words = path
+    .replace(/[{}]/g, "")
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean);
+  return [method.toLowerCase(), ...words].join("_");
+}

@@ -1,0 +1,32 @@
+/**
+ * Coercion of string values (path, query, header, cookie, form) to the declared type, before Zod
+ * validates them. A string that is not a clean spelling of the type is left as it is, so that Zod
+ * reports it with the value the client sent.
+ */
+export type Coercer = (raw: string) => unknown;
+
+const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+
+/** `"2"` → 2, `"-1.5e3"` → -1500; `""`, `"0x10"`, `"NaN"`, `" 2"` stay strings. */
+export const toNumber: Coercer = (raw) => (DECIMAL.test(raw) ? Number(raw) : raw);
+
+const TRUE_WORDS = new Set(["true", "1", "yes", "on"]);
+const FALSE_WORDS = new Set(["false", "0", "no", "off"]);
+
+/** Only `true/false/1/0/yes/no/on/off` (any case) become booleans, never JavaScript truthiness. */
+export const toBoolean: Coercer = (raw) => {
+  const word = raw.toLowerCase();
+  if (TRUE_WORDS.has(word)) return true;
+  if (FALSE_WORDS.has(word)) return false;
+  return raw;
+};
+
+/** For unions and enums that mix strings with numbers or booleans: a declared string value wins. */
+export function coerceTowards(stringValues: ReadonlySet<string>, number: boolean, boolean: boolean): Coercer {
+  return (raw) => {
+    if (stringValues.has(raw)) return raw;
+    if (number && DECIMAL.test(raw)) return Number(raw);
+    if (boolean) return toBoolean(raw);
+    return raw;
+  };
+}

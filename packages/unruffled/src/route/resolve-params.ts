@@ -1,0 +1,209 @@
+import type { z } from "zod";
+import { RequestValidationError, UnsupportedMediaTypeError, type ValidationIssue } from "../errors.ts";
+import { readMultipart, type UploadLimits } from "../file/multipart.ts";
+import type { UploadFile } from "../file/upload-file.ts";
+import type { HttpRequest } from "../http/request.ts";
+import { parseJsonBody } from "../http/request.ts";
+import type { EndpointDescription, Location, ParamDescription, WireField } from "./description.ts";
+
+type Values = Record<string, unknown>;
+/** A source of strings: query, headers, cookies, path params, urlencoded or multipart fields. */
+type StringSource = Readonly<Record<string, string | readonly string[] | undefined>>;
+
+/** The decoded body, in the shape its format gives. */
+interface ReadBody {
+  json?: unknown;
+  fields?: StringSource;
+  files?: Readonly<Record<string, UploadFile[]>>;
+}
+
+const NO_VALUES: Values = Object.freeze({}) as Values;
+
+/**
+ * Resolves an endpoint's parameters from a request: gathers the raw values, coerces strings, and
+ * validates everything in one Zod call. Synchronous when the endpoint reads no body.
+ */
+export function resolveParams(
+  description: EndpointDescription,
+  request: HttpRequest,
+  uploadLimits: UploadLimits,
+): Values | Promise<Values> {
+  if (description.validator === undefined) return NO_VALUES;
+  if (description.bodyFormat === undefined)
+    return validate(description, gather(description, request, undefined));
+  return readBody(description, request, uploadLimits).then((body) =>
+    validate(description, gather(description, request, body)),
+  );
+}
+
+async function readBody(
+  description: EndpointDescription,
+  request: HttpRequest,
+  limits: UploadLimits,
+): Promise<ReadBody> {
+  const type = request.contentType;
+  switch (description.bodyFormat) {
+    case "json":
+      // A client that sends no content type gets the benefit of the doubt; a different one is refused.
+      if (type !== "" && type !== "application/json" && !type.endsWith("+json")) {
+        throw new UnsupportedMediaTypeError(`Expected a JSON body (application/json), got ${type}`);
+      }
+      return { json: parseJsonBody(await request.body()) };
+    case "form":
+      if (type === "multipart/form-data") return readMultipartBody(description, request, limits);
+      if (type !== "" && type !== "application/x-www-form-urlencoded") {
+        throw new UnsupportedMediaTypeError(
+          `Expected a form body (application/x-www-form-urlencoded or multipart/form-data), got ${type}`,
+        );
+      }
+      return { fields: await request.form() };
+    default:
+      if (type !== "multipart/form-data") {
+        throw new UnsupportedMediaTypeError(
+          `Expected a multipart/form-data body, got ${type || "no content type"}`,
+        );
+      }
+      return readMultipartBody(description, request, limits);
+  }
+}
+
+async function readMultipartBody(
+  description: EndpointDescription,
+  request: HttpRequest,
+  limits: UploadLimits,
+): Promise<ReadBody> {
+  const fileLimits = new Map<string, number>();
+  for (const param of description.byLocation.body) {
+    if (param.fileSizeLimit !== undefined) fileLimits.set(param.fields[0]!.wireName, param.fileSizeLimit);
+  }
+  const body = await readMultipart(request.bodySource, request.headers, limits, (field) =>
+    fileLimits.get(field),
+  );
+  return { fields: body.fields, files: body.files };
+}
+
+function gather(description: EndpointDescription, request: HttpRequest, body: ReadBody | undefined): Values {
+  const input: Values = {};
+  const { byLocation } = description;
+  if (byLocation.path.length > 0) input.path = gatherStrings(byLocation.path, request.pathParams, false);
+  if (byLocation.query.length > 0) input.query = gatherStrings(byLocation.query, request.query, false);
+  if (byLocation.header.length > 0)
+    input.header = gatherStrings(byLocation.header, request.headers as StringSource, true);
+  if (byLocation.cookie.length > 0) input.cookie = gatherStrings(byLocation.cookie, request.cookies, false);
+  if (byLocation.body.length > 0 && body !== undefined) input.body = gatherBody(byLocation.body, body);
+  return input;
+}
+
+function gatherStrings(
+  params: readonly ParamDescription[],
+  source: StringSource,
+  commaLists: boolean,
+): Values {
+  const values: Values = {};
+  for (const param of params) {
+    if (param.shape === "model") {
+      const model: Values = {};
+      for (const field of param.fields) {
+        const value = readString(source, field, commaLists);
+        if (value !== undefined) model[field.key!] = value;
+      }
+      values[param.name] = model;
+    } else {
+      values[param.name] = readString(source, param.fields[0]!, commaLists);
+    }
+  }
+  return values;
+}
+
+/** One wire name's value: the last of repeated keys for a scalar, all of them for a list. */
+function readString(source: StringSource, field: WireField, commaLists: boolean): unknown {
+  const raw = source[field.wireName];
+  if (raw === undefined) return undefined;
+  const coerce = field.coerce;
+  if (field.list) {
+    let items: readonly string[] = typeof raw === "string" ? [raw] : raw;
+    // Repeated headers arrive joined by commas (RFC 9110 §5.3).
+    if (commaLists) items = items.flatMap((item) => item.split(",").map((part) => part.trim()));
+    return coerce ? items.map(coerce) : items.slice();
+  }
+  const value = typeof raw === "string" ? raw : raw[raw.length - 1]!;
+  return coerce ? coerce(value) : value;
+}
+
+function gatherBody(params: readonly ParamDescription[], body: ReadBody): Values {
+  if (body.fields !== undefined || body.files !== undefined) {
+    const values = gatherStrings(
+      params.filter((param) => param.marker === "form"),
+      body.fields ?? {},
+      false,
+    );
+    for (const param of params) {
+      if (param.marker !== "file") continue;
+      const files = body.files?.[param.fields[0]!.wireName];
+      values[param.name] = param.shape === "file-list" ? files : files?.[files.length - 1];
+    }
+    return values;
+  }
+  const json = body.json;
+  const isObject = typeof json === "object" && json !== null && !Array.isArray(json);
+  const values: Values = {};
+  for (const param of params) {
+    if (param.wholeBody || (param.shape === "model" && !isObject)) {
+      values[param.name] = json;
+    } else if (param.shape === "model") {
+      const model: Values = {};
+      for (const field of param.fields) {
+        if (Object.hasOwn(json as object, field.wireName))
+          model[field.key!] = (json as Values)[field.wireName];
+      }
+      values[param.name] = model;
+    } else if (isObject) {
+      const wireName = param.fields[0]!.wireName;
+      values[param.name] = Object.hasOwn(json as object, wireName) ? (json as Values)[wireName] : undefined;
+    }
+  }
+  return values;
+}
+
+function validate(description: EndpointDescription, input: Values): Values {
+  const result = description.validator!.safeParse(input, { reportInput: true });
+  if (!result.success) throw new RequestValidationError(toValidationIssues(description, result.error.issues));
+  const output = result.data as Record<Location, Values>;
+  const values: Values = {};
+  for (const param of description.params) values[param.name] = output[param.location][param.name];
+  return values;
+}
+
+/**
+ * Turns Zod issues into `{loc, msg, type, input}` with the wire names the client used:
+ * `["query", "size"]`, `["header", "x-token"]`, `["body", "student_id"]`.
+ */
+export function toValidationIssues(
+  description: EndpointDescription,
+  issues: readonly z.core.$ZodIssue[],
+): ValidationIssue[] {
+  const result: ValidationIssue[] = [];
+  const seen = new Set<string>();
+  for (const issue of issues) {
+    const [location, name, ...rest] = issue.path as (string | number)[];
+    const param = description.byLocation[location as Location]?.find((candidate) => candidate.name === name);
+    const loc = param ? locOf(param, rest) : (issue.path as (string | number)[]);
+    const missing = issue.code === "invalid_type" && (!("input" in issue) || issue.input === undefined);
+    const entry: ValidationIssue = missing
+      ? { loc, msg: "Field required", type: "missing", input: null }
+      : { loc, msg: issue.message, type: issue.code, input: "input" in issue ? issue.input : null };
+    const key = JSON.stringify([entry.loc, entry.type, entry.msg]);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    result.push(entry);
+  }
+  return result;
+}
+
+function locOf(param: ParamDescription, rest: (string | number)[]): (string | number)[] {
+  if (param.shape !== "model") return [param.location, param.fields[0]!.wireName, ...rest];
+  if (rest.length === 0) return [param.location];
+  const [key, ...deeper] = rest;
+  const field = param.fields.find((candidate) => candidate.key === key);
+  return [param.location, field ? field.wireName : key!, ...deeper];
+}

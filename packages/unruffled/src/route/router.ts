@@ -1,0 +1,99 @@
+/**
+ * Finds the route for a method and a path. Static paths are one map lookup; paths with placeholders
+ * walk a tree of segments, static children before placeholders.
+ */
+export interface RouteMatch<T> {
+  /** The handlers of the path, by method. */
+  methods: ReadonlyMap<string, T>;
+  /** The `Allow` header value for this path. */
+  allow: string;
+  /** Placeholder values, still percent-encoded. */
+  params: Record<string, string> | undefined;
+}
+
+interface Node<T> {
+  children: Map<string, Node<T>>;
+  param: { name: string; node: Node<T> } | undefined;
+  match: RouteMatch<T> | undefined;
+}
+
+function newNode<T>(): Node<T> {
+  return { children: new Map(), param: undefined, match: undefined };
+}
+
+export class Router<T> {
+  private readonly staticRoutes = new Map<string, RouteMatch<T>>();
+  private readonly root: Node<T> = newNode();
+
+  /** Registers a handler; returns false when the method is already taken at that path. */
+  add(method: string, path: string, handler: T): boolean {
+    let match: RouteMatch<T> | undefined;
+    if (!path.includes("{")) {
+      match = this.staticRoutes.get(path);
+      if (!match) {
+        match = { methods: new Map(), allow: "", params: undefined };
+        this.staticRoutes.set(path, match);
+      }
+    } else {
+      let node = this.root;
+      for (const segment of path.split("/").slice(1)) {
+        if (segment.startsWith("{")) {
+          const name = segment.slice(1, -1);
+          if (!node.param) node.param = { name, node: newNode() };
+          else if (node.param.name !== name) {
+            throw new Error(
+              `The placeholder {${name}} in "${path}" clashes with {${node.param.name}} at the same place of another route`,
+            );
+          }
+          node = node.param.node;
+        } else {
+          let child = node.children.get(segment);
+          if (!child) {
+            child = newNode();
+            node.children.set(segment, child);
+          }
+          node = child;
+        }
+      }
+      node.match ??= { methods: new Map(), allow: "", params: undefined };
+      match = node.match;
+    }
+    const methods = match.methods as Map<string, T>;
+    if (methods.has(method)) return false;
+    methods.set(method, handler);
+    match.allow = [...methods.keys()].join(", ");
+    return true;
+  }
+
+  find(path: string): RouteMatch<T> | undefined {
+    const found = this.staticRoutes.get(path);
+    if (found) return found;
+    const segments = path.split("/");
+    const params: Record<string, string> = {};
+    const node = this.walk(this.root, segments, 1, params);
+    return node?.match ? { methods: node.match.methods, allow: node.match.allow, params } : undefined;
+  }
+
+  private walk(
+    node: Node<T>,
+    segments: string[],
+    index: number,
+    params: Record<string, string>,
+  ): Node<T> | undefined {
+    if (index === segments.length) return node.match ? node : undefined;
+    const segment = segments[index]!;
+    const child = node.children.get(segment);
+    if (child) {
+      const found = this.walk(child, segments, index + 1, params);
+      if (found) return found;
+    }
+    if (node.param && segment !== "") {
+      const found = this.walk(node.param.node, segments, index + 1, params);
+      if (found) {
+        params[node.param.name] = segment;
+        return found;
+      }
+    }
+    return undefined;
+  }
+}
