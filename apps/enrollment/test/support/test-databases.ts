@@ -1,7 +1,8 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
+import { sql } from "kysely";
+import { afterAll, beforeAll, beforeEach } from "vitest";
 import { type Database, type DialectName, openDatabase } from "../../src/db/index.ts";
 import { startTestPostgres } from "./postgres.ts";
 
@@ -28,7 +29,9 @@ export async function databaseSource(dialect: DialectName): Promise<DatabaseSour
 }
 
 /**
- * Registers hooks that give each test its own freshly migrated database, so ids start at 1.
+ * Registers hooks that give each test an empty, migrated database whose ids start at 1.
+ * SQLite: a new file per test. PostgreSQL: creating a database takes ~300 ms, so the tests of a
+ * block share one and empty it before each test.
  * @example const db = useFreshDatabase("sqlite"); it("...", async () => createStudent(db(), ...))
  */
 export function useFreshDatabase(dialect: DialectName): () => Database {
@@ -37,20 +40,17 @@ export function useFreshDatabase(dialect: DialectName): () => Database {
   beforeAll(async () => {
     source = await databaseSource(dialect);
   });
-  afterAll(async () => {
-    await source?.close();
-  });
   beforeEach(async () => {
+    if (dialect === "postgres" && database !== undefined) {
+      await sql`truncate table enrollments, courses, students restart identity`.execute(database.kysely);
+      return;
+    }
+    await database?.close();
     database = await openDatabase(await source!.freshUrl());
   });
-  afterEach(async () => {
+  afterAll(async () => {
     await database?.close();
-    database = undefined;
+    await source?.close();
   });
-  return () => {
-    if (database === undefined) {
-      throw new Error("useFreshDatabase: the database exists only inside a test");
-    }
-    return database;
-  };
+  return () => database!;
 }
