@@ -1,0 +1,887 @@
+// Side-by-side benchmark: starts the servers of bench/servers/ one at a time, checks that each
+// answers the three endpoints correctly (and rejects invalid input), then loads them from a second
+// process (bench/load.ts, autocannon) in interleaved rounds, and prints a table.
+//
+//   npm run bench                  full run (about 5 minutes on 2 cores)
+//   npm run bench -- --quick       smoke run (about 1 minute)
+//   npm run bench -- --help        every option
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import { dirname, join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { isDeepStrictEqual, parseArgs } from "node:util";
+import type { LoadResult, LoadSpec } from "./load.ts";
+
+const BENCH_DIR = dirname(fileURLToPath(import.meta.url));
+const ROOT_DIR = dirname(BENCH_DIR);
+
+// ---------------------------------------------------------------------------------------------
+// What is measured
+
+type ServerDef = { id: string; label: string; file: string };
+
+const SERVERS: ServerDef[] = [
+  { id: "raw", label: "node:http (raw)", file: "servers/raw.ts" },
+  { id: "fastify", label: "Fastify 5", file: "servers/fastify.ts" },
+  { id: "hono", label: "Hono 4 + Zod", file: "servers/hono.ts" },
+  { id: "express", label: "Express 5 + Zod", file: "servers/express.ts" },
+  { id: "unruffled", label: "unruffled", file: "servers/unruffled.ts" },
+];
+
+type EndpointDef = {
+  id: string;
+  label: string;
+  method: "GET" | "POST";
+  path: string;
+  body?: string;
+  validated: boolean;
+};
+
+const ENDPOINTS: EndpointDef[] = [
+  { id: "hello", label: "GET /hello", method: "GET", path: "/hello", validated: false },
+  {
+    id: "list",
+    label: "GET /api/enroll/student-list?page=1&size=10",
+    method: "GET",
+    path: "/api/enroll/student-list?page=1&size=10",
+    validated: true,
+  },
+  {
+    id: "bind",
+    label: "POST /api/enroll/bind",
+    method: "POST",
+    path: "/api/enroll/bind",
+    body: JSON.stringify({ student_id: 1, course_id: 2 }),
+    validated: true,
+  },
+];
+
+// ---------------------------------------------------------------------------------------------
+// Configuration: defaults < environment (BENCH_*) < command-line flags
+
+type Config = {
+  quick: boolean;
+  rounds: number;
+  warmup: number;
+  duration: number;
+  connections: number;
+  pipelining: number;
+  maxRequests: number;
+  startTimeoutMs: number;
+  only: string[] | null;
+  pin: boolean;
+  serverCpu: string;
+  loadCpu: string;
+};
+
+const HELP = `Usage: npm run bench -- [options]
+
+  --quick              smoke run: 2 rounds, 0.5 s warm-up, 1 s measurement (about 1 minute)
+  --rounds N           interleaved rounds (default 3; env BENCH_ROUNDS)
+  --warmup S           warm-up seconds per server and endpoint, every round (default 2; env BENCH_WARMUP)
+  --duration S         measured seconds per server and endpoint, every round (default 4; env BENCH_DURATION)
+  --connections N      concurrent connections (default 32; env BENCH_CONNECTIONS)
+  --pipelining N       HTTP pipelining factor (default 1; env BENCH_PIPELINING)
+  --max-requests N     cap on requests per measured run (default 5000000; env BENCH_MAX_REQUESTS)
+  --only a,b           run only these servers: ${SERVERS.map((s) => s.id).join(",")} (env BENCH_ONLY)
+  --no-pin             do not pin server and load generator to separate cores
+  --server-cpu C       core for the server (default 0; env BENCH_SERVER_CPU)
+  --load-cpu C         core for the load generator (default 1; env BENCH_LOAD_CPU)
+  --help               this text
+`;
+
+function readConfig(argv: string[]): Config {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      quick: { type: "boolean", default: false },
+      rounds: { type: "string" },
+      warmup: { type: "string" },
+      duration: { type: "string" },
+      connections: { type: "string" },
+      pipelining: { type: "string" },
+      "max-requests": { type: "string" },
+      only: { type: "string" },
+      "no-pin": { type: "boolean", default: false },
+      "server-cpu": { type: "string" },
+      "load-cpu": { type: "string" },
+      help: { type: "boolean", default: false },
+    },
+    strict: true,
+    allowPositionals: false,
+  });
+  if (values.help) {
+    process.stdout.write(HELP);
+    process.exit(0);
+  }
+  const env = process.env;
+  const quick = values.quick || env.BENCH_QUICK === "1";
+  const number = (flag: string | undefined, envValue: string | undefined, fallback: number, name: string) => {
+    const raw = flag ?? envValue;
+    if (raw === undefined || raw === "") return fallback;
+    const value = Number(raw);
+    if (!Number.isFinite(value) || value < 0)
+      throw new Error(`--${name} must be a non-negative number, got ${raw}`);
+    return value;
+  };
+  const onlyRaw = values.only ?? env.BENCH_ONLY;
+  const only = onlyRaw
+    ? onlyRaw
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : null;
+  for (const id of only ?? []) {
+    if (!SERVERS.some((s) => s.id === id)) throw new Error(`--only: unknown server "${id}"`);
+  }
+  return {
+    quick,
+    rounds: Math.max(1, Math.round(number(values.rounds, env.BENCH_ROUNDS, quick ? 2 : 3, "rounds"))),
+    warmup: number(values.warmup, env.BENCH_WARMUP, quick ? 0.5 : 2, "warmup"),
+    duration: Math.max(0.5, number(values.duration, env.BENCH_DURATION, quick ? 1 : 4, "duration")),
+    connections: Math.max(
+      1,
+      Math.round(number(values.connections, env.BENCH_CONNECTIONS, 32, "connections")),
+    ),
+    pipelining: Math.max(1, Math.round(number(values.pipelining, env.BENCH_PIPELINING, 1, "pipelining"))),
+    maxRequests: Math.max(
+      1000,
+      Math.round(number(values["max-requests"], env.BENCH_MAX_REQUESTS, 5_000_000, "max-requests")),
+    ),
+    startTimeoutMs: 20_000,
+    only,
+    pin: !values["no-pin"] && env.BENCH_NO_PIN !== "1",
+    serverCpu: values["server-cpu"] ?? env.BENCH_SERVER_CPU ?? "0",
+    loadCpu: values["load-cpu"] ?? env.BENCH_LOAD_CPU ?? "1",
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Small helpers
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+function median(values: number[]): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? (sorted[mid] ?? Number.NaN) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
+}
+
+function procStatusKb(pid: number, field: string): number | null {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, "utf8");
+    const match = new RegExp(`^${field}:\\s+(\\d+)\\s+kB`, "m").exec(status);
+    return match ? Number(match[1]) : null;
+  } catch {
+    return null;
+  }
+}
+
+function hasTaskset(): boolean {
+  const probe = spawnSync("taskset", ["--version"], { stdio: "ignore" });
+  return probe.status === 0;
+}
+
+function pinned(cpu: string | null, args: string[]): [string, string[]] {
+  if (cpu === null) return [process.execPath, args];
+  return ["taskset", ["-c", cpu, process.execPath, ...args]];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Server lifecycle
+
+type Running = { child: ChildProcess; pid: number; port: number; startupMs: number };
+
+const live = new Set<ChildProcess>();
+process.on("exit", () => {
+  for (const child of live) child.kill("SIGKILL");
+});
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, () => {
+    for (const child of live) child.kill("SIGKILL");
+    process.exit(130);
+  });
+}
+
+async function firstOk(url: string, deadline: number, exited: () => string | null): Promise<void> {
+  for (;;) {
+    const exit = exited();
+    if (exit !== null) throw new Error(exit);
+    try {
+      const response = await fetch(url);
+      await response.arrayBuffer();
+      if (response.status === 200) return;
+    } catch {
+      // not accepting connections yet
+    }
+    if (performance.now() > deadline) throw new Error(`no 200 from ${url} in time`);
+    await sleep(2);
+  }
+}
+
+/** The error line of a crashed server's stderr (or its last lines), for the report. */
+function errorSummary(stderr: string): string {
+  const lines = stderr
+    .split("\n")
+    .map((line) => line.trim())
+    .filter(Boolean);
+  const error = lines.find((line) => /^(\w*Error\b|Error \[)/.test(line));
+  const shown = error ?? lines.slice(-3).join(" | ");
+  return shown ? `: ${shown.length > 300 ? `${shown.slice(0, 297)}...` : shown}` : "";
+}
+
+async function startServer(server: ServerDef, config: Config, cpu: string | null): Promise<Running> {
+  const file = join(BENCH_DIR, server.file);
+  if (!existsSync(file)) throw new Error(`${relative(ROOT_DIR, file)} does not exist`);
+  const [command, args] = pinned(cpu, ["--conditions=source", file]);
+  const started = performance.now();
+  const child = spawn(command, args, {
+    cwd: ROOT_DIR,
+    env: { ...process.env, PORT: "0", NODE_ENV: "production" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  live.add(child);
+  let stdout = "";
+  let stderr = "";
+  let exitMessage: string | null = null;
+  child.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
+    stdout += chunk;
+  });
+  child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
+    stderr += chunk;
+  });
+  child.on("exit", (code, signal) => {
+    live.delete(child);
+    exitMessage = `exited (${signal ?? `code ${code}`}) before serving${errorSummary(stderr)}`;
+  });
+  child.on("error", (error) => {
+    exitMessage = `could not be spawned: ${error.message}`;
+  });
+  const deadline = started + config.startTimeoutMs;
+  try {
+    let port = 0;
+    while (port === 0) {
+      if (exitMessage !== null) throw new Error(exitMessage);
+      const match = /listening (\d+)/.exec(stdout);
+      if (match) port = Number(match[1]);
+      else if (performance.now() > deadline) throw new Error("did not print `listening <port>` in time");
+      else await sleep(1);
+    }
+    await firstOk(`http://127.0.0.1:${port}/hello`, deadline, () => exitMessage);
+    const startupMs = performance.now() - started;
+    if (child.pid === undefined) throw new Error("no pid");
+    return { child, pid: child.pid, port, startupMs };
+  } catch (error) {
+    await stopServer(child);
+    throw error;
+  }
+}
+
+async function stopServer(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  child.kill("SIGTERM");
+  const timer = setTimeout(() => child.kill("SIGKILL"), 3000);
+  await exited;
+  clearTimeout(timer);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Correctness checks, run before any measurement
+
+type Check = {
+  name: string;
+  method: "GET" | "POST";
+  path: string;
+  body?: string;
+  status: number;
+  /** the exact JSON body (deep equality) or text body expected; omitted: any JSON body */
+  json?: unknown;
+  text?: string;
+};
+
+const LIST = "/api/enroll/student-list";
+const BIND = "/api/enroll/bind";
+const LIST_OK = { code: 0, message: "success", data: [] };
+const BIND_OK = {
+  code: 0,
+  message: "Student 1 bound to course 2",
+  data: { student_id: 1, course_id: 2 },
+};
+
+const CHECKS: Check[] = [
+  { name: "hello", method: "GET", path: "/hello", status: 200, text: "Hello, World!" },
+  { name: "list", method: "GET", path: `${LIST}?page=1&size=10`, status: 200, json: LIST_OK },
+  { name: "list, defaults", method: "GET", path: LIST, status: 200, json: LIST_OK },
+  { name: "list, bounds", method: "GET", path: `${LIST}?page=7&size=100`, status: 200, json: LIST_OK },
+  { name: "list, page=0", method: "GET", path: `${LIST}?page=0`, status: 422 },
+  { name: "list, page=-1", method: "GET", path: `${LIST}?page=-1&size=10`, status: 422 },
+  { name: "list, page=abc", method: "GET", path: `${LIST}?page=abc`, status: 422 },
+  { name: "list, size=0", method: "GET", path: `${LIST}?size=0`, status: 422 },
+  { name: "list, size=101", method: "GET", path: `${LIST}?page=1&size=101`, status: 422 },
+  { name: "list, size=2.5", method: "GET", path: `${LIST}?size=2.5`, status: 422 },
+  {
+    name: "bind",
+    method: "POST",
+    path: BIND,
+    body: '{"student_id":1,"course_id":2}',
+    status: 200,
+    json: BIND_OK,
+  },
+  {
+    name: "bind, student_id=0",
+    method: "POST",
+    path: BIND,
+    body: '{"student_id":0,"course_id":2}',
+    status: 422,
+  },
+  {
+    name: "bind, course_id=-5",
+    method: "POST",
+    path: BIND,
+    body: '{"student_id":1,"course_id":-5}',
+    status: 422,
+  },
+  { name: "bind, course_id missing", method: "POST", path: BIND, body: '{"student_id":1}', status: 422 },
+  { name: "bind, empty object", method: "POST", path: BIND, body: "{}", status: 422 },
+  {
+    name: 'bind, student_id="x"',
+    method: "POST",
+    path: BIND,
+    body: '{"student_id":"x","course_id":2}',
+    status: 422,
+  },
+  {
+    name: "bind, course_id=1.5",
+    method: "POST",
+    path: BIND,
+    body: '{"student_id":1,"course_id":1.5}',
+    status: 422,
+  },
+  { name: "bind, array body", method: "POST", path: BIND, body: "[1,2]", status: 422 },
+  { name: "bind, malformed JSON", method: "POST", path: BIND, body: '{"student_id":1,', status: 400 },
+];
+
+type CheckReport = { failures: string[]; warnings: string[] };
+
+async function validate(port: number): Promise<CheckReport> {
+  const failures: string[] = [];
+  const warnings: string[] = [];
+  for (const check of CHECKS) {
+    const init: RequestInit = { method: check.method };
+    if (check.body !== undefined) {
+      init.body = check.body;
+      init.headers = { "content-type": "application/json" };
+    }
+    let status: number;
+    let contentType: string;
+    let text: string;
+    try {
+      const response = await fetch(`http://127.0.0.1:${port}${check.path}`, init);
+      status = response.status;
+      contentType = response.headers.get("content-type") ?? "";
+      text = await response.text();
+    } catch (error) {
+      failures.push(`${check.name}: request failed (${(error as Error).message})`);
+      continue;
+    }
+    const shown = text.length > 120 ? `${text.slice(0, 117)}...` : text;
+    if (check.status >= 400) {
+      // Invalid input must be refused: a 2xx/3xx/5xx disqualifies, another 4xx is only a warning.
+      if (status < 400 || status >= 500) {
+        failures.push(`${check.name}: expected ${check.status}, got ${status} ${shown}`);
+      } else if (status !== check.status) {
+        warnings.push(`${check.name}: expected ${check.status}, got ${status}`);
+      } else if (check.status === 422 && !contentType.includes("json")) {
+        warnings.push(`${check.name}: 422 without a JSON body (${contentType || "no content-type"})`);
+      }
+      continue;
+    }
+    if (status !== check.status) {
+      failures.push(`${check.name}: expected ${check.status}, got ${status} ${shown}`);
+      continue;
+    }
+    if (check.text !== undefined) {
+      if (!contentType.startsWith("text/plain")) failures.push(`${check.name}: content-type ${contentType}`);
+      if (text !== check.text) failures.push(`${check.name}: body ${JSON.stringify(shown)}`);
+    }
+    if (check.json !== undefined) {
+      if (!contentType.startsWith("application/json"))
+        failures.push(`${check.name}: content-type ${contentType}`);
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        parsed = Symbol("not JSON");
+      }
+      if (!isDeepStrictEqual(parsed, check.json)) failures.push(`${check.name}: body ${shown}`);
+    }
+  }
+  return { failures, warnings };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Load, from a second process
+
+async function load(spec: LoadSpec, cpu: string | null): Promise<LoadResult> {
+  const [command, args] = pinned(cpu, [join(BENCH_DIR, "load.ts"), JSON.stringify(spec)]);
+  const child = spawn(command, args, { cwd: ROOT_DIR, stdio: ["ignore", "pipe", "pipe"] });
+  live.add(child);
+  let stdout = "";
+  let stderr = "";
+  child.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
+    stdout += chunk;
+  });
+  child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
+    stderr += chunk;
+  });
+  const limitMs = (spec.warmup + spec.duration) * 1000 + 30_000;
+  const timer = setTimeout(() => child.kill("SIGKILL"), limitMs);
+  const code = await new Promise<number | null>((resolve) => {
+    child.on("exit", (exitCode) => resolve(exitCode));
+    child.on("error", () => resolve(-1));
+  });
+  clearTimeout(timer);
+  live.delete(child);
+  const line = stdout.trim().split("\n").pop() ?? "";
+  if (code !== 0 || !line.startsWith("{")) {
+    throw new Error(
+      `load generator failed (exit ${code}): ${stderr.trim().split("\n").slice(-3).join(" | ")}`,
+    );
+  }
+  return JSON.parse(line) as LoadResult;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The run
+
+type Sample = {
+  round: number;
+  rps: number;
+  p50Ms: number;
+  p99Ms: number;
+  rssMB: number | null;
+  serverCpuPct: number | null;
+  loadCpuPct: number;
+  otherCpuPct: number | null;
+  requests: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+};
+
+type ServerOutcome = {
+  id: string;
+  label: string;
+  status: "measured" | "skipped";
+  reason?: string;
+  warnings: string[];
+  startupMs: number[];
+  peakRssMB: number[];
+  endpoints: Record<string, Sample[]>;
+};
+
+function fmtInt(value: number): string {
+  return Number.isFinite(value) ? Math.round(value).toLocaleString("en-US") : "-";
+}
+function fmt(value: number | null | undefined, digits = 2): string {
+  return value === null || value === undefined || !Number.isFinite(value) ? "-" : value.toFixed(digits);
+}
+function ratio(a: number, b: number): string {
+  return Number.isFinite(a) && Number.isFinite(b) && b > 0 ? `${(a / b).toFixed(2)}×` : "-";
+}
+
+function table(headers: string[], rows: string[][], alignLeft = 1): string {
+  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, i) => (i < alignLeft ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0)))
+      .join("  ")
+      .trimEnd();
+  return [line(headers), line(widths.map((w) => "-".repeat(w))), ...rows.map(line)]
+    .map((l) => `  ${l}`)
+    .join("\n");
+}
+
+function packageVersion(name: string): string | null {
+  for (const base of [join(BENCH_DIR, "node_modules"), join(ROOT_DIR, "node_modules")]) {
+    try {
+      return (JSON.parse(readFileSync(join(base, name, "package.json"), "utf8")) as { version: string })
+        .version;
+    } catch {
+      // try the next location
+    }
+  }
+  return null;
+}
+
+function machineInfo() {
+  const cpus = os.cpus();
+  const git = spawnSync("git", ["rev-parse", "--short", "HEAD"], { cwd: ROOT_DIR, encoding: "utf8" });
+  return {
+    date: new Date().toISOString(),
+    cpuModel: cpus[0]?.model ?? "unknown",
+    cores: os.availableParallelism(),
+    memoryGB: Math.round((os.totalmem() / 1024 ** 3) * 10) / 10,
+    platform: `${os.platform()} ${os.release()} ${os.arch()}`,
+    node: process.version,
+    commit: git.status === 0 ? git.stdout.trim() : null,
+    versions: Object.fromEntries(
+      ["fastify", "hono", "@hono/node-server", "express", "zod", "autocannon", "unruffled"].map((name) => [
+        name,
+        packageVersion(name),
+      ]),
+    ),
+  };
+}
+
+async function main(): Promise<void> {
+  const config = readConfig(process.argv.slice(2));
+  const servers = SERVERS.filter((s) => config.only === null || config.only.includes(s.id));
+  const canPin = config.pin && os.availableParallelism() >= 2 && hasTaskset();
+  const serverCpu = canPin ? config.serverCpu : null;
+  const loadCpu = canPin ? config.loadCpu : null;
+  const machine = machineInfo();
+  const t0 = performance.now();
+
+  const log = (message: string) => process.stdout.write(`${message}\n`);
+  log(
+    `bench: ${servers.length} servers × ${ENDPOINTS.length} endpoints, ${config.rounds} round(s), ` +
+      `${config.warmup}s warm-up + ${config.duration}s measured each, ${config.connections} connections` +
+      (config.pipelining > 1 ? `, pipelining ${config.pipelining}` : ""),
+  );
+  log(`       ${machine.cpuModel}, ${machine.cores} cores, Node ${machine.node}`);
+  log(
+    canPin
+      ? `       server pinned to core ${serverCpu}, load generator to core ${loadCpu} (taskset)`
+      : "       no core pinning (taskset missing, fewer than 2 cores, or --no-pin)",
+  );
+
+  const outcomes = new Map<string, ServerOutcome>();
+  for (const server of servers) {
+    outcomes.set(server.id, {
+      id: server.id,
+      label: server.label,
+      status: "measured",
+      warnings: [],
+      startupMs: [],
+      peakRssMB: [],
+      endpoints: Object.fromEntries(ENDPOINTS.map((e) => [e.id, []])),
+    });
+  }
+
+  // 1. Pre-flight: start each server, check its answers, stop it.
+  log("\npre-flight: correctness of every server");
+  for (const server of servers) {
+    const outcome = outcomes.get(server.id);
+    if (!outcome) continue;
+    let running: Running;
+    try {
+      running = await startServer(server, config, serverCpu);
+    } catch (error) {
+      outcome.status = "skipped";
+      outcome.reason = `failed to start: ${(error as Error).message}`;
+      log(`  ✗ ${server.label.padEnd(16)} skipped — ${outcome.reason}`);
+      continue;
+    }
+    outcome.startupMs.push(running.startupMs);
+    const report = await validate(running.port);
+    await stopServer(running.child);
+    outcome.warnings.push(...report.warnings);
+    if (report.failures.length > 0) {
+      outcome.status = "skipped";
+      outcome.reason = `failed correctness checks: ${report.failures.join("; ")}`;
+      log(`  ✗ ${server.label.padEnd(16)} skipped — ${outcome.reason}`);
+    } else {
+      log(
+        `  ✓ ${server.label.padEnd(16)} ${CHECKS.length} checks passed, ready in ${fmtInt(running.startupMs)} ms` +
+          (report.warnings.length ? ` (warnings: ${report.warnings.join("; ")})` : ""),
+      );
+    }
+  }
+
+  // 2. Interleaved rounds: round r runs every server in turn (order rotated each round).
+  const measured = servers.filter((s) => outcomes.get(s.id)?.status === "measured");
+  for (let round = 1; round <= config.rounds; round++) {
+    const shift = (round - 1) % Math.max(1, measured.length);
+    const order = [...measured.slice(shift), ...measured.slice(0, shift)];
+    log(`\nround ${round}/${config.rounds}`);
+    for (const server of order) {
+      const outcome = outcomes.get(server.id);
+      if (!outcome) continue;
+      let running: Running;
+      try {
+        running = await startServer(server, config, serverCpu);
+      } catch (error) {
+        log(`  ${server.label}: failed to start this round — ${(error as Error).message}`);
+        continue;
+      }
+      outcome.startupMs.push(running.startupMs);
+      const parts: string[] = [];
+      try {
+        for (const endpoint of ENDPOINTS) {
+          const spec: LoadSpec = {
+            url: `http://127.0.0.1:${running.port}${endpoint.path}`,
+            method: endpoint.method,
+            ...(endpoint.body === undefined
+              ? {}
+              : { body: endpoint.body, headers: { "content-type": "application/json" } }),
+            connections: config.connections,
+            pipelining: config.pipelining,
+            warmup: config.warmup,
+            duration: config.duration,
+            maxRequests: config.maxRequests,
+            serverPid: running.pid,
+          };
+          const result = await load(spec, loadCpu);
+          const rssKb = procStatusKb(running.pid, "VmRSS");
+          outcome.endpoints[endpoint.id]?.push({
+            round,
+            rps: result.rps,
+            p50Ms: result.latencyMs.p50,
+            p99Ms: result.latencyMs.p99,
+            rssMB: rssKb === null ? null : rssKb / 1024,
+            serverCpuPct: result.serverCpuPct,
+            loadCpuPct: result.loadCpuPct,
+            otherCpuPct: result.otherCpuPct,
+            requests: result.requests,
+            non2xx: result.non2xx,
+            errors: result.errors,
+            timeouts: result.timeouts,
+          });
+          const bad = result.non2xx + result.errors + result.timeouts;
+          parts.push(`${endpoint.id} ${fmtInt(result.rps)}/s${bad ? ` (${bad} bad!)` : ""}`);
+        }
+        const hwm = procStatusKb(running.pid, "VmHWM");
+        if (hwm !== null) outcome.peakRssMB.push(hwm / 1024);
+      } catch (error) {
+        parts.push(`load failed: ${(error as Error).message}`);
+      } finally {
+        await stopServer(running.child);
+      }
+      log(`  ${server.label.padEnd(16)} up in ${fmtInt(running.startupMs)} ms; ${parts.join(", ")}`);
+    }
+  }
+
+  // 3. Summary
+  const summary = summarize(servers, outcomes);
+  log(`\n${renderReport(summary, outcomes, config)}`);
+  log(`\ntotal time ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+
+  const resultsDir = join(BENCH_DIR, "results");
+  mkdirSync(resultsDir, { recursive: true });
+  const file = join(resultsDir, `bench-${machine.date.replace(/[:.]/g, "-")}.json`);
+  writeFileSync(
+    file,
+    `${JSON.stringify(
+      {
+        machine,
+        config: { ...config, pinned: canPin, serverCpu, loadCpu },
+        endpoints: ENDPOINTS,
+        summary,
+        servers: [...outcomes.values()],
+      },
+      null,
+      2,
+    )}\n`,
+  );
+  log(`results written to ${relative(ROOT_DIR, file)}`);
+}
+
+type EndpointSummary = {
+  rps: number;
+  spreadPct: number;
+  p99Ms: number;
+  p50Ms: number;
+  rssMB: number;
+  serverCpuPct: number;
+  loadCpuPct: number;
+  otherCpuPct: number;
+  samples: number;
+  badResponses: number;
+};
+type Summary = Record<
+  string,
+  { startupMs: number; peakRssMB: number; endpoints: Record<string, EndpointSummary> }
+>;
+
+function summarize(servers: ServerDef[], outcomes: Map<string, ServerOutcome>): Summary {
+  const summary: Summary = {};
+  for (const server of servers) {
+    const outcome = outcomes.get(server.id);
+    if (outcome?.status !== "measured") continue;
+    const endpoints: Record<string, EndpointSummary> = {};
+    for (const endpoint of ENDPOINTS) {
+      const samples = outcome.endpoints[endpoint.id] ?? [];
+      if (samples.length === 0) continue;
+      const rps = samples.map((s) => s.rps);
+      const med = median(rps);
+      endpoints[endpoint.id] = {
+        rps: med,
+        spreadPct: med > 0 ? ((Math.max(...rps) - Math.min(...rps)) / med) * 100 : 0,
+        p99Ms: median(samples.map((s) => s.p99Ms)),
+        p50Ms: median(samples.map((s) => s.p50Ms)),
+        rssMB: median(samples.flatMap((s) => (s.rssMB === null ? [] : [s.rssMB]))),
+        serverCpuPct: median(samples.flatMap((s) => (s.serverCpuPct === null ? [] : [s.serverCpuPct]))),
+        loadCpuPct: median(samples.map((s) => s.loadCpuPct)),
+        otherCpuPct: median(samples.flatMap((s) => (s.otherCpuPct === null ? [] : [s.otherCpuPct]))),
+        samples: samples.length,
+        badResponses: samples.reduce((n, s) => n + s.non2xx + s.errors + s.timeouts, 0),
+      };
+    }
+    summary[server.id] = {
+      startupMs: median(outcome.startupMs),
+      peakRssMB: median(outcome.peakRssMB),
+      endpoints,
+    };
+  }
+  return summary;
+}
+
+function renderReport(summary: Summary, outcomes: Map<string, ServerOutcome>, config: Config): string {
+  const out: string[] = [];
+  const label = (id: string) => outcomes.get(id)?.label ?? id;
+  const peers = ["raw", "fastify", "hono", "express"] as const;
+  const uf = summary.unruffled;
+  let loadBound = false;
+  let disturbed = false;
+
+  for (const endpoint of ENDPOINTS) {
+    out.push(`${endpoint.label}${endpoint.validated ? "  (validated)" : ""}`);
+    const raw = summary.raw?.endpoints[endpoint.id];
+    const rows: string[][] = [];
+    for (const [id, entry] of Object.entries(summary)) {
+      const e = entry.endpoints[endpoint.id];
+      if (!e) continue;
+      if (e.loadCpuPct >= 95) loadBound = true;
+      if (e.otherCpuPct >= 15) disturbed = true;
+      rows.push([
+        label(id),
+        fmtInt(e.rps),
+        `${fmt(e.spreadPct, 0)}%`,
+        fmt(e.p50Ms),
+        fmt(e.p99Ms),
+        fmt(e.rssMB, 1),
+        raw ? ratio(e.rps, raw.rps) : "-",
+        `${fmt(e.serverCpuPct, 0)}%`,
+        `${fmt(e.loadCpuPct, 0)}%`,
+        `${fmt(e.otherCpuPct, 0)}%`,
+        e.badResponses ? `${e.badResponses} bad` : "",
+      ]);
+    }
+    out.push(
+      table(
+        [
+          "framework",
+          "req/s",
+          "spread",
+          "p50 ms",
+          "p99 ms",
+          "RSS MB",
+          "vs raw",
+          "server CPU",
+          "load CPU",
+          "other CPU",
+          "",
+        ],
+        rows,
+      ),
+    );
+    const ue = uf?.endpoints[endpoint.id];
+    if (ue) {
+      const parts = peers.flatMap((peer) => {
+        const pe = summary[peer]?.endpoints[endpoint.id];
+        return pe ? [`${label(peer)} ${ratio(ue.rps, pe.rps)}`] : [];
+      });
+      out.push(`  unruffled req/s vs: ${parts.join(" · ")}`);
+    }
+    out.push("");
+  }
+
+  out.push("Start-up (spawn → first 200 on /hello, median of every start) and peak RSS");
+  out.push(
+    table(
+      ["framework", "start-up ms", "peak RSS MB", "vs raw"],
+      Object.entries(summary).map(([id, entry]) => [
+        label(id),
+        fmtInt(entry.startupMs),
+        fmt(entry.peakRssMB, 1),
+        summary.raw ? ratio(entry.startupMs, summary.raw.startupMs) : "-",
+      ]),
+    ),
+  );
+
+  const skipped = [...outcomes.values()].filter((o) => o.status === "skipped");
+  if (skipped.length > 0) {
+    out.push("\nSkipped");
+    for (const o of skipped) out.push(`  ${o.label}: ${o.reason}`);
+  }
+  const warned = [...outcomes.values()].filter((o) => o.warnings.length > 0);
+  if (warned.length > 0) {
+    out.push("\nCorrectness warnings (status differs from the shared rule, input still refused)");
+    for (const o of warned) out.push(`  ${o.label}: ${o.warnings.join("; ")}`);
+  }
+
+  out.push("\nTargets for unruffled (informative, not asserted)");
+  out.push(...renderTargets(summary));
+
+  out.push("\nNotes");
+  out.push(
+    `  req/s and latencies: median over ${config.rounds} interleaved round(s); spread = (max − min) / median of req/s.`,
+  );
+  out.push("  RSS MB: server VmRSS right after that endpoint's load; peak RSS: VmHWM at the end of a round.");
+  out.push(
+    "  server/load/other CPU: CPU time during the measured run, % of one core; other = the rest of the\n" +
+      "    machine (kernel loopback work included).",
+  );
+  if (loadBound) {
+    out.push(
+      "  ⚠ the load generator used ≥95% of its core on some runs: those numbers are a floor for the\n" +
+        "    server, and ratios between the fastest servers are compressed.",
+    );
+  }
+  if (disturbed) {
+    out.push(
+      "  ⚠ other processes used ≥15% of a core during some runs: the machine was not quiet, expect noise\n" +
+        "    (compare the spread column; re-run on an idle machine for conclusions).",
+    );
+  }
+  if (config.quick) out.push("  --quick: smoke run, too short for conclusions.");
+  return out.join("\n");
+}
+
+function renderTargets(summary: Summary): string[] {
+  const uf = summary.unruffled;
+  if (!uf) return ["  n/a — unruffled was not measured (skipped or not selected)"];
+  const lines: string[] = [];
+  const known = (value: number | undefined): value is number => value !== undefined && Number.isFinite(value);
+  const line = (ok: boolean | null, text: string, detail: string) =>
+    lines.push(`  ${ok === null ? "·" : ok ? "✓" : "✗"} ${text.padEnd(40)} ${ok === null ? "n/a" : detail}`);
+  const faster = (text: string, mine: number | undefined, peer: number | undefined, factor: number) => {
+    if (!known(mine) || !known(peer) || peer <= 0) return line(null, text, "");
+    const r = mine / peer;
+    line(r >= factor, text, `${r.toFixed(2)}× (target ≥ ${factor}×)`);
+  };
+  const notAbove = (text: string, mine: number | undefined, peer: number | undefined, unit: string) => {
+    if (!known(mine) || !known(peer)) return line(null, text, "");
+    line(mine <= peer, text, `${mine.toFixed(2)} vs ${peer.toFixed(2)} ${unit}`);
+  };
+  for (const endpoint of ENDPOINTS) {
+    const u = uf.endpoints[endpoint.id];
+    const name = endpoint.id;
+    faster(`${name}: req/s vs Fastify`, u?.rps, summary.fastify?.endpoints[name]?.rps, 1);
+    faster(`${name}: req/s vs raw node:http`, u?.rps, summary.raw?.endpoints[name]?.rps, 0.85);
+    if (endpoint.validated) {
+      faster(`${name}: req/s vs Hono + Zod`, u?.rps, summary.hono?.endpoints[name]?.rps, 1.5);
+      faster(`${name}: req/s vs Express + Zod`, u?.rps, summary.express?.endpoints[name]?.rps, 2);
+    }
+    notAbove(`${name}: p99 ≤ Fastify`, u?.p99Ms, summary.fastify?.endpoints[name]?.p99Ms, "ms");
+    notAbove(`${name}: RSS ≤ Fastify`, u?.rssMB, summary.fastify?.endpoints[name]?.rssMB, "MB");
+  }
+  notAbove("peak RSS ≤ Fastify", uf.peakRssMB, summary.fastify?.peakRssMB, "MB");
+  return lines;
+}
+
+await main();

@@ -1,0 +1,67 @@
+// Express 5 with Zod validation (safeParse in the handler) and express.json() for the body.
+import express, { type NextFunction, type Request, type Response } from "express";
+import { z } from "zod";
+
+const ListQuery = z.object({
+  page: z.coerce.number().int().min(1).default(1),
+  size: z.coerce.number().int().min(1).max(100).default(10),
+});
+
+const BindRequest = z.object({
+  student_id: z.int().gt(0),
+  course_id: z.int().gt(0),
+});
+
+function detail(error: z.ZodError, where: string) {
+  return {
+    detail: error.issues.map((issue) => ({
+      loc: [where, ...issue.path.map(String)],
+      msg: issue.message,
+    })),
+  };
+}
+
+const app = express();
+
+app.get("/hello", (_req, res) => {
+  res.type("text/plain").send("Hello, World!");
+});
+
+app.get("/api/enroll/student-list", (req, res) => {
+  const parsed = ListQuery.safeParse(req.query);
+  if (!parsed.success) {
+    res.status(422).json(detail(parsed.error, "query"));
+    return;
+  }
+  res.json({ code: 0, message: "success", data: [] });
+});
+
+app.post("/api/enroll/bind", express.json(), (req, res) => {
+  const parsed = BindRequest.safeParse(req.body);
+  if (!parsed.success) {
+    res.status(422).json(detail(parsed.error, "body"));
+    return;
+  }
+  const { student_id, course_id } = parsed.data;
+  res.json({
+    code: 0,
+    message: `Student ${student_id} bound to course ${course_id}`,
+    data: { student_id, course_id },
+  });
+});
+
+// body-parser errors (malformed JSON: 400, too large: 413) as JSON instead of the HTML page.
+app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
+  const status =
+    typeof error === "object" && error !== null && "status" in error && typeof error.status === "number"
+      ? error.status
+      : 500;
+  const message = status < 500 && error instanceof Error ? error.message : "Internal Server Error";
+  res.status(status).json({ detail: message });
+});
+
+const server = app.listen(Number(process.env.PORT ?? 0), "127.0.0.1", (error?: Error) => {
+  if (error) throw error;
+  const address = server.address();
+  console.log(`listening ${typeof address === "object" && address !== null ? address.port : 0}`);
+});
