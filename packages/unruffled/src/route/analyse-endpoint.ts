@@ -20,6 +20,7 @@ import {
   type SchemaShape,
   shapeOf,
   typeName,
+  unwrap,
 } from "./schema-shape.ts";
 
 const SUPPORTED =
@@ -161,7 +162,7 @@ function describeParam(
   if (isZodSchema(declaration)) {
     if (hasOwnDefault(declaration)) {
       throw new ValueError(
-        `${where} is a bare schema with a default. Give the default with a marker: ${name}: p.Query(z.${typeName(declaration)}(), { default: … }).`,
+        `${where} is a bare schema with a default. Give the default with a marker: ${name}: p.Query(z.${zodFactoryName(declaration)}(), { default: … }).`,
       );
     }
     const kind = detectSource(name, declaration, placeholders);
@@ -397,4 +398,11 @@ function placeholdersOf(path: string): Set<string> {
 function describeType(schema: z.ZodType): string {
   const shape = shapeOf(schema, true);
   return shape.kind === "unsupported" ? shape.typeName : typeName(schema);
+}
+
+/** How the schema is usually written: `int` for `z.int()`, else its type name. */
+function zodFactoryName(schema: z.ZodType): string {
+  const base = unwrap(schema);
+  const format = (base._zod.def as { format?: string }).format;
+  return format?.includes("int") ? "int" : typeName(base);
 }

@@ -1,0 +1,265 @@
+import { createApp, TypeHintRequired, UnruffledError, ValueError } from "unruffled";
+import { JsonResponse } from "unruffled/http";
+import { endpoint, p, path } from "unruffled/route";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+
+/** Builds an app with one endpoint named "probe" at `routePath`; returns what building raised. */
+function buildError(
+  params: Record<string, unknown>,
+  routePath = "/probe",
+  extra: Record<string, unknown> = {},
+): unknown {
+  const probe = endpoint({
+    params: params as never,
+    returns: JsonResponse,
+    handler: () => new JsonResponse(null),
+    ...extra,
+  });
+  try {
+    createApp({ routes: [path(routePath, { endpoint: probe, name: "probe" })] });
+  } catch (error) {
+    return error;
+  }
+  throw new Error("building the app raised nothing");
+}
+
+const label = 'endpoint "probe" (GET /probe)';
+
+describe("definition errors are classes of one base", () => {
+  it("exports ValueError and TypeHintRequired as subclasses of UnruffledError", () => {
+    expect(new ValueError("x")).toBeInstanceOf(UnruffledError);
+    expect(new TypeHintRequired("x")).toBeInstanceOf(UnruffledError);
+    expect(new ValueError("x")).toBeInstanceOf(Error);
+  });
+});
+
+describe("rule 2: a Path parameter needs its placeholder", () => {
+  it("raises ValueError when the route is built", () => {
+    const error = buildError({ student_id: p.Path(z.int()) });
+    expect(error).toBeInstanceOf(ValueError);
+    expect((error as Error).message).toBe(
+      `${label}, parameter "student_id" is read from the path, but the route path "/probe" has no placeholder {student_id}. Add {student_id} to the path, or read the value from another source such as p.Query.`,
+    );
+  });
+
+  it("checks each field of a path model", () => {
+    const error = buildError({ ids: p.Path(z.object({ a: z.int(), b: z.int() })) }, "/probe/{a}");
+    expect(error).toBeInstanceOf(ValueError);
+    expect((error as Error).message).toBe(
+      `endpoint "probe" (GET /probe/{a}), parameter "ids" has the path field "b", but the route path "/probe/{a}" has no placeholder {b}. Add {b} to the path, or read the value from another source such as p.Query.`,
+    );
+  });
+
+  it("accepts a placeholder that a group prefix declares", () => {
+    const probe = endpoint({
+      params: { school: p.Path(z.string()) },
+      returns: JsonResponse,
+      handler: () => new JsonResponse(null),
+    });
+    expect(() =>
+      createApp({
+        routes: [path("/schools/{school}", { routes: [path("/students", { endpoint: probe })] })],
+      }),
+    ).not.toThrow();
+  });
+});
+
+describe("rule 11: a bare default is rejected", () => {
+  it("rejects a plain value instead of a schema", () => {
+    const error = buildError({ page: 1 });
+    expect(error).toBeInstanceOf(ValueError);
+    expect((error as Error).message).toBe(
+      `${label}, parameter "page" is a bare default (1), not a schema. Declare the type with a marker and give the default there: page: p.Query(z.int(), { default: 1 }).`,
+    );
+  });
+
+  it("rejects a bare schema that carries a default", () => {
+    const error = buildError({ page: z.int().default(1) });
+    expect(error).toBeInstanceOf(ValueError);
+    expect((error as Error).message).toBe(
+      `${label}, parameter "page" is a bare schema with a default. Give the default with a marker: page: p.Query(z.int(), { default: … }).`,
+    );
+  });
+
+  it("rejects a marker default that its own constraints refuse", () => {
+    const error = buildError({ page: p.Query(z.int(), { default: 0, ge: 1 }) });
+    expect(error).toBeInstanceOf(ValueError);
+    expect((error as Error).message).toBe(
+      `${label}, parameter "page": the default 0 does not satisfy the parameter's own schema (Too small: expected number to be >=1).`,
+    );
+  });
+});
+
+describe("rule 12: Json and Form in one endpoint are rejected", () => {
+  it("rejects p.Json beside p.Form", () => {
+    const error = buildError({ body: p.Json(z.object({ a: z.int() })), name: p.Form(z.string()) });
+    expect(error).toBeInstanceOf(ValueError);
+    expect((error as Error).message).toBe(
+      `${label}: parameters "body" (p.Json) and "name" (p.Form) read the body in two formats. An endpoint reads a JSON body or a form, not both: use p.Json for every body parameter, or p.Form/p.File for all of them.`,
+    );
+  });
+
+  it("rejects an auto-detected Json model beside p.Form", () => {
+    const error = buildError({ body: z.object({ a: z.int() }), name: p.Form(z.string()) });
+    expect(error).toBeInstanceOf(ValueError);
+    expect((error as Error).message).toBe(
+      `${label}: parameters "body" (a model, detected as Json) and "name" (p.Form) read the body in two formats. An endpoint reads a JSON body or a form, not both: use p.Json for every body parameter, or p.Form/p.File for all of them.`,
+    );
+  });
+
+  it("rejects p.Json beside p.File", () => {
+    const error = buildError({ body: p.Json(z.object({ a: z.int() })), avatar: p.File() });
+    expect(error).toBeInstanceOf(ValueError);
+    expect((error as Error).message).toContain(
+      `parameters "body" (p.Json) and "avatar" (p.File) read the body in two formats.`,
+    );
+  });
+});
+
+describe("rule 13: a parameter needs a schema and an endpoint needs returns", () => {
+  it("raises TypeHintRequired for a marker without schema", () => {
+    const error = buildError({ page: (p.Query as (schema?: unknown) => unknown)() });
+    expect(error).toBeInstanceOf(TypeHintRequired);
+    expect((error as Error).message).toBe(
+      `${label}, parameter "page" has no schema. Give its type to the marker: page: p.Query(z.string()).`,
+    );
+  });
+
+  it("raises TypeHintRequired for an undefined parameter", () => {
+    const error = buildError({ page: undefined });
+    expect(error).toBeInstanceOf(TypeHintRequired);
+    expect((error as Error).message).toBe(
+      `${label}, parameter "page" has no schema. Give its type with a marker: page: p.Query(z.string()).`,
+    );
+  });
+
+  it("raises TypeHintRequired for an endpoint without returns", () => {
+    const error = buildError({}, "/probe", { returns: undefined });
+    expect(error).toBeInstanceOf(TypeHintRequired);
+    expect((error as Error).message).toBe(
+      `${label} has no returns. Declare what it answers: returns: JsonResponse, or returns: [p.ResponseSpec({ model: MyResponse })].`,
+    );
+  });
+});
+
+describe("rule 14: unsupported parameter types are rejected", () => {
+  const supported =
+    "supported types are string, number, int, boolean, enum, literal, arrays of those, z.object models, and files (p.File)";
+
+  it.each([
+    ["a record", p.Query(z.record(z.string(), z.int())), "record"],
+    ["a date", p.Query(z.date()), "date"],
+    [
+      "a union of models",
+      p.Json(z.union([z.object({ a: z.int() }), z.object({ b: z.int() })])),
+      "union of models",
+    ],
+    ["a list of models from the query", p.Query(z.array(z.object({ a: z.int() }))), "array of object"],
+    [
+      "a model with a nested model from the query",
+      p.Query(z.object({ inner: z.object({ a: z.int() }) })),
+      'object with a field "inner" of type object',
+    ],
+  ])("rejects %s naming the parameter and the supported types", (_name, declaration, typeName) => {
+    const error = buildError({ value: declaration });
+    expect(error).toBeInstanceOf(ValueError);
+    const marker = (declaration as { kind: string }).kind === "json" ? "p.Json" : "p.Query";
+    expect((error as Error).message).toBe(
+      `${label}, parameter "value" has an unsupported type ${typeName} for ${marker}; ${supported}.`,
+    );
+  });
+
+  it("rejects a bare unsupported schema", () => {
+    const error = buildError({ value: z.date() });
+    expect(error).toBeInstanceOf(ValueError);
+    expect((error as Error).message).toBe(
+      `${label}, parameter "value" has an unsupported type date; ${supported}.`,
+    );
+  });
+
+  it("rejects a constraint that does not fit the type", () => {
+    const error = buildError({ name: p.Query(z.string(), { ge: 1 }) });
+    expect(error).toBeInstanceOf(ValueError);
+    expect((error as Error).message).toBe(
+      `${label}, parameter "name": the option ge applies to numbers, not to string.`,
+    );
+  });
+});
+
+describe("rule 15: two parameters of one source may not read the same name", () => {
+  it("rejects two models sharing a field", () => {
+    const error = buildError({
+      a: p.Query(z.object({ page: z.int() })),
+      b: p.Query(z.object({ page: z.int() })),
+    });
+    expect(error).toBeInstanceOf(ValueError);
+    expect((error as Error).message).toBe(
+      `${label}: parameters "a" (field "page") and "b" (field "page") both read the query name "page". Rename one of them or give it an alias.`,
+    );
+  });
+
+  it("rejects a model field and a scalar of the same name", () => {
+    const error = buildError({ body: p.Json(z.object({ note: z.string() })), note: p.Json(z.string()) });
+    expect(error).toBeInstanceOf(ValueError);
+    expect((error as Error).message).toBe(
+      `${label}: parameters "body" (field "note") and "note" both read the body name "note". Rename one of them or give it an alias.`,
+    );
+  });
+
+  it("rejects two header names that map to the same header", () => {
+    const error = buildError({ x_token: p.Header(z.string()), xToken: p.Header(z.string()) });
+    expect(error).toBeInstanceOf(ValueError);
+    expect((error as Error).message).toBe(
+      `${label}: parameters "x_token" and "xToken" both read the header name "x-token". Rename one of them or give it an alias.`,
+    );
+  });
+
+  it("allows the same name in two different sources", () => {
+    const probe = endpoint({
+      params: { id: p.Path(z.int()), id_q: p.Query(z.int(), { alias: "id" }) },
+      returns: JsonResponse,
+      handler: () => new JsonResponse(null),
+    });
+    expect(() => createApp({ routes: [path("/probe/{id}", { endpoint: probe })] })).not.toThrow();
+  });
+});
+
+describe("routes are checked when declared and when the app is built", () => {
+  it("rejects a path that does not start with /", () => {
+    expect(() => path("probe", { routes: [] })).toThrow(
+      new ValueError('The route path "probe" must start with "/".'),
+    );
+  });
+
+  it("rejects a route with both or neither of endpoint and routes", () => {
+    expect(() => path("/probe", {} as never)).toThrow(
+      new ValueError('path("/probe") takes exactly one of endpoint and routes.'),
+    );
+  });
+
+  it("rejects an unknown method", () => {
+    const probe = endpoint({ returns: JsonResponse, handler: () => new JsonResponse(null) });
+    expect(() => path("/probe", { endpoint: probe, methods: ["FETCH"] })).toThrow(
+      new ValueError(
+        'path("/probe"): unknown method "FETCH"; use one of GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS.',
+      ),
+    );
+  });
+
+  it("rejects two routes with the same name", () => {
+    const probe = endpoint({ returns: JsonResponse, handler: () => new JsonResponse(null) });
+    expect(() =>
+      createApp({
+        routes: [
+          path("/a", { endpoint: probe, name: "same" }),
+          path("/b", { endpoint: probe, name: "same" }),
+        ],
+      }),
+    ).toThrow(
+      new ValueError(
+        'The routes GET /b and /a share the name (operationId) "same"; give each route its own name.',
+      ),
+    );
+  });
+});
