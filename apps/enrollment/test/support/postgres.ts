@@ -15,6 +15,8 @@ export interface TestPostgres {
   createDatabase(): Promise<string>;
   /** Drops the databases created here, and stops and deletes the server if it was started here. */
   stop(): Promise<void>;
+  /** Present only for a private cluster: an outside server is not ours to stop. */
+  control?: ServerControl | undefined;
 }
 
 /**
@@ -25,10 +27,10 @@ export interface TestPostgres {
 export async function startTestPostgres(): Promise<TestPostgres> {
   const existing = process.env.TEST_DATABASE_URL;
   if (existing) {
-    return databasesIn(existing, async () => undefined);
+    return databasesIn(existing);
   }
   const cluster = await startCluster();
-  return databasesIn(cluster.url, cluster.stop);
+  return { ...databasesIn(cluster.url), stop: cluster.stop, control: cluster.control };
 }
 
 /**
@@ -45,7 +47,8 @@ export async function setup(): Promise<() => Promise<void>> {
   return cluster.stop;
 }
 
-function databasesIn(serverUrl: string, stopServer: () => Promise<void>): TestPostgres {
+/** Creates databases in a server that outlives the tests, and drops them at the end. */
+function databasesIn(serverUrl: string): TestPostgres {
   const created: string[] = [];
   return {
     async createDatabase() {
@@ -61,7 +64,6 @@ function databasesIn(serverUrl: string, stopServer: () => Promise<void>): TestPo
       for (const name of created.splice(0)) {
         await onServer(serverUrl, `drop database if exists ${name} with (force)`);
       }
-      await stopServer();
     },
   };
 }
@@ -78,7 +80,14 @@ async function onServer(serverUrl: string, statement: string): Promise<void> {
 
 interface Cluster {
   url: string;
+  control: ServerControl;
   stop(): Promise<void>;
+}
+
+/** Takes the server down and brings it back on the same port, to test outages. */
+export interface ServerControl {
+  kill(): Promise<void>;
+  start(): Promise<void>;
 }
 
 async function startCluster(): Promise<Cluster> {
@@ -89,14 +98,13 @@ async function startCluster(): Promise<Cluster> {
   if (asRoot) {
     await chown(dir, userId("-u"), userId("-g"));
   }
-  const pgProgram = (program: string, args: string[]) =>
-    asRoot
-      ? run("runuser", ["-u", "postgres", "--", join(bin, program), ...args])
-      : run(join(bin, program), args);
+  const command = (program: string, args: string[]): [string, string[]] =>
+    asRoot ? ["runuser", ["-u", "postgres", "--", join(bin, program), ...args]] : [join(bin, program), args];
+  const pgProgram = (program: string, args: string[]) => run(...command(program, args));
 
   const data = join(dir, "data");
   await pgProgram("initdb", ["-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync"]);
-  const port = await startOnFreePort((port) =>
+  const startOn = (port: number) =>
     pgProgram("pg_ctl", [
       "-D",
       data,
@@ -106,24 +114,29 @@ async function startCluster(): Promise<Cluster> {
       "-o",
       `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off`,
       "start",
-    ]),
-  );
+    ]);
+  const port = await startOnFreePort(startOn);
 
-  const stopArgs = ["-D", data, "-m", "immediate", "-w", "stop"];
+  const killArgs = ["-D", data, "-m", "immediate", "-w", "stop"];
   // If the test process dies without teardown, do not leave a server running.
-  const stopOnExit = () => {
-    const [program, args] = asRoot
-      ? ["runuser", ["-u", "postgres", "--", join(bin, "pg_ctl"), ...stopArgs]]
-      : [join(bin, "pg_ctl"), stopArgs];
-    execFileSync(program as string, args as string[], { stdio: "ignore" });
+  const killOnExit = () => {
+    execFileSync(...command("pg_ctl", killArgs), { stdio: "ignore" });
   };
-  process.once("exit", stopOnExit);
+  process.once("exit", killOnExit);
 
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    control: {
+      kill: async () => {
+        await pgProgram("pg_ctl", killArgs);
+      },
+      start: async () => {
+        await startOn(port);
+      },
+    },
     async stop() {
-      process.removeListener("exit", stopOnExit);
-      await pgProgram("pg_ctl", stopArgs);
+      process.removeListener("exit", killOnExit);
+      await pgProgram("pg_ctl", killArgs).catch(() => undefined);
       await rm(dir, { recursive: true, force: true });
     },
   };
