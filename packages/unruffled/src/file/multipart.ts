@@ -115,6 +115,9 @@ export function readMultipart(
         else chunks.push(chunk);
       });
       stream.on("limit", () => fail(tooLarge()));
+      stream.on("error", (error: Error) =>
+        fail(new MalformedBodyError(`Malformed multipart body: ${error.message}`)),
+      );
       stream.on("end", () => {
         openFiles--;
         // A browser sends an empty part with no name when no file was chosen: that is no file.

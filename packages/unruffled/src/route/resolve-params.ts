@@ -17,6 +17,7 @@ interface ReadBody {
   files?: Readonly<Record<string, UploadFile[]>>;
 }
 
+const MISSING_CODES = new Set(["invalid_type", "invalid_value", "invalid_union"]);
 const NO_VALUES: Values = Object.freeze({}) as Values;
 
 /**
@@ -188,7 +189,8 @@ export function toValidationIssues(
     const [location, name, ...rest] = issue.path as (string | number)[];
     const param = description.byLocation[location as Location]?.find((candidate) => candidate.name === name);
     const loc = param ? locOf(param, rest) : (issue.path as (string | number)[]);
-    const missing = issue.code === "invalid_type" && (!("input" in issue) || issue.input === undefined);
+    // A value that is absent fails as invalid_type, invalid_value (enums) or invalid_union alike.
+    const missing = MISSING_CODES.has(issue.code) && (!("input" in issue) || issue.input === undefined);
     const entry: ValidationIssue = missing
       ? { loc, msg: "Field required", type: "missing", input: null }
       : { loc, msg: issue.message, type: issue.code, input: "input" in issue ? issue.input : null };

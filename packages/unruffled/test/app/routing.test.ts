@@ -1,0 +1,137 @@
+import { createApp } from "unruffled";
+import { JsonResponse, PlainTextResponse } from "unruffled/http";
+import { endpoint, p, path } from "unruffled/route";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { echo } from "../support/echo.ts";
+import { jsonOf, serve } from "../support/serve.ts";
+
+const hello = endpoint({ returns: PlainTextResponse, handler: () => new PlainTextResponse("Hello, World!") });
+const create = endpoint({
+  returns: JsonResponse,
+  handler: () => new JsonResponse({ created: true }, { status: 201 }),
+});
+
+const routes = [
+  path("/hello", { endpoint: hello }),
+  path("/api/enroll", {
+    routes: [
+      path("/hello", { endpoint: hello, name: "hello" }),
+      path("/items", { endpoint: create, methods: ["POST", "PUT"] }),
+      path("/items/{id}", { endpoint: echo({ id: z.int() }) }),
+      path("/items/new", { endpoint: echo({}) }),
+    ],
+  }),
+];
+
+describe("routes and the app", () => {
+  it("answers a route with its endpoint's response", async () => {
+    const server = await serve(routes);
+    const response = await server.fetch("/api/enroll/hello");
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("text/plain; charset=utf-8");
+    expect(response.headers.get("content-length")).toBe("13");
+    expect(await response.text()).toBe("Hello, World!");
+  });
+
+  it("answers HEAD wherever GET is answered, with the headers and no body", async () => {
+    const server = await serve(routes);
+    const response = await server.fetch("/hello", { method: "HEAD" });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-length")).toBe("13");
+    expect(await response.text()).toBe("");
+  });
+
+  it("answers 404 for an unknown path", async () => {
+    const server = await serve(routes);
+    expect(await jsonOf(server.fetch("/api/enroll/nope"))).toEqual({
+      status: 404,
+      body: { detail: "Not Found: /api/enroll/nope" },
+    });
+  });
+
+  it("answers 405 with an Allow header for a known path and a wrong method", async () => {
+    const server = await serve(routes);
+    const response = await server.fetch("/hello", { method: "POST" });
+    expect(response.headers.get("allow")).toBe("GET, HEAD");
+    expect(await jsonOf(response)).toEqual({
+      status: 405,
+      body: { detail: "Method Not Allowed; allowed: GET, HEAD" },
+    });
+    const items = await server.fetch("/api/enroll/items");
+    expect(items.status).toBe(405);
+    expect(items.headers.get("allow")).toBe("POST, PUT");
+  });
+
+  it("serves several methods on one route", async () => {
+    const server = await serve(routes);
+    expect(await jsonOf(server.fetch("/api/enroll/items", { method: "PUT" }))).toEqual({
+      status: 201,
+      body: { created: true },
+    });
+  });
+
+  it("prefers a static segment over a placeholder", async () => {
+    const server = await serve(routes);
+    expect(await jsonOf(server.fetch("/api/enroll/items/new"))).toEqual({ status: 200, body: {} });
+    expect(await jsonOf(server.fetch("/api/enroll/items/12"))).toEqual({ status: 200, body: { id: 12 } });
+  });
+
+  it("answers 400 for a malformed percent-encoding in a placeholder", async () => {
+    const server = await serve(routes);
+    expect(await jsonOf(server.fetch("/api/enroll/items/%E0%A4%A"))).toEqual({
+      status: 400,
+      body: { detail: "Malformed percent-encoding in the path: %E0%A4%A" },
+    });
+  });
+
+  it("gives the same answers through app.fetch(Request)", async () => {
+    const app = createApp({ routes });
+    const hi = await app.fetch(new Request("http://app.test/api/enroll/hello"));
+    expect(hi.status).toBe(200);
+    expect(await hi.text()).toBe("Hello, World!");
+    const missing = await app.fetch(new Request("http://app.test/nope"));
+    expect(missing.status).toBe(404);
+    const wrong = await app.fetch(new Request("http://app.test/hello", { method: "DELETE" }));
+    expect(wrong.status).toBe(405);
+    expect(wrong.headers.get("allow")).toBe("GET, HEAD");
+    const item = await app.fetch(new Request("http://app.test/api/enroll/items/5"));
+    expect(await item.json()).toEqual({ id: 5 });
+  });
+
+  it("reads a JSON body through app.fetch(Request)", async () => {
+    const app = createApp({
+      routes: [
+        path("/bind", { endpoint: echo({ body: p.Json(z.object({ a: z.int() })) }), methods: ["POST"] }),
+      ],
+    });
+    const response = await app.fetch(
+      new Request("http://app.test/bind", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: '{"a":1}',
+      }),
+    );
+    expect(await response.json()).toEqual({ body: { a: 1 } });
+  });
+
+  it("serves as a plain (req, res) handler", async () => {
+    const { createServer } = await import("node:http");
+    const app = createApp({ routes });
+    const server = createServer(app.nodeHandler);
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as { port: number };
+    const response = await fetch(`http://127.0.0.1:${port}/hello`);
+    expect(await response.text()).toBe("Hello, World!");
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  it("resolves listen() to the listening server and stops on close()", async () => {
+    const app = createApp({ routes });
+    const server = await app.listen({ port: 0 });
+    const { port } = server.address() as { port: number };
+    expect((await fetch(`http://127.0.0.1:${port}/hello`)).status).toBe(200);
+    await app.close();
+    expect(server.listening).toBe(false);
+  });
+});

@@ -1,0 +1,182 @@
+import { p } from "unruffled/route";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { echo } from "../support/echo.ts";
+import { bodyOf, openRaw, statusOf } from "../support/raw-http.ts";
+import { jsonOf, serveEndpoint } from "../support/serve.ts";
+
+const KiB = 1024;
+const limits = { file_size: 64 * KiB, upload_size: 256 * KiB, files: 3, fields: 2, field_size: 100 };
+const upload = echo({ files: p.File({ list: true }), note: p.Form(z.string(), { default: "" }) });
+
+function formWith(count: number, size: number): FormData {
+  const form = new FormData();
+  for (let index = 0; index < count; index++)
+    form.append("files", new Blob([new Uint8Array(size)]), `f${index}.bin`);
+  return form;
+}
+
+describe("uploads are streamed and limited", () => {
+  it("refuses a file past its limit with 413 before the rest of the body is sent", async () => {
+    const server = await serveEndpoint("/upload", upload, ["POST"], {
+      settings: { LIMITS: { ...limits, upload_size: 200 * 1024 * 1024 } },
+    });
+    const exchange = await openRaw(server.port);
+    const boundary = "----unruffled";
+    const total = 100 * 1024 * 1024;
+    await exchange.write(
+      `POST /upload HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: ${total}\r\n\r\n` +
+        `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="big.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+    );
+    let sent = 0;
+    const chunk = Buffer.alloc(16 * KiB);
+    // Keep sending until the answer arrives; a server that read everything would need all 100 MiB.
+    while (!exchange.received().includes("\r\n\r\n") && sent < total) {
+      if (!(await exchange.write(chunk))) break;
+      sent += chunk.length;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    const raw = await exchange.waitFor("bytes");
+    expect(statusOf(raw)).toBe(413);
+    expect(JSON.parse(bodyOf(raw))).toEqual({
+      detail: 'File "files" is larger than the limit of 65536 bytes',
+    });
+    expect(sent).toBeLessThan(4 * 1024 * 1024);
+    await exchange.closed();
+  });
+
+  it("refuses a body whose announced length passes the total upload limit at once", async () => {
+    const server = await serveEndpoint("/upload", upload, ["POST"], { settings: { LIMITS: limits } });
+    const exchange = await openRaw(server.port);
+    await exchange.write(
+      "POST /upload HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=b\r\nContent-Length: 1000000\r\n\r\n",
+    );
+    const raw = await exchange.closed();
+    expect(statusOf(raw)).toBe(413);
+    expect(JSON.parse(bodyOf(raw))).toEqual({
+      detail: "Multipart body is larger than the limit of 262144 bytes",
+    });
+  });
+
+  it("refuses more files than the limit with 413", async () => {
+    const server = await serveEndpoint("/upload", upload, ["POST"], { settings: { LIMITS: limits } });
+    expect(await jsonOf(server.fetch("/upload", { method: "POST", body: formWith(4, 10) }))).toEqual({
+      status: 413,
+      body: { detail: "Too many files: the limit is 3" },
+    });
+  });
+
+  it("refuses a multipart body past the total limit while it streams", async () => {
+    const server = await serveEndpoint("/upload", upload, ["POST"], {
+      settings: { LIMITS: { ...limits, upload_size: 100 * KiB, files: 10 } },
+    });
+    const response = await server
+      .fetch("/upload", { method: "POST", body: formWith(3, 60 * KiB) })
+      .catch((error: Error) => error);
+    // fetch announces the length, so the refusal comes before any byte is read.
+    expect(response instanceof Response ? await jsonOf(response) : response).toEqual({
+      status: 413,
+      body: { detail: "Multipart body is larger than the limit of 102400 bytes" },
+    });
+  });
+
+  it("refuses more form fields than the limit, and a field past its size", async () => {
+    const server = await serveEndpoint("/upload", upload, ["POST"], { settings: { LIMITS: limits } });
+    const many = formWith(1, 1);
+    for (const name of ["a", "b", "c"]) many.append(name, "v");
+    expect(await jsonOf(server.fetch("/upload", { method: "POST", body: many }))).toEqual({
+      status: 413,
+      body: { detail: "Too many form fields: the limit is 2" },
+    });
+    const long = formWith(1, 1);
+    long.append("note", "x".repeat(101));
+    expect(await jsonOf(server.fetch("/upload", { method: "POST", body: long }))).toEqual({
+      status: 413,
+      body: { detail: 'Form field "note" is larger than the limit of 100 bytes' },
+    });
+  });
+
+  it("applies a File parameter's own maxSize", async () => {
+    const server = await serveEndpoint("/upload", echo({ avatar: p.File({ maxSize: 1000 }) }), ["POST"], {
+      settings: { LIMITS: limits },
+    });
+    const form = new FormData();
+    form.set("avatar", new Blob([new Uint8Array(1001)]), "a.png");
+    expect(await jsonOf(server.fetch("/upload", { method: "POST", body: form }))).toEqual({
+      status: 413,
+      body: { detail: 'File "avatar" is larger than the limit of 1000 bytes' },
+    });
+  });
+
+  it("counts and drops files of fields nobody declared", async () => {
+    const server = await serveEndpoint("/upload", echo({ avatar: p.File() }), ["POST"]);
+    const form = new FormData();
+    form.set("avatar", new Blob(["a"]), "a.png");
+    form.set("other", new Blob(["zzz"]), "z.png");
+    expect(await jsonOf(server.fetch("/upload", { method: "POST", body: form }))).toEqual({
+      status: 200,
+      body: { avatar: { filename: "a.png", contentType: "application/octet-stream", size: 1 } },
+    });
+  });
+
+  it("answers 400 for a multipart body without a boundary", async () => {
+    const server = await serveEndpoint("/upload", upload, ["POST"]);
+    expect(
+      await jsonOf(
+        server.fetch("/upload", {
+          method: "POST",
+          headers: { "content-type": "multipart/form-data" },
+          body: "x",
+        }),
+      ),
+    ).toEqual({ status: 400, body: { detail: "Malformed multipart body: Multipart: Boundary not found" } });
+  });
+
+  it("answers 400 for a truncated multipart body", async () => {
+    const server = await serveEndpoint("/upload", upload, ["POST"]);
+    const body = '--b\r\nContent-Disposition: form-data; name="files"; filename="a.txt"\r\n\r\nhalf a fi';
+    expect(
+      await jsonOf(
+        server.fetch("/upload", {
+          method: "POST",
+          headers: { "content-type": "multipart/form-data; boundary=b" },
+          body,
+        }),
+      ),
+    ).toEqual({
+      status: 400,
+      body: { detail: "Malformed multipart body: Unexpected end of multipart data" },
+    });
+  });
+
+  it("refuses a non-multipart body on a File endpoint with 415", async () => {
+    const server = await serveEndpoint("/upload", upload, ["POST"]);
+    expect(
+      await jsonOf(server.fetch("/upload", { method: "POST", body: new URLSearchParams({ note: "x" }) })),
+    ).toEqual({
+      status: 415,
+      body: { detail: "Expected a multipart/form-data body, got application/x-www-form-urlencoded" },
+    });
+  });
+
+  it("gives the content as a stream too", async () => {
+    const { JsonResponse } = await import("unruffled/http");
+    const { endpoint } = await import("unruffled/route");
+    const streamed = endpoint({
+      params: { data: p.File() },
+      returns: JsonResponse,
+      async handler(_request, { data }) {
+        let bytes = 0;
+        for await (const chunk of data.stream()) bytes += (chunk as Buffer).length;
+        return new JsonResponse({ bytes, text: (await data.text()).slice(0, 3) });
+      },
+    });
+    const server = await serveEndpoint("/upload", streamed, ["POST"]);
+    const form = new FormData();
+    form.set("data", new Blob(["abc".repeat(50_000)]), "d.txt");
+    expect(await jsonOf(server.fetch("/upload", { method: "POST", body: form }))).toEqual({
+      status: 200,
+      body: { bytes: 150_000, text: "abc" },
+    });
+  });
+});
