@@ -1,0 +1,83 @@
+/**
+ * The parts of an OpenAPI 3.1 document that unruffled writes. Field names follow the specification
+ * (https://spec.openapis.org/oas/v3.1.1), so these types read as its summary.
+ */
+
+/** A JSON Schema (draft 2020-12), as Zod's `toJSONSchema` writes it. */
+export type JsonSchema = { [keyword: string]: unknown };
+
+export interface OpenApiDocument {
+  openapi: "3.1.1";
+  info: InfoObject;
+  servers?: ServerObject[];
+  paths: Record<string, PathItemObject>;
+  components?: ComponentsObject;
+}
+
+export interface InfoObject {
+  title: string;
+  version: string;
+  description?: string;
+}
+
+export interface ServerObject {
+  url: string;
+  description?: string;
+}
+
+export type OperationMethod = "get" | "put" | "post" | "delete" | "options" | "patch";
+
+export type PathItemObject = Partial<Record<OperationMethod, OperationObject>>;
+
+export interface OperationObject {
+  operationId: string;
+  tags?: string[];
+  summary?: string;
+  description?: string;
+  deprecated?: true;
+  parameters?: ParameterObject[];
+  requestBody?: RequestBodyObject;
+  responses: Record<string, ResponseObject>;
+}
+
+export type ParameterLocation = "path" | "query" | "header" | "cookie";
+
+export interface ParameterObject {
+  /** The name on the wire: the alias, or the mapped header name (`x_token` → `x-token`). */
+  name: string;
+  in: ParameterLocation;
+  required: boolean;
+  description?: string;
+  deprecated?: true;
+  schema: JsonSchema;
+  examples?: Record<string, ExampleObject>;
+}
+
+export interface ExampleObject {
+  value: unknown;
+}
+
+export interface RequestBodyObject {
+  required: boolean;
+  content: Record<string, MediaTypeObject>;
+}
+
+export interface MediaTypeObject {
+  schema: JsonSchema;
+}
+
+export interface ResponseObject {
+  /** Never empty: OpenAPI requires one, so the reason phrase stands in for a missing description. */
+  description: string;
+  headers?: Record<string, HeaderObject>;
+  content?: Record<string, MediaTypeObject>;
+}
+
+export interface HeaderObject {
+  description?: string;
+  schema: JsonSchema;
+}
+
+export interface ComponentsObject {
+  schemas: Record<string, JsonSchema>;
+}

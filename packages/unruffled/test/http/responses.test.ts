@@ -1,0 +1,69 @@
+import { describe, expect, it } from "vitest";
+import { HttpResponse, JsonResponse, PlainTextResponse, parseCookies, serializeCookie } from "unruffled/http";
+import { endpoint, path } from "unruffled/route";
+import { serve } from "../support/serve.ts";
+
+describe("responses", () => {
+  it("serialises a JsonResponse with its status and headers", async () => {
+    const created = endpoint({
+      returns: JsonResponse,
+      handler: () => new JsonResponse({ id: 1, name: "Ada" }, { status: 201, headers: { "X-Request-Id": "r1" } }),
+    });
+    const server = await serve([path("/created", { endpoint: created })]);
+    const response = await server.fetch("/created");
+    expect(response.status).toBe(201);
+    expect(response.headers.get("content-type")).toBe("application/json");
+    expect(response.headers.get("x-request-id")).toBe("r1");
+    expect(await response.text()).toBe('{"id":1,"name":"Ada"}');
+  });
+
+  it("sends PlainTextResponse as utf-8 text with the byte length", async () => {
+    const text = endpoint({ returns: PlainTextResponse, handler: () => new PlainTextResponse("héllo") });
+    const server = await serve([path("/text", { endpoint: text })]);
+    const response = await server.fetch("/text");
+    expect(response.headers.get("content-type")).toBe("text/plain; charset=utf-8");
+    expect(response.headers.get("content-length")).toBe("6");
+    expect(await response.text()).toBe("héllo");
+  });
+
+  it("sets and deletes cookies", async () => {
+    const login = endpoint({
+      returns: JsonResponse,
+      handler: () =>
+        new JsonResponse({ ok: true })
+          .setCookie("session", "a b", { httpOnly: true, path: "/", sameSite: "Lax", maxAge: 3600 })
+          .setCookie("theme", "dark")
+          .deleteCookie("legacy"),
+    });
+    const server = await serve([path("/login", { endpoint: login })]);
+    const response = await server.fetch("/login");
+    expect(response.headers.getSetCookie()).toEqual([
+      "session=a%20b; Max-Age=3600; Path=/; HttpOnly; SameSite=Lax",
+      "theme=dark",
+      "legacy=; Max-Age=0; Expires=Thu, 01 Jan 1970 00:00:00 GMT",
+    ]);
+  });
+
+  it("sends bytes and streams from a plain HttpResponse", async () => {
+    const { Readable } = await import("node:stream");
+    const bytes = endpoint({
+      returns: HttpResponse,
+      handler: () => new HttpResponse(new Uint8Array([1, 2, 3]), { headers: { "content-type": "application/octet-stream" } }),
+    });
+    const stream = endpoint({ returns: HttpResponse, handler: () => new HttpResponse(Readable.from(["a", "b", "c"])) });
+    const server = await serve([path("/bytes", { endpoint: bytes }), path("/stream", { endpoint: stream })]);
+    expect(new Uint8Array(await (await server.fetch("/bytes")).arrayBuffer())).toEqual(new Uint8Array([1, 2, 3]));
+    expect(await (await server.fetch("/stream")).text()).toBe("abc");
+  });
+});
+
+describe("cookies", () => {
+  it("parses a Cookie header, decoding values and keeping the first of duplicates", () => {
+    expect(parseCookies('a=1; b="quoted"; c=caf%C3%A9; a=2; broken; d=%E0')).toEqual({ a: "1", b: "quoted", c: "café", d: "%E0" });
+  });
+
+  it("refuses a cookie name or attribute that would break the header", () => {
+    expect(() => serializeCookie("bad name", "x")).toThrow(new TypeError('Invalid cookie name "bad name"'));
+    expect(() => serializeCookie("ok", "x", { path: "/; HttpOnly" })).toThrow(new TypeError('Invalid cookie path "/; HttpOnly"'));
+  });
+});
