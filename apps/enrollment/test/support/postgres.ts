@@ -29,8 +29,18 @@ export async function startTestPostgres(): Promise<TestPostgres> {
   if (existing) {
     return databasesIn(existing);
   }
+  return startPrivatePostgres();
+}
+
+/** A throwaway cluster of our own, which tests may also take down and bring back. */
+export async function startPrivatePostgres(): Promise<Required<TestPostgres>> {
   const cluster = await startCluster();
   return { ...databasesIn(cluster.url), stop: cluster.stop, control: cluster.control };
+}
+
+/** Whether Debian's PostgreSQL binaries are installed, so private clusters can be started. */
+export function postgresInstalled(): boolean {
+  return postgresVersions().length > 0;
 }
 
 /**
@@ -142,18 +152,24 @@ async function startCluster(): Promise<Cluster> {
   };
 }
 
+const postgresRoot = "/usr/lib/postgresql";
+
+// Debian installs each major version under /usr/lib/postgresql/<version>/bin.
+function postgresVersions(): string[] {
+  if (!existsSync(postgresRoot)) {
+    return [];
+  }
+  return readdirSync(postgresRoot)
+    .filter((version) => existsSync(join(postgresRoot, version, "bin", "initdb")))
+    .sort((a, b) => Number(a) - Number(b));
+}
+
 function postgresBinaries(): string {
-  const root = "/usr/lib/postgresql";
-  const versions = existsSync(root)
-    ? readdirSync(root)
-        .filter((version) => existsSync(join(root, version, "bin", "initdb")))
-        .sort((a, b) => Number(a) - Number(b))
-    : [];
-  const newest = versions.at(-1);
+  const newest = postgresVersions().at(-1);
   if (newest === undefined) {
     throw new Error("PostgreSQL is not installed: apt-get install -y postgresql, or set TEST_DATABASE_URL");
   }
-  return join(root, newest, "bin");
+  return join(postgresRoot, newest, "bin");
 }
 
 function userId(flag: "-u" | "-g"): number {
