@@ -1,25 +1,27 @@
-import type { Kysely } from "kysely";
 import {
   alreadyEnrolled,
   courseFull,
   courseInactive,
-  courseNotFound,
   duplicateCourseCode,
   duplicateEmail,
   duplicateStudentNumber,
   notEnrolled,
-  studentNotFound,
 } from "./business-error.ts";
 import {
   type Database,
-  type DialectName,
   isUniqueViolation,
   nameContains,
   readBoolean,
   sqlBoolean,
-  type Tables,
   writeTransaction,
 } from "./db/index.ts";
+import {
+  countEnrollments,
+  isEnrolled,
+  lockCourse,
+  requireCourse,
+  requireStudent,
+} from "./enrollment-queries.ts";
 import { type Course, type Student, serializeCourse, serializeStudent } from "./serializers.ts";
 
 export { BusinessError, type BusinessErrorCode } from "./business-error.ts";
@@ -206,53 +208,4 @@ export async function unbindCourse(
     throw notEnrolled(studentId, courseId);
   }
   return { student_id: studentId, course_id: courseId };
-}
-
-async function requireStudent(db: Kysely<Tables>, studentId: number): Promise<void> {
-  const student = await db.selectFrom("students").select("id").where("id", "=", studentId).executeTakeFirst();
-  if (!student) {
-    throw studentNotFound(studentId);
-  }
-}
-
-async function requireCourse(db: Kysely<Tables>, courseId: number): Promise<void> {
-  const course = await db.selectFrom("courses").select("id").where("id", "=", courseId).executeTakeFirst();
-  if (!course) {
-    throw courseNotFound(courseId);
-  }
-}
-
-// PostgreSQL: binds to one course queue on this row lock. SQLite: the transaction already holds
-// the file's write lock, and SQLite has no FOR UPDATE.
-async function lockCourse(db: Kysely<Tables>, dialect: DialectName, courseId: number) {
-  const course = await db
-    .selectFrom("courses")
-    .select(["is_active", "max_students"])
-    .where("id", "=", courseId)
-    .$if(dialect === "postgres", (select) => select.forUpdate())
-    .executeTakeFirst();
-  if (!course) {
-    throw courseNotFound(courseId);
-  }
-  return course;
-}
-
-async function isEnrolled(db: Kysely<Tables>, studentId: number, courseId: number): Promise<boolean> {
-  const enrollment = await db
-    .selectFrom("enrollments")
-    .select("id")
-    .where("student_id", "=", studentId)
-    .where("course_id", "=", courseId)
-    .executeTakeFirst();
-  return enrollment !== undefined;
-}
-
-async function countEnrollments(db: Kysely<Tables>, courseId: number): Promise<number> {
-  const { count } = await db
-    .selectFrom("enrollments")
-    .select((eb) => eb.fn.countAll<number | string>().as("count"))
-    .where("course_id", "=", courseId)
-    .executeTakeFirstOrThrow();
-  // PostgreSQL returns count(*) as a bigint string, SQLite as a number.
-  return Number(count);
 }
