@@ -130,7 +130,11 @@ async function startCluster(): Promise<Cluster> {
   const killArgs = ["-D", data, "-m", "immediate", "-w", "stop"];
   // If the test process dies without teardown, do not leave a server running.
   const killOnExit = () => {
-    execFileSync(...command("pg_ctl", killArgs), { stdio: "ignore" });
+    try {
+      execFileSync(...command("pg_ctl", killArgs), { stdio: "ignore" });
+    } catch {
+      // Already down: nothing to clean up.
+    }
   };
   process.once("exit", killOnExit);
 
