@@ -60,6 +60,9 @@ const ENDPOINTS: EndpointDef[] = [
 // ---------------------------------------------------------------------------------------------
 // Configuration: defaults < environment (BENCH_*) < command-line flags
 
+/** Other CPU (% of one core) above which a measured run counts as disturbed. */
+const NOISY_PCT = 20;
+
 type Config = {
   quick: boolean;
   rounds: number;
@@ -69,6 +72,8 @@ type Config = {
   pipelining: number;
   maxRequests: number;
   startTimeoutMs: number;
+  quietWait: number;
+  retries: number;
   only: string[] | null;
   pin: boolean;
   serverCpu: string;
@@ -85,6 +90,9 @@ const HELP = `Usage: npm run bench -- [options]
   --pipelining N       HTTP pipelining factor (default 1; env BENCH_PIPELINING)
   --max-requests N     cap on requests per measured run (default 5000000; env BENCH_MAX_REQUESTS)
   --only a,b           run only these servers: ${SERVERS.map((s) => s.id).join(",")} (env BENCH_ONLY)
+  --quiet-wait S       before each run, wait up to S seconds for the machine to be idle (default 3, quick 1; 0: never)
+  --retries N          re-run a measurement disturbed by other processes (other CPU ≥ ${NOISY_PCT}% of a core) up
+                       to N times, keeping the least disturbed run (default 2, quick 1; env BENCH_RETRIES)
   --no-pin             do not pin server and load generator to separate cores
   --server-cpu C       core for the server (default 0; env BENCH_SERVER_CPU)
   --load-cpu C         core for the load generator (default 1; env BENCH_LOAD_CPU)
@@ -103,6 +111,8 @@ function readConfig(argv: string[]): Config {
       pipelining: { type: "string" },
       "max-requests": { type: "string" },
       only: { type: "string" },
+      "quiet-wait": { type: "string" },
+      retries: { type: "string" },
       "no-pin": { type: "boolean", default: false },
       "server-cpu": { type: "string" },
       "load-cpu": { type: "string" },
@@ -150,6 +160,8 @@ function readConfig(argv: string[]): Config {
       Math.round(number(values["max-requests"], env.BENCH_MAX_REQUESTS, 5_000_000, "max-requests")),
     ),
     startTimeoutMs: 20_000,
+    quietWait: number(values["quiet-wait"], env.BENCH_QUIET_WAIT, quick ? 1 : 3, "quiet-wait"),
+    retries: Math.round(number(values.retries, env.BENCH_RETRIES, quick ? 1 : 2, "retries")),
     only,
     pin: !values["no-pin"] && env.BENCH_NO_PIN !== "1",
     serverCpu: values["server-cpu"] ?? env.BENCH_SERVER_CPU ?? "0",
@@ -187,6 +199,43 @@ function hasTaskset(): boolean {
 function pinned(cpu: string | null, args: string[]): [string, string[]] {
   if (cpu === null) return [process.execPath, args];
   return ["taskset", ["-c", cpu, process.execPath, ...args]];
+}
+
+/** Busy ticks of the whole machine (user, nice, system, irq, softirq, steal), or null without /proc. */
+function machineBusyTicks(): number | null {
+  try {
+    const fields = (readFileSync("/proc/stat", "utf8").split("\n")[0] ?? "")
+      .trim()
+      .split(/\s+/)
+      .slice(1)
+      .map(Number);
+    const [user = 0, nice = 0, system = 0, , , irq = 0, softirq = 0, steal = 0] = fields;
+    return user + nice + system + irq + softirq + steal;
+  } catch {
+    return null;
+  }
+}
+
+const quietWaits = { ms: 0 };
+const noisyRetries = { count: 0 };
+
+/**
+ * Other engineers' test suites share the machine: before a run, wait (up to `maxSeconds`) until the
+ * machine uses less than a quarter of a core in a 200 ms window (the idle server is included).
+ * Returns the time waited beyond the first window.
+ */
+async function waitForQuiet(maxSeconds: number): Promise<number> {
+  if (maxSeconds <= 0) return 0;
+  const started = performance.now();
+  for (;;) {
+    const before = machineBusyTicks();
+    await sleep(200);
+    const after = machineBusyTicks();
+    if (before === null || after === null) return 0;
+    const coreFraction = (after - before) / 100 / 0.2; // USER_HZ = 100
+    const waited = performance.now() - started;
+    if (coreFraction < 0.25 || waited >= maxSeconds * 1000) return Math.max(0, waited - 200);
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -635,7 +684,16 @@ async function main(): Promise<void> {
             maxRequests: config.maxRequests,
             serverPid: running.pid,
           };
-          const result = await load(spec, loadCpu);
+          let result: LoadResult | undefined;
+          for (let attempt = 0; attempt <= config.retries; attempt++) {
+            quietWaits.ms += await waitForQuiet(config.quietWait);
+            const candidate = await load(spec, loadCpu);
+            if (result === undefined || (candidate.otherCpuPct ?? 0) < (result.otherCpuPct ?? 0))
+              result = candidate;
+            if ((result.otherCpuPct ?? 0) < NOISY_PCT) break;
+            if (attempt < config.retries) noisyRetries.count++;
+          }
+          if (result === undefined) throw new Error("no measurement");
           const rssKb = procStatusKb(running.pid, "VmRSS");
           outcome.endpoints[endpoint.id]?.push({
             round,
@@ -668,6 +726,12 @@ async function main(): Promise<void> {
   // 3. Summary
   const summary = summarize(servers, outcomes);
   log(`\n${renderReport(summary, outcomes, config)}`);
+  if (quietWaits.ms > 0 || noisyRetries.count > 0) {
+    log(
+      `\nbusy machine: waited ${(quietWaits.ms / 1000).toFixed(1)} s for other processes to calm down, ` +
+        `re-ran ${noisyRetries.count} disturbed measurement(s)`,
+    );
+  }
   log(`\ntotal time ${((performance.now() - t0) / 1000).toFixed(0)} s`);
 
   const resultsDir = join(BENCH_DIR, "results");
@@ -756,7 +820,7 @@ function renderReport(summary: Summary, outcomes: Map<string, ServerOutcome>, co
       const e = entry.endpoints[endpoint.id];
       if (!e) continue;
       if (e.loadCpuPct >= 95) loadBound = true;
-      if (e.otherCpuPct >= 15) disturbed = true;
+      if (e.otherCpuPct >= NOISY_PCT) disturbed = true;
       rows.push([
         label(id),
         fmtInt(e.rps),
@@ -844,7 +908,7 @@ function renderReport(summary: Summary, outcomes: Map<string, ServerOutcome>, co
   }
   if (disturbed) {
     out.push(
-      "  ⚠ other processes used ≥15% of a core during some runs: the machine was not quiet, expect noise\n" +
+      `  ⚠ other processes used ≥${NOISY_PCT}% of a core during some runs: the machine was not quiet, expect noise\n` +
         "    (compare the spread column; re-run on an idle machine for conclusions).",
     );
   }
