@@ -1,7 +1,8 @@
 import { defineConfig } from "vitest/config";
 
 // "source" resolves workspace packages to their TypeScript sources, so tests need no build step.
-const conditions = ["source", "node", "import", "default"];
+// Vitest passes these to Node for require() too: an "import" entry would load pg-pool's ESM build.
+const conditions = ["source"];
 
 export default defineConfig({
   resolve: { conditions },
@@ -11,5 +12,7 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // One throwaway PostgreSQL cluster for the whole run; each test file makes its own databases.
+    globalSetup: ["apps/enrollment/test/support/postgres.ts"],
   },
 });

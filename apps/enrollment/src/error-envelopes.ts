@@ -1,0 +1,83 @@
+import {
+  exceptionHandler,
+  HttpError,
+  MethodNotAllowedError,
+  NotFoundError,
+  PayloadTooLargeError,
+  RequestValidationError,
+  UnsupportedMediaTypeError,
+} from "unruffled";
+import type { HttpRequest } from "unruffled/http";
+import { JsonResponse } from "unruffled/http";
+import { p } from "unruffled/route";
+import { BusinessError } from "./business-error.ts";
+import { ErrorResponse } from "./schemas.ts";
+
+/** The prefix under which every answer is HTTP 200 with `{ code, message, data }`. */
+const API_PREFIX = "/api/enroll";
+
+const documented = {
+  responses: [
+    p.ResponseSpec({ code: "200", model: ErrorResponse, description: "A failure, in the envelope" }),
+  ],
+};
+
+function envelope(code: number, message: string, data: unknown = null): JsonResponse {
+  return new JsonResponse({ code, message, data });
+}
+
+function underApi(request: HttpRequest): boolean {
+  return request.path === API_PREFIX || request.path.startsWith(`${API_PREFIX}/`);
+}
+
+/** Outside the API (the documentation pages), errors keep their HTTP status. */
+function plain(status: number, message: string): JsonResponse {
+  return new JsonResponse({ detail: message }, { status });
+}
+
+/** Logs what went wrong without ever sending it to the client. */
+export interface InternalErrorLog {
+  error(details: Record<string, unknown>, message: string): void;
+}
+
+/**
+ * The enrollment convention (spec: every `/api/enroll/*` answer is HTTP 200 and the outcome is in
+ * `code`) as exception handlers, so endpoints simply throw.
+ */
+export function errorEnvelopes(log: InternalErrorLog) {
+  return [
+    exceptionHandler(
+      RequestValidationError,
+      (error, request) =>
+        underApi(request)
+          ? envelope(422, "Request validation failed", { errors: error.issues })
+          : plain(422, error.message),
+      documented,
+    ),
+    exceptionHandler(BusinessError, (error) => envelope(error.code, error.message), documented),
+    exceptionHandler(NotFoundError, (error, request) =>
+      underApi(request)
+        ? envelope(404, `No route ${request.method} ${request.path}`)
+        : plain(404, error.message),
+    ),
+    exceptionHandler(MethodNotAllowedError, (error, request) =>
+      underApi(request)
+        ? envelope(405, `Method ${request.method} not allowed; allowed: ${error.allowed.join(", ")}`)
+        : plain(405, error.message),
+    ),
+    exceptionHandler(PayloadTooLargeError, (error, request) =>
+      underApi(request) ? envelope(413, `${error.message}`) : plain(413, error.message),
+    ),
+    // A body in another format is a malformed request here (spec: 400, wrong content type).
+    exceptionHandler(UnsupportedMediaTypeError, (error, request) =>
+      underApi(request) ? envelope(400, error.message) : plain(415, error.message),
+    ),
+    exceptionHandler(HttpError, (error, request) =>
+      underApi(request) ? envelope(error.status, error.message) : plain(error.status, error.message),
+    ),
+    exceptionHandler(Error, (error, request) => {
+      log.error({ err: error, method: request.method, path: request.path }, "Internal error");
+      return underApi(request) ? envelope(500, "Internal server error") : plain(500, "Internal Server Error");
+    }),
+  ];
+}

@@ -1,0 +1,23 @@
+import { path } from "unruffled/route";
+import {
+  bindCourse,
+  createCourse,
+  createStudent,
+  hello,
+  listCourses,
+  listStudents,
+  unbindCourse,
+} from "./endpoints.ts";
+
+/** The app `enroll`: every route under `/api/enroll`, only GET and POST. */
+export const patterns = [
+  path("/hello", { endpoint: hello, name: "hello" }),
+  path("/student-list", { endpoint: listStudents, methods: ["GET"], name: "list_students" }),
+  path("/course-list", { endpoint: listCourses, methods: ["GET"], name: "list_courses" }),
+  path("/bind", { endpoint: bindCourse, methods: ["POST"], name: "bind_course" }),
+  path("/unbind", { endpoint: unbindCourse, methods: ["POST"], name: "unbind_course" }),
+  path("/student-create", { endpoint: createStudent, methods: ["POST"], name: "create_student" }),
+  path("/course-create", { endpoint: createCourse, methods: ["POST"], name: "create_course" }),
+];
+
+export const routes = [path("/api/enroll", { routes: patterns, tags: ["enroll"] })];

@@ -1,0 +1,88 @@
+import { ValidationIssueSchema } from "unruffled";
+import { z } from "zod";
+
+/**
+ * The envelope of every answer: `{ code, message, data }`, `code` 0 on success. A function of the
+ * data model, so each use is a named model of its own in the OpenAPI document.
+ */
+export function BaseResponse<T extends z.ZodType>(data: T, name: string) {
+  return z
+    .object({
+      code: z.int().default(0).describe("Response code, 0 = success"),
+      message: z.string().default("").describe("Response message"),
+      data,
+    })
+    .meta({ id: name });
+}
+
+export const StudentSerializer = z
+  .object({
+    id: z.int(),
+    name: z.string().max(100),
+    email: z.string(),
+    age: z.int(),
+    student_id: z.string().max(20).describe("The school's student number"),
+    created_at: z.iso.datetime(),
+    updated_at: z.iso.datetime(),
+  })
+  .meta({ id: "StudentSerializer" });
+
+export const CourseSerializer = z
+  .object({
+    id: z.int(),
+    name: z.string().max(200),
+    code: z.string().max(20),
+    description: z.string(),
+    credits: z.int(),
+    max_students: z.int(),
+    is_active: z.boolean(),
+    created_at: z.iso.datetime(),
+    updated_at: z.iso.datetime(),
+  })
+  .meta({ id: "CourseSerializer" });
+
+export const StudentListResponse = BaseResponse(z.array(StudentSerializer), "StudentListResponse");
+export const CourseListResponse = BaseResponse(z.array(CourseSerializer), "CourseListResponse");
+export const StudentResponse = BaseResponse(StudentSerializer, "StudentResponse");
+export const CourseResponse = BaseResponse(CourseSerializer, "CourseResponse");
+
+export const BindRequest = z
+  .object({
+    student_id: z.int().gt(0).describe("The student's id"),
+    course_id: z.int().gt(0).describe("The course's id"),
+  })
+  .meta({ id: "BindRequest" });
+
+export const BindResponse = BaseResponse(
+  z.object({ student_id: z.int(), course_id: z.int() }).describe("The pair that was bound or unbound"),
+  "BindResponse",
+);
+
+export const StudentCreate = z
+  .object({
+    name: z.string().trim().min(1).max(100),
+    email: z.email().max(254),
+    age: z.int().min(1).max(150),
+    student_id: z.string().trim().min(1).max(20).describe("The school's student number"),
+  })
+  .meta({ id: "StudentCreate" });
+
+export const CourseCreate = z
+  .object({
+    name: z.string().trim().min(1).max(200),
+    code: z.string().trim().min(1).max(20),
+    description: z.string().max(2000).default(""),
+    credits: z.int().min(0).max(60).default(3),
+    max_students: z.int().min(1).max(100_000).default(50),
+    is_active: z.boolean().default(true),
+  })
+  .meta({ id: "CourseCreate" });
+
+/** The envelope of every failure: the code of the spec's table, and the issues of a validation failure. */
+export const ErrorResponse = z
+  .object({
+    code: z.int().describe("400, 404, 405, 409, 413, 422 or 500"),
+    message: z.string(),
+    data: z.union([z.object({ errors: z.array(ValidationIssueSchema) }), z.null()]),
+  })
+  .meta({ id: "ErrorResponse" });

@@ -1,0 +1,390 @@
+import { describe, expect, it } from "vitest";
+import { useApi } from "./support/api.ts";
+import { dialects } from "./support/test-databases.ts";
+
+const isoTimestamp = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+
+describe.each(dialects)("the enrollment API on %s", (dialect) => {
+  const api = useApi(dialect);
+
+  const student = (n: number) => ({
+    name: `Student ${n}`,
+    email: `s${n}@example.edu`,
+    age: 20,
+    student_id: `S${n}`,
+  });
+  const seed = async (students: number, course: Record<string, unknown> = {}) => {
+    for (let n = 1; n <= students; n++) await api.post("/api/enroll/student-create", student(n));
+    await api.post("/api/enroll/course-create", { name: "Databases", code: "CS340", ...course });
+  };
+
+  describe("success paths", () => {
+    it("says hello in plain text", async () => {
+      const response = await api.server().fetch("/api/enroll/hello");
+      expect(response.status).toBe(200);
+      expect(response.headers.get("content-type")).toBe("text/plain; charset=utf-8");
+      expect(await response.text()).toBe("Hello, World!");
+    });
+
+    it("creates a student", async () => {
+      expect(
+        await api.post("/api/enroll/student-create", {
+          name: "Ann Lee",
+          email: "ann@example.edu",
+          age: 20,
+          student_id: "S2024001",
+        }),
+      ).toEqual({
+        status: 200,
+        body: {
+          code: 0,
+          message: "Student 1 created",
+          data: {
+            id: 1,
+            name: "Ann Lee",
+            email: "ann@example.edu",
+            age: 20,
+            student_id: "S2024001",
+            created_at: isoTimestamp,
+            updated_at: isoTimestamp,
+          },
+        },
+      });
+    });
+
+    it("creates a course with the defaults", async () => {
+      expect(await api.post("/api/enroll/course-create", { name: "Databases", code: "CS340" })).toEqual({
+        status: 200,
+        body: {
+          code: 0,
+          message: "Course 1 created",
+          data: {
+            id: 1,
+            name: "Databases",
+            code: "CS340",
+            description: "",
+            credits: 3,
+            max_students: 50,
+            is_active: true,
+            created_at: isoTimestamp,
+            updated_at: isoTimestamp,
+          },
+        },
+      });
+    });
+
+    it("binds and unbinds a student and a course", async () => {
+      await seed(1);
+      expect(await api.post("/api/enroll/bind", { student_id: 1, course_id: 1 })).toEqual({
+        status: 200,
+        body: { code: 0, message: "Student 1 enrolled in course 1", data: { student_id: 1, course_id: 1 } },
+      });
+      expect(await api.post("/api/enroll/unbind", { student_id: 1, course_id: 1 })).toEqual({
+        status: 200,
+        body: {
+          code: 0,
+          message: "Student 1 withdrawn from course 1",
+          data: { student_id: 1, course_id: 1 },
+        },
+      });
+    });
+
+    it("pages students ordered by id, and searches names ignoring case", async () => {
+      await seed(12);
+      const page2 = await api.get("/api/enroll/student-list?page=2&size=5");
+      expect(page2.status).toBe(200);
+      expect((page2.body as { data: { id: number }[] }).data.map((row) => row.id)).toEqual([6, 7, 8, 9, 10]);
+      const defaults = await api.get("/api/enroll/student-list");
+      expect((defaults.body as { data: unknown[] }).data).toHaveLength(10);
+      const search = await api.get("/api/enroll/student-list?search=STUDENT%201");
+      expect((search.body as { data: { name: string }[] }).data.map((row) => row.name)).toEqual([
+        "Student 1",
+        "Student 10",
+        "Student 11",
+        "Student 12",
+      ]);
+      const beyond = await api.get("/api/enroll/student-list?page=9");
+      expect(beyond).toEqual({ status: 200, body: { code: 0, message: "success", data: [] } });
+    });
+
+    it("lists courses", async () => {
+      await seed(0);
+      const list = await api.get("/api/enroll/course-list?size=1");
+      expect(list.status).toBe(200);
+      expect(list.body).toMatchObject({
+        code: 0,
+        message: "success",
+        data: [{ id: 1, code: "CS340", is_active: true }],
+      });
+    });
+  });
+
+  describe("every failure is HTTP 200 with the spec's code", () => {
+    it.each([
+      [
+        "page 0",
+        "/api/enroll/student-list?page=0",
+        [
+          {
+            loc: ["query", "page"],
+            msg: "Too small: expected number to be >=1",
+            type: "too_small",
+            input: 0,
+          },
+        ],
+      ],
+      [
+        "size 101",
+        "/api/enroll/course-list?size=101",
+        [
+          {
+            loc: ["query", "size"],
+            msg: "Too big: expected number to be <=100",
+            type: "too_big",
+            input: 101,
+          },
+        ],
+      ],
+      [
+        'page "abc"',
+        "/api/enroll/student-list?page=abc",
+        [
+          {
+            loc: ["query", "page"],
+            msg: "Invalid input: expected number, received string",
+            type: "invalid_type",
+            input: "abc",
+          },
+        ],
+      ],
+    ])("422 for %s", async (_name, url, errors) => {
+      expect(await api.get(url)).toEqual({
+        status: 200,
+        body: { code: 422, message: "Request validation failed", data: { errors } },
+      });
+    });
+
+    it.each([
+      [
+        "missing ids",
+        {},
+        [
+          { loc: ["body", "student_id"], msg: "Field required", type: "missing", input: null },
+          { loc: ["body", "course_id"], msg: "Field required", type: "missing", input: null },
+        ],
+      ],
+      [
+        "non-positive ids",
+        { student_id: 0, course_id: -3 },
+        [
+          {
+            loc: ["body", "student_id"],
+            msg: "Too small: expected number to be >0",
+            type: "too_small",
+            input: 0,
+          },
+          {
+            loc: ["body", "course_id"],
+            msg: "Too small: expected number to be >0",
+            type: "too_small",
+            input: -3,
+          },
+        ],
+      ],
+      [
+        "wrong JSON types",
+        { student_id: "1", course_id: 2.5 },
+        [
+          {
+            loc: ["body", "student_id"],
+            msg: "Invalid input: expected number, received string",
+            type: "invalid_type",
+            input: "1",
+          },
+          {
+            loc: ["body", "course_id"],
+            msg: "Invalid input: expected int, received number",
+            type: "invalid_type",
+            input: 2.5,
+          },
+        ],
+      ],
+    ])("422 for a bind with %s", async (_name, body, errors) => {
+      expect(await api.post("/api/enroll/bind", body)).toEqual({
+        status: 200,
+        body: { code: 422, message: "Request validation failed", data: { errors } },
+      });
+    });
+
+    it("400 for malformed JSON", async () => {
+      expect(await api.post("/api/enroll/bind", '{"student_id": 1,')).toEqual({
+        status: 200,
+        body: {
+          code: 400,
+          message:
+            "Malformed JSON body: Expected double-quoted property name in JSON at position 17 (line 1 column 18)",
+          data: null,
+        },
+      });
+    });
+
+    it("400 for a body that is not JSON", async () => {
+      const response = await api
+        .server()
+        .fetch("/api/enroll/bind", { method: "POST", body: new URLSearchParams({ student_id: "1" }) });
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual({
+        code: 400,
+        message: "Expected a JSON body (application/json), got application/x-www-form-urlencoded",
+        data: null,
+      });
+    });
+
+    it("404 for an unknown student or course, naming the id", async () => {
+      await seed(1);
+      expect(await api.post("/api/enroll/bind", { student_id: 9, course_id: 1 })).toEqual({
+        status: 200,
+        body: { code: 404, message: "Student 9 not found", data: null },
+      });
+      expect(await api.post("/api/enroll/bind", { student_id: 1, course_id: 7 })).toEqual({
+        status: 200,
+        body: { code: 404, message: "Course 7 not found", data: null },
+      });
+    });
+
+    it("404 for an unknown path under /api/enroll", async () => {
+      expect(await api.get("/api/enroll/nothing-here")).toEqual({
+        status: 200,
+        body: { code: 404, message: "No route GET /api/enroll/nothing-here", data: null },
+      });
+    });
+
+    it("405 for a GET on /bind, naming the allowed methods", async () => {
+      expect(await api.get("/api/enroll/bind")).toEqual({
+        status: 200,
+        body: { code: 405, message: "Method GET not allowed; allowed: POST", data: null },
+      });
+    });
+
+    it("409 for a second bind, an unbind of a pair not enrolled, and duplicates", async () => {
+      await seed(1);
+      await api.post("/api/enroll/bind", { student_id: 1, course_id: 1 });
+      expect(await api.post("/api/enroll/bind", { student_id: 1, course_id: 1 })).toEqual({
+        status: 200,
+        body: { code: 409, message: "Student 1 is already enrolled in course 1", data: null },
+      });
+      await api.post("/api/enroll/unbind", { student_id: 1, course_id: 1 });
+      expect(await api.post("/api/enroll/unbind", { student_id: 1, course_id: 1 })).toEqual({
+        status: 200,
+        body: { code: 409, message: "Student 1 is not enrolled in course 1", data: null },
+      });
+      expect(
+        await api.post("/api/enroll/student-create", { ...student(2), email: "s1@example.edu" }),
+      ).toEqual({
+        status: 200,
+        body: { code: 409, message: 'A student with email "s1@example.edu" already exists', data: null },
+      });
+      expect(await api.post("/api/enroll/student-create", { ...student(2), student_id: "S1" })).toEqual({
+        status: 200,
+        body: { code: 409, message: 'A student with student number "S1" already exists', data: null },
+      });
+      expect(await api.post("/api/enroll/course-create", { name: "Other", code: "CS340" })).toEqual({
+        status: 200,
+        body: { code: 409, message: 'A course with code "CS340" already exists', data: null },
+      });
+    });
+
+    it("422 for an inactive course and a full one", async () => {
+      await seed(2, { max_students: 1 });
+      await api.post("/api/enroll/course-create", { name: "Closed", code: "OLD1", is_active: false });
+      expect(await api.post("/api/enroll/bind", { student_id: 1, course_id: 2 })).toEqual({
+        status: 200,
+        body: { code: 422, message: "Course 2 is not active", data: null },
+      });
+      await api.post("/api/enroll/bind", { student_id: 1, course_id: 1 });
+      expect(await api.post("/api/enroll/bind", { student_id: 2, course_id: 1 })).toEqual({
+        status: 200,
+        body: { code: 422, message: "Course 1 is full: 1 of 1 seats taken", data: null },
+      });
+    });
+
+    it("422 for invalid student and course fields", async () => {
+      expect(
+        await api.post("/api/enroll/student-create", {
+          name: "",
+          email: "not-an-email",
+          age: 151,
+          student_id: "x".repeat(21),
+        }),
+      ).toEqual({
+        status: 200,
+        body: {
+          code: 422,
+          message: "Request validation failed",
+          data: {
+            errors: [
+              {
+                loc: ["body", "name"],
+                msg: "Too small: expected string to have >=1 characters",
+                type: "too_small",
+                input: "",
+              },
+              {
+                loc: ["body", "email"],
+                msg: "Invalid email address",
+                type: "invalid_format",
+                input: "not-an-email",
+              },
+              {
+                loc: ["body", "age"],
+                msg: "Too big: expected number to be <=150",
+                type: "too_big",
+                input: 151,
+              },
+              {
+                loc: ["body", "student_id"],
+                msg: "Too big: expected string to have <=20 characters",
+                type: "too_big",
+                input: "x".repeat(21),
+              },
+            ],
+          },
+        },
+      });
+      expect(await api.post("/api/enroll/course-create", { name: "X", code: "Y", max_students: 0 })).toEqual({
+        status: 200,
+        body: {
+          code: 422,
+          message: "Request validation failed",
+          data: {
+            errors: [
+              {
+                loc: ["body", "max_students"],
+                msg: "Too small: expected number to be >=1",
+                type: "too_small",
+                input: 0,
+              },
+            ],
+          },
+        },
+      });
+    });
+
+    it("413 for a body past the limit", async () => {
+      const huge = { name: "x".repeat(2 * 1024 * 1024), code: "BIG" };
+      expect(await api.post("/api/enroll/course-create", huge)).toEqual({
+        status: 200,
+        body: { code: 413, message: "Request body is larger than the limit of 1048576 bytes", data: null },
+      });
+    });
+
+    it("500 with a generic message and no details when the database fails", async () => {
+      await api.db().close();
+      expect(await api.get("/api/enroll/student-list")).toEqual({
+        status: 200,
+        body: { code: 500, message: "Internal server error", data: null },
+      });
+      expect(api.internalErrors).toHaveLength(1);
+    });
+  });
+});
