@@ -5,6 +5,9 @@ import type { UploadLimits } from "../file/multipart.ts";
 import { NodeBodySource, WebBodySource } from "../http/body.ts";
 import { type BodyLimits, HttpRequest, type RawRequest } from "../http/request.ts";
 import { HttpResponse, JsonResponse } from "../http/response.ts";
+import { docsRoutes } from "../openapi/docs-routes.ts";
+import { generateOpenApi } from "../openapi/generate.ts";
+import type { OpenApiDocument } from "../openapi/types.ts";
 import { type BuiltRoute, buildRoutes } from "../route/build-routes.ts";
 import type { RouteDefinition } from "../route/path.ts";
 import { resolveParams } from "../route/resolve-params.ts";
@@ -82,6 +85,12 @@ export class App {
     this.exceptionHandlers = new ExceptionHandlers(options.exceptionHandlers ?? []);
     this.routes = buildRoutes(options.routes, { fileSizeLimit: this.limits.file_size });
     for (const route of this.routes) this.register(route);
+    for (const route of docsRoutes(this)) this.register(route);
+  }
+
+  /** The OpenAPI 3.1 document, generated from the routes on first use and cached. */
+  openapi(): OpenApiDocument {
+    return generateOpenApi(this);
   }
 
   /** Adds a route after construction (used for the documentation pages). */

@@ -1,0 +1,52 @@
+import { type CliCommand, type CliIo, CliUsageError } from "./command.ts";
+import { openapiCommand } from "./openapi.ts";
+
+/** Every subcommand, by name. One file per command. */
+export const COMMANDS: readonly CliCommand[] = [openapiCommand];
+
+/**
+ * Runs `unruffled <command> [options]` and resolves to the exit code: 0 on success, 2 for a wrong
+ * command line, 1 when the command failed.
+ *
+ * @example process.exitCode = await runCli(process.argv.slice(2), nodeIo());
+ */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  const [name, ...args] = argv;
+  if (name === undefined || name === "help" || name === "--help" || name === "-h") {
+    await io.write(helpText());
+    return name === undefined ? 2 : 0;
+  }
+  const command = COMMANDS.find((candidate) => candidate.name === name);
+  if (command === undefined) {
+    await io.error(`Unknown command "${name}".\n\n${helpText()}`);
+    return 2;
+  }
+  try {
+    return await command.run(args, io);
+  } catch (error) {
+    if (error instanceof CliUsageError || (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {
+      await io.error(`${(error as Error).message}\nUsage: ${command.usage}\n`);
+      return 2;
+    }
+    await io.error(
+      `unruffled ${name} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
+    return 1;
+  }
+}
+
+function helpText(): string {
+  const lines = COMMANDS.map(
+    (command) => `  ${command.name.padEnd(10)} ${command.summary}\n    ${command.usage}`,
+  );
+  return `Usage: unruffled <command> [options]\n\nCommands:\n${lines.join("\n")}\n`;
+}
+
+/** Standard output and error, each write resolved once flushed (stdout to a pipe is asynchronous). */
+export function nodeIo(): CliIo {
+  const writer = (stream: NodeJS.WriteStream) => (text: string) =>
+    new Promise<void>((resolve, reject) => {
+      stream.write(text, (error) => (error ? reject(error) : resolve()));
+    });
+  return { cwd: process.cwd(), write: writer(process.stdout), error: writer(process.stderr) };
+}

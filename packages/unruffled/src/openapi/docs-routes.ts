@@ -1,0 +1,80 @@
+import { z } from "zod";
+import type { App } from "../app/app.ts";
+import { NotFoundError } from "../errors.ts";
+import { HtmlResponse, HttpResponse } from "../http/response.ts";
+import { type BuiltRoute, buildRoutes } from "../route/build-routes.ts";
+import { endpoint } from "../route/endpoint.ts";
+import { p } from "../route/params.ts";
+import { path } from "../route/path.ts";
+import { loadDocsAsset } from "./docs-assets.ts";
+import { redocPage, swaggerUiPage } from "./docs-pages.ts";
+import { DEFAULT_INFO, generateOpenApi } from "./generate.ts";
+
+/** The prefix of the documentation routes. */
+export const DOCS_PREFIX = "/openapi";
+
+// Pages and the document change with each deployment, so browsers revalidate; assets change with a package.
+const PAGE_HEADERS = { "cache-control": "no-cache" };
+const ASSET_HEADERS = { "cache-control": "public, max-age=86400" };
+
+/**
+ * The documentation routes of an app (`/openapi/docs`, `/openapi/redoc`, `/openapi/openapi.json`
+ * and the assets under `/openapi/assets/`), built by the framework's own `endpoint()` and `path()`,
+ * and left out of the document. None unless `OPENAPI.allow_public` is true, so the paths answer 404.
+ *
+ * @example
+ * for (const route of docsRoutes(app)) app.register(route);
+ */
+export function docsRoutes(
+  app: Pick<App, "routes" | "settings" | "exceptionHandlers" | "limits">,
+): BuiltRoute[] {
+  const settings = app.settings.OPENAPI;
+  if (settings?.allow_public !== true) return [];
+  const title = settings.info?.title ?? DEFAULT_INFO.title;
+  const swaggerUi = swaggerUiPage(title);
+  const redoc = redocPage(title);
+  let documentJson: string | undefined;
+
+  const routes = [
+    path("/docs", {
+      name: "openapi_swagger_ui",
+      endpoint: endpoint({
+        returns: HtmlResponse,
+        handler: () => new HtmlResponse(swaggerUi, { headers: PAGE_HEADERS }),
+      }),
+    }),
+    path("/redoc", {
+      name: "openapi_redoc",
+      endpoint: endpoint({
+        returns: HtmlResponse,
+        handler: () => new HtmlResponse(redoc, { headers: PAGE_HEADERS }),
+      }),
+    }),
+    path("/openapi.json", {
+      name: "openapi_document",
+      endpoint: endpoint({
+        returns: HttpResponse,
+        handler() {
+          documentJson ??= JSON.stringify(generateOpenApi(app));
+          return new HttpResponse(documentJson, { headers: PAGE_HEADERS }, "application/json");
+        },
+      }),
+    }),
+    path("/assets/{name}", {
+      name: "openapi_asset",
+      endpoint: endpoint({
+        params: { name: p.Path(z.string()) },
+        returns: HttpResponse,
+        async handler(request, { name }) {
+          const asset = loadDocsAsset(name);
+          if (asset === undefined) throw new NotFoundError(`Not Found: ${request.path}`);
+          const { body, contentType } = await asset;
+          return new HttpResponse(body, { headers: ASSET_HEADERS }, contentType);
+        },
+      }),
+    }),
+  ];
+  return buildRoutes([path(DOCS_PREFIX, { routes, includeInSchema: false })], {
+    fileSizeLimit: app.limits.file_size,
+  });
+}

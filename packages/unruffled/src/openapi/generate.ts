@@ -1,0 +1,115 @@
+import type { App } from "../app/app.ts";
+import { RequestValidationError } from "../errors.ts";
+import type { BuiltRoute } from "../route/build-routes.ts";
+import type { ResponseSpec } from "../route/params.ts";
+import { mergeComponents } from "./merge-components.ts";
+import { toOpenApiParameters } from "./parameters.ts";
+import { toOpenApiRequestBody } from "./request-body.ts";
+import { toOpenApiResponses } from "./responses.ts";
+import { AnonymousNames, SchemaConverter } from "./schema-converter.ts";
+import type {
+  InfoObject,
+  OpenApiDocument,
+  OperationMethod,
+  OperationObject,
+  PathItemObject,
+} from "./types.ts";
+
+/** What the document is made from: the built routes, the settings and the exception handlers. */
+export type DocumentedApp = Pick<App, "routes" | "settings" | "exceptionHandlers">;
+
+export const DEFAULT_INFO: InfoObject = { title: "API", version: "0.1.0" };
+
+const documents = new WeakMap<DocumentedApp, OpenApiDocument>();
+
+/**
+ * The OpenAPI 3.1 document of an app, generated from its analysed routes on the first call and
+ * cached: every later call returns the same (frozen) object.
+ *
+ * @example
+ * const document = generateOpenApi(app);
+ * writeFileSync("openapi.json", JSON.stringify(document, null, 2));
+ */
+export function generateOpenApi(app: DocumentedApp): OpenApiDocument {
+  let document = documents.get(app);
+  if (document === undefined) {
+    document = deepFreeze(buildDocument(app));
+    documents.set(app, document);
+  }
+  return document;
+}
+
+function buildDocument(app: DocumentedApp): OpenApiDocument {
+  const anonymous = new AnonymousNames();
+  const input = new SchemaConverter("input", anonymous);
+  const output = new SchemaConverter("output", anonymous);
+  // The app's own handler decides what a validation error looks like, so the document asks it.
+  const validationResponses = app.exceptionHandlers.forClass(RequestValidationError)?.responses ?? [];
+
+  const paths: Record<string, PathItemObject> = {};
+  for (const route of app.routes) {
+    if (!route.includeInSchema) continue;
+    for (const method of route.methods) {
+      const operationId = route.operationIds[method];
+      if (method === "HEAD" || operationId === undefined) continue;
+      paths[route.path] ??= {};
+      paths[route.path]![method.toLowerCase() as OperationMethod] = toOperation(
+        route,
+        operationId,
+        validationResponses,
+        input,
+        output,
+      );
+    }
+  }
+
+  const settings = app.settings.OPENAPI;
+  const document = { openapi: "3.1.1", info: infoOf(settings?.info) } as OpenApiDocument;
+  if (settings?.servers !== undefined) {
+    document.servers = settings.servers.map(({ url, description }) =>
+      description === undefined ? { url } : { url, description },
+    );
+  }
+  document.paths = paths;
+  const schemas = mergeComponents(input, output);
+  if (Object.keys(schemas).length > 0) document.components = { schemas };
+  return document;
+}
+
+function toOperation(
+  route: BuiltRoute,
+  operationId: string,
+  validationResponses: readonly ResponseSpec[],
+  input: SchemaConverter,
+  output: SchemaConverter,
+): OperationObject {
+  const description = route.endpointDescription;
+  // Keys in the order a reader expects them; `responses` is set last.
+  const operation = { operationId } as OperationObject;
+  if (route.tags.length > 0) operation.tags = [...route.tags];
+  if (route.summary !== undefined) operation.summary = route.summary;
+  if (route.description !== undefined) operation.description = route.description;
+  if (route.deprecated) operation.deprecated = true;
+  const parameters = toOpenApiParameters(description, input);
+  if (parameters.length > 0) operation.parameters = parameters;
+  const requestBody = toOpenApiRequestBody(description, input);
+  if (requestBody !== undefined) operation.requestBody = requestBody;
+  operation.responses = toOpenApiResponses(description, validationResponses, output);
+  return operation;
+}
+
+function infoOf(info: InfoObject | undefined): InfoObject {
+  if (info === undefined) return { ...DEFAULT_INFO };
+  const result: InfoObject = { title: info.title, version: info.version };
+  if (info.description !== undefined) result.description = info.description;
+  return result;
+}
+
+// The cached document is shared by every caller; freezing it keeps the served JSON and the object equal.
+function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}

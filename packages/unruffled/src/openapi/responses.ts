@@ -1,0 +1,98 @@
+import { STATUS_CODES } from "node:http";
+import { isDeepStrictEqual } from "node:util";
+import { HtmlResponse, JsonResponse, PlainTextResponse } from "../http/response.ts";
+import type { EndpointDescription } from "../route/description.ts";
+import type { ResponseSpec } from "../route/params.ts";
+import type { SchemaConverter } from "./schema-converter.ts";
+import type { HeaderObject, JsonSchema, MediaTypeObject, ResponseObject } from "./types.ts";
+
+/**
+ * The Responses object of an endpoint: one entry per `ResponseSpec` (or a 200 described by the
+ * response class), plus what the app's validation-error handler answers when the endpoint reads
+ * parameters. A status documented twice keeps both bodies, under `anyOf`.
+ *
+ * @example
+ * toOpenApiResponses(listStudents, validationHandler.responses, schemas);
+ * // { "200": { description: "Successful Response", content: { … } }, "422": { description: "Validation Error", … } }
+ */
+export function toOpenApiResponses(
+  description: EndpointDescription,
+  validationResponses: readonly ResponseSpec[],
+  schemas: SchemaConverter,
+): Record<string, ResponseObject> {
+  const responses: Record<string, ResponseObject> = {};
+  if (description.responses === null) {
+    responses["200"] = responseOfClass(description.responseClass);
+  } else {
+    for (const spec of description.responses) responses[spec.code] = toOpenApiResponse(spec, schemas);
+  }
+  if (description.params.length > 0) {
+    for (const spec of validationResponses) {
+      const response = toOpenApiResponse(spec, schemas);
+      const existing = responses[spec.code];
+      responses[spec.code] = existing === undefined ? response : mergeResponses(existing, response);
+    }
+  }
+  return responses;
+}
+
+/** The Response object of one `ResponseSpec`. */
+export function toOpenApiResponse(spec: ResponseSpec, schemas: SchemaConverter): ResponseObject {
+  const response: ResponseObject = {
+    description: spec.description || defaultDescription(spec.code),
+  };
+  if (spec.headers) response.headers = headersOf(spec.headers);
+  response.content = { [spec.contentType]: { schema: schemas.convert(spec.model) } };
+  return response;
+}
+
+/** OpenAPI requires a description; the reason phrase says at least what the status means. */
+export function defaultDescription(code: string): string {
+  if (code === "200") return "Successful Response";
+  return STATUS_CODES[code] ?? `Status ${code}`;
+}
+
+/** `returns: PlainTextResponse` documents a text body, `returns: JsonResponse` a JSON body of any shape. */
+function responseOfClass(responseClass: Function | undefined): ResponseObject {
+  const response: ResponseObject = { description: defaultDescription("200") };
+  const media = mediaTypeOfClass(responseClass);
+  if (media !== undefined) response.content = { [media.type]: { schema: media.schema } };
+  return response;
+}
+
+function mediaTypeOfClass(
+  responseClass: Function | undefined,
+): { type: string; schema: JsonSchema } | undefined {
+  const is = (base: Function) =>
+    responseClass !== undefined && (responseClass === base || responseClass.prototype instanceof base);
+  if (is(PlainTextResponse)) return { type: "text/plain", schema: { type: "string" } };
+  if (is(HtmlResponse)) return { type: "text/html", schema: { type: "string" } };
+  if (is(JsonResponse)) return { type: "application/json", schema: {} };
+  return undefined;
+}
+
+function headersOf(headers: Readonly<Record<string, string>>): Record<string, HeaderObject> {
+  const result: Record<string, HeaderObject> = {};
+  for (const [name, description] of Object.entries(headers)) {
+    result[name] = description ? { description, schema: { type: "string" } } : { schema: { type: "string" } };
+  }
+  return result;
+}
+
+/** Two documents of one status: the first description, both header sets, both bodies under `anyOf`. */
+function mergeResponses(first: ResponseObject, second: ResponseObject): ResponseObject {
+  const merged: ResponseObject = { description: first.description };
+  if (first.headers !== undefined || second.headers !== undefined) {
+    merged.headers = { ...second.headers, ...first.headers };
+  }
+  const content: Record<string, MediaTypeObject> = { ...first.content };
+  for (const [type, media] of Object.entries(second.content ?? {})) {
+    const existing = content[type];
+    content[type] =
+      existing === undefined || isDeepStrictEqual(existing.schema, media.schema)
+        ? (existing ?? media)
+        : { schema: { anyOf: [existing.schema, media.schema] } };
+  }
+  if (Object.keys(content).length > 0) merged.content = content;
+  return merged;
+}

@@ -1,0 +1,183 @@
+import { isDeepStrictEqual } from "node:util";
+import { z } from "zod";
+import { ValueError } from "../errors.ts";
+import { UploadFile } from "../file/upload-file.ts";
+import type { JsonSchema } from "./types.ts";
+
+/** Parameters and request bodies are documented as the client sends them, responses as they leave. */
+export type SchemaIo = "input" | "output";
+
+export const COMPONENT_REF_PREFIX = "#/components/schemas/";
+
+/** Keys the framework reads from `.meta()` that mean nothing to a JSON Schema reader. */
+const FRAMEWORK_META_KEYS = ["alias"] as const;
+
+/** Names for recursive schemas that have no `.meta({ id })`, unique across one document. */
+export class AnonymousNames {
+  private count = 0;
+  next(): string {
+    this.count += 1;
+    return `RecursiveSchema${this.count}`;
+  }
+}
+
+/**
+ * Converts Zod schemas to JSON Schema 2020-12 for one side (`input` or `output`) of a document.
+ * Every schema named with `.meta({ id: "Name" })` becomes one entry of `components`, and every
+ * reference points to `#/components/schemas/Name`.
+ *
+ * @example
+ * const schemas = new SchemaConverter("input", new AnonymousNames());
+ * schemas.convert(BindRequest); // { $ref: "#/components/schemas/BindRequest" }
+ * schemas.components.get("BindRequest"); // { type: "object", properties: { … }, required: [ … ] }
+ */
+export class SchemaConverter {
+  readonly io: SchemaIo;
+  /** The named models met so far, by component name. */
+  components = new Map<string, JsonSchema>();
+  /** Every schema handed out, so that references can be renamed in place afterwards. */
+  private readonly emitted: JsonSchema[] = [];
+  private readonly anonymous: AnonymousNames;
+
+  constructor(io: SchemaIo, anonymous: AnonymousNames) {
+    this.io = io;
+    this.anonymous = anonymous;
+  }
+
+  /** The JSON Schema of one Zod schema; named models inside it become component references. */
+  convert(schema: z.ZodType): JsonSchema {
+    const converted = z.toJSONSchema(schema, {
+      target: "draft-2020-12",
+      io: this.io,
+      unrepresentable: representAnyway,
+      override: cleanUp,
+    }) as JsonSchema;
+    const { $schema: _dialect, $defs, ...root } = converted;
+    const definitions = ($defs ?? {}) as Record<string, JsonSchema>;
+    const names = new Map<string, string>();
+    for (const key of Object.keys(definitions)) names.set(key, this.componentName(key));
+    // A recursive schema without a name refers to itself as "#", which in a document is the document.
+    const selfName = refersTo(root, (ref) => ref === "#") ? this.anonymous.next() : undefined;
+    const toComponent = (ref: string): string => {
+      if (ref === "#" && selfName !== undefined) return COMPONENT_REF_PREFIX + selfName;
+      if (!ref.startsWith("#/$defs/")) return ref;
+      return COMPONENT_REF_PREFIX + names.get(decodePointerSegment(ref.slice("#/$defs/".length)))!;
+    };
+    for (const [key, body] of Object.entries(definitions)) {
+      this.addComponent(names.get(key)!, rewriteRefs(body, toComponent));
+    }
+    rewriteRefs(root, toComponent);
+    if (selfName !== undefined) {
+      this.addComponent(selfName, root);
+      return this.track({ $ref: COMPONENT_REF_PREFIX + selfName });
+    }
+    return this.track(root);
+  }
+
+  /** Renames components (and every reference to them) in place: `Student` → `Student-Input`. */
+  renameComponents(rename: (name: string) => string): void {
+    const toRenamed = (ref: string): string =>
+      ref.startsWith(COMPONENT_REF_PREFIX)
+        ? COMPONENT_REF_PREFIX + rename(ref.slice(COMPONENT_REF_PREFIX.length))
+        : ref;
+    for (const schema of this.emitted) rewriteRefs(schema, toRenamed);
+    const renamed = new Map<string, JsonSchema>();
+    for (const [name, body] of this.components) renamed.set(rename(name), rewriteRefs(body, toRenamed));
+    this.components = renamed;
+  }
+
+  private track(schema: JsonSchema): JsonSchema {
+    this.emitted.push(schema);
+    return schema;
+  }
+
+  private componentName(definitionKey: string): string {
+    // Zod names the extracted recursive schemas that have no id `__schema0`, `__schema1`, … per call.
+    if (/^__schema\d+$/.test(definitionKey)) return this.anonymous.next();
+    return definitionKey.replace(/[^A-Za-z0-9._-]/g, "_");
+  }
+
+  private addComponent(name: string, body: JsonSchema): void {
+    const existing = this.components.get(name);
+    if (existing !== undefined && !isDeepStrictEqual(existing, body)) {
+      throw new ValueError(
+        `Two different schemas are named "${name}" (.meta({ id: "${name}" })), so the OpenAPI document cannot tell them apart; give each schema its own id, or reuse one schema object.`,
+      );
+    }
+    this.components.set(name, body);
+  }
+}
+
+/** Types JSON Schema has no word for, described as they travel: files and dates as strings. */
+function representAnyway(context: { zodSchema: z.core.$ZodType }): JsonSchema | "any" {
+  const type = context.zodSchema._zod.def.type;
+  if (type === "custom" && isUploadFileCheck(context.zodSchema)) return { type: "string", format: "binary" };
+  if (type === "date") return { type: "string", format: "date-time" };
+  return "any";
+}
+
+/** `z.instanceof(UploadFile)` remembers its class; a copy made by `.meta()` finds it on its parent. */
+function isUploadFileCheck(schema: z.core.$ZodType): boolean {
+  for (let current: z.core.$ZodType | undefined = schema; current; current = current._zod.parent) {
+    if ((current._zod.bag as { Class?: unknown }).Class === UploadFile) return true;
+  }
+  return false;
+}
+
+/** Removes what only Zod or the framework means, so that the document says what the API accepts. */
+function cleanUp(context: { zodSchema: z.core.$ZodType; jsonSchema: JsonSchema }): void {
+  const { jsonSchema, zodSchema } = context;
+  for (const key of FRAMEWORK_META_KEYS) delete jsonSchema[key];
+  // z.int() adds the safe-integer bounds; they are noise to a reader and to generated clients.
+  if (jsonSchema.minimum === Number.MIN_SAFE_INTEGER) delete jsonSchema.minimum;
+  if (jsonSchema.maximum === Number.MAX_SAFE_INTEGER) delete jsonSchema.maximum;
+  // Zod closes output objects, but a handler's body goes out as it is: only a strict object is closed.
+  const def = zodSchema._zod.def as { type: string; catchall?: z.core.$ZodType };
+  if (def.type === "object" && def.catchall === undefined && jsonSchema.additionalProperties === false) {
+    delete jsonSchema.additionalProperties;
+  }
+}
+
+/** Replaces every `$ref` inside a schema, in place; returns the schema. */
+export function rewriteRefs(schema: JsonSchema, replace: (ref: string) => string): JsonSchema {
+  visitRefs(schema, (holder) => {
+    holder.$ref = replace(holder.$ref as string);
+  });
+  return schema;
+}
+
+/** True when a `$ref` inside the schema satisfies the test. */
+export function refersTo(schema: JsonSchema, test: (ref: string) => boolean): boolean {
+  let found = false;
+  visitRefs(schema, (holder) => {
+    if (test(holder.$ref as string)) found = true;
+  });
+  return found;
+}
+
+/** Keywords whose value is data (never a schema), and keywords whose value maps names to schemas. */
+const DATA_KEYWORDS = new Set(["default", "examples", "example", "const", "enum"]);
+const SCHEMA_MAP_KEYWORDS = new Set(["properties", "patternProperties", "$defs", "dependentSchemas"]);
+
+function visitRefs(value: unknown, visit: (holder: JsonSchema) => void): void {
+  if (Array.isArray(value)) {
+    for (const item of value) visitRefs(item, visit);
+    return;
+  }
+  if (typeof value !== "object" || value === null) return;
+  const schema = value as JsonSchema;
+  if (typeof schema.$ref === "string") visit(schema);
+  for (const key of Object.keys(schema)) {
+    if (DATA_KEYWORDS.has(key)) continue;
+    const child = schema[key];
+    if (SCHEMA_MAP_KEYWORDS.has(key) && typeof child === "object" && child !== null) {
+      for (const entry of Object.values(child)) visitRefs(entry, visit);
+    } else {
+      visitRefs(child, visit);
+    }
+  }
+}
+
+function decodePointerSegment(segment: string): string {
+  return segment.replace(/~1/g, "/").replace(/~0/g, "~");
+}
