@@ -1,10 +1,11 @@
 // The example of spec/framework.md §1, as a newcomer would copy it, with the model it names.
-import { expect, it } from "vitest";
-import { z } from "zod";
+
 import { createApp } from "unruffled";
 import { JsonResponse } from "unruffled/http";
 import { endpoint, p, path } from "unruffled/route";
 import { startServer } from "unruffled/testing";
+import { expect, it } from "vitest";
+import { z } from "zod";
 
 const StudentListResponse = z.object({
   code: z.int().default(0),
@@ -25,7 +26,9 @@ export const listStudents = endpoint({
 });
 
 it("serves the specification's example endpoint with coerced, validated parameters", async () => {
-  const app = createApp({ routes: [path("/student-list", { endpoint: listStudents, methods: ["GET"], name: "list_students" })] });
+  const app = createApp({
+    routes: [path("/student-list", { endpoint: listStudents, methods: ["GET"], name: "list_students" })],
+  });
   const server = await startServer(app);
   try {
     const ok = await server.fetch("/student-list?page=2");
@@ -34,7 +37,9 @@ it("serves the specification's example endpoint with coerced, validated paramete
     const bad = await server.fetch("/student-list?size=101");
     expect(bad.status).toBe(422);
     expect(await bad.json()).toEqual({
-      detail: [{ loc: ["query", "size"], msg: "Too big: expected number to be <=100", type: "too_big", input: 101 }],
+      detail: [
+        { loc: ["query", "size"], msg: "Too big: expected number to be <=100", type: "too_big", input: 101 },
+      ],
     });
   } finally {
     await server.close();

@@ -1,6 +1,6 @@
-import { describe, expect, it } from "vitest";
 import { HttpRequest, JsonResponse } from "unruffled/http";
 import { endpoint, path } from "unruffled/route";
+import { describe, expect, it } from "vitest";
 import { jsonOf, serve } from "../support/serve.ts";
 
 describe("HttpRequest", () => {
@@ -20,7 +20,9 @@ describe("HttpRequest", () => {
         }),
     });
     const server = await serve([path("/students/{id}", { endpoint: inspect })]);
-    const response = server.fetch("/students/7?tag=a&tag=b&q=x", { headers: { "x-agent": "test", cookie: "s=1" } });
+    const response = server.fetch("/students/7?tag=a&tag=b&q=x", {
+      headers: { "x-agent": "test", cookie: "s=1" },
+    });
     expect(await jsonOf(response)).toEqual({
       status: 200,
       body: {
@@ -41,7 +43,8 @@ describe("HttpRequest", () => {
       returns: JsonResponse,
       async handler(request) {
         const kind = request.query.kind;
-        if (kind === "json") return new JsonResponse({ json: await request.json(), again: await request.text() });
+        if (kind === "json")
+          return new JsonResponse({ json: await request.json(), again: await request.text() });
         if (kind === "bytes") return new JsonResponse({ length: (await request.body()).length });
         return new JsonResponse({ form: { ...(await request.form()) } });
       },
@@ -51,8 +54,15 @@ describe("HttpRequest", () => {
       status: 200,
       body: { json: { a: 1 }, again: '{"a":1}' },
     });
-    expect(await jsonOf(server.fetch("/read?kind=bytes", { method: "POST", body: "12345" }))).toEqual({ status: 200, body: { length: 5 } });
-    expect(await jsonOf(server.fetch("/read?kind=form", { method: "POST", body: new URLSearchParams("a=1&a=2&b=x") }))).toEqual({
+    expect(await jsonOf(server.fetch("/read?kind=bytes", { method: "POST", body: "12345" }))).toEqual({
+      status: 200,
+      body: { length: 5 },
+    });
+    expect(
+      await jsonOf(
+        server.fetch("/read?kind=form", { method: "POST", body: new URLSearchParams("a=1&a=2&b=x") }),
+      ),
+    ).toEqual({
       status: 200,
       body: { form: { a: ["1", "2"], b: "x" } },
     });

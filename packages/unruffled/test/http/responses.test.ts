@@ -1,13 +1,14 @@
-import { describe, expect, it } from "vitest";
 import { HttpResponse, JsonResponse, PlainTextResponse, parseCookies, serializeCookie } from "unruffled/http";
 import { endpoint, path } from "unruffled/route";
+import { describe, expect, it } from "vitest";
 import { serve } from "../support/serve.ts";
 
 describe("responses", () => {
   it("serialises a JsonResponse with its status and headers", async () => {
     const created = endpoint({
       returns: JsonResponse,
-      handler: () => new JsonResponse({ id: 1, name: "Ada" }, { status: 201, headers: { "X-Request-Id": "r1" } }),
+      handler: () =>
+        new JsonResponse({ id: 1, name: "Ada" }, { status: 201, headers: { "X-Request-Id": "r1" } }),
     });
     const server = await serve([path("/created", { endpoint: created })]);
     const response = await server.fetch("/created");
@@ -48,22 +49,37 @@ describe("responses", () => {
     const { Readable } = await import("node:stream");
     const bytes = endpoint({
       returns: HttpResponse,
-      handler: () => new HttpResponse(new Uint8Array([1, 2, 3]), { headers: { "content-type": "application/octet-stream" } }),
+      handler: () =>
+        new HttpResponse(new Uint8Array([1, 2, 3]), {
+          headers: { "content-type": "application/octet-stream" },
+        }),
     });
-    const stream = endpoint({ returns: HttpResponse, handler: () => new HttpResponse(Readable.from(["a", "b", "c"])) });
+    const stream = endpoint({
+      returns: HttpResponse,
+      handler: () => new HttpResponse(Readable.from(["a", "b", "c"])),
+    });
     const server = await serve([path("/bytes", { endpoint: bytes }), path("/stream", { endpoint: stream })]);
-    expect(new Uint8Array(await (await server.fetch("/bytes")).arrayBuffer())).toEqual(new Uint8Array([1, 2, 3]));
+    expect(new Uint8Array(await (await server.fetch("/bytes")).arrayBuffer())).toEqual(
+      new Uint8Array([1, 2, 3]),
+    );
     expect(await (await server.fetch("/stream")).text()).toBe("abc");
   });
 });
 
 describe("cookies", () => {
   it("parses a Cookie header, decoding values and keeping the first of duplicates", () => {
-    expect(parseCookies('a=1; b="quoted"; c=caf%C3%A9; a=2; broken; d=%E0')).toEqual({ a: "1", b: "quoted", c: "café", d: "%E0" });
+    expect(parseCookies('a=1; b="quoted"; c=caf%C3%A9; a=2; broken; d=%E0')).toEqual({
+      a: "1",
+      b: "quoted",
+      c: "café",
+      d: "%E0",
+    });
   });
 
   it("refuses a cookie name or attribute that would break the header", () => {
     expect(() => serializeCookie("bad name", "x")).toThrow(new TypeError('Invalid cookie name "bad name"'));
-    expect(() => serializeCookie("ok", "x", { path: "/; HttpOnly" })).toThrow(new TypeError('Invalid cookie path "/; HttpOnly"'));
+    expect(() => serializeCookie("ok", "x", { path: "/; HttpOnly" })).toThrow(
+      new TypeError('Invalid cookie path "/; HttpOnly"'),
+    );
   });
 });

@@ -1,9 +1,10 @@
 // Type tests for the public API: checked by `tsc` (npm run typecheck), never run.
-import { expectTypeOf } from "vitest";
-import { z } from "zod";
+
 import type { UploadFile } from "unruffled/file";
 import { HttpRequest, JsonResponse, PlainTextResponse } from "unruffled/http";
 import { endpoint, p, path } from "unruffled/route";
+import { expectTypeOf } from "vitest";
+import { z } from "zod";
 
 const BindRequest = z.object({ student_id: z.int().gt(0), course_id: z.int().gt(0) });
 
@@ -40,7 +41,12 @@ endpoint({
 
 // Files are UploadFile, a list of them, or optional.
 endpoint({
-  params: { one: p.File(), many: p.File({ list: true }), maybe: p.File({ optional: true }), title: p.Form(z.string()) },
+  params: {
+    one: p.File(),
+    many: p.File({ list: true }),
+    maybe: p.File({ optional: true }),
+    title: p.Form(z.string()),
+  },
   returns: JsonResponse,
   async handler(_request, { one, many, maybe, title }) {
     expectTypeOf(one).toEqualTypeOf<UploadFile>();
