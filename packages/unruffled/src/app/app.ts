@@ -93,6 +93,16 @@ export class App {
     return generateOpenApi(this);
   }
 
+  /**
+   * A request of the app's request class with the app's body limits, as an adapter builds it for
+   * `handle()`; the in-process test client uses it.
+   *
+   * @example app.handle(app.createRequest({ method: "GET", url: "/hello", headers: {}, socket: undefined, body }))
+   */
+  createRequest(raw: Omit<RawRequest, "limits">): HttpRequest {
+    return new this.requestClass({ ...raw, limits: this.bodyLimits });
+  }
+
   /** Adds a route after construction (used for the documentation pages). */
   protected register(route: BuiltRoute): void {
     for (const method of route.methods) {

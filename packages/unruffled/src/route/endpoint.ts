@@ -31,7 +31,11 @@ export type ResolvedParams<P extends ParamDeclarations> = { -readonly [K in keyo
 /** What an endpoint answers: a response class, or one `ResponseSpec` per status code. */
 export type Returns = ResponseClass | readonly ResponseSpec[];
 
-export interface EndpointConfig<P extends ParamDeclarations, R extends HttpRequest> {
+export interface EndpointConfig<
+  P extends ParamDeclarations,
+  R extends HttpRequest,
+  Ret extends Returns = Returns,
+> {
   /** A name for error messages and the default operation id, when no route name is given. */
   name?: string;
   summary?: string;
@@ -39,8 +43,11 @@ export interface EndpointConfig<P extends ParamDeclarations, R extends HttpReque
   deprecated?: boolean;
   tags?: string[];
   params?: P;
-  /** Required (the seed's return annotation): a response class or a list of `p.ResponseSpec`. */
-  returns: Returns;
+  /**
+   * Required (the seed's return annotation): a response class or a list of `p.ResponseSpec`. Its
+   * models also type the answers of `testClient(app).call(endpoint, ...)`.
+   */
+  returns: Ret;
   handler(request: R, params: ResolvedParams<P>): HttpResponse | Promise<HttpResponse>;
 }
 
@@ -48,7 +55,8 @@ export interface EndpointConfig<P extends ParamDeclarations, R extends HttpReque
 export interface EndpointDefinition<
   P extends ParamDeclarations = ParamDeclarations,
   R extends HttpRequest = HttpRequest,
-> extends Readonly<EndpointConfig<P, R>> {
+  Ret extends Returns = Returns,
+> extends Readonly<EndpointConfig<P, R, Ret>> {
   readonly kind: "endpoint";
 }
 
@@ -63,8 +71,10 @@ export interface EndpointDefinition<
  *   handler: (_request, { name }) => new PlainTextResponse(`Hello, ${name}!`),
  * });
  */
-export function endpoint<const P extends ParamDeclarations = {}, R extends HttpRequest = HttpRequest>(
-  config: EndpointConfig<P, R>,
-): EndpointDefinition<P, R> {
+export function endpoint<
+  const P extends ParamDeclarations = {},
+  R extends HttpRequest = HttpRequest,
+  const Ret extends Returns = Returns,
+>(config: EndpointConfig<P, R, Ret>): EndpointDefinition<P, R, Ret> {
   return Object.freeze({ ...config, kind: "endpoint" as const });
 }

@@ -1,0 +1,56 @@
+// The types of `client.call(endpoint, params)`: what a caller gives for each declared parameter, and
+// what the endpoint documents that it answers. Read from one endpoint's declarations only, so an
+// editor never walks the whole route table.
+import type { z } from "zod";
+import type { EndpointDefinition, ParamDeclarations, Returns } from "../route/endpoint.ts";
+import type { FileParam, MarkerKind, Param, ResponseSpec } from "../route/params.ts";
+import type { TestFile } from "./multipart-body.ts";
+
+/** What a caller gives for one declaration: the schema's input type, or files to upload. */
+export type ParamInput<D> =
+  D extends FileParam<infer List, boolean>
+    ? List extends true
+      ? readonly TestFile[]
+      : TestFile
+    : D extends Param<MarkerKind, infer S extends z.ZodType, boolean>
+      ? z.input<S>
+      : D extends z.ZodType
+        ? z.input<D>
+        : never;
+
+/** True when the request may leave the parameter out: it has a default, or its schema allows none. */
+type MayOmit<D> =
+  D extends FileParam<boolean, infer Optional>
+    ? Optional
+    : D extends Param<MarkerKind, infer S extends z.ZodType, infer HasDefault>
+      ? HasDefault extends true
+        ? true
+        : undefined extends z.input<S>
+          ? true
+          : false
+      : D extends z.ZodType
+        ? undefined extends z.input<D>
+          ? true
+          : false
+        : false;
+
+/** The parameters of a call, keyed by parameter name; those with defaults are optional. */
+export type CallParams<P extends ParamDeclarations> = {
+  [K in keyof P as MayOmit<P[K]> extends true ? never : K]: ParamInput<P[K]>;
+} & {
+  [K in keyof P as MayOmit<P[K]> extends true ? K : never]?: ParamInput<P[K]>;
+};
+
+/** The body types of the endpoint's `ResponseSpec` models; `unknown` when it names a class only. */
+export type DocumentedBody<Ret extends Returns> = Ret extends readonly ResponseSpec<infer M>[]
+  ? z.output<M>
+  : unknown;
+
+/** The parameters argument is optional when every parameter may be left out. */
+export type CallArguments<P extends ParamDeclarations, Options> =
+  {} extends CallParams<P>
+    ? [params?: CallParams<P>, options?: Options]
+    : [params: CallParams<P>, options?: Options];
+
+/** An endpoint whose parameters and documented answers the client reads. */
+export type AnyEndpoint<P extends ParamDeclarations, Ret extends Returns> = EndpointDefinition<P, any, Ret>;

@@ -1,0 +1,92 @@
+import { bytesOf, encodeMultipart, type FilesInput, type FormInput } from "./multipart-body.ts";
+
+type Scalar = string | number | boolean;
+
+/** Query values: a scalar, or a list sent as repeated keys; `undefined` leaves the key out. */
+export type QueryInput = Readonly<Record<string, Scalar | readonly Scalar[] | undefined>>;
+
+/** What every request of the test client may carry. */
+export interface RequestOptions {
+  query?: QueryInput;
+  headers?: Readonly<Record<string, string>>;
+  cookies?: Readonly<Record<string, string>>;
+}
+
+/** A request with a body: one of `json`, `form` (optionally with `files`), `files`, or raw `body`. */
+export interface BodyOptions extends RequestOptions {
+  json?: unknown;
+  /** An urlencoded form, or the text fields of a multipart body when `files` is given too. */
+  form?: FormInput;
+  /** Files: the body becomes `multipart/form-data`. */
+  files?: FilesInput;
+  /** Bytes or text sent as they are; say what they are with a `content-type` header. */
+  body?: string | Uint8Array;
+}
+
+/** The parts of a request as they would reach the server: target, lower-case headers, body bytes. */
+export interface EncodedRequest {
+  url: string;
+  headers: Record<string, string>;
+  body: Buffer | undefined;
+}
+
+/**
+ * Builds the request target, headers and body of one test request, as a client on the wire would.
+ *
+ * @example encodeRequest("/items", { query: { page: 2 }, json: { a: 1 } }, {}).url // "/items?page=2"
+ */
+export function encodeRequest(path: string, options: BodyOptions, defaults: RequestOptions): EncodedRequest {
+  const headers: Record<string, string> = { host: "localhost" };
+  for (const source of [defaults.headers, options.headers]) {
+    for (const [name, value] of Object.entries(source ?? {})) headers[name.toLowerCase()] = value;
+  }
+  const cookie = cookieHeader({ ...defaults.cookies, ...options.cookies });
+  if (cookie !== "") headers.cookie = headers.cookie ? `${headers.cookie}; ${cookie}` : cookie;
+  const encoded = encodeBody(options);
+  if (encoded !== undefined) {
+    if (encoded.contentType !== undefined && headers["content-type"] === undefined) {
+      headers["content-type"] = encoded.contentType;
+    }
+    headers["content-length"] = String(encoded.body.length);
+  }
+  return { url: withQuery(path, options.query), headers, body: encoded?.body };
+}
+
+function encodeBody(options: BodyOptions): { contentType: string | undefined; body: Buffer } | undefined {
+  const given = [options.json !== undefined, options.form !== undefined, options.body !== undefined];
+  const hasFiles = options.files !== undefined;
+  if (given.filter(Boolean).length > 1 || (hasFiles && (given[0] || given[2]))) {
+    throw new TypeError("A test request takes one body: json, form (with or without files), files, or body.");
+  }
+  if (hasFiles) return encodeMultipart(options.form ?? {}, options.files!);
+  if (options.json !== undefined) {
+    return { contentType: "application/json", body: Buffer.from(JSON.stringify(options.json)) };
+  }
+  if (options.form !== undefined) {
+    return { contentType: "application/x-www-form-urlencoded", body: Buffer.from(urlencoded(options.form)) };
+  }
+  if (options.body !== undefined) return { contentType: undefined, body: bytesOf(options.body) };
+  return undefined;
+}
+
+function withQuery(path: string, query: QueryInput | undefined): string {
+  const encoded = query === undefined ? "" : urlencoded(query);
+  if (encoded === "") return path;
+  return `${path}${path.includes("?") ? "&" : "?"}${encoded}`;
+}
+
+function urlencoded(values: Readonly<Record<string, Scalar | readonly Scalar[] | undefined>>): string {
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(values)) {
+    if (value === undefined) continue;
+    for (const item of Array.isArray(value) ? value : [value]) search.append(name, String(item));
+  }
+  return search.toString();
+}
+
+function cookieHeader(cookies: Readonly<Record<string, string | undefined>>): string {
+  return Object.entries(cookies)
+    .filter(([, value]) => value !== undefined)
+    .map(([name, value]) => `${name}=${encodeURIComponent(value!)}`)
+    .join("; ");
+}

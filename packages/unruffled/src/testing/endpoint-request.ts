@@ -1,0 +1,92 @@
+import type { BuiltRoute } from "../route/build-routes.ts";
+import type { ParamDescription } from "../route/description.ts";
+import type { BodyOptions } from "./encode-request.ts";
+import type { FormValue, TestFile } from "./multipart-body.ts";
+
+/** A request for one route, built from values keyed by parameter name. */
+export interface EndpointRequest {
+  method: string;
+  path: string;
+  options: BodyOptions;
+}
+
+/**
+ * Places each parameter value where the route's analysed description says it is read: path
+ * placeholder, query, header, cookie, or body (JSON, form or multipart), under its wire name.
+ *
+ * @example endpointRequest(bindRoute, { body: { student_id: 1, course_id: 2 } }).options.json
+ */
+export function endpointRequest(
+  route: BuiltRoute,
+  params: Readonly<Record<string, unknown>>,
+): EndpointRequest {
+  const description = route.endpointDescription;
+  const pathValues: Record<string, string> = {};
+  const query: Record<string, FormValue> = {};
+  const headers: Record<string, string> = {};
+  const cookies: Record<string, string> = {};
+  const body: Record<string, unknown> = {};
+  const files: Record<string, TestFile | readonly TestFile[]> = {};
+  let wholeBody: unknown;
+  for (const param of description.params) {
+    const value = params[param.name];
+    if (value === undefined) continue;
+    if (param.wholeBody) {
+      wholeBody = value;
+      continue;
+    }
+    for (const [wireName, item] of wireEntries(param, value)) {
+      switch (param.location) {
+        case "path":
+          pathValues[wireName] = String(item);
+          break;
+        case "query":
+          query[wireName] = item as FormValue;
+          break;
+        case "header":
+          headers[wireName] = Array.isArray(item) ? item.join(", ") : String(item);
+          break;
+        case "cookie":
+          cookies[wireName] = String(item);
+          break;
+        default:
+          if (param.marker === "file") files[wireName] = item as TestFile;
+          else body[wireName] = item;
+      }
+    }
+  }
+  const options: BodyOptions = { query, headers, cookies };
+  switch (description.bodyFormat) {
+    case "json":
+      options.json = wholeBody ?? body;
+      break;
+    case "form":
+      options.form = body as Record<string, FormValue>;
+      break;
+    case "multipart":
+      options.form = body as Record<string, FormValue>;
+      options.files = files;
+      break;
+  }
+  const method = route.methods.find((candidate) => candidate !== "HEAD") ?? "GET";
+  return { method, path: fillPath(route, pathValues), options };
+}
+
+/** A scalar, list or file reads one wire name; a model spreads its fields over theirs. */
+function wireEntries(param: ParamDescription, value: unknown): [string, unknown][] {
+  if (param.shape !== "model") return [[param.fields[0]!.wireName, value]];
+  const model = value as Record<string, unknown>;
+  return param.fields
+    .filter((field) => model[field.key!] !== undefined)
+    .map((field) => [field.wireName, model[field.key!]]);
+}
+
+function fillPath(route: BuiltRoute, values: Record<string, string>): string {
+  return route.path.replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_placeholder, name: string) => {
+    const value = values[name];
+    if (value === undefined) {
+      throw new TypeError(`The call to ${route.path} needs a value for the path parameter {${name}}.`);
+    }
+    return encodeURIComponent(value);
+  });
+}

@@ -1,0 +1,155 @@
+import type { App } from "../app/app.ts";
+import { WebBodySource } from "../http/body.ts";
+import type { BuiltRoute } from "../route/build-routes.ts";
+import type { ParamDeclarations, Returns } from "../route/endpoint.ts";
+import type { AnyEndpoint, CallArguments, DocumentedBody } from "./call-types.ts";
+import { type BodyOptions, encodeRequest, type RequestOptions } from "./encode-request.ts";
+import { endpointRequest } from "./endpoint-request.ts";
+import { readResponse, type TestResponse } from "./test-response.ts";
+
+/** Headers and cookies every request of a client carries (a request's own values win). */
+export interface TestClientOptions {
+  headers?: Readonly<Record<string, string>>;
+  cookies?: Readonly<Record<string, string>>;
+}
+
+/** Extra request parts for `call`, and which route to use when the endpoint is served at several. */
+export interface CallOptions extends RequestOptions {
+  /** The route's name, when the endpoint is served at more than one route. */
+  route?: string;
+  /** Another of the route's methods than its first. */
+  method?: string;
+}
+
+// What `request.client` reports for a test request: a loopback client, as a local browser would be.
+const TEST_SOCKET = { remoteAddress: "127.0.0.1", remotePort: 50_000 };
+
+/**
+ * Calls an app in-process, without a socket: each request is built as the Node adapter would build
+ * it and answered by `app.handle()`, through routing, parameter resolution, validation and the
+ * exception handlers. Path-based methods take any path; `call` is typed from an endpoint.
+ *
+ * @example
+ * const client = testClient(app);
+ * const page = await client.get("/api/enroll/student-list", { query: { page: 2 } });
+ * const bound = await client.call(bindCourse, { body: { student_id: 1, course_id: 2 } });
+ * expect(bound.json().data.course_id).toBe(2);
+ */
+export class TestClient {
+  readonly app: App;
+  private readonly defaults: TestClientOptions;
+  private routesByEndpoint: Map<unknown, BuiltRoute[]> | undefined;
+
+  constructor(app: App, options: TestClientOptions = {}) {
+    this.app = app;
+    this.defaults = options;
+  }
+
+  get(path: string, options?: RequestOptions): Promise<TestResponse> {
+    return this.request("GET", path, options);
+  }
+
+  head(path: string, options?: RequestOptions): Promise<TestResponse> {
+    return this.request("HEAD", path, options);
+  }
+
+  post(path: string, options?: BodyOptions): Promise<TestResponse> {
+    return this.request("POST", path, options);
+  }
+
+  put(path: string, options?: BodyOptions): Promise<TestResponse> {
+    return this.request("PUT", path, options);
+  }
+
+  patch(path: string, options?: BodyOptions): Promise<TestResponse> {
+    return this.request("PATCH", path, options);
+  }
+
+  delete(path: string, options?: BodyOptions): Promise<TestResponse> {
+    return this.request("DELETE", path, options);
+  }
+
+  /**
+   * Sends one request with any method. `path` may hold a query string; `query` values are added.
+   *
+   * @example await client.request("OPTIONS", "/hello")
+   */
+  async request(method: string, path: string, options: BodyOptions = {}): Promise<TestResponse> {
+    if (!path.startsWith("/")) throw new TypeError(`A test request path starts with "/", got "${path}".`);
+    const encoded = encodeRequest(path, options, this.defaults);
+    const request = this.app.createRequest({
+      method: method.toUpperCase(),
+      url: encoded.url,
+      headers: encoded.headers,
+      socket: TEST_SOCKET,
+      body: new WebBodySource(streamOf(encoded.body), encoded.headers["content-length"] ?? null),
+    });
+    return readResponse(await this.app.handle(request), request.method);
+  }
+
+  /**
+   * Calls the route that serves `endpoint`, with values keyed by parameter name and typed from its
+   * declarations; each value goes where the endpoint reads it (path, query, header, cookie, body).
+   * `json()` is typed as the endpoint's documented `ResponseSpec` models.
+   *
+   * @example
+   * const response = await client.call(listStudents, { page: 2, search: "ann" });
+   * response.json().data; // typed from StudentListResponse
+   */
+  async call<P extends ParamDeclarations, Ret extends Returns>(
+    endpoint: AnyEndpoint<P, Ret>,
+    ...[params, options = {}]: CallArguments<P, CallOptions>
+  ): Promise<TestResponse<DocumentedBody<Ret>>> {
+    const built = endpointRequest(this.routeOf(endpoint, options.route), params ?? {});
+    const response = await this.request(options.method ?? built.method, built.path, {
+      ...built.options,
+      query: { ...built.options.query, ...options.query },
+      headers: { ...built.options.headers, ...options.headers },
+      cookies: { ...built.options.cookies, ...options.cookies },
+    });
+    return response as TestResponse<DocumentedBody<Ret>>;
+  }
+
+  private routeOf(endpoint: unknown, name: string | undefined): BuiltRoute {
+    if (this.routesByEndpoint === undefined) {
+      this.routesByEndpoint = new Map();
+      for (const route of this.app.routes) {
+        const list = this.routesByEndpoint.get(route.endpoint) ?? [];
+        list.push(route);
+        this.routesByEndpoint.set(route.endpoint, list);
+      }
+    }
+    const routes = this.routesByEndpoint.get(endpoint) ?? [];
+    const chosen = name === undefined ? routes : routes.filter((route) => route.name === name);
+    if (chosen.length === 1) return chosen[0]!;
+    const served = routes.map((route) => `"${route.name}" (${route.path})`).join(", ");
+    if (routes.length === 0) throw new TypeError("No route of this app serves the endpoint given to call().");
+    if (name !== undefined) {
+      throw new TypeError(`No route named "${name}" serves this endpoint; it is served by ${served}.`);
+    }
+    throw new TypeError(
+      `The endpoint is served by several routes, ${served}; pick one with { route: name }.`,
+    );
+  }
+}
+
+/**
+ * An in-process client for an app: no socket, no port, the app's own `handle()`.
+ *
+ * @example
+ * const client = testClient(app, { headers: { authorization: "Bearer test" } });
+ * const response = await client.post("/api/enroll/bind", { json: { student_id: 1, course_id: 2 } });
+ */
+export function testClient(app: App, options?: TestClientOptions): TestClient {
+  return new TestClient(app, options);
+}
+
+function streamOf(bytes: Buffer | undefined): ReadableStream<Uint8Array> | null {
+  if (bytes === undefined) return null;
+  return new ReadableStream({
+    start(controller) {
+      controller.enqueue(bytes);
+      controller.close();
+    },
+  });
+}

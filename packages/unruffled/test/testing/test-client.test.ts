@@ -1,0 +1,292 @@
+import { Readable } from "node:stream";
+import { createApp } from "unruffled";
+import type { UploadFile } from "unruffled/file";
+import { HttpRequest, HttpResponse, JsonResponse, PlainTextResponse } from "unruffled/http";
+import { endpoint, p, path } from "unruffled/route";
+import { testClient } from "unruffled/testing";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { echo } from "../support/echo.ts";
+
+const Filters = z.object({ status: z.enum(["active", "done"]), tag: z.array(z.string()).default([]) });
+const Item = z.object({ id: z.int(), title: z.string() }).meta({ id: "Item" });
+
+const getItem = endpoint({
+  params: {
+    item_id: p.Path(z.int()),
+    verbose: p.Query(z.boolean(), { default: false }),
+    x_token: p.Header(z.string()),
+    session: p.Cookie(z.string(), { default: "none" }),
+  },
+  returns: [p.ResponseSpec({ model: Item })],
+  handler: (_request, params) => new JsonResponse(params),
+});
+const search = echo({ filters: p.Query(Filters), page: p.Query(z.int(), { default: 1 }) });
+const createItem = echo({ item: p.Json(Item), note: p.Json(z.string(), { default: "" }) });
+const replaceItem = echo({ item: p.Json(Item) });
+const signUp = echo({ name: p.Form(z.string()), age: p.Form(z.int()) });
+const uploadCv = endpoint({
+  params: { cv: p.File(), extras: p.File({ list: true, optional: true }), title: p.Form(z.string()) },
+  returns: JsonResponse,
+  async handler(_request, { cv, extras, title }) {
+    const describe = async (file: UploadFile) => ({ ...file.toJSON(), text: await file.text() });
+    return new JsonResponse({
+      title,
+      cv: await describe(cv),
+      extras: await Promise.all(extras.map(describe)),
+    });
+  },
+});
+const raw = endpoint({
+  returns: JsonResponse,
+  async handler(request) {
+    return new JsonResponse({
+      method: request.method,
+      url: request.url,
+      type: request.contentType,
+      text: await request.text(),
+      cookie: request.headers.cookie ?? null,
+      authorization: request.headers.authorization ?? null,
+      client: request.client,
+    });
+  },
+});
+const streamed = endpoint({
+  returns: HttpResponse,
+  handler: () => new HttpResponse(Readable.from(["chunk 1, ", "chunk 2"]), {}, "text/plain"),
+});
+const withCookie = endpoint({
+  returns: PlainTextResponse,
+  handler: () => new PlainTextResponse("ok").setCookie("a", "1").setCookie("b", "2", { httpOnly: true }),
+});
+
+const app = createApp({
+  settings: { LIMITS: { body_size: 64 } },
+  routes: [
+    path("/items/{item_id}", { endpoint: getItem, name: "get_item" }),
+    path("/items", { endpoint: search, name: "search_items" }),
+    path("/items", { endpoint: createItem, methods: ["POST"], name: "create_item" }),
+    path("/items/replace", { endpoint: replaceItem, methods: ["PUT", "PATCH"], name: "replace_item" }),
+    path("/items/replace-again", { endpoint: replaceItem, methods: ["PUT"], name: "replace_item_again" }),
+    path("/sign-up", { endpoint: signUp, methods: ["POST"] }),
+    path("/cv", { endpoint: uploadCv, methods: ["POST"] }),
+    path("/raw", { endpoint: raw, methods: ["GET", "POST", "DELETE"] }),
+    path("/streamed", { endpoint: streamed }),
+    path("/cookies", { endpoint: withCookie }),
+  ],
+});
+const client = testClient(app);
+
+describe("requests by path", () => {
+  it("sends the query string, coerced and validated by the endpoint", async () => {
+    const response = await client.get("/items", {
+      query: { status: "active", tag: ["a", "b"], page: 2, ignored: undefined },
+    });
+    expect(response.status).toBe(200);
+    expect(response.json()).toEqual({ filters: { status: "active", tag: ["a", "b"] }, page: 2 });
+  });
+
+  it("adds query values to a query string already in the path", async () => {
+    const response = await client.get("/raw?a=1", { query: { b: "two words" } });
+    expect(response.json()).toMatchObject({ url: "/raw?a=1&b=two+words" });
+  });
+
+  it("sends headers and cookies; the request sees a loopback client", async () => {
+    const response = await client.get("/raw", {
+      headers: { Authorization: "Bearer t" },
+      cookies: { session: "a b", theme: "dark" },
+    });
+    expect(response.json()).toEqual({
+      method: "GET",
+      url: "/raw",
+      type: "",
+      text: "",
+      cookie: "session=a%20b; theme=dark",
+      authorization: "Bearer t",
+      client: { host: "127.0.0.1", port: 50000 },
+    });
+  });
+
+  it("sends a JSON body", async () => {
+    const response = await client.post("/items", { json: { id: 1, title: "One" } });
+    expect(response.json()).toEqual({ item: { id: 1, title: "One" }, note: "" });
+  });
+
+  it("sends an urlencoded form", async () => {
+    const response = await client.post("/sign-up", { form: { name: "Ann Lee", age: 20 } });
+    expect(response.json()).toEqual({ name: "Ann Lee", age: 20 });
+  });
+
+  it("uploads files as multipart, with form fields beside them", async () => {
+    const response = await client.post("/cv", {
+      form: { title: "My CV" },
+      files: {
+        cv: { filename: 'cv "final".txt', content: "I can code", contentType: "text/plain" },
+        extras: [
+          { filename: "a.bin", content: new Uint8Array([104, 105]) },
+          { filename: "b.txt", content: "b" },
+        ],
+      },
+    });
+    expect(response.json()).toEqual({
+      title: "My CV",
+      cv: { filename: "cv %22final%22.txt", contentType: "text/plain", size: 10, text: "I can code" },
+      extras: [
+        { filename: "a.bin", contentType: "application/octet-stream", size: 2, text: "hi" },
+        { filename: "b.txt", contentType: "application/octet-stream", size: 1, text: "b" },
+      ],
+    });
+  });
+
+  it("sends a raw body with the content type given", async () => {
+    const response = await client.post("/raw", { body: "<a/>", headers: { "content-type": "text/xml" } });
+    expect(response.json()).toMatchObject({ method: "POST", type: "text/xml", text: "<a/>" });
+  });
+
+  it("answers with status, headers, text and content-length as on the wire", async () => {
+    const response = await client.get("/items/7", { headers: { "x-token": "t" } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("application/json");
+    expect(response.headers.get("content-length")).toBe(String(response.text.length));
+    expect(response.text).toBe('{"item_id":7,"verbose":false,"x_token":"t","session":"none"}');
+  });
+
+  it("answers HEAD with the headers of GET and no body", async () => {
+    const response = await client.head("/streamed");
+    expect([response.status, response.headers.get("content-type"), response.text]).toEqual([
+      200,
+      "text/plain",
+      "",
+    ]);
+  });
+
+  it("reads a streamed body to the end", async () => {
+    expect((await client.get("/streamed")).text).toBe("chunk 1, chunk 2");
+  });
+
+  it("lists every Set-Cookie", async () => {
+    expect((await client.get("/cookies")).headers.getSetCookie()).toEqual(["a=1", "b=2; HttpOnly"]);
+  });
+
+  it("goes through routing and the exception handlers: 404, 405 with Allow, 422, 413", async () => {
+    const missing = await client.get("/nothing");
+    expect([missing.status, missing.json()]).toEqual([404, { detail: "Not Found: /nothing" }]);
+    const wrongMethod = await client.delete("/items");
+    expect([wrongMethod.status, wrongMethod.headers.get("allow")]).toEqual([405, "GET, POST, HEAD"]);
+    const invalid = await client.get("/items/x");
+    expect([invalid.status, invalid.json()]).toEqual([
+      422,
+      {
+        detail: [
+          {
+            loc: ["path", "item_id"],
+            msg: "Invalid input: expected number, received string",
+            type: "invalid_type",
+            input: "x",
+          },
+          { loc: ["header", "x-token"], msg: "Field required", type: "missing", input: null },
+        ],
+      },
+    ]);
+    const tooLarge = await client.post("/items", { json: { id: 1, title: "x".repeat(100) } });
+    expect([tooLarge.status, tooLarge.json()]).toEqual([
+      413,
+      { detail: "Request body is larger than the limit of 64 bytes" },
+    ]);
+  });
+
+  it("uses the app's request class", async () => {
+    class TenantRequest extends HttpRequest {
+      get tenant(): string {
+        return String(this.headers["x-tenant"] ?? "public");
+      }
+    }
+    const tenant = endpoint({
+      returns: PlainTextResponse,
+      handler: (request: TenantRequest) => new PlainTextResponse(request.tenant),
+    });
+    const tenantApp = createApp({ routes: [path("/t", { endpoint: tenant })], requestClass: TenantRequest });
+    expect((await testClient(tenantApp).get("/t", { headers: { "x-tenant": "acme" } })).text).toBe("acme");
+  });
+
+  it("adds the client's default headers and cookies to every request; a request's own win", async () => {
+    const withDefaults = testClient(app, {
+      headers: { authorization: "Bearer default" },
+      cookies: { session: "s1", theme: "light" },
+    });
+    const response = await withDefaults.get("/raw", { cookies: { theme: "dark" } });
+    expect(response.json()).toMatchObject({
+      cookie: "session=s1; theme=dark",
+      authorization: "Bearer default",
+    });
+    const own = await withDefaults.get("/raw", { headers: { Authorization: "Bearer own" } });
+    expect(own.json()).toMatchObject({ authorization: "Bearer own" });
+  });
+
+  it("refuses two bodies and a path that is not absolute", async () => {
+    await expect(client.post("/items", { json: {}, form: {} })).rejects.toThrow(
+      "A test request takes one body: json, form (with or without files), files, or body.",
+    );
+    await expect(client.get("items")).rejects.toThrow('A test request path starts with "/", got "items".');
+  });
+
+  it("says so when a body is not JSON", async () => {
+    const response = await client.get("/streamed");
+    expect(() => response.json()).toThrow("The response body is not JSON (status 200): chunk 1, chunk 2");
+  });
+});
+
+describe("calls by endpoint", () => {
+  it("puts each parameter where the endpoint reads it: path, query, header, cookie", async () => {
+    const response = await client.call(getItem, { item_id: 3, verbose: true, x_token: "t", session: "s" });
+    expect(response.json()).toEqual({ item_id: 3, verbose: true, x_token: "t", session: "s" });
+  });
+
+  it("spreads a query model over its fields and repeats list keys", async () => {
+    const response = await client.call(search, { filters: { status: "done", tag: ["x", "y"] } });
+    expect(response.json()).toEqual({ filters: { status: "done", tag: ["x", "y"] }, page: 1 });
+  });
+
+  it("sends JSON: a model beside a scalar reads the top level", async () => {
+    const response = await client.call(createItem, { item: { id: 2, title: "Two" }, note: "n" });
+    expect(response.json()).toEqual({ item: { id: 2, title: "Two" }, note: "n" });
+  });
+
+  it("sends forms and files", async () => {
+    expect((await client.call(signUp, { name: "Bo", age: 30 })).json()).toEqual({ name: "Bo", age: 30 });
+    const response = await client.call(uploadCv, { cv: { filename: "cv.txt", content: "cv" }, title: "T" });
+    expect(response.json()).toEqual({
+      title: "T",
+      cv: { filename: "cv.txt", contentType: "application/octet-stream", size: 2, text: "cv" },
+      extras: [],
+    });
+  });
+
+  it("takes extra headers, another method, and a route by name", async () => {
+    const response = await client.call(
+      getItem,
+      { item_id: 1, x_token: "from params" },
+      { headers: { "x-token": "from options" }, query: { verbose: "1" } },
+    );
+    expect(response.json()).toMatchObject({ x_token: "from options", verbose: true });
+    const patched = await client.call(
+      replaceItem,
+      { item: { id: 5, title: "Five" } },
+      { route: "replace_item", method: "PATCH" },
+    );
+    expect(patched.json()).toEqual({ item: { id: 5, title: "Five" } });
+  });
+
+  it("explains an endpoint served by no route, by several, or by none of that name", async () => {
+    const unserved = echo({});
+    await expect(client.call(unserved)).rejects.toThrow(
+      "No route of this app serves the endpoint given to call().",
+    );
+    await expect(client.call(replaceItem, { item: { id: 1, title: "" } })).rejects.toThrow(
+      'The endpoint is served by several routes, "replace_item" (/items/replace), "replace_item_again" (/items/replace-again); pick one with { route: name }.',
+    );
+    await expect(client.call(replaceItem, { item: { id: 1, title: "" } }, { route: "nope" })).rejects.toThrow(
+      'No route named "nope" serves this endpoint; it is served by "replace_item" (/items/replace), "replace_item_again" (/items/replace-again).',
+    );
+  });
+});

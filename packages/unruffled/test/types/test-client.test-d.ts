@@ -1,0 +1,102 @@
+// Type tests for the test client: checked by `tsc` (npm run typecheck), never run.
+import { createApp } from "unruffled";
+import { JsonResponse, PlainTextResponse } from "unruffled/http";
+import { endpoint, p, path } from "unruffled/route";
+import { type TestResponse, testClient } from "unruffled/testing";
+import { expectTypeOf } from "vitest";
+import { z } from "zod";
+
+const BindRequest = z.object({ student_id: z.int().gt(0), course_id: z.int().gt(0) });
+const BindResponse = z.object({
+  code: z.int(),
+  message: z.string(),
+  data: z.object({ student_id: z.int(), course_id: z.int() }),
+});
+const ErrorResponse = z.object({ code: z.int(), message: z.string(), data: z.null() });
+
+const bind = endpoint({
+  params: { body: p.Json(BindRequest) },
+  returns: [p.ResponseSpec({ model: BindResponse })],
+  handler: (_request, { body }) => new JsonResponse({ code: 0, message: "ok", data: body }),
+});
+const list = endpoint({
+  params: {
+    page: p.Query(z.int(), { default: 1 }),
+    search: p.Query(z.string().optional()),
+    tags: p.Query(z.array(z.string())),
+  },
+  returns: [p.ResponseSpec({ model: BindResponse }), p.ResponseSpec({ model: ErrorResponse, code: "404" })],
+  handler: () => new JsonResponse(null),
+});
+const upload = endpoint({
+  params: { cv: p.File(), extras: p.File({ list: true, optional: true }), title: p.Form(z.string()) },
+  returns: JsonResponse,
+  handler: () => new JsonResponse(null),
+});
+const hello = endpoint({ returns: PlainTextResponse, handler: () => new PlainTextResponse("hi") });
+
+const client = testClient(
+  createApp({
+    routes: [
+      path("/bind", { endpoint: bind, methods: ["POST"] }),
+      path("/list", { endpoint: list }),
+      path("/upload", { endpoint: upload, methods: ["POST"] }),
+      path("/hello", { endpoint: hello }),
+    ],
+  }),
+);
+
+// `call` takes the parameters by name, typed by their schemas' input; json() is the documented model.
+const bound = await client.call(bind, { body: { student_id: 1, course_id: 2 } });
+expectTypeOf(bound).toEqualTypeOf<TestResponse<z.output<typeof BindResponse>>>();
+expectTypeOf(bound.json().data.course_id).toEqualTypeOf<number>();
+expectTypeOf(bound.json<{ anything: true }>()).toEqualTypeOf<{ anything: true }>();
+
+// Several documented models: json() is their union.
+const listed = await client.call(list, { tags: ["a"] });
+expectTypeOf(listed.json()).toEqualTypeOf<z.output<typeof BindResponse> | z.output<typeof ErrorResponse>>();
+
+// Parameters with a default or an optional schema may be left out; the others may not.
+await client.call(list, { tags: [], page: 2, search: "ann" });
+// @ts-expect-error `tags` has no default
+await client.call(list, { page: 2 });
+// @ts-expect-error `page` is an int, not a string
+await client.call(list, { tags: [], page: "2" });
+// @ts-expect-error `size` is not a parameter
+await client.call(list, { tags: [], size: 2 });
+// @ts-expect-error the body needs course_id
+await client.call(bind, { body: { student_id: 1 } });
+// @ts-expect-error the parameters are required when some have no default
+await client.call(bind);
+
+// Files are TestFile values; an optional list may be left out.
+await client.call(upload, { cv: { filename: "cv.txt", content: "hi" }, title: "CV" });
+await client.call(upload, {
+  cv: { filename: "cv.bin", content: new Uint8Array([1]), contentType: "application/pdf" },
+  extras: [{ filename: "a", content: "a" }],
+  title: "CV",
+});
+// @ts-expect-error a file is not a string
+await client.call(upload, { cv: "cv.txt", title: "CV" });
+
+// An endpoint without parameters needs no argument; its answer is untyped.
+const greeting = await client.call(hello);
+expectTypeOf(greeting.json()).toEqualTypeOf<unknown>();
+expectTypeOf(greeting.text).toEqualTypeOf<string>();
+expectTypeOf(greeting.status).toEqualTypeOf<number>();
+expectTypeOf(greeting.headers).toEqualTypeOf<Headers>();
+
+// Requests by path take any path; their bodies are one of json, form, files, body.
+const page = await client.get("/list", { query: { page: 2, tags: ["a", "b"], search: undefined } });
+expectTypeOf(page.json()).toEqualTypeOf<unknown>();
+expectTypeOf(page.json<{ code: number }>().code).toEqualTypeOf<number>();
+await client.post("/upload", { form: { title: "CV" }, files: { cv: { filename: "cv.txt", content: "hi" } } });
+await client.post("/bind", {
+  json: { student_id: 1, course_id: 2 },
+  headers: { "x-a": "1" },
+  cookies: { s: "1" },
+});
+// @ts-expect-error query values are scalars or lists of them
+await client.get("/list", { query: { page: { nested: 1 } } });
+// @ts-expect-error GET takes no body
+await client.get("/list", { json: {} });
