@@ -1,11 +1,23 @@
 import { describe, expect, it } from "vitest";
-import { useApi } from "./support/api.ts";
+import type { z } from "zod";
+import {
+  bindCourse,
+  createCourse,
+  createStudent,
+  hello,
+  listCourses,
+  listStudents,
+  unbindCourse,
+} from "../src/endpoints.ts";
+import type { CourseCreate } from "../src/schemas.ts";
+import { outcome, useApi } from "./support/api.ts";
 import { dialects } from "./support/test-databases.ts";
 
 const isoTimestamp = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
 
 describe.each(dialects)("the enrollment API on %s", (dialect) => {
   const api = useApi(dialect);
+  const client = () => api.client();
 
   const student = (n: number) => ({
     name: `Student ${n}`,
@@ -13,28 +25,24 @@ describe.each(dialects)("the enrollment API on %s", (dialect) => {
     age: 20,
     student_id: `S${n}`,
   });
-  const seed = async (students: number, course: Record<string, unknown> = {}) => {
-    for (let n = 1; n <= students; n++) await api.post("/api/enroll/student-create", student(n));
-    await api.post("/api/enroll/course-create", { name: "Databases", code: "CS340", ...course });
+  const seed = async (students: number, course: Partial<z.input<typeof CourseCreate>> = {}) => {
+    for (let n = 1; n <= students; n++) await client().call(createStudent, { body: student(n) });
+    await client().call(createCourse, { body: { name: "Databases", code: "CS340", ...course } });
   };
 
   describe("success paths", () => {
     it("says hello in plain text", async () => {
-      const response = await api.server().fetch("/api/enroll/hello");
+      const response = await client().call(hello);
       expect(response.status).toBe(200);
       expect(response.headers.get("content-type")).toBe("text/plain; charset=utf-8");
-      expect(await response.text()).toBe("Hello, World!");
+      expect(response.text).toBe("Hello, World!");
     });
 
     it("creates a student", async () => {
-      expect(
-        await api.post("/api/enroll/student-create", {
-          name: "Ann Lee",
-          email: "ann@example.edu",
-          age: 20,
-          student_id: "S2024001",
-        }),
-      ).toEqual({
+      const response = await client().call(createStudent, {
+        body: { name: "Ann Lee", email: "ann@example.edu", age: 20, student_id: "S2024001" },
+      });
+      expect(outcome(response)).toEqual({
         status: 200,
         body: {
           code: 0,
@@ -53,7 +61,8 @@ describe.each(dialects)("the enrollment API on %s", (dialect) => {
     });
 
     it("creates a course with the defaults", async () => {
-      expect(await api.post("/api/enroll/course-create", { name: "Databases", code: "CS340" })).toEqual({
+      const response = await client().call(createCourse, { body: { name: "Databases", code: "CS340" } });
+      expect(outcome(response)).toEqual({
         status: 200,
         body: {
           code: 0,
@@ -75,11 +84,13 @@ describe.each(dialects)("the enrollment API on %s", (dialect) => {
 
     it("binds and unbinds a student and a course", async () => {
       await seed(1);
-      expect(await api.post("/api/enroll/bind", { student_id: 1, course_id: 1 })).toEqual({
+      const bound = await client().call(bindCourse, { body: { student_id: 1, course_id: 1 } });
+      expect(outcome(bound)).toEqual({
         status: 200,
         body: { code: 0, message: "Student 1 enrolled in course 1", data: { student_id: 1, course_id: 1 } },
       });
-      expect(await api.post("/api/enroll/unbind", { student_id: 1, course_id: 1 })).toEqual({
+      const unbound = await client().call(unbindCourse, { body: { student_id: 1, course_id: 1 } });
+      expect(outcome(unbound)).toEqual({
         status: 200,
         body: {
           code: 0,
@@ -91,30 +102,75 @@ describe.each(dialects)("the enrollment API on %s", (dialect) => {
 
     it("pages students ordered by id, and searches names ignoring case", async () => {
       await seed(12);
-      const page2 = await api.get("/api/enroll/student-list?page=2&size=5");
+      const page2 = await client().call(listStudents, { page: 2, size: 5 });
       expect(page2.status).toBe(200);
-      expect((page2.body as { data: { id: number }[] }).data.map((row) => row.id)).toEqual([6, 7, 8, 9, 10]);
-      const defaults = await api.get("/api/enroll/student-list");
-      expect((defaults.body as { data: unknown[] }).data).toHaveLength(10);
-      const search = await api.get("/api/enroll/student-list?search=STUDENT%201");
-      expect((search.body as { data: { name: string }[] }).data.map((row) => row.name)).toEqual([
+      expect(page2.json().data.map((row) => row.id)).toEqual([6, 7, 8, 9, 10]);
+      const defaults = await client().call(listStudents);
+      expect(defaults.json().data).toHaveLength(10);
+      const search = await client().call(listStudents, { search: "STUDENT 1" });
+      expect(search.json().data.map((row) => row.name)).toEqual([
         "Student 1",
         "Student 10",
         "Student 11",
         "Student 12",
       ]);
-      const beyond = await api.get("/api/enroll/student-list?page=9");
-      expect(beyond).toEqual({ status: 200, body: { code: 0, message: "success", data: [] } });
+      const beyond = await client().get("/api/enroll/student-list", { query: { page: 9 } });
+      expect(outcome(beyond)).toEqual({ status: 200, body: { code: 0, message: "success", data: [] } });
     });
 
     it("lists courses", async () => {
       await seed(0);
-      const list = await api.get("/api/enroll/course-list?size=1");
+      const list = await client().call(listCourses, { size: 1 });
       expect(list.status).toBe(200);
-      expect(list.body).toMatchObject({
+      expect(list.json()).toMatchObject({
         code: 0,
         message: "success",
         data: [{ id: 1, code: "CS340", is_active: true }],
+      });
+    });
+  });
+
+  // Where the socket is the point: headers and bodies as they cross the wire, and a refused body.
+  describe("over loopback HTTP", () => {
+    const postJson = async (path: string, body: unknown) => {
+      const server = await api.http();
+      const response = await server.fetch(path, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+      return { status: response.status, body: await response.json() };
+    };
+
+    it("says hello in plain text", async () => {
+      const response = await (await api.http()).fetch("/api/enroll/hello");
+      expect(response.status).toBe(200);
+      expect(response.headers.get("content-type")).toBe("text/plain; charset=utf-8");
+      expect(await response.text()).toBe("Hello, World!");
+    });
+
+    it("creates a student and a course and binds them", async () => {
+      expect(await postJson("/api/enroll/student-create", student(1))).toMatchObject({
+        status: 200,
+        body: { code: 0, message: "Student 1 created" },
+      });
+      expect(await postJson("/api/enroll/course-create", { name: "Databases", code: "CS340" })).toMatchObject(
+        {
+          status: 200,
+          body: { code: 0, message: "Course 1 created" },
+        },
+      );
+      expect(await postJson("/api/enroll/bind", { student_id: 1, course_id: 1 })).toEqual({
+        status: 200,
+        body: { code: 0, message: "Student 1 enrolled in course 1", data: { student_id: 1, course_id: 1 } },
+      });
+    });
+
+    it("413 for a body past the limit", async () => {
+      const huge = { name: "x".repeat(2 * 1024 * 1024), code: "BIG" };
+      expect(await postJson("/api/enroll/course-create", huge)).toEqual({
+        status: 200,
+        body: { code: 413, message: "Request body is larger than the limit of 1048576 bytes", data: null },
       });
     });
   });
@@ -217,7 +273,11 @@ describe.each(dialects)("the enrollment API on %s", (dialect) => {
     });
 
     it("400 for malformed JSON", async () => {
-      expect(await api.post("/api/enroll/bind", '{"student_id": 1,')).toEqual({
+      const response = await client().post("/api/enroll/bind", {
+        body: '{"student_id": 1,',
+        headers: { "content-type": "application/json" },
+      });
+      expect(outcome(response)).toEqual({
         status: 200,
         body: {
           code: 400,
@@ -229,11 +289,9 @@ describe.each(dialects)("the enrollment API on %s", (dialect) => {
     });
 
     it("400 for a body that is not JSON", async () => {
-      const response = await api
-        .server()
-        .fetch("/api/enroll/bind", { method: "POST", body: new URLSearchParams({ student_id: "1" }) });
+      const response = await client().post("/api/enroll/bind", { form: { student_id: "1" } });
       expect(response.status).toBe(200);
-      expect(await response.json()).toEqual({
+      expect(response.json()).toEqual({
         code: 400,
         message: "Expected a JSON body (application/json), got application/x-www-form-urlencoded",
         data: null,
@@ -367,14 +425,6 @@ describe.each(dialects)("the enrollment API on %s", (dialect) => {
             ],
           },
         },
-      });
-    });
-
-    it("413 for a body past the limit", async () => {
-      const huge = { name: "x".repeat(2 * 1024 * 1024), code: "BIG" };
-      expect(await api.post("/api/enroll/course-create", huge)).toEqual({
-        status: 200,
-        body: { code: 413, message: "Request body is larger than the limit of 1048576 bytes", data: null },
       });
     });
 

@@ -1,42 +1,56 @@
-import { type RunningServer, startServer } from "unruffled/testing";
-import { afterAll, beforeEach } from "vitest";
+import type { App } from "unruffled";
+import {
+  type RunningServer,
+  startServer,
+  type TestClient,
+  type TestResponse,
+  testClient,
+} from "unruffled/testing";
+import { afterEach, beforeEach } from "vitest";
 import { createEnrollmentApp } from "../../src/app.ts";
 import type { DialectName } from "../../src/db/index.ts";
 import { useFreshDatabase } from "./test-databases.ts";
 
-/** The enrollment service over loopback HTTP, on a fresh database of one dialect for each test. */
+/** A response's status and body, the body parsed as JSON when it is JSON. */
+export function outcome(response: TestResponse): { status: number; body: unknown } {
+  try {
+    return { status: response.status, body: response.json() };
+  } catch {
+    return { status: response.status, body: response.text };
+  }
+}
+
+/**
+ * The enrollment service on a fresh database of one dialect for each test: called in-process
+ * through the test client, or over loopback HTTP when a test asks for `api.http()`.
+ */
 export function useApi(dialect: DialectName, settings = {}) {
   const db = useFreshDatabase(dialect);
   const internalErrors: unknown[] = [];
+  let app: App | undefined;
+  let client: TestClient | undefined;
   let server: RunningServer | undefined;
-  beforeEach(async () => {
-    await server?.close();
+  beforeEach(() => {
     internalErrors.length = 0;
     const log = { error: (details: Record<string, unknown>) => void internalErrors.push(details.err) };
-    server = await startServer(createEnrollmentApp(db(), { settings, log }));
+    app = createEnrollmentApp(db(), { settings, log });
+    client = testClient(app);
   });
-  afterAll(async () => {
+  afterEach(async () => {
     await server?.close();
+    server = undefined;
   });
-  const call = async (path: string, init?: RequestInit) => {
-    const response = await server!.fetch(path, init);
-    const text = await response.text();
-    let body: unknown = text;
-    try {
-      body = JSON.parse(text);
-    } catch {}
-    return { status: response.status, body };
-  };
   return {
     db,
-    server: () => server!,
     internalErrors,
-    get: (path: string) => call(path),
-    post: (path: string, body: unknown) =>
-      call(path, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: typeof body === "string" ? body : JSON.stringify(body),
-      }),
+    /** The in-process client of this test's app. */
+    client: () => client!,
+    /** This test's app listening on a loopback port, started on first use and closed after the test. */
+    http: async () => {
+      server ??= await startServer(app!);
+      return server;
+    },
+    get: async (path: string) => outcome(await client!.get(path)),
+    post: async (path: string, json: unknown) => outcome(await client!.post(path, { json })),
   };
 }
