@@ -29,7 +29,7 @@ export const openapiCommand: CliCommand = {
       strict: true,
       allowPositionals: false,
     });
-    if (values.app === undefined) throw new CliUsageError(`--app is required.\nUsage: ${USAGE}`);
+    if (values.app === undefined) throw new CliUsageError("--app is required.");
     const app: DocumentedApp = await loadApp(resolve(io.cwd, values.app), values.export);
     const json = `${JSON.stringify(generateOpenApi(app), null, 2)}\n`;
     if (values.out === undefined) {

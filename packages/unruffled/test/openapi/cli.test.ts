@@ -1,0 +1,93 @@
+import { execFile } from "node:child_process";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { delimiter, dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { envelopeValidationHandler, fixtureApp } from "./fixture-app.ts";
+import { REPOSITORY_ROOT } from "./support/repository.ts";
+
+const CLI = join(REPOSITORY_ROOT, "packages/unruffled/src/cli.ts");
+const BIN = join(REPOSITORY_ROOT, "node_modules/.bin/unruffled");
+const APP_MODULE = fileURLToPath(new URL("./fixture-app-module.ts", import.meta.url));
+const relativeAppModule = APP_MODULE.slice(REPOSITORY_ROOT.length);
+
+interface Outcome {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function run(file: string, args: string[]): Promise<Outcome> {
+  // The bin's `env node` must find the Node that runs the tests (24), not the system one.
+  const env = { ...process.env, PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH}` };
+  return new Promise((resolve) => {
+    execFile(file, args, { cwd: REPOSITORY_ROOT, env }, (error, stdout, stderr) => {
+      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
+    });
+  });
+}
+const cli = (...args: string[]) => run(process.execPath, ["--conditions=source", CLI, ...args]);
+const asJson = (value: unknown) => JSON.parse(JSON.stringify(value));
+
+let folder: string;
+beforeAll(async () => {
+  folder = await mkdtemp(join(tmpdir(), "unruffled-cli-"));
+});
+afterAll(async () => {
+  await rm(folder, { recursive: true, force: true });
+});
+
+describe("unruffled openapi", () => {
+  it("writes the document of the module's `app` export to --out, indented", async () => {
+    const out = join(folder, "openapi.json");
+    const outcome = await cli("openapi", "--app", relativeAppModule, "--out", out);
+    expect(outcome).toEqual({ code: 0, stdout: "", stderr: `Wrote the OpenAPI document to ${out}\n` });
+    const text = await readFile(out, "utf8");
+    expect(text).toBe(`${JSON.stringify(fixtureApp().openapi(), null, 2)}\n`);
+  });
+
+  it("writes the named export's document to standard output", async () => {
+    const outcome = await cli("openapi", "--app", APP_MODULE, "--export", "envelopeApp");
+    expect(outcome.code).toBe(0);
+    expect(JSON.parse(outcome.stdout)).toEqual(
+      asJson(fixtureApp({ exceptionHandlers: [envelopeValidationHandler] }).openapi()),
+    );
+  });
+
+  it("runs as the package's `unruffled` bin", async () => {
+    const outcome = await run(BIN, ["openapi", "--app", relativeAppModule]);
+    expect(outcome.code).toBe(0);
+    expect(JSON.parse(outcome.stdout).info).toEqual({
+      title: "Fixture API",
+      version: "1.2.3",
+      description: "Every marker of unruffled.",
+    });
+  });
+
+  it("refuses a missing --app with the usage and exit code 2", async () => {
+    expect(await cli("openapi")).toEqual({
+      code: 2,
+      stdout: "",
+      stderr:
+        "--app is required.\nUsage: unruffled openapi --app <module path> [--export <name>] [--out <file>]\n",
+    });
+  });
+
+  it("names what the module exports when it has no app", async () => {
+    const outcome = await cli("openapi", "--app", APP_MODULE, "--export", "missing");
+    expect(outcome).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: `${APP_MODULE} has no app as the export "missing" (it exports: app, envelopeApp). Export the value of createApp(...).\nUsage: unruffled openapi --app <module path> [--export <name>] [--out <file>]\n`,
+    });
+  });
+
+  it("refuses an unknown command with the list of commands", async () => {
+    const outcome = await cli("serve-me");
+    expect(outcome.code).toBe(2);
+    expect(outcome.stderr).toBe(
+      'Unknown command "serve-me".\n\nUsage: unruffled <command> [options]\n\nCommands:\n  openapi    Write the OpenAPI 3.1 document of an app as JSON\n    unruffled openapi --app <module path> [--export <name>] [--out <file>]\n',
+    );
+  });
+});

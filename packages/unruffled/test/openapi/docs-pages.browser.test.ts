@@ -1,0 +1,170 @@
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type BrowserContext, chromium, type Page } from "playwright-core";
+import type { App } from "unruffled";
+import type { OpenApiDocument } from "unruffled/openapi";
+import { type RunningServer, startServer } from "unruffled/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { envelopeValidationHandler, fixtureApp } from "./fixture-app.ts";
+import { REPOSITORY_ROOT } from "./support/repository.ts";
+import { hasSampleService, openSampleService } from "./support/sample-service.ts";
+
+const CHROMIUM = "/usr/bin/chromium";
+const ARTIFACTS = join(REPOSITORY_ROOT, "test-artifacts");
+const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+/** What a page did that it should not: requests that would leave the machine, console errors. */
+interface PageProblems {
+  externalRequests: string[];
+  consoleErrors: string[];
+}
+
+/** The labels Redoc shows for an operation: its summary, else its operationId. */
+function operationLabels(document: OpenApiDocument): string[] {
+  return Object.values(document.paths).flatMap((item) =>
+    Object.values(item).map((operation) => operation!.summary ?? operation!.operationId),
+  );
+}
+
+/** Swagger UI shows an operation once under each of its tags, or once under "default". */
+function swaggerBlockCount(document: OpenApiDocument): number {
+  return Object.values(document.paths)
+    .flatMap((item) => Object.values(item))
+    .reduce((count, operation) => count + Math.max(1, operation!.tags?.length ?? 0), 0);
+}
+
+// Without Chromium the pages cannot be checked; CI installs it, so there the test never skips.
+describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)("the documentation pages in Chromium", () => {
+  let userDataDir: string;
+  let context: BrowserContext;
+  const externalRequests: string[] = [];
+
+  beforeAll(async () => {
+    await mkdir(ARTIFACTS, { recursive: true });
+    userDataDir = await mkdtemp(join(tmpdir(), "unruffled-chromium-"));
+    context = await chromium.launchPersistentContext(userDataDir, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: CHROMIUM_ARGS,
+      viewport: { width: 1280, height: 900 },
+    });
+    // Every request that is not to the test server is refused and remembered.
+    await context.route("**/*", (route) => {
+      const url = new URL(route.request().url());
+      if (url.hostname === "127.0.0.1") return route.continue();
+      externalRequests.push(url.href);
+      return route.abort();
+    });
+  });
+
+  afterAll(async () => {
+    await context?.close();
+    if (userDataDir) await rm(userDataDir, { recursive: true, force: true });
+  });
+
+  async function open(server: RunningServer, page: string, problems: PageProblems): Promise<Page> {
+    const tab = await context.newPage();
+    tab.on("console", (message) => {
+      if (message.type() === "error") problems.consoleErrors.push(message.text());
+    });
+    tab.on("pageerror", (error) => problems.consoleErrors.push(error.message));
+    tab.on("request", (request) => {
+      const url = new URL(request.url());
+      if (url.protocol !== "data:" && url.protocol !== "blob:" && url.hostname !== "127.0.0.1") {
+        problems.externalRequests.push(url.href);
+      }
+    });
+    const response = await tab.goto(`${server.url}${page}`);
+    expect(response?.status()).toBe(200);
+    return tab;
+  }
+
+  const apps: [string, () => Promise<{ app: App; close(): Promise<void> }>][] = [
+    [
+      "fixture",
+      async () => ({
+        app: fixtureApp({ exceptionHandlers: [envelopeValidationHandler] }),
+        close: async () => {},
+      }),
+    ],
+  ];
+  if (hasSampleService) apps.push(["enrollment", openSampleService]);
+
+  describe.each(apps)("of the %s app", (name, build) => {
+    let server: RunningServer;
+    let openapi: OpenApiDocument;
+    let closeApp: () => Promise<void>;
+
+    beforeAll(async () => {
+      const { app, close } = await build();
+      closeApp = close;
+      openapi = app.openapi();
+      server = await startServer(app);
+    });
+    afterAll(async () => {
+      await server?.close();
+      await closeApp?.();
+    });
+
+    it("renders every operation in Swagger UI with no console error and no request off the machine", async () => {
+      const problems: PageProblems = { externalRequests: [], consoleErrors: [] };
+      const tab = await open(server, "/openapi/docs", problems);
+      const expected = swaggerBlockCount(openapi);
+      await expect.poll(() => tab.locator(".opblock").count(), { timeout: 15_000 }).toBe(expected);
+      await tab.locator(".info .title").filter({ hasText: openapi.info.title }).waitFor();
+      await tab.screenshot({ path: join(ARTIFACTS, `swagger-ui-${name}.png`) });
+      await tab.close();
+      expect(problems).toEqual({ externalRequests: [], consoleErrors: [] });
+    });
+
+    it.runIf(name === "fixture")(
+      "offers a file input for a File parameter in Swagger UI's try-it-out form",
+      async () => {
+        const problems: PageProblems = { externalRequests: [], consoleErrors: [] };
+        const tab = await open(server, "/openapi/docs", problems);
+        const block = tab.locator("#operations-api-upload_documents");
+        await block.locator(".opblock-summary").click();
+        await block.locator(".try-out__btn").click();
+        await block.locator('input[type="file"]').first().waitFor();
+        expect(await block.locator('input[type="file"]').count()).toBe(1);
+        // A list of files gets one file input per item the user adds.
+        await block.getByRole("button", { name: "Add string item" }).click();
+        expect(await block.locator('input[type="file"]').count()).toBe(2);
+        await block.screenshot({ path: join(ARTIFACTS, "swagger-ui-upload-form.png") });
+        await tab.close();
+        expect(problems).toEqual({ externalRequests: [], consoleErrors: [] });
+      },
+    );
+
+    it("renders every operation in Redoc with no console error and no request off the machine", async () => {
+      const problems: PageProblems = { externalRequests: [], consoleErrors: [] };
+      const tab = await open(server, "/openapi/redoc", problems);
+      // Redoc heads each operation with its label (a deprecated one adds a "Deprecated" badge).
+      const missingLabels = async () => {
+        const headings = await tab.locator("h2").allInnerTexts();
+        return operationLabels(openapi).filter(
+          (label) => !headings.some((heading) => heading === label || heading.startsWith(`${label} `)),
+        );
+      };
+      await expect.poll(missingLabels, { timeout: 15_000 }).toEqual([]);
+      await tab.screenshot({ path: join(ARTIFACTS, `redoc-${name}.png`) });
+      await tab.close();
+      expect(problems).toEqual({ externalRequests: [], consoleErrors: [] });
+    });
+  });
+
+  it("made no request off the machine in any page", () => {
+    expect(externalRequests).toEqual([]);
+  });
+});

@@ -1,0 +1,475 @@
+import { createApp, exceptionHandler, RequestValidationError, ValueError } from "unruffled";
+import { JsonResponse } from "unruffled/http";
+import { generateOpenApi } from "unruffled/openapi";
+import { endpoint, p, path } from "unruffled/route";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { envelopeValidationHandler, fixtureApp } from "./fixture-app.ts";
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const jsonBody = (schema: object) => ({ "application/json": { schema } });
+const validationError = {
+  description: "Validation Error",
+  content: jsonBody(ref("HTTPValidationError")),
+};
+const EMAIL_PATTERN =
+  "^(?:[A-Za-z0-9_'+\\-]+\\.)*[A-Za-z0-9_'+\\-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9\\-]*\\.)+[A-Za-z]{2,}$";
+
+const document = fixtureApp().openapi();
+const operation = (route: string, method: string) => (document.paths as any)[route][method];
+
+describe("the document (spec section 5)", () => {
+  it("is OpenAPI 3.1 with info and servers from the OPENAPI settings", () => {
+    expect(document.openapi).toBe("3.1.1");
+    expect(document.info).toEqual({
+      title: "Fixture API",
+      version: "1.2.3",
+      description: "Every marker of unruffled.",
+    });
+    expect(document.servers).toEqual([{ url: "http://127.0.0.1:8000", description: "Local" }]);
+  });
+
+  it("has one operation per route and method with the route name as a stable operationId; HEAD, includeInSchema:false and the doc pages are left out", () => {
+    const operations = Object.entries(document.paths).flatMap(([route, item]) =>
+      Object.entries(item).map(([method, op]) => `${method.toUpperCase()} ${route} ${op!.operationId}`),
+    );
+    expect(operations).toEqual([
+      "GET /hello hello",
+      "GET /api/students list_students",
+      "GET /api/students/{student_id} get_student",
+      "GET /api/courses/{course_id}/students/{student_id} course_students",
+      "POST /api/bind bind_course",
+      "POST /api/enrol enrol",
+      "POST /api/students/form create_student",
+      "POST /api/students/{student_id}/documents upload_documents",
+      "PUT /api/enrolments replace_enrolment",
+      "GET /api/items items_get",
+      "POST /api/items items_post",
+    ]);
+  });
+
+  it("gives tags, summary, description and deprecated from the route and the endpoint", () => {
+    const { parameters, responses, ...listStudents } = operation("/api/students", "get");
+    expect(listStudents).toEqual({
+      operationId: "list_students",
+      tags: ["api", "students"],
+      summary: "List students",
+      description: "Pages through the students, newest first.",
+    });
+    expect(operation("/api/enrol", "post").deprecated).toBe(true);
+    expect("deprecated" in operation("/api/bind", "post")).toBe(false);
+  });
+
+  it("documents query scalars, lists and models, headers and cookies with their wire names, defaults and constraints", () => {
+    expect(operation("/api/students", "get").parameters).toEqual([
+      {
+        name: "page",
+        in: "query",
+        required: false,
+        schema: { default: 1, description: "Page number", examples: [2], type: "integer", minimum: 1 },
+        description: "Page number",
+        examples: { example1: { value: 2 } },
+      },
+      {
+        name: "size",
+        in: "query",
+        required: false,
+        schema: { default: 10, description: "Items per page", type: "integer", minimum: 1, maximum: 100 },
+        description: "Items per page",
+      },
+      {
+        name: "tag",
+        in: "query",
+        required: false,
+        schema: { default: [], type: "array", items: { type: "string" } },
+      },
+      { name: "name", in: "query", required: false, schema: { type: "string", maxLength: 50 } },
+      { name: "active", in: "query", required: false, schema: { default: true, type: "boolean" } },
+      {
+        name: "x-token",
+        in: "header",
+        required: true,
+        schema: { type: "string", description: "Access token" },
+        description: "Access token",
+      },
+      {
+        name: "X-Request-ID",
+        in: "header",
+        required: false,
+        schema: { default: "none", type: "string" },
+      },
+      {
+        name: "session",
+        in: "cookie",
+        required: false,
+        schema: { deprecated: true, type: "string" },
+        deprecated: true,
+      },
+    ]);
+  });
+
+  it("documents a path scalar and every field of a path model as required path parameters", () => {
+    expect(operation("/api/students/{student_id}", "get").parameters).toEqual([
+      {
+        name: "student_id",
+        in: "path",
+        required: true,
+        schema: { type: "integer", minimum: 1, description: "The student's id", examples: [42] },
+        description: "The student's id",
+        examples: { example1: { value: 42 } },
+      },
+    ]);
+    expect(operation("/api/courses/{course_id}/students/{student_id}", "get").parameters).toEqual([
+      { name: "course_id", in: "path", required: true, schema: { type: "integer" } },
+      { name: "student_id", in: "path", required: true, schema: { type: "integer" } },
+    ]);
+  });
+
+  it("documents a JSON model that fills the body as a reference to its component", () => {
+    expect(operation("/api/bind", "post").requestBody).toEqual({
+      required: true,
+      content: jsonBody(ref("BindRequest")),
+    });
+  });
+
+  it("flattens a JSON model beside a JSON scalar into one object, as the request path reads them", () => {
+    expect(operation("/api/enrol", "post").requestBody).toEqual({
+      required: true,
+      content: jsonBody({
+        type: "object",
+        properties: {
+          student_id: { type: "integer", exclusiveMinimum: 0, description: "The student to enrol" },
+          course_id: { type: "integer", exclusiveMinimum: 0 },
+          note: { default: "", type: "string", maxLength: 200 },
+        },
+        required: ["student_id", "course_id"],
+      }),
+    });
+  });
+
+  it("documents a form model beside a form scalar as urlencoded, with the fields' aliases", () => {
+    expect(operation("/api/students/form", "post").requestBody).toEqual({
+      required: true,
+      content: {
+        "application/x-www-form-urlencoded": {
+          schema: {
+            type: "object",
+            properties: {
+              name: { type: "string", minLength: 1 },
+              "e-mail": { type: "string", format: "email", pattern: EMAIL_PATTERN },
+              age: { default: 18, type: "integer", minimum: 16 },
+            },
+            required: ["name", "e-mail"],
+          },
+        },
+      },
+    });
+  });
+
+  it("documents files with form fields as multipart, files as binary strings and lists of them", () => {
+    const upload = operation("/api/students/{student_id}/documents", "post");
+    expect(upload.parameters).toEqual([
+      { name: "student_id", in: "path", required: true, schema: { type: "integer" } },
+    ]);
+    expect(upload.requestBody).toEqual({
+      required: true,
+      content: {
+        "multipart/form-data": {
+          schema: {
+            type: "object",
+            properties: {
+              avatar: { type: "string", format: "binary", description: "A square picture" },
+              attachments: { default: [], type: "array", items: { type: "string", format: "binary" } },
+              title: { type: "string", maxLength: 80 },
+            },
+            required: ["avatar", "title"],
+          },
+        },
+      },
+    });
+  });
+
+  it("has no request body where the endpoint reads none", () => {
+    expect("requestBody" in operation("/api/students", "get")).toBe(false);
+    expect("requestBody" in operation("/hello", "get")).toBe(false);
+  });
+
+  it("documents one response per ResponseSpec with its code, description (or reason phrase) and headers, plus the validation error", () => {
+    expect(operation("/api/bind", "post").responses).toEqual({
+      "201": {
+        description: "Bound",
+        headers: {
+          Location: { description: "Where the binding lives", schema: { type: "string" } },
+          "X-Request-Cost": { schema: { type: "string" } },
+        },
+        content: jsonBody(ref("BindRequest")),
+      },
+      "409": { description: "Already bound", content: jsonBody(ref("NotFound")) },
+      "422": validationError,
+    });
+    expect(operation("/api/students/{student_id}", "get").responses).toEqual({
+      "200": { description: "Successful Response", content: jsonBody(ref("StudentResponse")) },
+      "404": { description: "No such student", content: jsonBody(ref("NotFound")) },
+      "422": validationError,
+    });
+    expect(operation("/api/students/form", "post").responses["201"]).toEqual({
+      description: "Created",
+      content: jsonBody(ref("StudentResponse")),
+    });
+  });
+
+  it("documents a response class alone as a 200 of its media type, and no validation error without parameters", () => {
+    expect(operation("/hello", "get").responses).toEqual({
+      "200": {
+        description: "Successful Response",
+        content: { "text/plain": { schema: { type: "string" } } },
+      },
+    });
+    expect(operation("/api/enrol", "post").responses).toEqual({
+      "200": { description: "Successful Response", content: jsonBody({}) },
+      "422": validationError,
+    });
+  });
+
+  it("makes every named model one component, shared by every operation that uses it", () => {
+    expect(operation("/api/students", "get").responses["200"]).toEqual({
+      description: "One page of students",
+      headers: {
+        "X-Total-Count": { description: "How many students there are in all", schema: { type: "string" } },
+      },
+      content: jsonBody(ref("StudentListResponse")),
+    });
+    expect(operation("/api/courses/{course_id}/students/{student_id}", "get").responses["200"]).toEqual({
+      description: "Successful Response",
+      content: jsonBody(ref("StudentListResponse")),
+    });
+    const student = (required: string[]) => ({
+      type: "object",
+      properties: {
+        id: { type: "integer" },
+        name: { type: "string", minLength: 1 },
+        email: { type: "string", format: "email", pattern: EMAIL_PATTERN },
+        nickname: { default: null, type: ["string", "null"] },
+      },
+      required,
+    });
+    const envelope = (data: object) => ({
+      type: "object",
+      properties: { code: { type: "integer" }, message: { type: "string" }, data },
+      required: ["code", "message", "data"],
+    });
+    const enrolment = (studentRef: string) => ({
+      type: "object",
+      properties: { student: ref(studentRef), course: { type: "string" } },
+      required: ["student", "course"],
+      description: "A student in a course",
+    });
+    expect(document.components).toEqual({
+      schemas: {
+        BindRequest: {
+          type: "object",
+          properties: {
+            student_id: { type: "integer", exclusiveMinimum: 0, description: "The student to enrol" },
+            course_id: { type: "integer", exclusiveMinimum: 0 },
+          },
+          required: ["student_id", "course_id"],
+        },
+        "Enrolment-Input": enrolment("Student-Input"),
+        "Enrolment-Output": enrolment("Student-Output"),
+        HTTPValidationError: {
+          type: "object",
+          properties: { detail: { type: "array", items: ref("ValidationIssue") } },
+          required: ["detail"],
+        },
+        NotFound: {
+          type: "object",
+          properties: { detail: { type: "string" } },
+          required: ["detail"],
+        },
+        // A defaulted field is optional coming in and always present going out.
+        "Student-Input": student(["id", "name", "email"]),
+        "Student-Output": student(["id", "name", "email", "nickname"]),
+        StudentListResponse: envelope({ type: "array", items: ref("Student-Output") }),
+        StudentResponse: envelope(ref("Student-Output")),
+        ValidationIssue: {
+          type: "object",
+          properties: {
+            loc: { type: "array", items: { type: ["string", "integer"] } },
+            msg: { type: "string" },
+            type: { type: "string" },
+            input: {},
+          },
+          required: ["loc", "msg", "type", "input"],
+        },
+      },
+    });
+  });
+
+  it("splits a model that holds a differing model into Input and Output variants too", () => {
+    expect(operation("/api/enrolments", "put").requestBody).toEqual({
+      required: true,
+      content: jsonBody(ref("Enrolment-Input")),
+    });
+    expect(operation("/api/enrolments", "put").responses["200"]).toEqual({
+      description: "Successful Response",
+      content: jsonBody(ref("Enrolment-Output")),
+    });
+  });
+
+  it("is generated once per app: later calls return the same frozen object", () => {
+    const app = fixtureApp();
+    const first = app.openapi();
+    expect(generateOpenApi(app)).toBe(first);
+    expect(Object.isFrozen(first.paths)).toBe(true);
+    expect(app.openapi()).not.toBe(document);
+  });
+});
+
+describe("the validation-error response follows the app's own handler", () => {
+  const envelopeDocument = fixtureApp({ exceptionHandlers: [envelopeValidationHandler] }).openapi();
+  const envelopeOperation = (route: string, method: string) => (envelopeDocument.paths as any)[route][method];
+
+  it("documents both bodies under anyOf when the handler answers a status the endpoint documents too", () => {
+    expect(envelopeOperation("/api/students", "get").responses).toEqual({
+      "200": {
+        description: "One page of students",
+        headers: {
+          "X-Total-Count": { description: "How many students there are in all", schema: { type: "string" } },
+        },
+        content: jsonBody({ anyOf: [ref("StudentListResponse"), ref("ErrorEnvelope")] }),
+      },
+    });
+  });
+
+  it("adds the handler's status beside the endpoint's own ones", () => {
+    expect(envelopeOperation("/api/bind", "post").responses).toEqual({
+      "200": { description: "Invalid request", content: jsonBody(ref("ErrorEnvelope")) },
+      "201": {
+        description: "Bound",
+        headers: {
+          Location: { description: "Where the binding lives", schema: { type: "string" } },
+          "X-Request-Cost": { schema: { type: "string" } },
+        },
+        content: jsonBody(ref("BindRequest")),
+      },
+      "409": { description: "Already bound", content: jsonBody(ref("NotFound")) },
+    });
+  });
+
+  it("names the handler's model as a component and drops the unused default one", () => {
+    const schemas = envelopeDocument.components!.schemas;
+    expect(schemas.ErrorEnvelope).toEqual({
+      type: "object",
+      properties: {
+        code: { type: "integer" },
+        message: { type: "string" },
+        data: {
+          type: "object",
+          properties: { errors: { type: "array", items: {} } },
+          required: ["errors"],
+        },
+      },
+      required: ["code", "message", "data"],
+    });
+    expect("HTTPValidationError" in schemas).toBe(false);
+  });
+
+  it("documents nothing for validation errors when the handler documents nothing", () => {
+    const silent = exceptionHandler(RequestValidationError, () => new JsonResponse({}, { status: 400 }));
+    const doc = fixtureApp({ exceptionHandlers: [silent] }).openapi();
+    expect((doc.paths as any)["/api/bind"].post.responses).toEqual({
+      "201": expect.any(Object),
+      "409": expect.any(Object),
+    });
+  });
+});
+
+describe("edge cases of the document", () => {
+  const ok = (returns: any, params: any = {}) =>
+    endpoint({ params, returns, handler: () => new JsonResponse({}) });
+
+  it("uses a default info without OPENAPI settings", () => {
+    const app = createApp({ routes: [path("/ping", { endpoint: ok(JsonResponse) })] });
+    expect(app.openapi()).toEqual({
+      openapi: "3.1.1",
+      info: { title: "API", version: "0.1.0" },
+      paths: {
+        "/ping": {
+          get: {
+            operationId: "get_ping",
+            responses: { "200": { description: "Successful Response", content: jsonBody({}) } },
+          },
+        },
+      },
+    });
+  });
+
+  it("refuses two different schemas that share one id, naming the id", () => {
+    const first = z.object({ a: z.string() }).meta({ id: "Twin" });
+    const second = z.object({ b: z.string() }).meta({ id: "Twin" });
+    const app = createApp({
+      routes: [
+        path("/one", { endpoint: ok([p.ResponseSpec({ model: first })]) }),
+        path("/two", { endpoint: ok([p.ResponseSpec({ model: second })]) }),
+      ],
+    });
+    expect(() => app.openapi()).toThrow(ValueError);
+    expect(() => generateOpenApi(app)).toThrow(
+      'Two different schemas are named "Twin" (.meta({ id: "Twin" })), so the OpenAPI document cannot tell them apart; give each schema its own id, or reuse one schema object.',
+    );
+  });
+
+  it("names an unnamed recursive model, documents dates as date-time strings and strips the alias meta key", () => {
+    interface Category {
+      name: string;
+      children: Category[];
+    }
+    const Category: z.ZodType<Category> = z.object({
+      name: z.string().meta({ alias: "label" }),
+      get children() {
+        return z.array(Category);
+      },
+    });
+    const Stamp = z.object({ at: z.date() });
+    const app = createApp({
+      routes: [
+        path("/tree", { endpoint: ok([p.ResponseSpec({ model: Category })]) }),
+        path("/stamp", { endpoint: ok([p.ResponseSpec({ model: Stamp })]) }),
+      ],
+    });
+    const doc = app.openapi() as any;
+    expect(doc.paths["/tree"].get.responses["200"].content).toEqual(jsonBody(ref("RecursiveSchema1")));
+    expect(doc.components.schemas).toEqual({
+      RecursiveSchema1: {
+        type: "object",
+        properties: {
+          name: { type: "string" },
+          children: { type: "array", items: ref("RecursiveSchema1") },
+        },
+        required: ["name", "children"],
+      },
+    });
+    expect(doc.paths["/stamp"].get.responses["200"].content).toEqual(
+      jsonBody({
+        type: "object",
+        properties: { at: { type: "string", format: "date-time" } },
+        required: ["at"],
+      }),
+    );
+  });
+
+  it("keeps a strict model closed and leaves other models open", () => {
+    const Strict = z.strictObject({ a: z.string() });
+    const app = createApp({
+      routes: [path("/strict", { endpoint: ok([p.ResponseSpec({ model: Strict })]) })],
+    });
+    expect((app.openapi().paths as any)["/strict"].get.responses["200"].content).toEqual(
+      jsonBody({
+        type: "object",
+        properties: { a: { type: "string" } },
+        required: ["a"],
+        additionalProperties: false,
+      }),
+    );
+  });
+});

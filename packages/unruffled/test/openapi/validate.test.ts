@@ -1,0 +1,60 @@
+import { execFile } from "node:child_process";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { Validator } from "@seriousme/openapi-schema-validator";
+import type { OpenApiDocument } from "unruffled/openapi";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { envelopeValidationHandler, fixtureApp } from "./fixture-app.ts";
+import { REPOSITORY_ROOT } from "./support/repository.ts";
+import { hasSampleService, openSampleService } from "./support/sample-service.ts";
+
+const run = promisify(execFile);
+const REDOCLY = join(REPOSITORY_ROOT, "node_modules/@redocly/cli/bin/cli.js");
+
+const documents: Record<string, () => Promise<OpenApiDocument>> = {
+  "the fixture app (default 422)": async () => fixtureApp().openapi(),
+  "the fixture app (200 envelope for validation errors)": async () =>
+    fixtureApp({ exceptionHandlers: [envelopeValidationHandler] }).openapi(),
+};
+if (hasSampleService) {
+  documents["the enrollment sample service"] = async () => {
+    const service = await openSampleService();
+    try {
+      return service.app.openapi();
+    } finally {
+      await service.close();
+    }
+  };
+}
+
+let folder: string;
+beforeAll(async () => {
+  folder = await mkdtemp(join(tmpdir(), "unruffled-openapi-"));
+});
+afterAll(async () => {
+  await rm(folder, { recursive: true, force: true });
+});
+
+describe.each(Object.keys(documents))("the document of %s", (name) => {
+  it("passes the OpenAPI 3.1 schema validator", async () => {
+    const result = await new Validator().validate(JSON.parse(JSON.stringify(await documents[name]!())));
+    expect(result).toEqual({ valid: true });
+  });
+
+  it("passes `redocly lint --extends=spec` with no error and no warning", async () => {
+    const file = join(folder, `${name.replace(/\W+/g, "-")}.json`);
+    await writeFile(file, JSON.stringify(await documents[name]!()));
+    const { stdout } = await run(
+      process.execPath,
+      [REDOCLY, "lint", file, "--extends=spec", "--format=json"],
+      { env: { ...process.env, REDOCLY_TELEMETRY: "off", NO_COLOR: "1" } },
+    );
+    const report = JSON.parse(stdout);
+    expect({ totals: report.totals, problems: report.problems }).toEqual({
+      totals: { errors: 0, warnings: 0, ignored: 0 },
+      problems: [],
+    });
+  });
+});
