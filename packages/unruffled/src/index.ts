@@ -1,4 +1,4 @@
-export type { AppOptions, ErrorLogger, ListenOptions } from "./app/app.ts";
+export type { AppOptions, CloseOptions, ErrorLogger, ListenOptions } from "./app/app.ts";
 export { App, createApp } from "./app/app.ts";
 export type { ErrorClass, ExceptionHandler, ExceptionHandlerFunction } from "./app/exception-handlers.ts";
 export {
@@ -7,8 +7,15 @@ export {
   HttpValidationErrorSchema,
   ValidationIssueSchema,
 } from "./app/exception-handlers.ts";
+export type { Logger } from "pino";
+export type { LoggingSettings } from "./app/logging.ts";
+export { createLogger, DEFAULT_LOG_LEVEL } from "./app/logging.ts";
 export type { LimitSettings, OpenApiSettings, Settings } from "./app/settings.ts";
 export { DEFAULT_LIMITS } from "./app/settings.ts";
+export type { ShutdownSignalOptions } from "./app/shutdown-signals.ts";
+export { handleShutdownSignals } from "./app/shutdown-signals.ts";
+export type { WorkerOptions } from "./app/workers.ts";
+export { runWorkers } from "./app/workers.ts";
 export type { ValidationIssue } from "./errors.ts";
 export {
   HttpError,

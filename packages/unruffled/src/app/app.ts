@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { Logger } from "pino";
 import { HttpError, MethodNotAllowedError, NotFoundError } from "../errors.ts";
 import type { UploadLimits } from "../file/multipart.ts";
 import { NodeBodySource, WebBodySource } from "../http/body.ts";
@@ -12,11 +13,15 @@ import { type BuiltRoute, buildRoutes } from "../route/build-routes.ts";
 import type { RouteDefinition } from "../route/path.ts";
 import { resolveParams } from "../route/resolve-params.ts";
 import { Router } from "../route/router.ts";
+import { AccessLog, REQUEST_ID_HEADER } from "./access-log.ts";
 import { type ExceptionHandler, ExceptionHandlers } from "./exception-handlers.ts";
-import { type LimitSettings, resolveLimits, type Settings } from "./settings.ts";
+import { closeGracefully } from "./graceful-close.ts";
+import { createLogger, isPinoLogger } from "./logging.ts";
+import { requestIdFrom } from "./request-id.ts";
+import { type LimitSettings, resolveLimits, type Settings, timeoutCheckInterval } from "./settings.ts";
 import { toWebResponse, writeNodeResponse } from "./write-response.ts";
 
-/** Where the app reports errors it answered with 500; `console` unless the app gives its own. */
+/** Where the app reports errors it answered with 500. A pino logger is one. */
 export interface ErrorLogger {
   error(details: Record<string, unknown>, message: string): void;
 }
@@ -30,7 +35,11 @@ export interface AppOptions {
   requestClass?: new (
     raw: RawRequest,
   ) => HttpRequest;
-  logger?: ErrorLogger;
+  /**
+   * Where errors answered with 500 go (default: the app's pino logger, `createLogger(settings.LOGGING)`).
+   * A pino logger given here is the app's logger: it gets the access log too, at its own level.
+   */
+  logger?: ErrorLogger | Logger;
 }
 
 export interface ListenOptions {
@@ -38,11 +47,10 @@ export interface ListenOptions {
   host?: string;
 }
 
-const consoleLogger: ErrorLogger = {
-  error(details, message) {
-    console.error(message, details);
-  },
-};
+export interface CloseOptions {
+  /** Milliseconds requests in flight get to finish before their connections are cut (default 10 s). */
+  timeout?: number;
+}
 
 /** One registered route and method: the analysed route and how to run it. */
 interface RouteHandler {
@@ -64,15 +72,25 @@ export class App {
   ) => HttpRequest;
   private readonly bodyLimits: BodyLimits;
   private readonly uploadLimits: UploadLimits;
-  private readonly logger: ErrorLogger;
+  /** The app's pino logger: the access log, and the errors unless another `logger` was given. */
+  readonly logger: Logger;
+  private readonly errorLogger: ErrorLogger;
+  private readonly accessLog: AccessLog;
   private readonly debug: boolean;
   private server: Server | undefined;
+  /** Set while `close()` runs: answers then carry `Connection: close`. */
+  private closing = false;
 
   constructor(options: AppOptions) {
     this.settings = options.settings ?? {};
     this.limits = resolveLimits(this.settings.LIMITS);
     this.debug = this.settings.DEBUG === true;
-    this.bodyLimits = { body: this.limits.body_size, form: this.limits.form_size };
+    this.bodyLimits = {
+      body: this.limits.body_size,
+      form: this.limits.form_size,
+      jsonDepth: this.limits.json_depth,
+      fields: this.limits.fields,
+    };
     this.uploadLimits = {
       fileSize: this.limits.file_size,
       totalSize: this.limits.upload_size,
@@ -81,7 +99,10 @@ export class App {
       fieldSize: this.limits.field_size,
     };
     this.requestClass = options.requestClass ?? HttpRequest;
-    this.logger = options.logger ?? consoleLogger;
+    const logging = this.settings.LOGGING ?? {};
+    this.logger = isPinoLogger(options.logger) ? options.logger : createLogger(logging);
+    this.errorLogger = options.logger ?? this.logger;
+    this.accessLog = new AccessLog(this.logger, logging.access_log !== false);
     this.exceptionHandlers = new ExceptionHandlers(options.exceptionHandlers ?? []);
     this.routes = buildRoutes(options.routes, { fileSizeLimit: this.limits.file_size });
     for (const route of this.routes) this.register(route);
@@ -114,9 +135,21 @@ export class App {
 
   /**
    * Answers one request. Never throws: every error becomes a response through the exception
-   * handlers, and an error inside a handler becomes a plain 500.
+   * handlers, and an error inside a handler becomes a plain 500. Gives the request its id, echoes
+   * it in `x-request-id`, and writes the access log record.
    */
   handle(request: HttpRequest): HttpResponse | Promise<HttpResponse> {
+    request.id = requestIdFrom(request.headers[REQUEST_ID_HEADER]);
+    const started = this.accessLog.start();
+    const response = this.answer(request);
+    if (response instanceof Promise) {
+      return response.then((resolved) => this.accessLog.finish(request, resolved, started));
+    }
+    return this.accessLog.finish(request, response, started);
+  }
+
+  /** Routing, parameters, the endpoint's handler, and the exception handlers for what fails. */
+  private answer(request: HttpRequest): HttpResponse | Promise<HttpResponse> {
     try {
       const match = this.router.find(request.path);
       if (match === undefined) throw new NotFoundError(`Not Found: ${request.path}`);
@@ -169,8 +202,8 @@ export class App {
   }
 
   private internalError(error: unknown, request: HttpRequest): HttpResponse {
-    this.logger.error(
-      { err: error, method: request.method, path: request.path },
+    this.errorLogger.error(
+      { err: error, reqId: request.id, method: request.method, path: request.path },
       "Unhandled error while answering a request",
     );
     if (this.debug && error instanceof Error) {
@@ -198,13 +231,19 @@ export class App {
     const response = this.handle(request);
     if (response instanceof Promise) {
       response.then(
-        (resolved) => writeNodeResponse(res, resolved, request),
-        (error) => writeNodeResponse(res, this.internalError(error, request), request),
+        (resolved) => this.send(res, resolved, request),
+        (error) => this.send(res, this.internalError(error, request), request),
       );
     } else {
-      writeNodeResponse(res, response, request);
+      this.send(res, response, request);
     }
   };
+
+  private send(res: ServerResponse, response: HttpResponse, request: HttpRequest): void {
+    // While closing, the client must not keep the connection for another request.
+    if (this.closing && !res.headersSent) res.setHeader("connection", "close");
+    writeNodeResponse(res, response, request);
+  }
 
   /** Answers a web-standard `Request`, for runtimes other than Node's `http`. */
   readonly fetch = async (webRequest: Request): Promise<Response> => {
@@ -238,6 +277,7 @@ export class App {
         headersTimeout: this.limits.headers_timeout,
         requestTimeout: this.limits.request_timeout,
         keepAliveTimeout: this.limits.keep_alive_timeout,
+        connectionsCheckingInterval: timeoutCheckInterval(this.limits),
       },
       this.nodeHandler,
     );
@@ -256,15 +296,23 @@ export class App {
     return (this.server?.address() as AddressInfo | null) ?? undefined;
   }
 
-  /** Stops accepting connections, lets in-flight requests finish, and closes idle connections. */
-  close(): Promise<void> {
+  /**
+   * Stops the server gracefully: accepts no new connection, closes idle keep-alive connections,
+   * lets requests in flight finish (their answers carry `Connection: close`), and at the deadline
+   * cuts whatever connections remain. Resolves once every connection is closed.
+   *
+   * @example process.once("SIGTERM", () => app.close({ timeout: 5_000 }).then(() => process.exit(0)));
+   */
+  async close(options: CloseOptions = {}): Promise<void> {
     const server = this.server;
-    if (!server) return Promise.resolve();
+    if (!server) return;
     this.server = undefined;
-    return new Promise((resolve, reject) => {
-      server.close((error) => (error ? reject(error) : resolve()));
-      server.closeIdleConnections();
-    });
+    this.closing = true;
+    try {
+      await closeGracefully(server, options.timeout ?? 10_000);
+    } finally {
+      this.closing = false;
+    }
   }
 }
 

@@ -1,3 +1,5 @@
+import type { LoggingSettings } from "./logging.ts";
+
 /** `OPENAPI` settings: what the document says about the API, and whether the pages are served. */
 export interface OpenApiSettings {
   info: { title: string; version: string; description?: string };
@@ -6,29 +8,42 @@ export interface OpenApiSettings {
   allow_public?: boolean;
 }
 
-/** `LIMITS` settings. Every limit is answered with a clear status (413, 431, 408), never a crash. */
+/**
+ * `LIMITS` settings. Every limit is answered with a clear status, never a crash or a hang: 413 for
+ * a body, file or count past its limit (the rest of the body is never read), 400 for JSON nested too
+ * deep, 431 for a request head too large, 408 (then the connection closes) for a client too slow.
+ * Sizes are in bytes, times in milliseconds; every value is a positive whole number.
+ */
 export interface LimitSettings {
-  /** Largest JSON or text body in bytes (default 1 MiB). */
+  /** Largest JSON or text body (default 1 MiB); past it, 413. */
   body_size?: number;
-  /** Largest urlencoded form body in bytes (default 1 MiB). */
+  /** Deepest nesting of arrays and objects in a JSON body (default 64); past it, 400. */
+  json_depth?: number;
+  /** Largest urlencoded form body (default 1 MiB); past it, 413. */
   form_size?: number;
-  /** Largest uploaded file in bytes (default 10 MiB). */
+  /** Largest uploaded file (default 10 MiB); past it, 413. A File parameter's `maxSize` may lower it. */
   file_size?: number;
-  /** Largest whole multipart body in bytes (default 50 MiB). */
+  /** Largest whole multipart body (default 50 MiB); past it, 413. */
   upload_size?: number;
-  /** Most files in one multipart body (default 10). */
+  /** Most files in one multipart body (default 10); past it, 413. */
   files?: number;
-  /** Most non-file fields in one multipart body (default 100). */
+  /** Most non-file fields in one multipart or urlencoded body (default 100); past it, 413. */
   fields?: number;
-  /** Largest multipart field value in bytes (default 1 MiB). */
+  /** Largest multipart field value (default 1 MiB); past it, 413. */
   field_size?: number;
-  /** Largest request head in bytes; past it Node answers 431 (default 16 KiB). */
+  /** Largest request head: request line and headers (default 16 KiB); past it, Node answers 431. */
   header_size?: number;
-  /** Milliseconds a client has to send its headers (default 10 s). */
+  /**
+   * Time a client has to send its whole request head (default 10 s, or `request_timeout` when that
+   * is smaller); then Node answers 408 and closes the connection. Must not exceed `request_timeout`.
+   */
   headers_timeout?: number;
-  /** Milliseconds a client has to send its whole request (default 30 s); then 408. */
+  /** Time a client has to send its whole request, head and body (default 30 s); then 408 and close. */
   request_timeout?: number;
-  /** Milliseconds an idle keep-alive connection stays open (default 5 s). */
+  /**
+   * Time an idle keep-alive connection stays open after an answer (default 5 s; Node adds about a
+   * second so that a client reusing the connection at the last moment is not cut off).
+   */
   keep_alive_timeout?: number;
 }
 
@@ -38,6 +53,8 @@ export interface Settings {
   /** True adds the error and its stack to 500 answers. Never in production. */
   DEBUG?: boolean;
   LIMITS?: LimitSettings;
+  /** Levels and destination of the access and error logs; see `LoggingSettings` for the defaults. */
+  LOGGING?: LoggingSettings;
   [key: string]: unknown;
 }
 
@@ -45,6 +62,7 @@ const MiB = 1024 * 1024;
 
 export const DEFAULT_LIMITS: Required<LimitSettings> = {
   body_size: MiB,
+  json_depth: 64,
   form_size: MiB,
   file_size: 10 * MiB,
   upload_size: 50 * MiB,
@@ -60,10 +78,11 @@ export const DEFAULT_LIMITS: Required<LimitSettings> = {
 /** The limits in force: the defaults, with the app's own values over them. */
 export function resolveLimits(limits: LimitSettings | undefined): Required<LimitSettings> {
   const result = { ...DEFAULT_LIMITS };
-  for (const key of Object.keys(limits ?? {}) as (keyof LimitSettings)[]) {
-    const value = limits![key];
+  const given = limits ?? {};
+  for (const key of Object.keys(given) as (keyof LimitSettings)[]) {
+    const value = given[key];
     if (value === undefined) continue;
-    if (!(key in DEFAULT_LIMITS)) throw new TypeError(`Unknown LIMITS setting "${key}"`);
+    if (!Object.hasOwn(DEFAULT_LIMITS, key)) throw new TypeError(`Unknown LIMITS setting "${key}"`);
     if (!Number.isInteger(value) || value <= 0) {
       throw new TypeError(
         `The LIMITS setting "${key}" must be a positive whole number, got ${JSON.stringify(value)}`,
@@ -71,5 +90,23 @@ export function resolveLimits(limits: LimitSettings | undefined): Required<Limit
     }
     result[key] = value;
   }
+  if (given.headers_timeout === undefined) {
+    // Node refuses a head deadline later than the whole request's one.
+    result.headers_timeout = Math.min(result.headers_timeout, result.request_timeout);
+  } else if (result.headers_timeout > result.request_timeout) {
+    throw new TypeError(
+      `The LIMITS setting "headers_timeout" (${result.headers_timeout} ms) must not exceed "request_timeout" (${result.request_timeout} ms)`,
+    );
+  }
   return result;
+}
+
+/**
+ * How often Node's server looks for connections past `headers_timeout` or `request_timeout`. Node
+ * checks every 30 s by default, which would let a 500 ms limit last half a minute; a tenth of the
+ * shorter timeout, at most a second, keeps every limit within about 10 % of its value.
+ */
+export function timeoutCheckInterval(limits: Required<LimitSettings>): number {
+  const shortest = Math.min(limits.headers_timeout, limits.request_timeout);
+  return Math.min(1_000, Math.max(10, Math.floor(shortest / 10)));
 }

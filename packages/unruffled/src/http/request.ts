@@ -1,15 +1,21 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { type ParsedUrlQuery, parse as parseQueryString } from "node:querystring";
-import { MalformedBodyError } from "../errors.ts";
+import { DEFAULT_LIMITS } from "../app/settings.ts";
+import { MalformedBodyError, PayloadTooLargeError } from "../errors.ts";
 import type { BodySource } from "./body.ts";
 import { parseCookies } from "./cookies.ts";
+import { jsonNestsDeeperThan } from "./json-depth.ts";
 
-/** Body size limits a request reads with; the app passes its `LIMITS` settings. */
+/** Body limits a request reads with; the app passes its `LIMITS` settings. */
 export interface BodyLimits {
   /** Largest JSON or text body, in bytes. */
   readonly body: number;
   /** Largest urlencoded form body, in bytes. */
   readonly form: number;
+  /** Deepest nesting of a JSON body (default `DEFAULT_LIMITS.json_depth`). */
+  readonly jsonDepth?: number;
+  /** Most fields of an urlencoded form body (default `DEFAULT_LIMITS.fields`). */
+  readonly fields?: number;
 }
 
 /** What an adapter (Node `http`, web `fetch`) hands to the app for one request. */
@@ -52,6 +58,8 @@ export class HttpRequest {
   readonly headers: IncomingHttpHeaders;
   /** Values of the route's `{name}` placeholders, percent-decoded. */
   pathParams: Record<string, string> = {};
+  /** The request id: the client's `x-request-id` when acceptable, else one the app made; echoed and logged. */
+  id = "";
   /** The bytes source of the body; endpoints normally use `json()`, `text()`, `body()` or `form()`. */
   readonly bodySource: BodySource;
   readonly limits: BodyLimits;
@@ -107,26 +115,53 @@ export class HttpRequest {
     return (await this.body()).toString("utf8");
   }
 
-  /** The body parsed as JSON; `undefined` for an empty body, 400 for malformed JSON. */
+  /** The body parsed as JSON; `undefined` for an empty body, 400 for malformed or too deep JSON. */
   async json(): Promise<unknown> {
     const bytes = await this.body();
-    return parseJsonBody(bytes);
+    return parseJsonBody(bytes, this.limits.jsonDepth);
   }
 
-  /** The body parsed as an urlencoded form; a repeated key gives an array. */
+  /** The body parsed as an urlencoded form; a repeated key gives an array; 413 past the field limit. */
   async form(): Promise<ParsedUrlQuery> {
     if (this.bodyBytes === undefined) this.bodyBytes = this.bodySource.read(this.limits.form);
     const bytes = await this.bodyBytes;
-    return parseQueryString(bytes.toString("utf8"));
+    return parseFormBody(bytes, this.limits.fields);
   }
 }
 
 /** JSON.parse with the client's mistake reported as a 400 instead of a crash. */
-export function parseJsonBody(bytes: Buffer): unknown {
+export function parseJsonBody(bytes: Buffer, maxDepth: number = DEFAULT_LIMITS.json_depth): unknown {
   if (bytes.length === 0) return undefined;
+  const text = bytes.toString("utf8");
+  if (jsonNestsDeeperThan(text, maxDepth)) {
+    throw new MalformedBodyError(`Malformed JSON body: nested deeper than the limit of ${maxDepth} levels`);
+  }
   try {
-    return JSON.parse(bytes.toString("utf8"));
+    return JSON.parse(text);
   } catch (error) {
     throw new MalformedBodyError(`Malformed JSON body: ${(error as Error).message}`);
+  }
+}
+
+/** An urlencoded body, refused with 413 when it holds more fields than `maxFields`. */
+export function parseFormBody(bytes: Buffer, maxFields: number = DEFAULT_LIMITS.fields): ParsedUrlQuery {
+  const text = bytes.toString("utf8");
+  if (countFields(text) > maxFields) {
+    throw new PayloadTooLargeError(`Too many form fields: the limit is ${maxFields}`, maxFields);
+  }
+  // The count is checked above; Node's own cap of 1,000 keys would drop fields silently.
+  return parseQueryString(text, "&", "=", { maxKeys: 0 });
+}
+
+/** Non-empty `&`-separated pairs, as `querystring.parse` counts them. */
+function countFields(text: string): number {
+  let count = 0;
+  let start = 0;
+  for (;;) {
+    const end = text.indexOf("&", start);
+    const stop = end < 0 ? text.length : end;
+    if (stop > start) count++;
+    if (end < 0) return count;
+    start = end + 1;
   }
 }

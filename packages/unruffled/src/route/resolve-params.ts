@@ -49,7 +49,7 @@ async function readBody(
       if (type !== "" && type !== "application/json" && !type.endsWith("+json")) {
         throw new UnsupportedMediaTypeError(`Expected a JSON body (application/json), got ${type}`);
       }
-      return { json: parseJsonBody(await request.body()) };
+      return { json: parseJsonBody(await request.body(), request.limits.jsonDepth) };
     case "form":
       if (type === "multipart/form-data") return readMultipartBody(description, request, limits);
       if (type !== "" && type !== "application/x-www-form-urlencoded") {

@@ -103,6 +103,42 @@ describe("JSON bodies", () => {
   });
 });
 
+describe("deeply nested JSON", () => {
+  // Regression: 10,000 levels of "[" parsed fine, then the 422 that echoed the value overflowed the
+  // stack in JSON.stringify and the client got a 500.
+  it("refuses a body nested deeper than json_depth with 400, before parsing it", async () => {
+    const server = await serveEndpoint("/bind", bind, ["POST"]);
+    const deep = `${"[".repeat(10_000)}${"]".repeat(10_000)}`;
+    expect(
+      await jsonOf(server.fetch("/bind", { method: "POST", headers: JSON_HEADERS, body: deep })),
+    ).toEqual({
+      status: 400,
+      body: { detail: "Malformed JSON body: nested deeper than the limit of 64 levels" },
+    });
+  });
+
+  it("counts objects and arrays alike, ignores brackets inside strings, and follows the setting", async () => {
+    const server = await serveEndpoint(
+      "/bind",
+      echo({ body: p.Json(z.object({ a: z.unknown() })) }),
+      ["POST"],
+      {
+        settings: { LIMITS: { json_depth: 3 } },
+      },
+    );
+    const send = (body: string) =>
+      jsonOf(server.fetch("/bind", { method: "POST", headers: JSON_HEADERS, body }));
+    expect(await send('{"a":[{"b":"[[[[\\"]]]"}]}')).toEqual({
+      status: 200,
+      body: { body: { a: [{ b: '[[[["]]]' }] } },
+    });
+    expect(await send('{"a":[{"b":[]}]}')).toEqual({
+      status: 400,
+      body: { detail: "Malformed JSON body: nested deeper than the limit of 3 levels" },
+    });
+  });
+});
+
 describe("form bodies", () => {
   it("refuses a form past its limit with 413", async () => {
     const server = await serveEndpoint("/f", echo({ name: p.Form(z.string()) }), ["POST"], {
@@ -116,6 +152,41 @@ describe("form bodies", () => {
       status: 413,
       body: { detail: "Request body is larger than the limit of 64 bytes" },
     });
+  });
+
+  it("refuses more urlencoded fields than the fields limit with 413", async () => {
+    const server = await serveEndpoint("/f", echo({ name: p.Form(z.string()) }), ["POST"], {
+      settings: { LIMITS: { fields: 3 } },
+    });
+    const send = (body: string) =>
+      jsonOf(
+        server.fetch("/f", {
+          method: "POST",
+          headers: { "content-type": "application/x-www-form-urlencoded" },
+          body,
+        }),
+      );
+    expect(await send("name=a&&b=1&c=2&")).toEqual({ status: 200, body: { name: "a" } });
+    expect(await send("name=a&b=1&c=2&d=3")).toEqual({
+      status: 413,
+      body: { detail: "Too many form fields: the limit is 3" },
+    });
+  });
+
+  it("reads more than Node's default 1,000 urlencoded keys when the limit allows it", async () => {
+    const server = await serveEndpoint("/f", echo({ name: p.Form(z.string()) }), ["POST"], {
+      settings: { LIMITS: { fields: 2_000 } },
+    });
+    const filler = Array.from({ length: 1_500 }, (_, index) => `k${index}=v`).join("&");
+    expect(
+      await jsonOf(
+        server.fetch("/f", {
+          method: "POST",
+          headers: { "content-type": "application/x-www-form-urlencoded" },
+          body: `${filler}&name=last`,
+        }),
+      ),
+    ).toEqual({ status: 200, body: { name: "last" } });
   });
 
   it("refuses a JSON body sent to a form endpoint with 415", async () => {

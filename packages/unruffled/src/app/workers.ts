@@ -1,0 +1,119 @@
+import cluster, { type Worker } from "node:cluster";
+
+export interface WorkerOptions {
+  /** How many processes serve; 1 (the default) runs `start` in this process, with no cluster. */
+  workers?: number;
+  /**
+   * Starts one server in the current process: opens what it needs, listens, and installs its own
+   * graceful shutdown (`handleShutdownSignals`). Workers share the port they listen on.
+   */
+  start: () => unknown;
+  /** How long the primary waits for its workers to exit after SIGTERM/SIGINT before killing them (default 15 s). */
+  shutdownTimeout?: number;
+  /** Delay before replacing a crashed worker; it doubles while replacements keep crashing (default 100 ms). */
+  restartDelay?: number;
+  /** The longest delay between replacements (default 10 s). */
+  maxRestartDelay?: number;
+  /** A worker that ran this long before crashing counts as healthy: the delay starts over (default 10 s). */
+  stableAfter?: number;
+  /** Where the primary tells what its workers do (default the console). */
+  log?: { info(message: string): void; error(message: string): void };
+  /** How the primary ends once its workers are gone (default `process.exit`). */
+  exit?: (code: number) => void;
+}
+
+const consoleLog = {
+  info: (message: string) => console.log(message),
+  error: (message: string) => console.error(message),
+};
+
+/**
+ * Runs `start` in `workers` processes (`node:cluster`) that share one port. The primary replaces a
+ * worker that dies, waiting longer after each crash in a row so that a worker failing at start-up
+ * does not spin; on SIGTERM or SIGINT it passes SIGTERM to every worker, waits for them to finish
+ * their requests, and exits 0 when they all exited cleanly. In a worker, or with one worker, it simply
+ * calls `start`.
+ *
+ * @example
+ * await runWorkers({ workers: 4, start: async () => {
+ *   const app = createApp({ routes }); await app.listen({ port: 8000 });
+ *   handleShutdownSignals(() => app.close({ timeout: 10_000 }));
+ * } });
+ */
+export async function runWorkers(options: WorkerOptions): Promise<void> {
+  const count = options.workers ?? 1;
+  if (!Number.isInteger(count) || count < 1) {
+    throw new TypeError(`The number of workers must be a whole number of at least 1, got ${count}`);
+  }
+  if (count === 1 || cluster.isWorker) {
+    await options.start();
+    return;
+  }
+  superviseWorkers(count, options);
+}
+
+function superviseWorkers(count: number, options: WorkerOptions): void {
+  const log = options.log ?? consoleLog;
+  const exit = options.exit ?? ((code: number) => process.exit(code));
+  const restartDelay = options.restartDelay ?? 100;
+  const maxRestartDelay = options.maxRestartDelay ?? 10_000;
+  const stableAfter = options.stableAfter ?? 10_000;
+  const live = new Set<Worker>();
+  const pendingRestarts = new Set<NodeJS.Timeout>();
+  // Crashes in a row, per worker slot, to grow the delay of its next replacement.
+  const crashesInARow: number[] = Array.from({ length: count }, () => 0);
+  let stopping = false;
+  let uncleanExits = 0;
+
+  const fork = (slot: number) => {
+    const worker = cluster.fork({ UNRUFFLED_WORKER: String(slot + 1) });
+    const startedAt = performance.now();
+    live.add(worker);
+    const name = `worker ${slot + 1} (pid ${worker.process.pid})`;
+    log.info(`${name} started`);
+    worker.once("exit", (code, signal) => {
+      live.delete(worker);
+      const how = signal ? `by ${signal}` : `with code ${code}`;
+      if (stopping) {
+        // A worker still starting up has no handler yet: SIGTERM ends it, as was asked.
+        if (code !== 0 && signal !== "SIGTERM") uncleanExits++;
+        log.info(`${name} exited ${how}`);
+        if (live.size === 0) exit(uncleanExits === 0 ? 0 : 1);
+        return;
+      }
+      crashesInARow[slot] = performance.now() - startedAt >= stableAfter ? 1 : crashesInARow[slot]! + 1;
+      const delay = Math.min(maxRestartDelay, restartDelay * 2 ** (crashesInARow[slot]! - 1));
+      log.error(`${name} exited ${how}; replacing it in ${delay} ms`);
+      const timer = setTimeout(() => {
+        pendingRestarts.delete(timer);
+        fork(slot);
+      }, delay);
+      pendingRestarts.add(timer);
+    });
+  };
+
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    for (const timer of pendingRestarts) clearTimeout(timer);
+    pendingRestarts.clear();
+    log.info(`${signal}: stopping ${live.size} workers`);
+    if (live.size === 0) {
+      exit(0);
+      return;
+    }
+    for (const worker of live) worker.process.kill("SIGTERM");
+    setTimeout(() => {
+      for (const worker of live) {
+        log.error(
+          `worker ${worker.process.pid} still running after ${options.shutdownTimeout ?? 15_000} ms; killing it`,
+        );
+        worker.process.kill("SIGKILL");
+      }
+    }, options.shutdownTimeout ?? 15_000).unref();
+  };
+  process.on("SIGTERM", stop);
+  process.on("SIGINT", stop);
+
+  for (let slot = 0; slot < count; slot++) fork(slot);
+}
