@@ -458,6 +458,24 @@ describe("edge cases of the document", () => {
     );
   });
 
+  it("names a schema registered in Zod's global registry, and documents a lone unaliased form model as itself", () => {
+    const Login = z.object({ user: z.string(), password: z.string().min(8) });
+    z.globalRegistry.add(Login, { id: "Login" });
+    const app = createApp({
+      routes: [path("/login", { endpoint: ok(JsonResponse, { login: p.Form(Login) }), methods: ["POST"] })],
+    });
+    const doc = app.openapi() as any;
+    expect(doc.paths["/login"].post.requestBody).toEqual({
+      required: true,
+      content: { "application/x-www-form-urlencoded": { schema: ref("Login") } },
+    });
+    expect(doc.components.schemas.Login).toEqual({
+      type: "object",
+      properties: { user: { type: "string" }, password: { type: "string", minLength: 8 } },
+      required: ["user", "password"],
+    });
+  });
+
   it("keeps a strict model closed and leaves other models open", () => {
     const Strict = z.strictObject({ a: z.string() });
     const app = createApp({
