@@ -101,6 +101,9 @@ export function readMultipart(
     parser.on("file", (name, stream: BusboyFileStream, filename, _encoding, mimeType) => {
       const limit = fileLimit(name);
       if (limit === undefined) {
+        // Busboy reports a body cut short on the file stream too (the parser's own error settles the
+        // request); unheard, that 'error' event would crash the process.
+        stream.on("error", ignore);
         stream.resume();
         return;
       }
@@ -158,6 +161,8 @@ export function readMultipart(
     input.pipe(parser);
   });
 }
+
+function ignore(): void {}
 
 function totalTooLarge(limit: number): PayloadTooLargeError {
   return new PayloadTooLargeError(`Multipart body is larger than the limit of ${limit} bytes`, limit);

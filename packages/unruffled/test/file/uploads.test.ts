@@ -149,6 +149,26 @@ describe("uploads are streamed and limited", () => {
     });
   });
 
+  // Regression: the dropped file's stream emitted an 'error' nobody listened to, which crashed the process.
+  it("answers 400 for a body cut short inside a file nobody declared, and keeps running", async () => {
+    const server = await serveEndpoint("/upload", echo({ avatar: p.File() }), ["POST"]);
+    const body = '--b\r\nContent-Disposition: form-data; name="other"; filename="z.png"\r\n\r\nhalf a fi';
+    const send = () =>
+      jsonOf(
+        server.fetch("/upload", {
+          method: "POST",
+          headers: { "content-type": "multipart/form-data; boundary=b" },
+          body,
+        }),
+      );
+    const expected = {
+      status: 400,
+      body: { detail: "Malformed multipart body: Unexpected end of multipart data" },
+    };
+    expect(await send()).toEqual(expected);
+    expect(await send()).toEqual(expected);
+  });
+
   it("refuses a non-multipart body on a File endpoint with 415", async () => {
     const server = await serveEndpoint("/upload", upload, ["POST"]);
     expect(
