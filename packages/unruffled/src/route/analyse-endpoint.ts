@@ -82,8 +82,12 @@ export function analyseEndpoint(endpoint: EndpointDefinition, options: AnalyseOp
     LOCATIONS.map((location) => [location, [] as ParamDescription[]]),
   ) as Record<Location, ParamDescription[]>;
   for (const param of params) byLocation[param.location].push(param);
+  // A JSON model alone in the body is validated on the body itself (its errors then point at
+  // `body`, and strict or loose objects keep their meaning), unless aliases rename its fields.
   const jsonParams = byLocation.body.filter((param) => param.marker === "json");
-  if (jsonParams.length === 1 && jsonParams[0]!.shape === "model") jsonParams[0]!.wholeBody = true;
+  const only = jsonParams.length === 1 ? jsonParams[0]! : undefined;
+  if (only?.shape === "model" && only.fields.every((field) => field.wireName === field.key))
+    only.wholeBody = true;
 
   return {
     endpoint,

@@ -342,3 +342,22 @@ describe("rule 8: File reads a multipart body as UploadFile", () => {
     });
   });
 });
+
+describe("aliases of JSON model fields", () => {
+  it("read the alias whether the model is alone in the body or beside other parameters", async () => {
+    const Student = z.object({ studentId: z.int().meta({ alias: "student_id" }) });
+    const alone = await serveEndpoint("/a", echo({ body: p.Json(Student) }), ["POST"]);
+    const beside = await serveEndpoint(
+      "/b",
+      echo({ body: p.Json(Student), note: p.Json(z.string(), { default: "" }) }),
+      ["POST"],
+    );
+    for (const [server, url, expected] of [
+      [alone, "/a", { body: { studentId: 3 } }],
+      [beside, "/b", { body: { studentId: 3 }, note: "" }],
+    ] as const) {
+      const response = server.fetch(url, { method: "POST", headers: JSON_HEADERS, body: '{"student_id":3}' });
+      expect(await jsonOf(response)).toEqual({ status: 200, body: expected });
+    }
+  });
+});
