@@ -1,4 +1,4 @@
-import { type App, createApp, type Settings } from "unruffled";
+import { type App, createApp, createLogger, type Settings } from "unruffled";
 import type { Database } from "./db/index.ts";
 import { errorEnvelopes, type InternalErrorLog } from "./error-envelopes.ts";
 import { enrollRequestClass } from "./request.ts";
@@ -18,16 +18,18 @@ export const settings: Settings = {
 };
 
 /**
- * The enrollment service on an open database.
+ * The enrollment service on an open database. Internal errors go to `log`, by default the pino
+ * logger of the `LOGGING` settings, which also writes the access log.
  * @example const app = createEnrollmentApp(await openDatabase()); await app.listen({ port: 8000 });
  */
 export function createEnrollmentApp(
   database: Database,
   options: { settings?: Settings; log?: InternalErrorLog } = {},
 ): App {
-  const log = options.log ?? { error: (details, message) => console.error(message, details) };
+  const appSettings = { ...settings, ...options.settings };
+  const log = options.log ?? createLogger(appSettings.LOGGING);
   return createApp({
-    settings: { ...settings, ...options.settings },
+    settings: appSettings,
     routes,
     exceptionHandlers: errorEnvelopes(log),
     requestClass: enrollRequestClass(database),

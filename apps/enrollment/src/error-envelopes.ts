@@ -76,7 +76,10 @@ export function errorEnvelopes(log: InternalErrorLog) {
       underApi(request) ? envelope(error.status, error.message) : plain(error.status, error.message),
     ),
     exceptionHandler(Error, (error, request) => {
-      log.error({ err: error, method: request.method, path: request.path }, "Internal error");
+      log.error(
+        { err: error, reqId: request.id, method: request.method, path: request.path },
+        "Internal error",
+      );
       return underApi(request) ? envelope(500, "Internal server error") : plain(500, "Internal Server Error");
     }),
   ];

@@ -1,0 +1,76 @@
+import pino, { type DestinationStream, type LevelWithSilent, type Logger } from "pino";
+
+/**
+ * `LOGGING` settings. Records are JSON lines written by pino: one `info` record per answered request
+ * (the access log) and an `error` record for every 500. Defaults: level `"warn"` (quiet but never
+ * silent about errors; set `"info"` for the access log), standard output written asynchronously,
+ * access log on.
+ */
+export interface LoggingSettings {
+  /** The least severe level written: `"trace"`…`"fatal"`, or `"silent"` (default `"warn"`). */
+  level?: LevelWithSilent;
+  /** Where the lines go (default: standard output, buffered and written asynchronously). */
+  destination?: DestinationStream;
+  /** False leaves out the per-request `info` record; request ids are still set (default true). */
+  access_log?: boolean;
+}
+
+export const DEFAULT_LOG_LEVEL: LevelWithSilent = "warn";
+
+const LEVELS: readonly string[] = ["trace", "debug", "info", "warn", "error", "fatal", "silent"];
+const KEYS: readonly string[] = ["level", "destination", "access_log"];
+
+// Secrets a handler might log along with a request's headers never reach the log.
+const REDACTED_PATHS = [
+  "headers.authorization",
+  "headers.cookie",
+  'headers["set-cookie"]',
+  "*.headers.authorization",
+  "*.headers.cookie",
+  '*.headers["set-cookie"]',
+];
+
+let standardOutput: DestinationStream | undefined;
+
+/**
+ * A pino logger from `LOGGING` settings, shared by the access log and the app's error reports. Pass
+ * it as `createApp({ logger })` to log your own records to the same place.
+ *
+ * @example
+ * const logger = createLogger({ level: "info" });
+ * const app = createApp({ settings: { LOGGING: { level: "info" } }, routes, logger });
+ * logger.info({ port: 8000 }, "listening");
+ */
+export function createLogger(settings: LoggingSettings = {}): Logger {
+  checkLoggingSettings(settings);
+  const options = { level: settings.level ?? DEFAULT_LOG_LEVEL, redact: REDACTED_PATHS };
+  return pino(options, settings.destination ?? sharedStandardOutput());
+}
+
+/** Refuses unknown keys and levels when the app is built, as `LIMITS` does. */
+export function checkLoggingSettings(settings: LoggingSettings): void {
+  for (const key of Object.keys(settings)) {
+    if (!KEYS.includes(key)) throw new TypeError(`Unknown LOGGING setting "${key}"; use ${KEYS.join(", ")}.`);
+  }
+  if (settings.level !== undefined && !LEVELS.includes(settings.level)) {
+    throw new TypeError(
+      `The LOGGING setting "level" must be one of ${LEVELS.join(", ")}, got ${JSON.stringify(settings.level)}`,
+    );
+  }
+}
+
+// One asynchronous writer for every app of the process; pino flushes it when the process exits.
+function sharedStandardOutput(): DestinationStream {
+  standardOutput ??= pino.destination({ dest: 1, sync: false });
+  return standardOutput;
+}
+
+/** True for a pino logger (rather than an object with an `error` method only). */
+export function isPinoLogger(value: unknown): value is Logger {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    typeof (value as Logger).isLevelEnabled === "function" &&
+    typeof (value as Logger).info === "function"
+  );
+}

@@ -1,0 +1,275 @@
+import { hostname } from "node:os";
+import { type AppOptions, createApp, createLogger, type LoggingSettings } from "unruffled";
+import { JsonResponse, PlainTextResponse } from "unruffled/http";
+import { endpoint, p, path } from "unruffled/route";
+import { startServer, testClient } from "unruffled/testing";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+
+/** A pino destination that keeps every record, parsed. */
+function captured() {
+  const records: Record<string, unknown>[] = [];
+  return { records, destination: { write: (line: string) => void records.push(JSON.parse(line)) } };
+}
+
+const hello = endpoint({ returns: PlainTextResponse, handler: () => new PlainTextResponse("Hello") });
+const bind = endpoint({
+  params: { body: p.Json(z.object({ student_id: z.int() })) },
+  returns: JsonResponse,
+  handler: (_request, { body }) => new JsonResponse(body, { status: 201 }),
+});
+const broken = endpoint({
+  returns: JsonResponse,
+  handler: () => {
+    throw new Error("database is down");
+  },
+});
+const ownId = endpoint({
+  returns: PlainTextResponse,
+  handler: () => new PlainTextResponse("", { headers: { "x-request-id": "upstream-7" } }),
+});
+const logsHeaders = endpoint({
+  returns: PlainTextResponse,
+  handler(request) {
+    app.logger.info({ headers: request.headers }, "what the handler saw");
+    return new PlainTextResponse("ok");
+  },
+});
+const routes = [
+  path("/hello", { endpoint: hello }),
+  path("/bind", { endpoint: bind, methods: ["POST"] }),
+  path("/broken", { endpoint: broken }),
+  path("/own-id", { endpoint: ownId }),
+  path("/logs-headers", { endpoint: logsHeaders }),
+];
+
+function appLogging(logging: LoggingSettings, options: Omit<AppOptions, "routes"> = {}) {
+  return createApp({ ...options, settings: { LOGGING: logging }, routes });
+}
+
+const log = captured();
+const app = appLogging({ level: "info", destination: log.destination });
+const client = testClient(app);
+const base = { level: 30, time: expect.any(Number), pid: process.pid, hostname: hostname() };
+const GENERATED_ID = /^[\w-]{8}-[0-9a-z]+$/;
+
+describe("the access log", () => {
+  it("writes one record per request: id, method, path without the query, status, duration", async () => {
+    log.records.length = 0;
+    await client.get("/hello", { query: { secret: "s3cr3t" }, headers: { "x-request-id": "req-1" } });
+    expect(log.records).toEqual([
+      {
+        ...base,
+        reqId: "req-1",
+        method: "GET",
+        path: "/hello",
+        status: 200,
+        durationMs: expect.any(Number),
+        msg: "request completed",
+      },
+    ]);
+    expect(log.records[0]!.durationMs).toBeGreaterThanOrEqual(0);
+  });
+
+  it("logs the status of every outcome: a body read, a validation error, a 404, a 500", async () => {
+    log.records.length = 0;
+    await client.post("/bind", { json: { student_id: 1 } });
+    await client.post("/bind", { json: { student_id: "x" } });
+    await client.get("/missing");
+    await client.get("/broken");
+    const summary = log.records.map(({ level, method, path, status, msg }) => ({
+      level,
+      method,
+      path,
+      status,
+      msg,
+    }));
+    expect(summary).toEqual([
+      { level: 30, method: "POST", path: "/bind", status: 201, msg: "request completed" },
+      { level: 30, method: "POST", path: "/bind", status: 422, msg: "request completed" },
+      { level: 30, method: "GET", path: "/missing", status: 404, msg: "request completed" },
+      {
+        level: 50,
+        method: "GET",
+        path: "/broken",
+        status: undefined,
+        msg: "Unhandled error while answering a request",
+      },
+      { level: 30, method: "GET", path: "/broken", status: 500, msg: "request completed" },
+    ]);
+  });
+
+  it("never logs bodies, cookies or the authorization header", async () => {
+    log.records.length = 0;
+    await client.post("/bind", {
+      json: { student_id: 1 },
+      headers: { authorization: "Bearer secret-token", "x-request-id": "req-2" },
+      cookies: { session: "secret-session" },
+    });
+    expect(log.records).toEqual([
+      {
+        ...base,
+        reqId: "req-2",
+        method: "POST",
+        path: "/bind",
+        status: 201,
+        durationMs: expect.any(Number),
+        msg: "request completed",
+      },
+    ]);
+  });
+
+  it("redacts authorization and cookies when a handler logs the headers itself", async () => {
+    log.records.length = 0;
+    await client.get("/logs-headers", {
+      headers: { authorization: "Bearer secret-token" },
+      cookies: { session: "secret-session" },
+    });
+    expect(log.records[0]).toMatchObject({
+      msg: "what the handler saw",
+      headers: { authorization: "[Redacted]", cookie: "[Redacted]", host: "localhost" },
+    });
+  });
+
+  it("sends internal errors to the same log, with the request id and the error", async () => {
+    log.records.length = 0;
+    await client.get("/broken", { headers: { "x-request-id": "req-3" } });
+    expect(log.records[0]).toEqual({
+      ...base,
+      level: 50,
+      err: {
+        type: "Error",
+        message: "database is down",
+        stack: expect.stringContaining("Error: database is down"),
+      },
+      reqId: "req-3",
+      method: "GET",
+      path: "/broken",
+      msg: "Unhandled error while answering a request",
+    });
+  });
+});
+
+describe("request ids", () => {
+  it("echoes an acceptable x-request-id", async () => {
+    const id = "0b7c5a1e-9f3d-4c2a-8e11-5d6f7a8b9c0d";
+    const response = await client.get("/hello", { headers: { "x-request-id": id } });
+    expect(response.headers.get("x-request-id")).toBe(id);
+  });
+
+  it.each([
+    ["too long", "a".repeat(129)],
+    ["with a space", "a b"],
+    ["with a line break", "a\nb"],
+    ["with a quote", 'a"b'],
+    ["empty", ""],
+  ])("replaces an x-request-id %s with a generated one", async (_name, id) => {
+    log.records.length = 0;
+    const response = await client.get("/hello", { headers: { "x-request-id": id } });
+    const echoed = response.headers.get("x-request-id")!;
+    expect(echoed).toMatch(GENERATED_ID);
+    expect(log.records[0]!.reqId).toBe(echoed);
+  });
+
+  it("generates a new id for every request without one", async () => {
+    const ids = [];
+    for (let n = 0; n < 3; n++) ids.push((await client.get("/hello")).headers.get("x-request-id")!);
+    for (const id of ids) expect(id).toMatch(GENERATED_ID);
+    expect(new Set(ids).size).toBe(3);
+  });
+
+  it("keeps an id the handler set itself", async () => {
+    expect((await client.get("/own-id")).headers.get("x-request-id")).toBe("upstream-7");
+  });
+
+  it("echoes the id over HTTP too", async () => {
+    const server = await startServer(app);
+    try {
+      const response = await server.fetch("/hello", { headers: { "x-request-id": "over-http" } });
+      expect(response.headers.get("x-request-id")).toBe("over-http");
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe("levels and settings", () => {
+  it('defaults to "warn": no access records, errors still logged, ids still set', async () => {
+    const quiet = captured();
+    const quietClient = testClient(appLogging({ destination: quiet.destination }));
+    const response = await quietClient.get("/hello", { headers: { "x-request-id": "req-4" } });
+    await quietClient.get("/broken");
+    expect(response.headers.get("x-request-id")).toBe("req-4");
+    expect(quiet.records.map(({ level, msg }) => ({ level, msg }))).toEqual([
+      { level: 50, msg: "Unhandled error while answering a request" },
+    ]);
+  });
+
+  it('"silent" writes nothing, not even errors', async () => {
+    const silent = captured();
+    const silentClient = testClient(appLogging({ level: "silent", destination: silent.destination }));
+    await silentClient.get("/hello");
+    await silentClient.get("/broken");
+    expect(silent.records).toEqual([]);
+  });
+
+  it("access_log: false keeps the errors at info level but not the request records", async () => {
+    const errorsOnly = captured();
+    const errorsClient = testClient(
+      appLogging({ level: "info", access_log: false, destination: errorsOnly.destination }),
+    );
+    await errorsClient.get("/hello");
+    await errorsClient.get("/broken");
+    expect(errorsOnly.records.map(({ level }) => level)).toEqual([50]);
+  });
+
+  it("follows a level changed at run time", async () => {
+    const changing = captured();
+    const changingApp = appLogging({ level: "warn", destination: changing.destination });
+    await testClient(changingApp).get("/hello");
+    changingApp.logger.level = "info";
+    await testClient(changingApp).get("/hello");
+    expect(changing.records.map(({ path }) => path)).toEqual(["/hello"]);
+  });
+
+  it("a pino logger given as the app's logger gets the access log and the errors", async () => {
+    const own = captured();
+    const logger = createLogger({ level: "info", destination: own.destination });
+    const ownClient = testClient(createApp({ routes, logger }));
+    await ownClient.get("/hello");
+    await ownClient.get("/broken");
+    expect(own.records.map(({ level, status }) => ({ level, status }))).toEqual([
+      { level: 30, status: 200 },
+      { level: 50, status: undefined },
+      { level: 30, status: 500 },
+    ]);
+  });
+
+  it("an error logger of another kind gets the errors; the access log stays with LOGGING", async () => {
+    const access = captured();
+    const errors: [Record<string, unknown>, string][] = [];
+    const errorClient = testClient(
+      appLogging(
+        { level: "info", destination: access.destination },
+        { logger: { error: (details, message) => void errors.push([details, message]) } },
+      ),
+    );
+    await errorClient.get("/broken", { headers: { "x-request-id": "req-5" } });
+    expect(errors).toEqual([
+      [
+        { err: new Error("database is down"), reqId: "req-5", method: "GET", path: "/broken" },
+        "Unhandled error while answering a request",
+      ],
+    ]);
+    expect(access.records.map(({ status }) => status)).toEqual([500]);
+  });
+
+  it("refuses an unknown LOGGING key or level when the app is built", () => {
+    expect(() => appLogging({ levle: "info" } as LoggingSettings)).toThrow(
+      'Unknown LOGGING setting "levle"; use level, destination, access_log.',
+    );
+    expect(() => appLogging({ level: "loud" as "info" })).toThrow(
+      'The LOGGING setting "level" must be one of trace, debug, info, warn, error, fatal, silent, got "loud"',
+    );
+  });
+});
