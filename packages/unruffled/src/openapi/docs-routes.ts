@@ -33,7 +33,8 @@ export function docsRoutes(
   const title = settings.info?.title ?? DEFAULT_INFO.title;
   const swaggerUi = swaggerUiPage(title);
   const redoc = redocPage(title);
-  let documentJson: string | undefined;
+  // Generated now, so that a mistake in the declarations (two models with one id) stops start-up.
+  const documentJson = JSON.stringify(generateOpenApi(app));
 
   const routes = [
     path("/docs", {
@@ -55,7 +56,6 @@ export function docsRoutes(
       endpoint: endpoint({
         returns: HttpResponse,
         handler() {
-          documentJson ??= JSON.stringify(generateOpenApi(app));
           return new HttpResponse(documentJson, { headers: PAGE_HEADERS }, "application/json");
         },
       }),
