@@ -1,0 +1,172 @@
+import fc from "fast-check";
+import { type RunningServer, startServer } from "unruffled/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  contentType,
+  cookieHeader,
+  headerValue,
+  jsonText,
+  multipartBody,
+  nastyText,
+  percentEncoded,
+  urlencoded,
+  withInvalidUtf8,
+} from "./arbitraries.ts";
+import { createHostileApp, declaredNames } from "./hostile-app.ts";
+import { type RawAnswer, rawRequest, sendRaw } from "./send-raw.ts";
+
+// Every answer a hostile request may get: success, or a documented client error. Never a 5xx.
+const CLIENT_ANSWERS = new Set([200, 400, 404, 405, 413, 415, 422, 431]);
+// Modest run counts keep each property to a second or two.
+const runs = { numRuns: 150 };
+
+const prototypeNames = () => ({
+  object: Object.getOwnPropertyNames(Object.prototype).sort(),
+  array: Object.getOwnPropertyNames(Array.prototype).sort(),
+  function: Object.getOwnPropertyNames(Function.prototype).sort(),
+});
+const before = prototypeNames();
+
+const { app, errors } = createHostileApp();
+let server: RunningServer;
+beforeAll(async () => {
+  server = await startServer(app);
+});
+afterAll(async () => {
+  await server.close();
+});
+
+/** Sends the request and checks the answer is a success or a documented client error. */
+async function expectClientAnswer(request: Buffer): Promise<RawAnswer> {
+  const answer = await sendRaw(server.port, request);
+  expect(answer, "the server closed the connection without answering").toBeDefined();
+  expect(
+    CLIENT_ANSWERS,
+    `status ${answer!.status} for ${request.subarray(0, 300).toString("latin1")}`,
+  ).toContain(answer!.status);
+  // The framework's own answers are JSON; Node's (400 on a broken request line, 431) have no body.
+  if (answer!.body.length > 0) expect(() => JSON.parse(answer!.body.toString("utf8"))).not.toThrow();
+  return answer!;
+}
+
+describe("hostile input never hurts the framework", () => {
+  it("query strings: any bytes, bad escapes, prototype keys, odd numbers", async () => {
+    await fc.assert(
+      fc.asyncProperty(urlencoded(declaredNames.query), async (query) => {
+        await expectClientAnswer(rawRequest("GET", `/items/1?${query}`, {}));
+      }),
+      runs,
+    );
+  });
+
+  it("paths: hostile placeholder values and raw bytes in the request target", async () => {
+    await fc.assert(
+      fc.asyncProperty(nastyText(["1", "/", ".."]), fc.uint8Array({ maxLength: 6 }), async (segment, raw) => {
+        await expectClientAnswer(rawRequest("GET", `/items/${percentEncoded(segment)}`, {}));
+        const target = Buffer.concat([
+          Buffer.from("/items/"),
+          Buffer.from(raw.filter((byte) => byte > 0x20)),
+        ]);
+        await expectClientAnswer(rawRequest("GET", target.toString("latin1"), {}));
+      }),
+      runs,
+    );
+  });
+
+  it("headers: declared ones with hostile values, raw bytes, long values, repeats", async () => {
+    const names = declaredNames.header;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.tuple(fc.constantFrom(...names, "x_token", "X-IDS", "__proto__"), headerValue(names)), {
+          maxLength: 6,
+        }),
+        async (headers) => {
+          const lines = headers.map(([name, value]) => `${name}: ${value}\r\n`).join("");
+          const request = Buffer.from(
+            `GET /items/1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n${lines}\r\n`,
+            "latin1",
+          );
+          await expectClientAnswer(request);
+        },
+      ),
+      runs,
+    );
+  });
+
+  it("cookies: declared and hostile names, quotes, escapes, duplicates", async () => {
+    await fc.assert(
+      fc.asyncProperty(cookieHeader(declaredNames.cookie), async (cookie) => {
+        await expectClientAnswer(rawRequest("GET", "/items/1", { Cookie: cookie }));
+      }),
+      runs,
+    );
+  });
+
+  it("JSON bodies: deep nesting, huge numbers, NaN spellings, duplicate and prototype keys, invalid UTF-8", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        withInvalidUtf8(jsonText(declaredNames.json)),
+        contentType("application/json"),
+        async (body, type) => {
+          await expectClientAnswer(rawRequest("POST", "/json", { "Content-Type": type }, body));
+        },
+      ),
+      runs,
+    );
+  });
+
+  it("urlencoded bodies: the same hostile pairs as query strings, and invalid UTF-8", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        withInvalidUtf8(urlencoded(declaredNames.form)),
+        contentType("application/x-www-form-urlencoded"),
+        async (body, type) => {
+          await expectClientAnswer(rawRequest("POST", "/form", { "Content-Type": type }, body));
+        },
+      ),
+      runs,
+    );
+  });
+
+  it("multipart bodies: truncated, wrong boundaries, missing part headers, garbage, oversized", async () => {
+    await fc.assert(
+      fc.asyncProperty(multipartBody(declaredNames.form), async ({ contentType, body }) => {
+        await expectClientAnswer(rawRequest("POST", "/upload", { "Content-Type": contentType }, body));
+        // The form endpoint reads multipart too, without files.
+        await expectClientAnswer(rawRequest("POST", "/form", { "Content-Type": contentType }, body));
+      }),
+      runs,
+    );
+  });
+
+  it("a client that leaves in the middle of its body does not hurt the next one", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom("/json", "/form", "/upload"),
+        fc.uint8Array({ maxLength: 200 }),
+        async (route, sent) => {
+          const head = `POST ${route} HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=b\r\nContent-Length: 100000\r\n\r\n`;
+          const request = Buffer.concat([Buffer.from(head), Buffer.from(sent)]);
+          await new Promise<void>((resolve) => {
+            const socket = require("node:net").connect(server.port, "127.0.0.1");
+            socket.on("error", () => {});
+            socket.write(request, () => {
+              socket.destroy();
+              resolve();
+            });
+          });
+          const answer = await expectClientAnswer(rawRequest("GET", "/items/1", {}));
+          expect(answer.status).toBe(200);
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
+  it("nothing reached the 500 fallback, and the prototypes are untouched", () => {
+    expect(errors).toEqual([]);
+    expect(prototypeNames()).toEqual(before);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(([] as unknown as Record<string, unknown>).polluted).toBeUndefined();
+  });
+});
