@@ -1,3 +1,4 @@
+import { connect } from "node:net";
 import fc from "fast-check";
 import { type RunningServer, startServer } from "unruffled/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -148,7 +149,7 @@ describe("hostile input never hurts the framework", () => {
           const head = `POST ${route} HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=b\r\nContent-Length: 100000\r\n\r\n`;
           const request = Buffer.concat([Buffer.from(head), Buffer.from(sent)]);
           await new Promise<void>((resolve) => {
-            const socket = require("node:net").connect(server.port, "127.0.0.1");
+            const socket = connect(server.port, "127.0.0.1");
             socket.on("error", () => {});
             socket.write(request, () => {
               socket.destroy();
