@@ -17,3 +17,8 @@ export interface CliCommand {
 export class CliUsageError extends Error {
   override name = "CliUsageError";
 }
+
+/** A failure its message explains (a port in use, …): printed without a stack, exit code 1. */
+export class CliFailure extends Error {
+  override name = "CliFailure";
+}

@@ -1,8 +1,11 @@
-import { type CliCommand, type CliIo, CliUsageError } from "./command.ts";
+import { TypeHintRequired, ValueError } from "../errors.ts";
+import { type CliCommand, CliFailure, type CliIo, CliUsageError } from "./command.ts";
 import { openapiCommand } from "./openapi.ts";
+import { routesCommand } from "./routes.ts";
+import { serveCommand } from "./serve.ts";
 
 /** Every subcommand, by name. One file per command. */
-export const COMMANDS: readonly CliCommand[] = [openapiCommand];
+export const COMMANDS: readonly CliCommand[] = [openapiCommand, serveCommand, routesCommand];
 
 /**
  * Runs `unruffled <command> [options]` and resolves to the exit code: 0 on success, 2 for a wrong
@@ -27,6 +30,15 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     if (error instanceof CliUsageError || (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {
       await io.error(`${(error as Error).message}\nUsage: ${command.usage}\n`);
       return 2;
+    }
+    // A definition error names the endpoint and the parameter; the stack would only hide that.
+    if (error instanceof ValueError || error instanceof TypeHintRequired) {
+      await io.error(`unruffled ${name}: ${error.name}: ${error.message}\n`);
+      return 1;
+    }
+    if (error instanceof CliFailure) {
+      await io.error(`unruffled ${name}: ${error.message}\n`);
+      return 1;
     }
     await io.error(
       `unruffled ${name} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,

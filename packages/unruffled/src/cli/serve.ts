@@ -1,0 +1,132 @@
+import cluster from "node:cluster";
+import { resolve } from "node:path";
+import { parseArgs } from "node:util";
+import type { LevelWithSilent } from "pino";
+import { handleShutdownSignals } from "../app/shutdown-signals.ts";
+import { runWorkers } from "../app/workers.ts";
+import { type CliCommand, CliFailure, type CliIo, CliUsageError } from "./command.ts";
+import { loadApp } from "./load-app.ts";
+import { serveWatched } from "./serve-watched.ts";
+
+const USAGE =
+  "unruffled serve <app module> [--export <name>] [--port <port>] [--host <host>] [--workers <n>] [--watch] [--log-level <level>]";
+
+const LEVELS: readonly string[] = ["trace", "debug", "info", "warn", "error", "fatal", "silent"];
+
+/** What `serve` was asked for, checked. */
+export interface ServeOptions {
+  modulePath: string;
+  exportName: string | undefined;
+  port: number;
+  host: string;
+  workers: number;
+  watch: boolean;
+  logLevel: LevelWithSilent | undefined;
+}
+
+/**
+ * `unruffled serve src/app.ts --port 8000`: imports the app module and serves its app on Node's
+ * HTTP server until SIGTERM or SIGINT, then closes gracefully. `--workers 4` runs four processes on
+ * one port (node:cluster); `--watch` restarts on every change of a file the app imports;
+ * `--log-level info` turns the access log on. Progress goes to standard error, so that standard
+ * output carries the JSON log lines only.
+ *
+ * @example
+ * npx unruffled serve src/app.ts --watch --log-level info
+ */
+export const serveCommand: CliCommand = {
+  name: "serve",
+  usage: USAGE,
+  summary: "Serve an app on Node's HTTP server (--workers, --watch for development)",
+  async run(args, io) {
+    const options = readServeOptions(args, io.cwd);
+    if (options.watch) {
+      return serveWatched(
+        args.filter((arg) => arg !== "--watch"),
+        io,
+      );
+    }
+    // The primary loads the app once before forking, so a definition error is told once, not by
+    // every worker in a restart loop.
+    if (options.workers > 1 && cluster.isPrimary) await loadApp(options.modulePath, options.exportName);
+    await runWorkers({
+      workers: options.workers,
+      start: () => serveInThisProcess(options, io),
+      log: toStderr(io),
+    });
+    // Serves until a signal: handleShutdownSignals (or the cluster primary) ends the process.
+    return new Promise<number>(() => {});
+  },
+};
+
+async function serveInThisProcess(options: ServeOptions, io: CliIo): Promise<void> {
+  const app = await loadApp(options.modulePath, options.exportName);
+  if (options.logLevel !== undefined) app.logger.level = options.logLevel;
+  try {
+    await app.listen({ port: options.port, host: options.host });
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === "EADDRINUSE" || code === "EACCES" || code === "EADDRNOTAVAIL") {
+      throw new CliFailure(
+        `Cannot listen on ${options.host}:${options.port} (${code}); choose another --port or --host.`,
+      );
+    }
+    throw error;
+  }
+  handleShutdownSignals(() => app.close(), { log: toStderr(io) });
+  const { address, port } = app.address()!;
+  const worker = cluster.isWorker ? ` worker ${process.env.UNRUFFLED_WORKER ?? cluster.worker?.id}` : "";
+  await io.error(
+    `Serving ${options.modulePath} on http://${address}:${port} (pid ${process.pid}${worker})\n`,
+  );
+}
+
+// Progress lines go to standard error, one per line.
+function toStderr(io: CliIo) {
+  const line = (text: string) => void io.error(`${text}\n`);
+  return { info: line, error: line };
+}
+
+/** Parses and checks the command line of `serve`. */
+export function readServeOptions(args: readonly string[], cwd: string): ServeOptions {
+  const { values, positionals } = parseArgs({
+    args: [...args],
+    options: {
+      export: { type: "string" },
+      port: { type: "string" },
+      host: { type: "string" },
+      workers: { type: "string" },
+      watch: { type: "boolean", default: false },
+      "log-level": { type: "string" },
+    },
+    strict: true,
+    allowPositionals: true,
+  });
+  if (positionals.length !== 1) throw new CliUsageError("Give one app module.");
+  const port = wholeNumber("--port", values.port ?? process.env.PORT ?? "8000", 0, 65_535);
+  const workers = wholeNumber("--workers", values.workers ?? "1", 1, 1_024);
+  if (values.watch && workers > 1) {
+    throw new CliUsageError("--watch restarts one process for development; leave out --workers with it.");
+  }
+  const logLevel = values["log-level"];
+  if (logLevel !== undefined && !LEVELS.includes(logLevel)) {
+    throw new CliUsageError(`--log-level must be one of ${LEVELS.join(", ")}, got "${logLevel}".`);
+  }
+  return {
+    modulePath: resolve(cwd, positionals[0]!),
+    exportName: values.export,
+    port,
+    host: values.host ?? "127.0.0.1",
+    workers,
+    watch: values.watch,
+    logLevel: logLevel as LevelWithSilent | undefined,
+  };
+}
+
+function wholeNumber(flag: string, text: string, min: number, max: number): number {
+  const value = Number(text);
+  if (!/^\d+$/.test(text) || value < min || value > max) {
+    throw new CliUsageError(`${flag} must be a whole number from ${min} to ${max}, got "${text}".`);
+  }
+  return value;
+}

@@ -1,0 +1,172 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { createServer } from "node:net";
+import { hostname, tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { CliProcess, FIXTURES, runCli } from "./support/cli-process.ts";
+
+const SHOP = join(FIXTURES, "shop-app.ts");
+const USAGE =
+  "Usage: unruffled serve <app module> [--export <name>] [--port <port>] [--host <host>] [--workers <n>] [--watch] [--log-level <level>]\n";
+
+const running: CliProcess[] = [];
+function serve(...args: string[]): CliProcess {
+  const process = new CliProcess(["serve", ...args]);
+  running.push(process);
+  return process;
+}
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((process) => process.stop("SIGKILL")));
+});
+
+describe("unruffled serve", () => {
+  it("serves the module's app until SIGTERM, then closes and exits 0", async () => {
+    const server = serve(SHOP, "--port", "0");
+    const url = await server.served();
+    const response = await fetch(`${url}/items?page=2&tag=a&tag=b`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ page: 2, size: 10, tag: ["a", "b"] });
+    expect(await server.stop("SIGTERM")).toBe(0);
+    expect(server.stderr).toBe(
+      `Serving ${SHOP} on ${url} (pid ${server.child.pid})\nSIGTERM: finishing requests in flight, then exiting\n`,
+    );
+    expect(server.stdout).toBe("");
+  });
+
+  it("writes the access log to standard output with --log-level info", async () => {
+    const server = serve(SHOP, "--port", "0", "--log-level", "info");
+    const url = await server.served();
+    await fetch(`${url}/hello?name=secret`, { headers: { "x-request-id": "cli-1" } });
+    const [line] = await server.waitFor(/.*"msg":"request completed"}\n/, "stdout");
+    expect(JSON.parse(line)).toEqual({
+      level: 30,
+      time: expect.any(Number),
+      pid: server.child.pid,
+      hostname: hostname(),
+      reqId: "cli-1",
+      method: "GET",
+      path: "/hello",
+      status: 200,
+      durationMs: expect.any(Number),
+      msg: "request completed",
+    });
+  });
+
+  it("serves an app made by an exported factory", async () => {
+    const server = serve(join(FIXTURES, "factory-app.ts"), "--export", "makeApp", "--port", "0");
+    const url = await server.served();
+    expect(await (await fetch(`${url}/hello`)).text()).toBe("From a factory");
+  });
+
+  it("runs several workers on one port and stops them all on SIGTERM", async () => {
+    const server = serve(SHOP, "--port", "0", "--workers", "2");
+    const first = await server.served(1);
+    const second = await server.served(2);
+    expect(second).toBe(first);
+    const answers = await Promise.all(
+      Array.from({ length: 4 }, async () => (await fetch(`${first}/hello`)).text()),
+    );
+    expect(answers).toEqual(["Hello", "Hello", "Hello", "Hello"]);
+    expect(await server.stop("SIGTERM")).toBe(0);
+    expect(server.stderr).toMatch(/^worker 1 \(pid \d+\) started$/m);
+    expect(server.stderr).toMatch(/^worker 2 \(pid \d+\) started$/m);
+    expect(server.stderr).toMatch(/^SIGTERM: stopping 2 workers$/m);
+    expect(server.stderr.match(/exited with code 0/g)).toHaveLength(2);
+  });
+
+  it("prints a definition error without a stack and exits 1, before listening", async () => {
+    expect(await runCli("serve", join(FIXTURES, "bare-default-app.ts"), "--port", "0")).toEqual({
+      code: 1,
+      stdout: "",
+      stderr:
+        'unruffled serve: ValueError: endpoint "list_items" (GET /items), parameter "page" is a bare schema with a default. Give the default with a marker: page: p.Query(z.int(), { default: … }).\n',
+    });
+  });
+
+  it("tells a definition error once with several workers: the primary checks before forking", async () => {
+    const outcome = await runCli("serve", join(FIXTURES, "untyped-app.ts"), "--port", "0", "--workers", "2");
+    expect(outcome).toEqual({
+      code: 1,
+      stdout: "",
+      stderr:
+        'unruffled serve: TypeHintRequired: endpoint "search" (GET /search), parameter "q" has no schema. Give its type with a marker: q: p.Query(z.string()).\n',
+    });
+  });
+
+  it("says when the port is taken", async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", resolve));
+    const { port } = blocker.address() as { port: number };
+    try {
+      expect(await runCli("serve", SHOP, "--port", String(port))).toEqual({
+        code: 1,
+        stdout: "",
+        stderr: `unruffled serve: Cannot listen on 127.0.0.1:${port} (EADDRINUSE); choose another --port or --host.\n`,
+      });
+    } finally {
+      blocker.close();
+    }
+  });
+
+  it.each([
+    [["--port", "http"], '--port must be a whole number from 0 to 65535, got "http".'],
+    [["--workers", "0"], '--workers must be a whole number from 1 to 1024, got "0".'],
+    [
+      ["--watch", "--workers", "2"],
+      "--watch restarts one process for development; leave out --workers with it.",
+    ],
+    [
+      ["--log-level", "loud"],
+      '--log-level must be one of trace, debug, info, warn, error, fatal, silent, got "loud".',
+    ],
+  ])("refuses %j with the usage and exit code 2", async (flags, message) => {
+    expect(await runCli("serve", SHOP, ...flags)).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: `${message}\n${USAGE}`,
+    });
+  });
+
+  it("refuses an unknown option with Node's message and the usage", async () => {
+    const outcome = await runCli("serve", SHOP, "--colour");
+    expect(outcome.code).toBe(2);
+    expect(outcome.stderr.startsWith("Unknown option '--colour'.")).toBe(true);
+    expect(outcome.stderr.endsWith(`\n${USAGE}`)).toBe(true);
+  });
+});
+
+describe("unruffled serve --watch", () => {
+  let folder: string;
+  beforeAll(async () => {
+    folder = await mkdtemp(join(tmpdir(), "unruffled-watch-"));
+  });
+  afterAll(async () => {
+    await rm(folder, { recursive: true, force: true });
+  });
+
+  // A module outside the repository imports the framework by file URL, as no node_modules is near.
+  const source = (greeting: string) => {
+    const from = (entry: string) => pathToFileURL(join(FIXTURES, "../../../src", entry)).href;
+    return [
+      `import { createApp } from "${from("index.ts")}";`,
+      `import { PlainTextResponse } from "${from("http/index.ts")}";`,
+      `import { endpoint, path } from "${from("route/index.ts")}";`,
+      `const hello = endpoint({ returns: PlainTextResponse, handler: () => new PlainTextResponse("${greeting}") });`,
+      `export default createApp({ routes: [path("/hello", { endpoint: hello })] });`,
+      "",
+    ].join("\n");
+  };
+
+  it("restarts with the new code when the app module changes", async () => {
+    const module = join(folder, "app.ts");
+    await writeFile(module, source("first"));
+    const server = serve(module, "--port", "0", "--watch");
+    const before = await server.served(1);
+    expect(await (await fetch(`${before}/hello`)).text()).toBe("first");
+    await writeFile(module, source("second"));
+    const after = await server.served(2);
+    expect(await (await fetch(`${after}/hello`)).text()).toBe("second");
+    expect(await server.stop("SIGTERM")).toBe(0);
+  });
+});

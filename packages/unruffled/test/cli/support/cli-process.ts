@@ -1,0 +1,85 @@
+import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+/** The repository's root: the CLI runs from there, as `npx unruffled` would. */
+export const ROOT = fileURLToPath(new URL("../../../../../", import.meta.url));
+export const CLI = fileURLToPath(new URL("../../../src/cli.ts", import.meta.url));
+export const FIXTURES = fileURLToPath(new URL("../fixtures/", import.meta.url));
+
+export interface Outcome {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `unruffled <args>` to its end, under the Node that runs the tests. */
+export function runCli(...args: string[]): Promise<Outcome> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      ["--conditions=source", CLI, ...args],
+      { cwd: ROOT },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
+      },
+    );
+  });
+}
+
+/** A running `unruffled` process whose output is kept, for commands that serve until a signal. */
+export class CliProcess {
+  readonly child: ChildProcess;
+  stdout = "";
+  stderr = "";
+  private readonly exited: Promise<number>;
+
+  constructor(args: readonly string[], cwd = ROOT) {
+    this.child = spawn(process.execPath, ["--conditions=source", CLI, ...args], { cwd, stdio: "pipe" });
+    this.child.stdout!.setEncoding("utf8").on("data", (chunk: string) => {
+      this.stdout += chunk;
+    });
+    this.child.stderr!.setEncoding("utf8").on("data", (chunk: string) => {
+      this.stderr += chunk;
+    });
+    this.exited = new Promise((resolve) => {
+      this.child.once("exit", (code, signal) => resolve(code ?? (signal === null ? 1 : 128)));
+    });
+  }
+
+  /** Waits until standard error (or `stream`) matches, and returns the match; fails after 15 s. */
+  async waitFor(pattern: RegExp, stream: "stdout" | "stderr" = "stderr"): Promise<RegExpMatchArray> {
+    const deadline = Date.now() + 15_000;
+    for (;;) {
+      const match = this[stream].match(pattern);
+      if (match) return match;
+      if (Date.now() > deadline || this.child.exitCode !== null) {
+        throw new Error(`No ${pattern} in ${stream}.\nstdout: ${this.stdout}\nstderr: ${this.stderr}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
+  /** The base URL of the n-th `Serving … on http://…` line, once it is there. */
+  async served(occurrence = 1): Promise<string> {
+    const deadline = Date.now() + 15_000;
+    for (;;) {
+      const urls = [...this.stderr.matchAll(/Serving .* on (http:\/\/[\d.:]+)/g)].map((match) => match[1]!);
+      if (urls.length >= occurrence) return urls[occurrence - 1]!;
+      if (Date.now() > deadline || this.child.exitCode !== null) {
+        throw new Error(`No Serving line ${occurrence}.\nstdout: ${this.stdout}\nstderr: ${this.stderr}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
+  /** The exit code once the process ended. */
+  exit(): Promise<number> {
+    return this.exited;
+  }
+
+  /** Sends a signal and resolves to the exit code. */
+  stop(signal: NodeJS.Signals = "SIGTERM"): Promise<number> {
+    if (this.child.exitCode === null) this.child.kill(signal);
+    return this.exited;
+  }
+}
