@@ -90,9 +90,9 @@ const HELP = `Usage: npm run bench -- [options]
   --pipelining N       HTTP pipelining factor (default 1; env BENCH_PIPELINING)
   --max-requests N     cap on requests per measured run (default 5000000; env BENCH_MAX_REQUESTS)
   --only a,b           run only these servers: ${SERVERS.map((s) => s.id).join(",")} (env BENCH_ONLY)
-  --quiet-wait S       before each run, wait up to S seconds for the machine to be idle (default 3, quick 1; 0: never)
+  --quiet-wait S       before each run, wait up to S seconds for the machine to be idle (default 2, quick 0.5; 0: never)
   --retries N          re-run a measurement disturbed by other processes (other CPU ≥ ${NOISY_PCT}% of a core) up
-                       to N times, keeping the least disturbed run (default 2, quick 1; env BENCH_RETRIES)
+                       to N times, keeping the least disturbed run (default 1, quick 0; env BENCH_RETRIES)
   --no-pin             do not pin server and load generator to separate cores
   --server-cpu C       core for the server (default 0; env BENCH_SERVER_CPU)
   --load-cpu C         core for the load generator (default 1; env BENCH_LOAD_CPU)
@@ -160,8 +160,8 @@ function readConfig(argv: string[]): Config {
       Math.round(number(values["max-requests"], env.BENCH_MAX_REQUESTS, 5_000_000, "max-requests")),
     ),
     startTimeoutMs: 20_000,
-    quietWait: number(values["quiet-wait"], env.BENCH_QUIET_WAIT, quick ? 1 : 3, "quiet-wait"),
-    retries: Math.round(number(values.retries, env.BENCH_RETRIES, quick ? 1 : 2, "retries")),
+    quietWait: number(values["quiet-wait"], env.BENCH_QUIET_WAIT, quick ? 0.5 : 2, "quiet-wait"),
+    retries: Math.round(number(values.retries, env.BENCH_RETRIES, quick ? 0 : 1, "retries")),
     only,
     pin: !values["no-pin"] && env.BENCH_NO_PIN !== "1",
     serverCpu: values["server-cpu"] ?? env.BENCH_SERVER_CPU ?? "0",
@@ -527,6 +527,7 @@ type ServerOutcome = {
   status: "measured" | "skipped";
   reason?: string;
   warnings: string[];
+  roundFailures: { round: number; reason: string }[];
   startupMs: number[];
   peakRssMB: number[];
   endpoints: Record<string, Sample[]>;
@@ -615,6 +616,7 @@ async function main(): Promise<void> {
       label: server.label,
       status: "measured",
       warnings: [],
+      roundFailures: [],
       startupMs: [],
       peakRssMB: [],
       endpoints: Object.fromEntries(ENDPOINTS.map((e) => [e.id, []])),
@@ -668,6 +670,16 @@ async function main(): Promise<void> {
         continue;
       }
       outcome.startupMs.push(running.startupMs);
+      // Checked again at every start: a server whose sources changed under it (the framework is
+      // being written in this tree) must not be measured while answering wrongly.
+      const recheck = await validate(running.port);
+      if (recheck.failures.length > 0) {
+        await stopServer(running.child);
+        const reason = `failed correctness checks: ${recheck.failures.slice(0, 3).join("; ")}`;
+        outcome.roundFailures.push({ round, reason });
+        log(`  ${server.label.padEnd(16)} not measured this round — ${reason}`);
+        continue;
+      }
       const parts: string[] = [];
       try {
         for (const endpoint of ENDPOINTS) {
@@ -764,7 +776,8 @@ type EndpointSummary = {
   loadCpuPct: number;
   otherCpuPct: number;
   samples: number;
-  badResponses: number;
+  /** runs left out of the medians because some responses failed */
+  excluded: number;
 };
 type Summary = Record<
   string,
@@ -778,7 +791,9 @@ function summarize(servers: ServerDef[], outcomes: Map<string, ServerOutcome>): 
     if (outcome?.status !== "measured") continue;
     const endpoints: Record<string, EndpointSummary> = {};
     for (const endpoint of ENDPOINTS) {
-      const samples = outcome.endpoints[endpoint.id] ?? [];
+      // a run with failed responses measured something else than the endpoint: left out
+      const all = outcome.endpoints[endpoint.id] ?? [];
+      const samples = all.filter((s) => s.non2xx + s.errors + s.timeouts === 0);
       if (samples.length === 0) continue;
       const rps = samples.map((s) => s.rps);
       const med = median(rps);
@@ -792,7 +807,7 @@ function summarize(servers: ServerDef[], outcomes: Map<string, ServerOutcome>): 
         loadCpuPct: median(samples.map((s) => s.loadCpuPct)),
         otherCpuPct: median(samples.flatMap((s) => (s.otherCpuPct === null ? [] : [s.otherCpuPct]))),
         samples: samples.length,
-        badResponses: samples.reduce((n, s) => n + s.non2xx + s.errors + s.timeouts, 0),
+        excluded: all.length - samples.length,
       };
     }
     summary[server.id] = {
@@ -832,7 +847,7 @@ function renderReport(summary: Summary, outcomes: Map<string, ServerOutcome>, co
         `${fmt(e.serverCpuPct, 0)}%`,
         `${fmt(e.loadCpuPct, 0)}%`,
         `${fmt(e.otherCpuPct, 0)}%`,
-        e.badResponses ? `${e.badResponses} bad` : "",
+        e.excluded ? `${e.excluded} run(s) with errors left out` : "",
       ]);
     }
     out.push(
@@ -881,6 +896,13 @@ function renderReport(summary: Summary, outcomes: Map<string, ServerOutcome>, co
   if (skipped.length > 0) {
     out.push("\nSkipped");
     for (const o of skipped) out.push(`  ${o.label}: ${o.reason}`);
+  }
+  const partial = [...outcomes.values()].filter((o) => o.roundFailures.length > 0);
+  if (partial.length > 0) {
+    out.push("\nNot measured in some rounds (medians over the other rounds)");
+    for (const o of partial) {
+      for (const f of o.roundFailures) out.push(`  ${o.label}, round ${f.round}: ${f.reason}`);
+    }
   }
   const warned = [...outcomes.values()].filter((o) => o.warnings.length > 0);
   if (warned.length > 0) {
