@@ -1,0 +1,89 @@
+import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+// The service through the `unruffled` command, as a developer starts it: a child process.
+const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
+const CLI = join(ROOT, "packages/unruffled/src/cli.ts");
+const SERVER_MODULE = "apps/enrollment/src/server.ts";
+
+let folder: string;
+let env: NodeJS.ProcessEnv;
+beforeAll(async () => {
+  folder = await mkdtemp(join(tmpdir(), "enrollment-cli-"));
+  env = { ...process.env, DATABASE_URL: join(folder, "cli.db") };
+});
+afterAll(async () => {
+  await rm(folder, { recursive: true, force: true });
+});
+
+describe("the enrollment service through the unruffled command", () => {
+  it("lists its routes", async () => {
+    const stdout = await new Promise<string>((resolve, reject) => {
+      execFile(
+        process.execPath,
+        ["--conditions=source", CLI, "routes", SERVER_MODULE],
+        { cwd: ROOT, env },
+        (error, out) => (error ? reject(error) : resolve(out)),
+      );
+    });
+    expect(stdout).toBe(
+      [
+        "METHOD  PATH                        NAME            PARAMETERS",
+        "GET     /api/enroll/hello           hello           -",
+        "GET     /api/enroll/student-list    list_students   query: page, size, search",
+        "GET     /api/enroll/course-list     list_courses    query: page, size, search",
+        "POST    /api/enroll/bind            bind_course     json: student_id, course_id",
+        "POST    /api/enroll/unbind          unbind_course   json: student_id, course_id",
+        "POST    /api/enroll/student-create  create_student  json: name, email, age, student_id",
+        "POST    /api/enroll/course-create   create_course   json: name, code, description, credits, max_students, is_active",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("serves it with the access log, and stops on SIGTERM", async () => {
+    const child: ChildProcess = spawn(
+      process.execPath,
+      ["--conditions=source", CLI, "serve", SERVER_MODULE, "--port", "0", "--log-level", "info"],
+      { cwd: ROOT, env, stdio: "pipe" },
+    );
+    let stdout = "";
+    let stderr = "";
+    child.stdout!.on("data", (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr!.on("data", (chunk) => {
+      stderr += chunk;
+    });
+    const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+    try {
+      const deadline = Date.now() + 15_000;
+      let url: string | undefined;
+      while (url === undefined && Date.now() < deadline) {
+        url = /on (http:\/\/[\d.:]+)/.exec(stderr)?.[1];
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      const response = await fetch(`${url}/api/enroll/student-list?page=1`, {
+        headers: { "x-request-id": "enrollment-cli" },
+      });
+      expect(await response.json()).toEqual({ code: 0, message: "success", data: [] });
+      while (!stdout.includes("request completed") && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(JSON.parse(stdout)).toMatchObject({
+        reqId: "enrollment-cli",
+        method: "GET",
+        path: "/api/enroll/student-list",
+        status: 200,
+        msg: "request completed",
+      });
+    } finally {
+      child.kill("SIGTERM");
+    }
+    expect(await exited).toBe(0);
+  });
+});
