@@ -11,13 +11,14 @@ import {
   StudentCreate,
   StudentListResponse,
   StudentResponse,
+  storableText,
 } from "./schemas.ts";
 import * as services from "./services.ts";
 
 const listParams = {
   page: p.Query(z.int(), { default: 1, ge: 1, description: "Page number, from 1" }),
   size: p.Query(z.int(), { default: 10, ge: 1, le: 100, description: "Items per page" }),
-  search: p.Query(z.string().max(100).optional(), {
+  search: p.Query(storableText().max(100).optional(), {
     description: "Keep names that contain this, ignoring case",
   }),
 };

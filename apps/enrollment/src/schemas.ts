@@ -15,6 +15,14 @@ export function BaseResponse<T extends z.ZodType>(data: T, name: string) {
     .meta({ id: name });
 }
 
+/**
+ * A string a text column can store: PostgreSQL refuses the NUL character, so it is refused here as a
+ * validation failure (422) instead of failing in the database (500).
+ */
+export function storableText() {
+  return z.string().refine((text) => !text.includes("\u0000"), "Must not contain the NUL character");
+}
+
 export const StudentSerializer = z
   .object({
     id: z.int(),
@@ -46,10 +54,13 @@ export const CourseListResponse = BaseResponse(z.array(CourseSerializer), "Cours
 export const StudentResponse = BaseResponse(StudentSerializer, "StudentResponse");
 export const CourseResponse = BaseResponse(CourseSerializer, "CourseResponse");
 
+// Ids are 32-bit integer columns on PostgreSQL: a larger id is refused here, not by the database (500).
+const MAX_ID = 2_147_483_647;
+
 export const BindRequest = z
   .object({
-    student_id: z.int().gt(0).describe("The student's id"),
-    course_id: z.int().gt(0).describe("The course's id"),
+    student_id: z.int().gt(0).max(MAX_ID).describe("The student's id"),
+    course_id: z.int().gt(0).max(MAX_ID).describe("The course's id"),
   })
   .meta({ id: "BindRequest" });
 
@@ -60,18 +71,18 @@ export const BindResponse = BaseResponse(
 
 export const StudentCreate = z
   .object({
-    name: z.string().trim().min(1).max(100),
+    name: storableText().trim().min(1).max(100),
     email: z.email().max(254),
     age: z.int().min(1).max(150),
-    student_id: z.string().trim().min(1).max(20).describe("The school's student number"),
+    student_id: storableText().trim().min(1).max(20).describe("The school's student number"),
   })
   .meta({ id: "StudentCreate" });
 
 export const CourseCreate = z
   .object({
-    name: z.string().trim().min(1).max(200),
-    code: z.string().trim().min(1).max(20),
-    description: z.string().max(2000).default(""),
+    name: storableText().trim().min(1).max(200),
+    code: storableText().trim().min(1).max(20),
+    description: storableText().max(2000).default(""),
     credits: z.int().min(0).max(60).default(3),
     max_students: z.int().min(1).max(100_000).default(50),
     is_active: z.boolean().default(true),
