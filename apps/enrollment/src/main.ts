@@ -1,25 +1,40 @@
-import type { LoggingSettings } from "unruffled";
+import { handleShutdownSignals, type LoggingSettings, runWorkers } from "unruffled";
 import { createEnrollmentApp } from "./app.ts";
 import { openDatabase } from "./db/index.ts";
+import { type ServerOptions, serverOptions } from "./server-options.ts";
 
 // The service: the embedded SQLite file unless DATABASE_URL names PostgreSQL; an access log line
-// per request unless LOG_LEVEL says otherwise ("warn" keeps errors only).
-const port = Number(process.env.PORT ?? 8000);
-const host = process.env.HOST ?? "127.0.0.1";
+// per request unless LOG_LEVEL says otherwise ("warn" keeps errors only). `--workers N` (or WORKERS)
+// runs N processes on one port; SIGTERM and SIGINT finish requests in flight within
+// SHUTDOWN_TIMEOUT_MS (default 10 s), close the database and exit 0.
 const level = (process.env.LOG_LEVEL ?? "info") as LoggingSettings["level"];
 
-const database = await openDatabase();
-const app = createEnrollmentApp(database, { settings: { LOGGING: { level } } });
-await app.listen({ port, host });
-console.log(
-  `Enrollment API on http://${host}:${port}/api/enroll/hello (${database.dialect}); docs at http://${host}:${port}/openapi/docs`,
-);
-
-async function shutdown(signal: string): Promise<void> {
-  console.log(`${signal}: finishing requests in flight, then closing`);
-  await app.close();
-  await database.close();
-  process.exit(0);
+let options: ServerOptions;
+try {
+  options = serverOptions(process.argv.slice(2), process.env);
+} catch (error) {
+  console.error((error as Error).message);
+  process.exit(1);
 }
-process.once("SIGTERM", () => void shutdown("SIGTERM"));
-process.once("SIGINT", () => void shutdown("SIGINT"));
+
+async function serve(): Promise<void> {
+  const database = await openDatabase();
+  const app = createEnrollmentApp(database, { settings: { LOGGING: { level } } });
+  await app.listen({ port: options.port, host: options.host });
+  handleShutdownSignals(async () => {
+    await app.close({ timeout: options.shutdownTimeoutMs });
+    await database.close();
+  });
+  const { port } = app.address()!;
+  const base = `http://${options.host}:${port}`;
+  console.log(
+    `Enrollment API on ${base}/api/enroll/hello (${database.dialect}, pid ${process.pid}); docs at ${base}/openapi/docs`,
+  );
+}
+
+// The primary waits a little longer than its workers' own deadline before killing them.
+await runWorkers({
+  workers: options.workers,
+  start: serve,
+  shutdownTimeout: options.shutdownTimeoutMs + 5_000,
+});

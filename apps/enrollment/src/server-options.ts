@@ -1,0 +1,45 @@
+/** How the service runs: where it listens, how many processes serve, how long shutdown may take. */
+export interface ServerOptions {
+  port: number;
+  host: string;
+  /** Processes serving one port (node:cluster); 1 runs in this process alone. */
+  workers: number;
+  /** How long requests in flight get to finish after SIGTERM or SIGINT, in milliseconds. */
+  shutdownTimeoutMs: number;
+}
+
+/**
+ * Reads the options from the command line (`--workers N`, `--workers=N`) and the environment
+ * (`PORT`, `HOST`, `WORKERS`, `SHUTDOWN_TIMEOUT_MS`); the command line wins. Throws a message that
+ * names the bad value.
+ *
+ * @example serverOptions(["--workers", "4"], { PORT: "8080" }) // { port: 8080, workers: 4, ... }
+ */
+export function serverOptions(
+  argv: readonly string[],
+  env: Record<string, string | undefined>,
+): ServerOptions {
+  return {
+    port: wholeNumber("PORT", env.PORT ?? "8000", 0, 65_535),
+    host: env.HOST ?? "127.0.0.1",
+    workers: wholeNumber("--workers", flagValue(argv, "--workers") ?? env.WORKERS ?? "1", 1, 1_024),
+    shutdownTimeoutMs: wholeNumber("SHUTDOWN_TIMEOUT_MS", env.SHUTDOWN_TIMEOUT_MS ?? "10000", 0, 3_600_000),
+  };
+}
+
+function flagValue(argv: readonly string[], flag: string): string | undefined {
+  for (let index = 0; index < argv.length; index++) {
+    const arg = argv[index]!;
+    if (arg === flag) return argv[index + 1] ?? "";
+    if (arg.startsWith(`${flag}=`)) return arg.slice(flag.length + 1);
+  }
+  return undefined;
+}
+
+function wholeNumber(name: string, text: string, min: number, max: number): number {
+  const value = Number(text);
+  if (!/^\d+$/.test(text) || value < min || value > max) {
+    throw new Error(`${name} must be a whole number from ${min} to ${max}, got "${text}"`);
+  }
+  return value;
+}

@@ -1,0 +1,43 @@
+import { describe, expect, it } from "vitest";
+import { serverOptions } from "../src/server-options.ts";
+
+describe("server options", () => {
+  it("default to port 8000 on loopback, one process and a 10 s shutdown", () => {
+    expect(serverOptions([], {})).toEqual({
+      port: 8000,
+      host: "127.0.0.1",
+      workers: 1,
+      shutdownTimeoutMs: 10_000,
+    });
+  });
+
+  it("come from the environment, and --workers on the command line wins over WORKERS", () => {
+    const env = { PORT: "0", HOST: "0.0.0.0", WORKERS: "3", SHUTDOWN_TIMEOUT_MS: "2500" };
+    expect(serverOptions([], env)).toEqual({
+      port: 0,
+      host: "0.0.0.0",
+      workers: 3,
+      shutdownTimeoutMs: 2_500,
+    });
+    expect(serverOptions(["--workers", "2"], env).workers).toBe(2);
+    expect(serverOptions(["--workers=4"], env).workers).toBe(4);
+  });
+
+  it("name the value that is wrong", () => {
+    expect(() => serverOptions(["--workers", "0"], {})).toThrow(
+      '--workers must be a whole number from 1 to 1024, got "0"',
+    );
+    expect(() => serverOptions(["--workers"], {})).toThrow(
+      '--workers must be a whole number from 1 to 1024, got ""',
+    );
+    expect(() => serverOptions([], { WORKERS: "two" })).toThrow(
+      '--workers must be a whole number from 1 to 1024, got "two"',
+    );
+    expect(() => serverOptions([], { PORT: "70000" })).toThrow(
+      'PORT must be a whole number from 0 to 65535, got "70000"',
+    );
+    expect(() => serverOptions([], { SHUTDOWN_TIMEOUT_MS: "-1" })).toThrow(
+      'SHUTDOWN_TIMEOUT_MS must be a whole number from 0 to 3600000, got "-1"',
+    );
+  });
+});
