@@ -1,0 +1,113 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Database, openDatabase } from "../../src/db/index.ts";
+import { createStudents, createTestCourse, storedEnrollments } from "../support/fixtures.ts";
+import { tally } from "../support/outcomes.ts";
+import { startTestPostgres, type TestPostgres } from "../support/postgres.ts";
+import { type Answer, get, type ServiceProcess, send, startService } from "./support/service-process.ts";
+
+/** The envelope's code and message, as `tally` counts them. */
+function outcomeOf(answer: Answer | undefined): string {
+  if (answer === undefined) return "no answer";
+  const { code, message } = JSON.parse(answer.body) as { code: number; message: string };
+  return code === 0 ? "ok" : `${code} ${message}`;
+}
+
+/** Asks until `accept` takes an answer, each on a new connection (so each may reach another worker). */
+async function askUntil<T>(
+  what: string,
+  ask: () => Promise<Answer | undefined>,
+  accept: (answer: Answer) => T | undefined,
+) {
+  const deadline = performance.now() + 20_000;
+  for (;;) {
+    const answer = await ask();
+    const value = answer === undefined ? undefined : accept(answer);
+    if (value !== undefined) return value;
+    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+// Two worker processes of the real service on one PostgreSQL database, over HTTP.
+describe("the service with two workers on PostgreSQL", () => {
+  let server: TestPostgres;
+  let database: Database;
+  let service: ServiceProcess;
+  let studentIds: number[];
+  const workers = new Set<number>();
+
+  beforeAll(async () => {
+    server = await startTestPostgres();
+    const url = await server.createDatabase();
+    database = await openDatabase(url);
+    studentIds = await createStudents(database, 50);
+    service = await startService({ databaseUrl: url, args: ["--workers", "2"] });
+    await askUntil(
+      "answers from both workers",
+      () => get(service.port, "/api/enroll/hello"),
+      (answer) => {
+        workers.add(answer.servedBy);
+        return workers.size === 2 ? true : undefined;
+      },
+    );
+  });
+
+  afterAll(async () => {
+    if (service !== undefined && service.child.exitCode === null) service.signal("SIGKILL");
+    await database?.close();
+    await server?.stop();
+  });
+
+  it("50 simultaneous binds for 5 seats: exactly 5 succeed, 45 hear the course is full, both workers serve", async () => {
+    const courseId = await createTestCourse(database, { max_students: 5 });
+    const answers = await Promise.all(
+      studentIds.map((studentId) =>
+        send(service.port, "POST", "/api/enroll/bind", { student_id: studentId, course_id: courseId }),
+      ),
+    );
+    expect(tally(answers.map(outcomeOf))).toEqual({
+      ok: 5,
+      [`422 Course ${courseId} is full: 5 of 5 seats taken`]: 45,
+    });
+    expect(new Set(answers.map((answer) => answer!.servedBy))).toEqual(workers);
+    expect(await storedEnrollments(database, courseId)).toBe(5);
+  });
+
+  it("20 simultaneous identical binds store one enrolment; the other 19 get 409", async () => {
+    const courseId = await createTestCourse(database);
+    const studentId = studentIds[0]!;
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        send(service.port, "POST", "/api/enroll/bind", { student_id: studentId, course_id: courseId }),
+      ),
+    );
+    expect(tally(answers.map(outcomeOf))).toEqual({
+      ok: 1,
+      [`409 Student ${studentId} is already enrolled in course ${courseId}`]: 19,
+    });
+    expect(await storedEnrollments(database, courseId)).toBe(1);
+  });
+
+  it("replaces a worker killed with SIGKILL and keeps answering", async () => {
+    const [victim, survivor] = [...workers];
+    process.kill(victim!, "SIGKILL");
+    const replacement = await askUntil(
+      "an answer from a new worker",
+      () => get(service.port, "/api/enroll/student-list?size=1"),
+      (answer) => {
+        expect(JSON.parse(answer.body)).toMatchObject({ code: 0 });
+        return answer.servedBy !== victim && answer.servedBy !== survivor ? answer.servedBy : undefined;
+      },
+    );
+    expect(service.output()).toMatch(
+      new RegExp(`worker \\d \\(pid ${victim}\\) exited by SIGKILL; replacing it`),
+    );
+    expect(replacement).toBeGreaterThan(0);
+  });
+
+  it("stops both workers gracefully on SIGTERM to the primary and exits 0", async () => {
+    service.signal("SIGTERM");
+    expect(await service.exited).toBe(0);
+    expect(service.output().match(/exited with code 0/g)).toHaveLength(2);
+  });
+});
