@@ -20,14 +20,15 @@ export const DEFAULT_LOG_LEVEL: LevelWithSilent = "warn";
 const LEVELS: readonly string[] = ["trace", "debug", "info", "warn", "error", "fatal", "silent"];
 const KEYS: readonly string[] = ["level", "destination", "access_log"];
 
-// Secrets a handler might log along with a request's headers never reach the log.
+// Secrets a handler might log with a request's headers never reach the log. Exact paths only:
+// a wildcard path would make every record several times slower to write.
 const REDACTED_PATHS = [
   "headers.authorization",
   "headers.cookie",
   'headers["set-cookie"]',
-  "*.headers.authorization",
-  "*.headers.cookie",
-  '*.headers["set-cookie"]',
+  "req.headers.authorization",
+  "req.headers.cookie",
+  'res.headers["set-cookie"]',
 ];
 
 let standardOutput: DestinationStream | undefined;
