@@ -1,4 +1,5 @@
 import pino, { type DestinationStream, type LevelWithSilent, type Logger } from "pino";
+import { BatchedDestination } from "./batched-destination.ts";
 
 /**
  * `LOGGING` settings. Records are JSON lines written by pino: one `info` record per answered request
@@ -9,7 +10,7 @@ import pino, { type DestinationStream, type LevelWithSilent, type Logger } from 
 export interface LoggingSettings {
   /** The least severe level written: `"trace"`…`"fatal"`, or `"silent"` (default `"warn"`). */
   level?: LevelWithSilent;
-  /** Where the lines go (default: standard output, buffered and written asynchronously). */
+  /** Where the lines go (default: standard output, written asynchronously, once per event-loop turn). */
   destination?: DestinationStream;
   /** False leaves out the per-request `info` record; request ids are still set (default true). */
   access_log?: boolean;
@@ -60,9 +61,19 @@ export function checkLoggingSettings(settings: LoggingSettings): void {
   }
 }
 
-// One asynchronous writer for every app of the process; pino flushes it when the process exits.
+// One asynchronous writer for every app of the process, written out when the process exits.
 function sharedStandardOutput(): DestinationStream {
-  standardOutput ??= pino.destination({ dest: 1, sync: false });
+  if (standardOutput === undefined) {
+    const destination = new BatchedDestination(pino.destination({ dest: 1, sync: false }));
+    process.once("exit", () => {
+      try {
+        destination.flushSync();
+      } catch {
+        // A log that cannot be written (a closed pipe) must not change how the process exits.
+      }
+    });
+    standardOutput = destination;
+  }
   return standardOutput;
 }
 
