@@ -319,7 +319,9 @@ function describeFile(name: string, declaration: FileParam, options: AnalyseOpti
   if (fileOptions.title !== undefined) meta.title = fileOptions.title;
   if (fileOptions.description !== undefined) meta.description = fileOptions.description;
   if (fileOptions.deprecated !== undefined) meta.deprecated = fileOptions.deprecated;
-  if (Object.keys(meta).length > 0) schema = schema.meta(meta);
+  // Registered in place: .meta() would clone z.instanceof, and the clone reports an absent file as
+  // a "custom" issue instead of "invalid_type", which resolve-params turns into "Field required".
+  if (Object.keys(meta).length > 0) schema.register(z.globalRegistry, meta);
   const wireName = fileOptions.alias ?? name;
   return {
     name,

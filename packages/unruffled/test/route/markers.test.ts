@@ -331,6 +331,15 @@ describe("rule 8: File reads a multipart body as UploadFile", () => {
       status: 422,
       body: { detail: [{ loc: ["body", "avatar"], msg: "Field required", type: "missing", input: null }] },
     });
+    const described = await serveEndpoint(
+      "/upload",
+      echo({ avatar: p.File({ description: "A photo" }), note: p.Form(z.string(), { default: "" }) }),
+      ["POST"],
+    );
+    expect(await jsonOf(described.fetch("/upload", { method: "POST", body: form }))).toEqual({
+      status: 422,
+      body: { detail: [{ loc: ["body", "avatar"], msg: "Field required", type: "missing", input: null }] },
+    });
     const optional = await serveEndpoint(
       "/upload",
       echo({ avatar: p.File({ optional: true }), photos: p.File({ list: true, optional: true }) }),
