@@ -257,7 +257,7 @@ async function child(framework: string, routes: number): Promise<void> {
 function runChild(framework: string, routes: number): ChildResult | string {
   const outcome = spawnSync(
     process.execPath,
-    ["--conditions=source", "--expose-gc", SELF, "--child", framework, "--routes", String(routes)],
+    ["--expose-gc", SELF, "--child", framework, "--routes", String(routes)],
     { encoding: "utf8", timeout: 120_000 },
   );
   const line = outcome.stdout.trim().split("\n").pop() ?? "";

@@ -284,7 +284,8 @@ function errorSummary(stderr: string): string {
 async function startServer(server: ServerDef, config: Config, cpu: string | null): Promise<Running> {
   const file = join(BENCH_DIR, server.file);
   if (!existsSync(file)) throw new Error(`${relative(ROOT_DIR, file)} does not exist`);
-  const [command, args] = pinned(cpu, ["--conditions=source", file]);
+  // Every framework runs as its users run it: unruffled from its build (dist/), like the peers' packages.
+  const [command, args] = pinned(cpu, [file]);
   const started = performance.now();
   const child = spawn(command, args, {
     cwd: ROOT_DIR,
