@@ -1,4 +1,4 @@
-// Rewrites every included code block of the guide from its example file:
+// Rewrites every included code block of the guide (and of the front page) from its example file:
 // `npm run docs:sync` after editing an example. The test suite fails while they differ.
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -7,7 +7,8 @@ import { includedText, parseDirectives } from "./directives.ts";
 
 const DOCS = fileURLToPath(new URL("..", import.meta.url));
 
-for (const name of (await readdir(DOCS)).filter((entry) => entry.endsWith(".md")).sort()) {
+const pages = [...(await readdir(DOCS)).filter((entry) => entry.endsWith(".md")).sort(), "../README.md"];
+for (const name of pages) {
   const page = join(DOCS, name);
   const markdown = await readFile(page, "utf8");
   let rewritten = markdown;
@@ -23,6 +24,6 @@ for (const name of (await readdir(DOCS)).filter((entry) => entry.endsWith(".md")
   }
   if (rewritten !== markdown) {
     await writeFile(page, rewritten);
-    console.log(`docs/${name}: examples updated`);
+    console.log(`${join("docs", name)}: examples updated`);
   }
 }
