@@ -7,16 +7,28 @@ import { type Answer, send, startService } from "./support/service-process.ts";
 
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** A bind whose head and first bytes are sent now and the rest only when asked: surely in flight. */
-function startSlowBind(port: number, studentId: number, courseId: number) {
+/**
+ * A bind surely in flight: on a connection the server has already answered once (so it was
+ * accepted), the head and the first bytes of the body are sent now, the rest only when asked.
+ */
+async function startSlowBind(port: number, studentId: number, courseId: number) {
   const body = JSON.stringify({ student_id: studentId, course_id: courseId });
   const socket: Socket = connect(port, "127.0.0.1");
   let received = "";
+  let onData = () => {};
   socket.on("data", (chunk) => {
     received += chunk;
+    onData();
   });
   socket.on("error", () => {});
   const closed = new Promise<string>((resolve) => socket.on("close", () => resolve(received)));
+  socket.write("GET /api/enroll/hello HTTP/1.1\r\nHost: x\r\n\r\n");
+  await new Promise<void>((resolve) => {
+    onData = () => {
+      if (received.includes("Hello, World!")) resolve();
+    };
+  });
+  received = "";
   socket.write(
     `POST /api/enroll/bind HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 5)}`,
   );
@@ -45,7 +57,7 @@ describe("graceful shutdown of the service process", () => {
     const service = await startService({ databaseUrl: url });
 
     const [slowStudent, ...burstStudents] = studentIds;
-    const slow = startSlowBind(service.port, slowStudent!, courseId);
+    const slow = await startSlowBind(service.port, slowStudent!, courseId);
     await delay(200);
     // A burst spread over time, with the signal in the middle of it.
     const burst = burstStudents.map((studentId, index) =>
@@ -92,7 +104,7 @@ describe("graceful shutdown of the service process", () => {
   it("cuts a client that never finishes once SHUTDOWN_TIMEOUT_MS passed, and still exits 0", async () => {
     const url = await source.freshUrl();
     const service = await startService({ databaseUrl: url, env: { SHUTDOWN_TIMEOUT_MS: "500" } });
-    const stuck = startSlowBind(service.port, 1, 1);
+    const stuck = await startSlowBind(service.port, 1, 1);
     await delay(200);
     const signalled = performance.now();
     service.signal("SIGTERM");
@@ -100,6 +112,7 @@ describe("graceful shutdown of the service process", () => {
     const elapsed = performance.now() - signalled;
     expect(elapsed).toBeGreaterThanOrEqual(450);
     expect(elapsed).toBeLessThan(5_000);
+    // The first answer (hello) came before the signal; nothing came for the bind that never finished.
     expect(await stuck.closed).toBe("");
   });
 });
