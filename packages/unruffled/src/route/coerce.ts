@@ -8,7 +8,21 @@ export type Coercer = (raw: string) => unknown;
 const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 
 /** `"2"` → 2, `"-1.5e3"` → -1500; `""`, `"0x10"`, `"NaN"`, `" 2"` stay strings. */
-export const toNumber: Coercer = (raw) => (DECIMAL.test(raw) ? Number(raw) : raw);
+export const toNumber: Coercer = (raw) => {
+  // Plain digits (page numbers, ids) are the common case: read them without a regular expression.
+  const length = raw.length;
+  if (length > 0 && length < 16) {
+    let value = 0;
+    let index = 0;
+    for (; index < length; index++) {
+      const digit = raw.charCodeAt(index) - 48;
+      if (digit < 0 || digit > 9) break;
+      value = value * 10 + digit;
+    }
+    if (index === length) return value;
+  }
+  return DECIMAL.test(raw) ? Number(raw) : raw;
+};
 
 const TRUE_WORDS = new Set(["true", "1", "yes", "on"]);
 const FALSE_WORDS = new Set(["false", "0", "no", "off"]);
