@@ -1,38 +1,61 @@
 // Load-generator worker: runs in its own process (pinned to its own core by bench/run.ts), fires
-// autocannon at one endpoint of one server (warm-up, then a measured run), and prints one JSON line.
+// requests at one endpoint of one server (warm-up, then a measured run), and prints one JSON line.
+// Two generators:
+//   wrk         (C, `apt-get install wrk`): spawned as a child of this process, so it inherits the
+//               pinning; a generated Lua script sets the method/body/headers and prints the results
+//               (latency percentiles, errors, status codes) as JSON from its done() hook
+//   autocannon  (JavaScript, in this process): the fallback; about 3× less throughput per core
 //
-//   node bench/load.ts '{"url":"http://127.0.0.1:3000/hello","method":"GET",...}'
-import { readFileSync } from "node:fs";
+//   node bench/load.ts '{"generator":"wrk","url":"http://127.0.0.1:3000/hello","method":"GET",...}'
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import os from "node:os";
+import { join } from "node:path";
+
+export type LoadGenerator = "wrk" | "autocannon";
 
 export type LoadSpec = {
+  generator: LoadGenerator;
   url: string;
   method: "GET" | "POST";
   body?: string;
   headers?: Record<string, string>;
   connections: number;
   pipelining: number;
-  /** seconds of warm-up (results thrown away); 0 for none */
+  /** seconds of warm-up (results thrown away, but failed responses reported); 0 for none */
   warmup: number;
   /** seconds of measurement */
   duration: number;
-  /** hard cap on the number of requests of the measured run */
+  /** hard cap on the number of requests of the measured run (autocannon only: wrk is bounded in time) */
   maxRequests: number;
   /** pid of the server, to read its CPU time from /proc during the measured run */
   serverPid?: number;
 };
 
-export type LoadResult = {
+/** Responses of one run that were not a success. */
+type Failures = {
+  /** responses with a status outside 2xx (wrk's measured run: ≥ 400, see runWrk) */
+  non2xx: number;
+  /** socket errors: connect, read, write (and parse errors for autocannon) */
+  errors: number;
+  /** requests without a response in 10 s */
+  timeouts: number;
+};
+
+export type LoadResult = Failures & {
+  generator: LoadGenerator;
   requests: number;
   rps: number;
   durationS: number;
   latencyMs: { mean: number; p50: number; p90: number; p99: number; max: number };
-  non2xx: number;
-  errors: number;
-  timeouts: number;
+  /** status code → responses, for the measured run (null when the generator did not count them) */
+  statusCounts: Record<string, number> | null;
+  /** the warm-up's failures and status codes (null without warm-up): a server failing there is suspect too */
+  warmup: (Failures & { requests: number; statusCounts: Record<string, number> | null }) | null;
   /** CPU time of the server during the measured run, as % of one core (null without /proc) */
   serverCpuPct: number | null;
-  /** CPU time of this load generator during the measured run, as % of one core */
+  /** CPU time of the load generator (this process and its children, i.e. wrk) during the measured run, % of one core */
   loadCpuPct: number;
   /**
    * CPU time of everything else on the machine during the measured run (kernel work for loopback
@@ -41,47 +64,28 @@ export type LoadResult = {
   otherCpuPct: number | null;
 };
 
-// autocannon ships no type declarations: describe the small part used here.
-type AutocannonOptions = {
-  url: string;
-  method: string;
-  body?: string;
-  headers?: Record<string, string>;
-  connections: number;
-  pipelining: number;
-  duration: number;
-  maxOverallRequests?: number;
-  timeout: number;
+/** One run (warm-up or measured) of a generator. */
+type RunOutcome = Failures & {
+  requests: number;
+  durationS: number;
+  latencyMs: LoadResult["latencyMs"];
+  statusCounts: Record<string, number> | null;
 };
-type AutocannonResult = {
-  duration: number;
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-  "2xx": number;
-  requests: { total: number; average: number };
-};
-type Instance = {
-  on(
-    event: "response",
-    listener: (client: unknown, status: number, bytes: number, responseTimeMs: number) => void,
-  ): void;
-};
-type Autocannon = (
-  options: AutocannonOptions,
-  callback: (error: Error | null, result: AutocannonResult) => void,
-) => Instance;
-
-const autocannon = createRequire(import.meta.url)("autocannon") as Autocannon;
 
 const CLOCK_TICKS_PER_SECOND = 100; // USER_HZ on Linux
+const TIMEOUT_S = 10;
 
-function cpuTicks(pid: number): number | null {
+// ---------------------------------------------------------------------------------------------
+// CPU accounting from /proc
+
+/** utime + stime of a process, in clock ticks (and, for `self`, cutime + cstime of its reaped children). */
+function cpuTicks(pid: number | "self", withChildren = false): number | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    // fields after "(comm)": state is field 3, utime field 14, stime field 15
+    // fields after "(comm)": state is field 3, utime 14, stime 15, cutime 16, cstime 17
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return Number(fields[11]) + Number(fields[12]);
+    const own = Number(fields[11]) + Number(fields[12]);
+    return withChildren ? own + Number(fields[13]) + Number(fields[14]) : own;
   } catch {
     return null;
   }
@@ -102,16 +106,55 @@ function machineBusyTicks(): number | null {
   }
 }
 
+const round3 = (value: number) => Math.round(value * 1000) / 1000;
+
+// ---------------------------------------------------------------------------------------------
+// autocannon
+
+// autocannon ships no type declarations: describe the small part used here.
+type AutocannonOptions = {
+  url: string;
+  method: string;
+  body?: string;
+  headers?: Record<string, string>;
+  connections: number;
+  pipelining: number;
+  duration: number;
+  maxOverallRequests?: number;
+  timeout: number;
+};
+type AutocannonResult = {
+  duration: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  "2xx": number;
+  requests: { total: number; average: number };
+  statusCodeStats?: Record<string, { count: number }>;
+};
+type Instance = {
+  on(
+    event: "response",
+    listener: (client: unknown, status: number, bytes: number, responseTimeMs: number) => void,
+  ): void;
+};
+type Autocannon = (
+  options: AutocannonOptions,
+  callback: (error: Error | null, result: AutocannonResult) => void,
+) => Instance;
+
 function percentile(sorted: Float64Array, q: number): number {
   if (sorted.length === 0) return 0;
   const index = Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1);
   return sorted[Math.max(0, index)] ?? 0;
 }
 
-function run(spec: LoadSpec, seconds: number, record: boolean) {
-  let latencies = new Float64Array(record ? 1 << 16 : 0);
+async function runAutocannon(spec: LoadSpec, seconds: number, measured: boolean): Promise<RunOutcome> {
+  // loaded only when used: the wrk path does not need it
+  const autocannon = createRequire(import.meta.url)("autocannon") as Autocannon;
+  let latencies = new Float64Array(measured ? 1 << 16 : 0);
   let count = 0;
-  return new Promise<{ result: AutocannonResult; latencies: Float64Array }>((resolve, reject) => {
+  const result = await new Promise<AutocannonResult>((resolve, reject) => {
     const instance = autocannon(
       {
         url: spec.url,
@@ -122,14 +165,14 @@ function run(spec: LoadSpec, seconds: number, record: boolean) {
         pipelining: spec.pipelining,
         duration: seconds,
         maxOverallRequests: spec.maxRequests,
-        timeout: 10,
+        timeout: TIMEOUT_S,
       },
       (error, result) => {
         if (error) reject(error);
-        else resolve({ result, latencies: latencies.subarray(0, count) });
+        else resolve(result);
       },
     );
-    if (record) {
+    if (measured) {
       // autocannon's own histogram has a 1 ms resolution; keep every latency for exact percentiles
       instance.on("response", (_client, _status, _bytes, responseTime) => {
         if (count === latencies.length) {
@@ -141,22 +184,223 @@ function run(spec: LoadSpec, seconds: number, record: boolean) {
       });
     }
   });
+  const sorted = latencies.subarray(0, count).sort();
+  let sum = 0;
+  for (const value of sorted) sum += value;
+  const statusCounts = result.statusCodeStats
+    ? Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, s]) => [code, s.count]))
+    : null;
+  return {
+    requests: result.requests.total,
+    durationS: result.duration,
+    latencyMs: {
+      mean: round3(sorted.length ? sum / sorted.length : 0),
+      p50: round3(percentile(sorted, 0.5)),
+      p90: round3(percentile(sorted, 0.9)),
+      p99: round3(percentile(sorted, 0.99)),
+      max: round3(sorted.length ? (sorted[sorted.length - 1] ?? 0) : 0),
+    },
+    non2xx: result.non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    statusCounts,
+  };
 }
+
+// ---------------------------------------------------------------------------------------------
+// wrk
+
+/** A Lua string literal holding exactly these UTF-8 bytes (every byte as a decimal escape). */
+function luaString(text: string): string {
+  return `"${[...Buffer.from(text, "utf8")].map((byte) => `\\${byte}`).join("")}"`;
+}
+
+const RESULT_MARK = "BENCH_WRK_RESULT ";
+
+function wrkScript(spec: LoadSpec, countStatuses: boolean): string {
+  const lines = ["-- generated by bench/load.ts", `wrk.method = ${luaString(spec.method)}`];
+  if (spec.body !== undefined) lines.push(`wrk.body = ${luaString(spec.body)}`);
+  for (const [name, value] of Object.entries(spec.headers ?? {})) {
+    lines.push(`wrk.headers[${luaString(name)}] = ${luaString(value)}`);
+  }
+  lines.push(
+    "local threads = {}",
+    "function setup(thread) table.insert(threads, thread) end",
+    "function init(args)",
+    "  statuses = {}",
+  );
+  if (spec.pipelining > 1) {
+    lines.push(
+      "  local batch = {}",
+      `  for i = 1, ${spec.pipelining} do batch[i] = wrk.format() end`,
+      "  pipelined = table.concat(batch)",
+    );
+  }
+  lines.push("end");
+  if (spec.pipelining > 1) lines.push("function request() return pipelined end");
+  if (countStatuses) {
+    lines.push("function response(status, headers, body) statuses[status] = (statuses[status] or 0) + 1 end");
+  }
+  lines.push(
+    "function done(summary, latency, requests)",
+    "  local counts = {}",
+    "  for _, thread in ipairs(threads) do",
+    '    local s = thread:get("statuses")',
+    "    if s then for code, n in pairs(s) do counts[code] = (counts[code] or 0) + n end end",
+    "  end",
+    "  local parts = {}",
+    "  for code, n in pairs(counts) do parts[#parts + 1] = string.format('\"%d\":%.0f', code, n) end",
+    "  local e = summary.errors",
+    "  io.write(string.format(",
+    `    '\\n${RESULT_MARK}{"requests":%.0f,"durationUs":%.0f,"bytes":%.0f,' ..`,
+    '    \'"errors":{"connect":%.0f,"read":%.0f,"write":%.0f,"status":%.0f,"timeout":%.0f},\' ..',
+    '    \'"latencyUs":{"mean":%.3f,"p50":%.0f,"p90":%.0f,"p99":%.0f,"max":%.0f},\' ..',
+    `    '"statuses":${countStatuses ? "{%s}" : "null%s"}}\\n',`,
+    "    summary.requests, summary.duration, summary.bytes,",
+    "    e.connect, e.read, e.write, e.status, e.timeout,",
+    "    latency.mean, latency:percentile(50), latency:percentile(90), latency:percentile(99), latency.max,",
+    '    table.concat(parts, ",")))',
+    "end",
+  );
+  return `${lines.join("\n")}\n`;
+}
+
+type WrkReport = {
+  requests: number;
+  durationUs: number;
+  bytes: number;
+  errors: { connect: number; read: number; write: number; status: number; timeout: number };
+  latencyUs: { mean: number; p50: number; p90: number; p99: number; max: number };
+  statuses: Record<string, number> | null;
+};
+
+let tempDir: string | null = null;
+let wrkChild: ChildProcess | null = null;
+
+function scriptFile(name: string): string {
+  if (tempDir === null) {
+    const dir = mkdtempSync(join(os.tmpdir(), "bench-wrk-"));
+    tempDir = dir;
+    process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
+    for (const signal of ["SIGINT", "SIGTERM"] as const) {
+      process.on(signal, () => {
+        wrkChild?.kill("SIGKILL");
+        process.exit(130);
+      });
+    }
+  }
+  return join(tempDir, name);
+}
+
+/**
+ * wrk itself counts a response as a status error only when its status is ≥ 400 (3xx pass). With
+ * `countStatuses`, the script's response() hook counts every status code, so any non-2xx is caught;
+ * that hook costs wrk a Lua call and a copy of the headers per response, so it is used in the
+ * warm-up only, and the measured run relies on wrk's ≥ 400 count (plus the correctness checks run
+ * at every start of a server, which require the exact 200).
+ */
+async function runWrk(spec: LoadSpec, seconds: number, measured: boolean): Promise<RunOutcome> {
+  const countStatuses = !measured;
+  const script = scriptFile(`${measured ? "measured" : "warmup"}.lua`);
+  writeFileSync(script, wrkScript(spec, countStatuses));
+  // wrk takes whole seconds: a fractional duration is ended by SIGINT, after which wrk still reports
+  // (its elapsed time is measured, so req/s stays right either way)
+  const whole = Number.isInteger(seconds);
+  const args = [
+    "--threads",
+    "1",
+    "--connections",
+    String(spec.connections),
+    "--duration",
+    `${Math.max(1, Math.ceil(seconds))}s`,
+    "--timeout",
+    `${TIMEOUT_S}s`,
+    "--script",
+    script,
+    spec.url,
+  ];
+  const child = spawn("wrk", args, { stdio: ["ignore", "pipe", "pipe"] });
+  wrkChild = child;
+  let stdout = "";
+  let stderr = "";
+  child.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
+    stdout += chunk;
+  });
+  child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
+    stderr += chunk;
+  });
+  const stopTimer = whole ? null : setTimeout(() => child.kill("SIGINT"), seconds * 1000);
+  const killTimer = setTimeout(() => child.kill("SIGKILL"), (seconds + TIMEOUT_S + 10) * 1000);
+  const code = await new Promise<number | string | null>((resolve) => {
+    child.on("exit", (exitCode, signal) => resolve(exitCode ?? signal));
+    child.on("error", (error) => resolve(error.message));
+  });
+  if (stopTimer) clearTimeout(stopTimer);
+  clearTimeout(killTimer);
+  wrkChild = null;
+  const line = stdout.split("\n").find((l) => l.startsWith(RESULT_MARK));
+  if (code !== 0 || line === undefined) {
+    const tail = `${stderr}\n${stdout}`
+      .trim()
+      .split("\n")
+      .filter((l) => l.trim())
+      .slice(-3)
+      .join(" | ");
+    throw new Error(`wrk failed (${code}): ${tail}`);
+  }
+  const report = JSON.parse(line.slice(RESULT_MARK.length)) as WrkReport;
+  const ms = (us: number) => round3(us / 1000);
+  let non2xx = report.errors.status;
+  if (report.statuses) {
+    non2xx = 0;
+    for (const [status, n] of Object.entries(report.statuses)) {
+      if (Number(status) < 200 || Number(status) > 299) non2xx += n;
+    }
+  }
+  return {
+    requests: report.requests,
+    durationS: report.durationUs / 1e6,
+    latencyMs: {
+      mean: ms(report.latencyUs.mean),
+      p50: ms(report.latencyUs.p50),
+      p90: ms(report.latencyUs.p90),
+      p99: ms(report.latencyUs.p99),
+      max: ms(report.latencyUs.max),
+    },
+    non2xx,
+    errors: report.errors.connect + report.errors.read + report.errors.write,
+    timeouts: report.errors.timeout,
+    statusCounts: report.statuses,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
 
 async function main(): Promise<void> {
   const spec = JSON.parse(process.argv[2] ?? "{}") as LoadSpec;
-  if (spec.warmup > 0) await run(spec, spec.warmup, false);
+  const run = spec.generator === "wrk" ? runWrk : runAutocannon;
+
+  let warmup: LoadResult["warmup"] = null;
+  if (spec.warmup > 0) {
+    const w = await run(spec, spec.warmup, false);
+    warmup = {
+      requests: w.requests,
+      non2xx: w.non2xx,
+      errors: w.errors,
+      timeouts: w.timeouts,
+      statusCounts: w.statusCounts,
+    };
+  }
 
   const serverBefore = spec.serverPid === undefined ? null : cpuTicks(spec.serverPid);
-  const selfBefore = cpuTicks(process.pid);
+  const selfBefore = cpuTicks("self", true);
   const machineBefore = machineBusyTicks();
-  const cpuBefore = process.cpuUsage();
   const wallBefore = performance.now();
-  const { result, latencies } = await run(spec, spec.duration, true);
+  const result = await run(spec, spec.duration, true);
   const wallMs = performance.now() - wallBefore;
-  const cpu = process.cpuUsage(cpuBefore);
   const serverAfter = spec.serverPid === undefined ? null : cpuTicks(spec.serverPid);
-  const selfAfter = cpuTicks(process.pid);
+  // this process and its reaped children (wrk, already waited for once its exit is reported)
+  const selfAfter = cpuTicks("self", true);
   const machineAfter = machineBusyTicks();
   const pct = (ticks: number) => Math.round(((ticks / CLOCK_TICKS_PER_SECOND) * 1000 * 100) / wallMs);
   let otherCpuPct: number | null = null;
@@ -172,26 +416,19 @@ async function main(): Promise<void> {
     otherCpuPct = Math.max(0, pct(other));
   }
 
-  latencies.sort();
-  let sum = 0;
-  for (const value of latencies) sum += value;
-  const round = (value: number) => Math.round(value * 1000) / 1000;
   const output: LoadResult = {
-    requests: result.requests.total,
-    rps: result.duration > 0 ? result.requests.total / result.duration : 0,
-    durationS: result.duration,
-    latencyMs: {
-      mean: round(latencies.length ? sum / latencies.length : 0),
-      p50: round(percentile(latencies, 0.5)),
-      p90: round(percentile(latencies, 0.9)),
-      p99: round(percentile(latencies, 0.99)),
-      max: round(latencies.length ? (latencies[latencies.length - 1] ?? 0) : 0),
-    },
+    generator: spec.generator,
+    requests: result.requests,
+    rps: result.durationS > 0 ? result.requests / result.durationS : 0,
+    durationS: result.durationS,
+    latencyMs: result.latencyMs,
     non2xx: result.non2xx,
     errors: result.errors,
     timeouts: result.timeouts,
+    statusCounts: result.statusCounts,
+    warmup,
     serverCpuPct: serverBefore === null || serverAfter === null ? null : pct(serverAfter - serverBefore),
-    loadCpuPct: Math.round((((cpu.user + cpu.system) / 1000) * 100) / wallMs),
+    loadCpuPct: selfBefore === null || selfAfter === null ? 0 : pct(selfAfter - selfBefore),
     otherCpuPct,
   };
   process.stdout.write(`${JSON.stringify(output)}\n`);

@@ -1,6 +1,6 @@
 // Side-by-side benchmark: starts the servers of bench/servers/ one at a time, checks that each
 // answers the three endpoints correctly (and rejects invalid input), then loads them from a second
-// process (bench/load.ts, autocannon) in interleaved rounds, and prints a table.
+// process (bench/load.ts: wrk when installed, else autocannon) in interleaved rounds, and prints a table.
 //
 //   npm run bench                  full run (about 5 minutes on 2 cores)
 //   npm run bench -- --quick       smoke run (about 1 minute)
@@ -11,7 +11,7 @@ import os from "node:os";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { isDeepStrictEqual, parseArgs } from "node:util";
-import type { LoadResult, LoadSpec } from "./load.ts";
+import type { LoadGenerator, LoadResult, LoadSpec } from "./load.ts";
 
 const BENCH_DIR = dirname(fileURLToPath(import.meta.url));
 const ROOT_DIR = dirname(BENCH_DIR);
@@ -78,6 +78,8 @@ type Config = {
   pin: boolean;
   serverCpu: string;
   loadCpu: string;
+  /** "auto": wrk when it is installed, autocannon otherwise */
+  loadGenerator: "auto" | LoadGenerator;
 };
 
 const HELP = `Usage: npm run bench -- [options]
@@ -88,7 +90,8 @@ const HELP = `Usage: npm run bench -- [options]
   --duration S         measured seconds per server and endpoint, every round (default 4; env BENCH_DURATION)
   --connections N      concurrent connections (default 32; env BENCH_CONNECTIONS)
   --pipelining N       HTTP pipelining factor (default 1; env BENCH_PIPELINING)
-  --max-requests N     cap on requests per measured run (default 5000000; env BENCH_MAX_REQUESTS)
+  --max-requests N     cap on requests per measured run, autocannon only (default 5000000; env BENCH_MAX_REQUESTS)
+  --load-generator G   wrk or autocannon (default: wrk when installed, else autocannon; env BENCH_LOAD_GENERATOR)
   --only a,b           run only these servers: ${SERVERS.map((s) => s.id).join(",")} (env BENCH_ONLY)
   --quiet-wait S       before each run, wait up to S seconds for the machine to be idle (default 2, quick 0.5; 0: never)
   --retries N          re-run a measurement disturbed by other processes (other CPU ≥ ${NOISY_PCT}% of a core) up
@@ -116,6 +119,7 @@ function readConfig(argv: string[]): Config {
       "no-pin": { type: "boolean", default: false },
       "server-cpu": { type: "string" },
       "load-cpu": { type: "string" },
+      "load-generator": { type: "string" },
       help: { type: "boolean", default: false },
     },
     strict: true,
@@ -145,6 +149,9 @@ function readConfig(argv: string[]): Config {
   for (const id of only ?? []) {
     if (!SERVERS.some((s) => s.id === id)) throw new Error(`--only: unknown server "${id}"`);
   }
+  const loadGenerator = values["load-generator"] ?? env.BENCH_LOAD_GENERATOR ?? "auto";
+  if (loadGenerator !== "auto" && loadGenerator !== "wrk" && loadGenerator !== "autocannon")
+    throw new Error(`--load-generator must be wrk or autocannon, got ${loadGenerator}`);
   return {
     quick,
     rounds: Math.max(1, Math.round(number(values.rounds, env.BENCH_ROUNDS, quick ? 2 : 3, "rounds"))),
@@ -166,6 +173,7 @@ function readConfig(argv: string[]): Config {
     pin: !values["no-pin"] && env.BENCH_NO_PIN !== "1",
     serverCpu: values["server-cpu"] ?? env.BENCH_SERVER_CPU ?? "0",
     loadCpu: values["load-cpu"] ?? env.BENCH_LOAD_CPU ?? "1",
+    loadGenerator,
   };
 }
 
@@ -194,6 +202,13 @@ function procStatusKb(pid: number, field: string): number | null {
 function hasTaskset(): boolean {
   const probe = spawnSync("taskset", ["--version"], { stdio: "ignore" });
   return probe.status === 0;
+}
+
+/** wrk's version ("debian/4.1.0-3+b2", "4.2.0"…) when `wrk` is on the PATH, else null. */
+function wrkVersion(): string | null {
+  const probe = spawnSync("wrk", ["--version"], { encoding: "utf8" });
+  if (probe.error) return null;
+  return /^wrk\s+(\S+)/m.exec(`${probe.stdout}${probe.stderr}`)?.[1] ?? "unknown version";
 }
 
 function pinned(cpu: string | null, args: string[]): [string, string[]] {
@@ -520,7 +535,12 @@ type Sample = {
   non2xx: number;
   errors: number;
   timeouts: number;
+  /** failed responses (non-2xx, socket errors, timeouts) during the warm-up before this run */
+  warmupFailed: number;
 };
+
+/** Responses of a run that were not a success, its warm-up included. */
+const failedResponses = (s: Sample) => s.non2xx + s.errors + s.timeouts + s.warmupFailed;
 
 type ServerOutcome = {
   id: string;
@@ -595,6 +615,14 @@ async function main(): Promise<void> {
   const serverCpu = canPin ? config.serverCpu : null;
   const loadCpu = canPin ? config.loadCpu : null;
   const machine = machineInfo();
+  const wrk = wrkVersion();
+  machine.versions.wrk = wrk;
+  if (config.loadGenerator === "wrk" && wrk === null) {
+    process.stderr.write("bench: --load-generator wrk, but wrk is not installed (apt-get install wrk)\n");
+    process.exit(1);
+  }
+  const generator: LoadGenerator =
+    config.loadGenerator === "auto" ? (wrk === null ? "autocannon" : "wrk") : config.loadGenerator;
   const t0 = performance.now();
 
   const log = (message: string) => process.stdout.write(`${message}\n`);
@@ -608,6 +636,14 @@ async function main(): Promise<void> {
     canPin
       ? `       server pinned to core ${serverCpu}, load generator to core ${loadCpu} (taskset)`
       : "       no core pinning (taskset missing, fewer than 2 cores, or --no-pin)",
+  );
+  log(
+    generator === "wrk"
+      ? `       load generator: wrk ${wrk} (1 thread, ${config.connections} connections)`
+      : `       load generator: autocannon ${machine.versions.autocannon ?? ""}` +
+          (wrk === null
+            ? " (wrk not found: `apt-get install wrk` for a load generator that does not saturate first)"
+            : " (forced; wrk is installed)"),
   );
 
   const outcomes = new Map<string, ServerOutcome>();
@@ -685,6 +721,7 @@ async function main(): Promise<void> {
       try {
         for (const endpoint of ENDPOINTS) {
           const spec: LoadSpec = {
+            generator,
             url: `http://127.0.0.1:${running.port}${endpoint.path}`,
             method: endpoint.method,
             ...(endpoint.body === undefined
@@ -708,6 +745,8 @@ async function main(): Promise<void> {
           }
           if (result === undefined) throw new Error("no measurement");
           const rssKb = procStatusKb(running.pid, "VmRSS");
+          const warm = result.warmup;
+          const warmBad = warm ? warm.non2xx + warm.errors + warm.timeouts : 0;
           outcome.endpoints[endpoint.id]?.push({
             round,
             rps: result.rps,
@@ -721,9 +760,14 @@ async function main(): Promise<void> {
             non2xx: result.non2xx,
             errors: result.errors,
             timeouts: result.timeouts,
+            warmupFailed: warmBad,
           });
           const bad = result.non2xx + result.errors + result.timeouts;
-          parts.push(`${endpoint.id} ${fmtInt(result.rps)}/s${bad ? ` (${bad} bad!)` : ""}`);
+          parts.push(
+            `${endpoint.id} ${fmtInt(result.rps)}/s` +
+              (bad ? ` (${bad} failed responses!)` : "") +
+              (warmBad ? ` (${warmBad} failed in warm-up!)` : ""),
+          );
         }
         const hwm = procStatusKb(running.pid, "VmHWM");
         if (hwm !== null) outcome.peakRssMB.push(hwm / 1024);
@@ -738,7 +782,7 @@ async function main(): Promise<void> {
 
   // 3. Summary
   const summary = summarize(servers, outcomes);
-  log(`\n${renderReport(summary, outcomes, config)}`);
+  log(`\n${renderReport(summary, outcomes, config, generator)}`);
   if (quietWaits.ms > 0 || noisyRetries.count > 0) {
     log(
       `\nbusy machine: waited ${(quietWaits.ms / 1000).toFixed(1)} s for other processes to calm down, ` +
@@ -755,7 +799,7 @@ async function main(): Promise<void> {
     `${JSON.stringify(
       {
         machine,
-        config: { ...config, pinned: canPin, serverCpu, loadCpu },
+        config: { ...config, pinned: canPin, serverCpu, loadCpu, loadGenerator: generator },
         endpoints: ENDPOINTS,
         summary,
         servers: [...outcomes.values()],
@@ -794,7 +838,7 @@ function summarize(servers: ServerDef[], outcomes: Map<string, ServerOutcome>): 
     for (const endpoint of ENDPOINTS) {
       // a run with failed responses measured something else than the endpoint: left out
       const all = outcome.endpoints[endpoint.id] ?? [];
-      const samples = all.filter((s) => s.non2xx + s.errors + s.timeouts === 0);
+      const samples = all.filter((s) => failedResponses(s) === 0);
       if (samples.length === 0) continue;
       const rps = samples.map((s) => s.rps);
       const med = median(rps);
@@ -820,7 +864,12 @@ function summarize(servers: ServerDef[], outcomes: Map<string, ServerOutcome>): 
   return summary;
 }
 
-function renderReport(summary: Summary, outcomes: Map<string, ServerOutcome>, config: Config): string {
+function renderReport(
+  summary: Summary,
+  outcomes: Map<string, ServerOutcome>,
+  config: Config,
+  generator: LoadGenerator,
+): string {
   const out: string[] = [];
   const label = (id: string) => outcomes.get(id)?.label ?? id;
   const peers = ["raw", "fastify", "hono", "express"] as const;
@@ -920,8 +969,16 @@ function renderReport(summary: Summary, outcomes: Map<string, ServerOutcome>, co
   );
   out.push("  RSS MB: server VmRSS right after that endpoint's load; peak RSS: VmHWM at the end of a round.");
   out.push(
-    "  server/load/other CPU: CPU time during the measured run, % of one core; other = the rest of the\n" +
-      "    machine (kernel loopback work included).",
+    generator === "wrk"
+      ? `  load generator: wrk, 1 thread, ${config.connections} connections; latencies exact to 1 µs. Failed responses\n` +
+          "    (a run with any is left out): socket errors, timeouts, status ≥ 400 in the measured run, any non-2xx\n" +
+          "    in its warm-up."
+      : `  load generator: autocannon, ${config.connections} connections (wrk, when installed, saturates far later);\n` +
+          "    failed responses (a run with any is left out): socket errors, timeouts, any non-2xx.",
+  );
+  out.push(
+    "  server/load/other CPU: CPU time during the measured run, % of one core (user + kernel); other = the\n" +
+      "    rest of the machine (kernel loopback work included).",
   );
   if (loadBound) {
     out.push(
