@@ -26,7 +26,7 @@ export class BatchedDestination implements DestinationStream {
     if (this.pending.push(line) === 1) setImmediate(this.handOver);
   }
 
-  /** Hands the pending lines over, then calls back once the writer wrote them (pino's `logger.flush`). */
+  /** Hands the pending lines over, then asks the writer to flush (pino's `logger.flush`). */
   flush(callback: (error?: Error) => void = () => {}): void {
     this.handOver();
     this.target.flush(callback);

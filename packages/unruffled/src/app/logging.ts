@@ -5,13 +5,17 @@ import { BatchedDestination } from "./batched-destination.ts";
  * `LOGGING` settings. Records are JSON lines written by pino: one `info` record per answered request
  * (the access log) and an `error` record for every 500. Defaults: level `"warn"` (quiet but never
  * silent about errors; set `"info"` for the access log), standard output written asynchronously,
- * access log on.
+ * access log on. A file path as `destination` is written the same way as standard output.
  */
 export interface LoggingSettings {
   /** The least severe level written: `"trace"`…`"fatal"`, or `"silent"` (default `"warn"`). */
   level?: LevelWithSilent;
-  /** Where the lines go (default: standard output, written asynchronously, once per event-loop turn). */
-  destination?: DestinationStream;
+  /**
+   * Where the lines go: a file path (appended to, folders made), or any pino destination, which gets
+   * the lines one by one (default: standard output). Standard output and paths are written
+   * asynchronously, once per event-loop turn, and written out when the process exits.
+   */
+  destination?: string | DestinationStream;
   /** False leaves out the per-request `info` record; request ids are still set (default true). */
   access_log?: boolean;
 }
@@ -32,21 +36,23 @@ const REDACTED_PATHS = [
   'res.headers["set-cookie"]',
 ];
 
-let standardOutput: DestinationStream | undefined;
+// One writer per file (1 is standard output) for every app of the process.
+const writers = new Map<number | string, DestinationStream>();
 
 /**
  * A pino logger from `LOGGING` settings, shared by the access log and the app's error reports. Pass
  * it as `createApp({ logger })` to log your own records to the same place.
  *
  * @example
- * const logger = createLogger({ level: "info" });
- * const app = createApp({ settings: { LOGGING: { level: "info" } }, routes, logger });
+ * const logger = createLogger({ level: "info", destination: "/var/log/shop/app.log" });
+ * const app = createApp({ routes, logger });
  * logger.info({ port: 8000 }, "listening");
  */
 export function createLogger(settings: LoggingSettings = {}): Logger {
   checkLoggingSettings(settings);
   const options = { level: settings.level ?? DEFAULT_LOG_LEVEL, redact: REDACTED_PATHS };
-  return pino(options, settings.destination ?? sharedStandardOutput());
+  const destination = settings.destination ?? 1;
+  return pino(options, typeof destination === "object" ? destination : sharedWriter(destination));
 }
 
 /** Refuses unknown keys and levels when the app is built, as `LIMITS` does. */
@@ -61,20 +67,22 @@ export function checkLoggingSettings(settings: LoggingSettings): void {
   }
 }
 
-// One asynchronous writer for every app of the process, written out when the process exits.
-function sharedStandardOutput(): DestinationStream {
-  if (standardOutput === undefined) {
-    const destination = new BatchedDestination(pino.destination({ dest: 1, sync: false }));
+// An asynchronous writer, batched per event-loop turn, written out when the process exits.
+function sharedWriter(file: number | string): DestinationStream {
+  let writer = writers.get(file);
+  if (writer === undefined) {
+    const batched = new BatchedDestination(pino.destination({ dest: file, sync: false, mkdir: true }));
     process.once("exit", () => {
       try {
-        destination.flushSync();
+        batched.flushSync();
       } catch {
         // A log that cannot be written (a closed pipe) must not change how the process exits.
       }
     });
-    standardOutput = destination;
+    writer = batched;
+    writers.set(file, writer);
   }
-  return standardOutput;
+  return writer;
 }
 
 /** True for a pino logger (rather than an object with an `error` method only). */

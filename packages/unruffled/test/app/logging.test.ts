@@ -1,4 +1,6 @@
-import { hostname } from "node:os";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { hostname, tmpdir } from "node:os";
+import { join } from "node:path";
 import { type AppOptions, createApp, createLogger, type LoggingSettings } from "unruffled";
 import { JsonResponse, PlainTextResponse } from "unruffled/http";
 import { endpoint, p, path } from "unruffled/route";
@@ -262,6 +264,38 @@ describe("levels and settings", () => {
       ],
     ]);
     expect(access.records.map(({ status }) => status)).toEqual([500]);
+  });
+
+  it("appends to a file given by its path, making its folder", async () => {
+    const folder = await mkdtemp(join(tmpdir(), "unruffled-log-"));
+    try {
+      const file = join(folder, "logs", "access.log");
+      const fileApp = appLogging({ level: "info", destination: file });
+      await testClient(fileApp).get("/hello", { headers: { "x-request-id": "to-file" } });
+      // The file is opened and written asynchronously: wait for the line.
+      let text = "";
+      for (let tries = 0; tries < 200 && !text.endsWith("\n"); tries++) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        text = await readFile(file, "utf8").catch(() => "");
+      }
+      const records = text
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line));
+      expect(records).toEqual([
+        {
+          ...base,
+          reqId: "to-file",
+          method: "GET",
+          path: "/hello",
+          status: 200,
+          durationMs: expect.any(Number),
+          msg: "request completed",
+        },
+      ]);
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
   });
 
   it("refuses an unknown LOGGING key or level when the app is built", () => {
