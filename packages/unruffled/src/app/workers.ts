@@ -34,6 +34,10 @@ const consoleLog = {
  * their requests, and exits 0 when they all exited cleanly. In a worker, or with one worker, it simply
  * calls `start`.
  *
+ * Node's primary hands each connection to a worker in turn and waits for the worker to take it: a
+ * connection handed over in the instant a worker crashes is never answered nor closed (a limit of
+ * `node:cluster`), so clients should bound their requests with a timeout.
+ *
  * @example
  * await runWorkers({ workers: 4, start: async () => {
  *   const app = createApp({ routes }); await app.listen({ port: 8000 });
