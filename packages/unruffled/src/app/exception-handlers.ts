@@ -102,6 +102,11 @@ export class ExceptionHandlers {
     return handler ?? undefined;
   }
 
+  /** Every handler in force, the defaults first, each class once. */
+  all(): ExceptionHandler[] {
+    return [...this.byClass.values()];
+  }
+
   /** The handler registered for exactly this class (the app's own, or the default). */
   forClass(errorClass: Function): ExceptionHandler | undefined {
     return this.byClass.get(errorClass);

@@ -5,7 +5,7 @@ import type { ResponseSpec } from "../route/params.ts";
 import { mergeComponents } from "./merge-components.ts";
 import { toOpenApiParameters } from "./parameters.ts";
 import { toOpenApiRequestBody } from "./request-body.ts";
-import { toOpenApiResponses } from "./responses.ts";
+import { type HandlerResponses, toOpenApiResponses } from "./responses.ts";
 import { AnonymousNames, SchemaConverter } from "./schema-converter.ts";
 import type {
   InfoObject,
@@ -43,8 +43,16 @@ function buildDocument(app: DocumentedApp): OpenApiDocument {
   const anonymous = new AnonymousNames();
   const input = new SchemaConverter("input", anonymous);
   const output = new SchemaConverter("output", anonymous);
-  // The app's own handler decides what a validation error looks like, so the document asks it.
-  const validationResponses = app.exceptionHandlers.forClass(RequestValidationError)?.responses ?? [];
+  // The app's own handlers decide what errors look like, so the document asks them: the validation
+  // handler for endpoints that read parameters, every other documented handler for all endpoints.
+  const validationHandler = app.exceptionHandlers.forClass(RequestValidationError);
+  const handlerResponses: HandlerResponses = {
+    validation: validationHandler?.responses ?? [],
+    always: app.exceptionHandlers
+      .all()
+      .filter((handler) => handler !== validationHandler)
+      .flatMap((handler) => handler.responses),
+  };
 
   const paths: Record<string, PathItemObject> = {};
   for (const route of app.routes) {
@@ -56,7 +64,7 @@ function buildDocument(app: DocumentedApp): OpenApiDocument {
       paths[route.path]![method.toLowerCase() as OperationMethod] = toOperation(
         route,
         operationId,
-        validationResponses,
+        handlerResponses,
         input,
         output,
       );
@@ -79,7 +87,7 @@ function buildDocument(app: DocumentedApp): OpenApiDocument {
 function toOperation(
   route: BuiltRoute,
   operationId: string,
-  validationResponses: readonly ResponseSpec[],
+  handlerResponses: HandlerResponses,
   input: SchemaConverter,
   output: SchemaConverter,
 ): OperationObject {
@@ -94,7 +102,7 @@ function toOperation(
   if (parameters.length > 0) operation.parameters = parameters;
   const requestBody = toOpenApiRequestBody(description, input);
   if (requestBody !== undefined) operation.requestBody = requestBody;
-  operation.responses = toOpenApiResponses(description, validationResponses, output);
+  operation.responses = toOpenApiResponses(description, handlerResponses, output);
   return operation;
 }
 

@@ -6,18 +6,26 @@ import type { ResponseSpec } from "../route/params.ts";
 import type { SchemaConverter } from "./schema-converter.ts";
 import type { HeaderObject, JsonSchema, MediaTypeObject, ResponseObject } from "./types.ts";
 
+/** What the app's exception handlers answer, as they document it. */
+export interface HandlerResponses {
+  /** The validation-error handler's responses: for endpoints that read parameters. */
+  validation: readonly ResponseSpec[];
+  /** Every other handler's documented responses: any endpoint may answer them. */
+  always: readonly ResponseSpec[];
+}
+
 /**
  * The Responses object of an endpoint: one entry per `ResponseSpec` (or a 200 described by the
- * response class), plus what the app's validation-error handler answers when the endpoint reads
- * parameters. A status documented twice keeps both bodies, under `anyOf`.
+ * response class), plus what the app's exception handlers document — the validation-error handler's
+ * when the endpoint reads parameters. A status documented twice keeps every body, under `anyOf`.
  *
  * @example
- * toOpenApiResponses(listStudents, validationHandler.responses, schemas);
+ * toOpenApiResponses(listStudents, { validation: validationHandler.responses, always: [] }, schemas);
  * // { "200": { description: "Successful Response", content: { … } }, "422": { description: "Validation Error", … } }
  */
 export function toOpenApiResponses(
   description: EndpointDescription,
-  validationResponses: readonly ResponseSpec[],
+  handlerResponses: HandlerResponses,
   schemas: SchemaConverter,
 ): Record<string, ResponseObject> {
   const responses: Record<string, ResponseObject> = {};
@@ -26,12 +34,14 @@ export function toOpenApiResponses(
   } else {
     for (const spec of description.responses) responses[spec.code] = toOpenApiResponse(spec, schemas);
   }
-  if (description.params.length > 0) {
-    for (const spec of validationResponses) {
-      const response = toOpenApiResponse(spec, schemas);
-      const existing = responses[spec.code];
-      responses[spec.code] = existing === undefined ? response : mergeResponses(existing, response);
-    }
+  const fromHandlers =
+    description.params.length > 0
+      ? [...handlerResponses.validation, ...handlerResponses.always]
+      : handlerResponses.always;
+  for (const spec of fromHandlers) {
+    const response = toOpenApiResponse(spec, schemas);
+    const existing = responses[spec.code];
+    responses[spec.code] = existing === undefined ? response : mergeResponses(existing, response);
   }
   return responses;
 }
@@ -88,11 +98,23 @@ function mergeResponses(first: ResponseObject, second: ResponseObject): Response
   const content: Record<string, MediaTypeObject> = { ...first.content };
   for (const [type, media] of Object.entries(second.content ?? {})) {
     const existing = content[type];
-    content[type] =
-      existing === undefined || isDeepStrictEqual(existing.schema, media.schema)
-        ? (existing ?? media)
-        : { schema: { anyOf: [existing.schema, media.schema] } };
+    content[type] = existing === undefined ? media : { schema: eitherSchema(existing.schema, media.schema) };
   }
   if (Object.keys(content).length > 0) merged.content = content;
   return merged;
+}
+
+/** `anyOf` of two schemas, flat and without repeats (three handlers may document one status). */
+function eitherSchema(first: JsonSchema | undefined, second: JsonSchema | undefined): JsonSchema {
+  const options: JsonSchema[] = [];
+  for (const schema of [first ?? {}, second ?? {}]) {
+    const alternatives =
+      Array.isArray(schema.anyOf) && Object.keys(schema).length === 1
+        ? (schema.anyOf as JsonSchema[])
+        : [schema];
+    for (const alternative of alternatives) {
+      if (!options.some((option) => isDeepStrictEqual(option, alternative))) options.push(alternative);
+    }
+  }
+  return options.length === 1 ? options[0]! : { anyOf: options };
 }
