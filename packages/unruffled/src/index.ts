@@ -1,3 +1,4 @@
+export type { Logger } from "pino";
 export type { AppOptions, CloseOptions, ErrorLogger, ListenOptions } from "./app/app.ts";
 export { App, createApp } from "./app/app.ts";
 export type { ErrorClass, ExceptionHandler, ExceptionHandlerFunction } from "./app/exception-handlers.ts";
@@ -7,7 +8,6 @@ export {
   HttpValidationErrorSchema,
   ValidationIssueSchema,
 } from "./app/exception-handlers.ts";
-export type { Logger } from "pino";
 export type { LoggingSettings } from "./app/logging.ts";
 export { createLogger, DEFAULT_LOG_LEVEL } from "./app/logging.ts";
 export type { LimitSettings, OpenApiSettings, Settings } from "./app/settings.ts";

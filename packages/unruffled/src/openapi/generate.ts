@@ -1,7 +1,6 @@
 import type { App } from "../app/app.ts";
 import { RequestValidationError } from "../errors.ts";
 import type { BuiltRoute } from "../route/build-routes.ts";
-import type { ResponseSpec } from "../route/params.ts";
 import { mergeComponents } from "./merge-components.ts";
 import { toOpenApiParameters } from "./parameters.ts";
 import { toOpenApiRequestBody } from "./request-body.ts";
