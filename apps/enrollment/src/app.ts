@@ -19,12 +19,12 @@ export const settings: Settings = {
 
 /**
  * The enrollment service on an open database. Internal errors go to `log`, by default the pino
- * logger of the `LOGGING` settings, which also writes the access log.
+ * logger of the `LOGGING` settings (also the access log); `onClose` runs after `app.close()`.
  * @example const app = createEnrollmentApp(await openDatabase()); await app.listen({ port: 8000 });
  */
 export function createEnrollmentApp(
   database: Database,
-  options: { settings?: Settings; log?: InternalErrorLog } = {},
+  options: { settings?: Settings; log?: InternalErrorLog; onClose?: () => Promise<void> } = {},
 ): App {
   const appSettings = { ...settings, ...options.settings };
   const log = options.log ?? createLogger(appSettings.LOGGING);
@@ -34,5 +34,6 @@ export function createEnrollmentApp(
     exceptionHandlers: errorEnvelopes(log),
     requestClass: enrollRequestClass(database),
     logger: log,
+    onClose: options.onClose,
   });
 }

@@ -19,12 +19,13 @@ try {
 
 async function serve(): Promise<void> {
   const database = await openDatabase();
-  const app = createEnrollmentApp(database, { settings: { LOGGING: { level } } });
-  await app.listen({ port: options.port, host: options.host });
-  handleShutdownSignals(async () => {
-    await app.close({ timeout: options.shutdownTimeoutMs });
-    await database.close();
+  const app = createEnrollmentApp(database, {
+    settings: { LOGGING: { level } },
+    onClose: () => database.close(),
   });
+  await app.listen({ port: options.port, host: options.host });
+  // close() finishes the requests in flight, then closes the database (the app's onClose).
+  handleShutdownSignals(() => app.close({ timeout: options.shutdownTimeoutMs }));
   const { port } = app.address()!;
   const base = `http://${options.host}:${port}`;
   console.log(

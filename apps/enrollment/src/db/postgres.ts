@@ -3,7 +3,15 @@ import pg from "pg";
 
 /** Connects to PostgreSQL through a pool that survives the server going away and coming back. */
 export function openPostgres<DB>(url: string): Kysely<DB> {
-  const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5_000 });
+  // A server that stops answering must not hold requests forever: statements end after 10 s on the
+  // server's side, and the client gives up on a silent server after 15 s.
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    connectionTimeoutMillis: 5_000,
+    statement_timeout: 10_000,
+    query_timeout: 15_000,
+  });
   // An idle client whose server disappeared emits 'error'; unheard, it would crash the process.
   // The pool drops that client and opens a new one on the next query.
   pool.on("error", (error) => {

@@ -40,6 +40,8 @@ export interface AppOptions {
    * A pino logger given here is the app's logger: it gets the access log too, at its own level.
    */
   logger?: ErrorLogger | Logger;
+  /** Runs once the server has closed in `close()`: release what the app holds (a database pool). */
+  onClose?: () => void | Promise<void>;
 }
 
 export interface ListenOptions {
@@ -78,6 +80,7 @@ export class App {
   private readonly accessLog: AccessLog;
   private readonly debug: boolean;
   private server: Server | undefined;
+  private readonly onClose: AppOptions["onClose"];
   /** Set while `close()` runs: answers then carry `Connection: close`. */
   private closing = false;
 
@@ -99,6 +102,7 @@ export class App {
       fieldSize: this.limits.field_size,
     };
     this.requestClass = options.requestClass ?? HttpRequest;
+    this.onClose = options.onClose;
     const logging = this.settings.LOGGING ?? {};
     this.logger = isPinoLogger(options.logger) ? options.logger : createLogger(logging);
     this.errorLogger = options.logger ?? this.logger;
@@ -313,6 +317,7 @@ export class App {
     } finally {
       this.closing = false;
     }
+    await this.onClose?.();
   }
 }
 

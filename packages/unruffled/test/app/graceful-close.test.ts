@@ -98,3 +98,19 @@ describe("app.close()", () => {
     await app.close();
   });
 });
+
+describe("onClose", () => {
+  it("runs once the server has closed, and close() waits for it", async () => {
+    const events: string[] = [];
+    const app = createApp({
+      routes: [],
+      onClose: async () => {
+        events.push(`onClose, listening: ${app.address() !== undefined}`);
+      },
+    });
+    await app.listen({ port: 0 });
+    await app.close();
+    events.push("closed");
+    expect(events).toEqual(["onClose, listening: false", "closed"]);
+  });
+});
