@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from "node:http";
-import { Busboy, type BusboyFileStream } from "@fastify/busboy";
+import type { BusboyConstructor, BusboyFileStream } from "@fastify/busboy";
 import { MalformedBodyError, PayloadTooLargeError } from "../errors.ts";
 import type { BodySource } from "../http/body.ts";
 import { UploadFile } from "./upload-file.ts";
@@ -23,6 +23,9 @@ export interface MultipartBody {
   files: Record<string, UploadFile[]>;
 }
 
+// Loaded on the first multipart body: many apps never parse one, and the parser costs memory.
+let busboy: Promise<{ Busboy: BusboyConstructor }> | undefined;
+
 /**
  * Streams a `multipart/form-data` body through busboy. A file, field or count past its limit is
  * answered with 413 at once and the rest of the body is never read.
@@ -30,7 +33,7 @@ export interface MultipartBody {
  * `fileLimit(field)` gives the size limit of the files of a declared field, or `undefined` for a
  * field nobody declared (its bytes are counted and dropped).
  */
-export function readMultipart(
+export async function readMultipart(
   source: BodySource,
   headers: IncomingHttpHeaders,
   limits: UploadLimits,
@@ -38,8 +41,10 @@ export function readMultipart(
 ): Promise<MultipartBody> {
   if (source.length !== undefined && source.length > limits.totalSize) {
     source.abandon();
-    return Promise.reject(totalTooLarge(limits.totalSize));
+    throw totalTooLarge(limits.totalSize);
   }
+  // The body waits, paused, while the parser loads on the first upload.
+  const { Busboy } = await (busboy ??= import("@fastify/busboy"));
   return new Promise((resolve, reject) => {
     const body: MultipartBody = { fields: Object.create(null), files: Object.create(null) };
     const input = source.readable();
