@@ -44,7 +44,8 @@ export async function readMultipart(
     throw totalTooLarge(limits.totalSize);
   }
   // The body waits, paused, while the parser loads on the first upload.
-  const { Busboy } = await (busboy ??= import("@fastify/busboy"));
+  busboy ??= import("@fastify/busboy");
+  const { Busboy } = await busboy;
   return new Promise((resolve, reject) => {
     const body: MultipartBody = { fields: Object.create(null), files: Object.create(null) };
     const input = source.readable();
