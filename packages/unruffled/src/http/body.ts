@@ -49,7 +49,8 @@ export class NodeBodySource implements BodySource {
       this.abandon();
       return Promise.reject(tooLarge(limit));
     }
-    if (this.length === 0 || this.message.complete) return Promise.resolve(EMPTY);
+    // `readableEnded`, not `complete`: a body that fully arrived may still wait in the stream's buffer.
+    if (this.length === 0 || this.message.readableEnded) return Promise.resolve(EMPTY);
     return new Promise((resolve, reject) => {
       const message = this.message;
       const chunks: Buffer[] = [];

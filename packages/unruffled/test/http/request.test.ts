@@ -85,3 +85,20 @@ describe("HttpRequest", () => {
     });
   });
 });
+
+describe("a body read late", () => {
+  it("is still there when the handler reads it after the request has fully arrived", async () => {
+    const late = endpoint({
+      returns: JsonResponse,
+      async handler(request) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        return new JsonResponse({ json: await request.json() });
+      },
+    });
+    const server = await serve([path("/late", { endpoint: late, methods: ["POST"] })]);
+    expect(await jsonOf(server.fetch("/late", { method: "POST", body: '{"a":1}' }))).toEqual({
+      status: 200,
+      body: { json: { a: 1 } },
+    });
+  });
+});
