@@ -1,3 +1,4 @@
+import type { Expression, SqlBool } from "kysely";
 import {
   alreadyEnrolled,
   courseFull,
@@ -64,30 +65,33 @@ export interface Enrollment {
  * @example await listStudents(database, { page: 1, size: 10, search: "ann" })
  */
 export async function listStudents(database: Database, query: ListQuery): Promise<Student[]> {
-  let select = database.kysely.selectFrom("students").selectAll();
-  if (query.search) {
-    select = select.where(nameContains(database.dialect, query.search));
-  }
-  const rows = await select
-    .orderBy("id")
-    .limit(query.size)
-    .offset((query.page - 1) * query.size)
-    .execute();
+  const select = database.kysely.selectFrom("students").selectAll();
+  const rows = await onePage(select, database, query).execute();
   return rows.map(serializeStudent);
 }
 
 /** A page of courses ordered by id, like `listStudents`. */
 export async function listCourses(database: Database, query: ListQuery): Promise<Course[]> {
-  let select = database.kysely.selectFrom("courses").selectAll();
-  if (query.search) {
-    select = select.where(nameContains(database.dialect, query.search));
-  }
-  const rows = await select
+  const select = database.kysely.selectFrom("courses").selectAll();
+  const rows = await onePage(select, database, query).execute();
+  return rows.map(serializeCourse);
+}
+
+/** What `onePage` needs of a select: both tables' selects have it. */
+interface Pageable<Q> {
+  where(condition: Expression<SqlBool>): Q;
+  orderBy(column: "id"): Q;
+  limit(count: number): Q;
+  offset(count: number): Q;
+}
+
+/** The list rules both tables share: names containing `search`, ordered by id, one page. */
+function onePage<Q extends Pageable<Q>>(select: Q, database: Database, query: ListQuery): Q {
+  const filtered = query.search ? select.where(nameContains(database.dialect, query.search)) : select;
+  return filtered
     .orderBy("id")
     .limit(query.size)
-    .offset((query.page - 1) * query.size)
-    .execute();
-  return rows.map(serializeCourse);
+    .offset((query.page - 1) * query.size);
 }
 
 /**
