@@ -30,14 +30,14 @@ let busboy: Promise<{ Busboy: BusboyConstructor }> | undefined;
  * Streams a `multipart/form-data` body through busboy. A file, field or count past its limit is
  * answered with 413 at once and the rest of the body is never read.
  *
- * `fileLimit(field)` gives the size limit of the files of a declared field, or `undefined` for a
- * field nobody declared (its bytes are counted and dropped).
+ * `fileLimits` maps each declared file field to the size limit of its files; the bytes of a file
+ * field nobody declared are counted and dropped.
  */
 export async function readMultipart(
   source: BodySource,
   headers: IncomingHttpHeaders,
   limits: UploadLimits,
-  fileLimit: (field: string) => number | undefined,
+  fileLimits: ReadonlyMap<string, number>,
 ): Promise<MultipartBody> {
   if (source.length !== undefined && source.length > limits.totalSize) {
     source.abandon();
@@ -105,7 +105,7 @@ export async function readMultipart(
       appendTo(body.fields, name, value);
     });
     parser.on("file", (name, stream: BusboyFileStream, filename, _encoding, mimeType) => {
-      const limit = fileLimit(name);
+      const limit = fileLimits.get(name);
       if (limit === undefined) {
         // Busboy reports a body cut short on the file stream too (the parser's own error settles the
         // request); unheard, that 'error' event would crash the process.

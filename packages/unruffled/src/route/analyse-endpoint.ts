@@ -95,6 +95,11 @@ export function analyseEndpoint(endpoint: EndpointDefinition, options: AnalyseOp
     params,
     byLocation,
     bodyFormat,
+    fileSizeLimits: new Map(
+      params.flatMap((param) =>
+        param.fileSizeLimit === undefined ? [] : [[param.fields[0]!.wireName, param.fileSizeLimit] as const],
+      ),
+    ),
     validator: buildValidator(byLocation),
     responses: Array.isArray(responses) ? responses : null,
     responseClass: Array.isArray(responses) ? undefined : (responses as Function),

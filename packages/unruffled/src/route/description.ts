@@ -57,6 +57,8 @@ export interface EndpointDescription {
   /** The parameters of each location, in declaration order. */
   byLocation: Record<Location, ParamDescription[]>;
   bodyFormat: BodyFormat | undefined;
+  /** The size limit of the files of each file field, by wire name (multipart bodies only). */
+  fileSizeLimits: ReadonlyMap<string, number>;
   /** One schema for all sources: `{ query: { page, size }, body: { … } }`, compiled by Zod. */
   validator: z.ZodType | undefined;
   /** `null` when `returns` names a response class only. */

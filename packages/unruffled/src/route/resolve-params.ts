@@ -73,13 +73,7 @@ async function readMultipartBody(
   request: HttpRequest,
   limits: UploadLimits,
 ): Promise<ReadBody> {
-  const fileLimits = new Map<string, number>();
-  for (const param of description.byLocation.body) {
-    if (param.fileSizeLimit !== undefined) fileLimits.set(param.fields[0]!.wireName, param.fileSizeLimit);
-  }
-  const body = await readMultipart(request.bodySource, request.headers, limits, (field) =>
-    fileLimits.get(field),
-  );
+  const body = await readMultipart(request.bodySource, request.headers, limits, description.fileSizeLimits);
   return { fields: body.fields, files: body.files };
 }
 
