@@ -10,6 +10,7 @@ import { docsRoutes } from "../openapi/docs-routes.ts";
 import { generateOpenApi } from "../openapi/generate.ts";
 import type { OpenApiDocument } from "../openapi/types.ts";
 import { type BuiltRoute, buildRoutes } from "../route/build-routes.ts";
+import type { EndpointDescription } from "../route/description.ts";
 import type { RouteDefinition } from "../route/path.ts";
 import { resolveParams } from "../route/resolve-params.ts";
 import { Router } from "../route/router.ts";
@@ -143,13 +144,18 @@ export class App {
    * it in `x-request-id`, and writes the access log record.
    */
   handle(request: HttpRequest): HttpResponse | Promise<HttpResponse> {
-    request.id = requestIdFrom(request.headers[REQUEST_ID_HEADER]);
-    const started = this.accessLog.start();
+    const started = this.begin(request);
     const response = this.answer(request);
     if (response instanceof Promise) {
       return response.then((resolved) => this.accessLog.finish(request, resolved, started));
     }
     return this.accessLog.finish(request, response, started);
+  }
+
+  /** Gives the request its id; returns the access log's start time. */
+  private begin(request: HttpRequest): number {
+    request.id = requestIdFrom(request.headers[REQUEST_ID_HEADER]);
+    return this.accessLog.start();
   }
 
   /** Routing, parameters, the endpoint's handler, and the exception handlers for what fails. */
@@ -167,13 +173,25 @@ export class App {
       const description = handler.route.endpointDescription;
       const values = resolveParams(description, request, this.uploadLimits);
       if (values instanceof Promise) {
-        return values
-          .then((resolved) => description.endpoint.handler(request, resolved))
-          .then(
-            (response) => checkedResponse(response, description.label),
-            (error) => this.handleError(error, request),
-          );
+        // One step from the values to the response (each `then` is a turn of the microtask queue).
+        return values.then(
+          (resolved) => this.run(description, request, resolved),
+          (error) => this.handleError(error, request),
+        );
       }
+      return this.run(description, request, values);
+    } catch (error) {
+      return this.handleError(error, request);
+    }
+  }
+
+  /** Calls the endpoint's handler with its values; what it throws or rejects with is handled. */
+  private run(
+    description: EndpointDescription,
+    request: HttpRequest,
+    values: Record<string, unknown>,
+  ): HttpResponse | Promise<HttpResponse> {
+    try {
       const response = description.endpoint.handler(request, values);
       if (response instanceof Promise) {
         return response.then(
@@ -232,14 +250,16 @@ export class App {
       body: new NodeBodySource(message),
       limits: this.bodyLimits,
     });
-    const response = this.handle(request);
+    // handle() inlined, so that an asynchronous answer is logged and sent in one step.
+    const started = this.begin(request);
+    const response = this.answer(request);
     if (response instanceof Promise) {
       response.then(
-        (resolved) => this.send(res, resolved, request),
+        (resolved) => this.send(res, this.accessLog.finish(request, resolved, started), request),
         (error) => this.send(res, this.internalError(error, request), request),
       );
     } else {
-      this.send(res, response, request);
+      this.send(res, this.accessLog.finish(request, response, started), request);
     }
   };
 

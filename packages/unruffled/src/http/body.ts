@@ -51,6 +51,8 @@ export class NodeBodySource implements BodySource {
     }
     // `readableEnded`, not `complete`: a body that fully arrived may still wait in the stream's buffer.
     if (this.length === 0 || this.message.readableEnded) return Promise.resolve(EMPTY);
+    // The client left before a handler that awaited something else asked for the body.
+    if (this.message.destroyed) return Promise.reject(new ClientAbortedError());
     return new Promise((resolve, reject) => {
       const message = this.message;
       const chunks: Buffer[] = [];
@@ -59,7 +61,6 @@ export class NodeBodySource implements BodySource {
         message.off("data", onData);
         message.off("end", onEnd);
         message.off("error", onError);
-        message.off("close", onClose);
       };
       const onData = (chunk: Buffer) => {
         size += chunk.length;
@@ -75,19 +76,14 @@ export class NodeBodySource implements BodySource {
         cleanup();
         resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
       };
+      // A client that leaves mid-body: Node destroys the message with an "aborted" error.
       const onError = () => {
-        cleanup();
-        reject(new ClientAbortedError());
-      };
-      const onClose = () => {
-        if (message.complete) return;
         cleanup();
         reject(new ClientAbortedError());
       };
       message.on("data", onData);
       message.on("end", onEnd);
       message.on("error", onError);
-      message.on("close", onClose);
     });
   }
 

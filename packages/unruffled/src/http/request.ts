@@ -33,6 +33,9 @@ export interface RawRequest {
   limits: BodyLimits;
 }
 
+// Most routes have no placeholders: one frozen object for all of their requests.
+const NO_PATH_PARAMS: Record<string, string> = Object.freeze({});
+
 /** The client's address as the socket saw it (a proxy's own address when behind one). */
 export interface ClientAddress {
   host: string | undefined;
@@ -56,8 +59,8 @@ export class HttpRequest {
   /** The raw query string, without the leading `?`. */
   readonly queryString: string;
   readonly headers: IncomingHttpHeaders;
-  /** Values of the route's `{name}` placeholders, percent-decoded. */
-  pathParams: Record<string, string> = {};
+  /** Values of the route's `{name}` placeholders, percent-decoded (a shared empty object without any). */
+  pathParams: Record<string, string> = NO_PATH_PARAMS;
   /** The request id: the client's `x-request-id` when acceptable, else one the app made; echoed and logged. */
   id = "";
   /** The bytes source of the body; endpoints normally use `json()`, `text()`, `body()` or `form()`. */

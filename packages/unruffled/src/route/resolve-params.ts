@@ -30,42 +30,53 @@ export function resolveParams(
   uploadLimits: UploadLimits,
 ): Values | Promise<Values> {
   if (description.validator === undefined) return NO_VALUES;
-  if (description.bodyFormat === undefined)
-    return validate(description, gather(description, request, undefined));
-  return readBody(description, request, uploadLimits).then((body) =>
-    validate(description, gather(description, request, body)),
-  );
+  switch (description.bodyFormat) {
+    case undefined:
+      return validate(description, gather(description, request, undefined));
+    case "json":
+      // One promise from the bytes to the values: JSON bodies are the common case worth the shortcut.
+      checkJsonMediaType(request.contentType);
+      return request
+        .body()
+        .then((bytes) =>
+          validate(
+            description,
+            gather(description, request, { json: parseJsonBody(bytes, request.limits.jsonDepth) }),
+          ),
+        );
+    default:
+      return readFormBody(description, request, uploadLimits).then((body) =>
+        validate(description, gather(description, request, body)),
+      );
+  }
 }
 
-async function readBody(
+/** A client that sends no content type gets the benefit of the doubt; a different one is refused. */
+function checkJsonMediaType(type: string): void {
+  if (type !== "" && type !== "application/json" && !type.endsWith("+json")) {
+    throw new UnsupportedMediaTypeError(`Expected a JSON body (application/json), got ${type}`);
+  }
+}
+
+async function readFormBody(
   description: EndpointDescription,
   request: HttpRequest,
   limits: UploadLimits,
 ): Promise<ReadBody> {
   const type = request.contentType;
-  switch (description.bodyFormat) {
-    case "json":
-      // A client that sends no content type gets the benefit of the doubt; a different one is refused.
-      if (type !== "" && type !== "application/json" && !type.endsWith("+json")) {
-        throw new UnsupportedMediaTypeError(`Expected a JSON body (application/json), got ${type}`);
-      }
-      return { json: parseJsonBody(await request.body(), request.limits.jsonDepth) };
-    case "form":
-      if (type === "multipart/form-data") return readMultipartBody(description, request, limits);
-      if (type !== "" && type !== "application/x-www-form-urlencoded") {
-        throw new UnsupportedMediaTypeError(
-          `Expected a form body (application/x-www-form-urlencoded or multipart/form-data), got ${type}`,
-        );
-      }
-      return { fields: await request.form() };
-    default:
-      if (type !== "multipart/form-data") {
-        throw new UnsupportedMediaTypeError(
-          `Expected a multipart/form-data body, got ${type || "no content type"}`,
-        );
-      }
-      return readMultipartBody(description, request, limits);
+  if (description.bodyFormat === "form") {
+    if (type === "multipart/form-data") return readMultipartBody(description, request, limits);
+    if (type !== "" && type !== "application/x-www-form-urlencoded") {
+      throw new UnsupportedMediaTypeError(
+        `Expected a form body (application/x-www-form-urlencoded or multipart/form-data), got ${type}`,
+      );
+    }
+    return { fields: await request.form() };
   }
+  if (type !== "multipart/form-data") {
+    throw new UnsupportedMediaTypeError(`Expected a multipart/form-data body, got ${type || "no content type"}`);
+  }
+  return readMultipartBody(description, request, limits);
 }
 
 async function readMultipartBody(

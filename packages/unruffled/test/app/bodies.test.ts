@@ -1,9 +1,11 @@
-import { p } from "unruffled/route";
+import { exceptionHandler, HttpError } from "unruffled";
+import { JsonResponse } from "unruffled/http";
+import { endpoint, p, path } from "unruffled/route";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { echo } from "../support/echo.ts";
 import { bodyOf, openRaw, statusOf } from "../support/raw-http.ts";
-import { JSON_HEADERS, jsonOf, serveEndpoint } from "../support/serve.ts";
+import { JSON_HEADERS, jsonOf, serve, serveEndpoint } from "../support/serve.ts";
 
 const bind = echo({ body: p.Json(z.object({ student_id: z.int(), course_id: z.int() })) });
 
@@ -198,5 +200,62 @@ describe("form bodies", () => {
           "Expected a form body (application/x-www-form-urlencoded or multipart/form-data), got application/json",
       },
     });
+  });
+});
+
+describe("clients that leave in the middle of their body", () => {
+  /** Serves a JSON endpoint and a slow one that reads the body itself; records the errors answered. */
+  async function serveRecording(gate: Promise<void>) {
+    const answered: string[] = [];
+    const slow = endpoint({
+      returns: JsonResponse,
+      async handler(request) {
+        await gate;
+        return new JsonResponse(await request.json());
+      },
+    });
+    const server = await serve(
+      [
+        path("/bind", { endpoint: bind, methods: ["POST"] }),
+        path("/slow", { endpoint: slow, methods: ["POST"] }),
+      ],
+      {
+        exceptionHandlers: [
+          exceptionHandler(HttpError, (error) => {
+            answered.push(error.message);
+            return new JsonResponse({ detail: error.message }, { status: error.status });
+          }),
+        ],
+      },
+    );
+    return { server, answered };
+  }
+
+  async function sendHalfAndLeave(port: number, route: string): Promise<void> {
+    const exchange = await openRaw(port);
+    await exchange.write(
+      `POST ${route} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"student_id":`,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    exchange.socket.destroy();
+  }
+
+  it("ends the request being read with a client error, not a request left hanging", async () => {
+    const { server, answered } = await serveRecording(Promise.resolve());
+    await sendHalfAndLeave(server.port, "/bind");
+    await expect
+      .poll(() => answered)
+      .toEqual(["The client closed the connection before the body was complete"]);
+  });
+
+  it("ends it too when the handler asks for the body only after the client left", async () => {
+    let open!: () => void;
+    const { server, answered } = await serveRecording(new Promise((resolve) => (open = resolve)));
+    await sendHalfAndLeave(server.port, "/slow");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    open();
+    await expect
+      .poll(() => answered)
+      .toEqual(["The client closed the connection before the body was complete"]);
   });
 });
