@@ -74,7 +74,9 @@ async function readFormBody(
     return { fields: await request.form() };
   }
   if (type !== "multipart/form-data") {
-    throw new UnsupportedMediaTypeError(`Expected a multipart/form-data body, got ${type || "no content type"}`);
+    throw new UnsupportedMediaTypeError(
+      `Expected a multipart/form-data body, got ${type || "no content type"}`,
+    );
   }
   return readMultipartBody(description, request, limits);
 }
