@@ -22,7 +22,8 @@ const NO_VALUES: Values = Object.freeze({}) as Values;
 
 /**
  * Resolves an endpoint's parameters from a request: gathers the raw values, coerces strings, and
- * validates everything in one Zod call. Synchronous when the endpoint reads no body.
+ * validates everything in one Zod call. Synchronous when the endpoint reads no body; a JSON body of
+ * another media type throws at once (the caller answers both the same way).
  */
 export function resolveParams(
   description: EndpointDescription,
