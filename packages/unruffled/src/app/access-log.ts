@@ -1,6 +1,6 @@
-import type { Logger } from "pino";
 import type { HttpRequest } from "../http/request.ts";
 import type { HttpResponse } from "../http/response.ts";
+import type { LazyLogger } from "./logging.ts";
 
 /** The header that carries the request id, both ways. */
 export const REQUEST_ID_HEADER = "x-request-id";
@@ -11,10 +11,10 @@ export const REQUEST_ID_HEADER = "x-request-id";
  * while `info` is enabled, so a quieter level costs nothing but the id.
  */
 export class AccessLog {
-  private readonly logger: Logger;
+  private readonly logger: LazyLogger;
   private readonly enabled: boolean;
 
-  constructor(logger: Logger, enabled: boolean) {
+  constructor(logger: LazyLogger, enabled: boolean) {
     this.logger = logger;
     this.enabled = enabled;
   }
@@ -29,7 +29,7 @@ export class AccessLog {
   finish(request: HttpRequest, response: HttpResponse, started: number): HttpResponse {
     response.headers[REQUEST_ID_HEADER] ??= request.id;
     if (started >= 0) {
-      this.logger.info(
+      this.logger.logger.info(
         {
           reqId: request.id,
           method: request.method,

@@ -17,7 +17,7 @@ import { Router } from "../route/router.ts";
 import { AccessLog, REQUEST_ID_HEADER } from "./access-log.ts";
 import { type ExceptionHandler, ExceptionHandlers } from "./exception-handlers.ts";
 import { closeGracefully } from "./graceful-close.ts";
-import { createLogger, isPinoLogger } from "./logging.ts";
+import { isPinoLogger, LazyLogger } from "./logging.ts";
 import { requestIdFrom } from "./request-id.ts";
 import { type LimitSettings, resolveLimits, type Settings, timeoutCheckInterval } from "./settings.ts";
 import { toWebResponse, writeNodeResponse } from "./write-response.ts";
@@ -75,8 +75,7 @@ export class App {
   ) => HttpRequest;
   private readonly bodyLimits: BodyLimits;
   private readonly uploadLimits: UploadLimits;
-  /** The app's pino logger: the access log, and the errors unless another `logger` was given. */
-  readonly logger: Logger;
+  private readonly lazyLogger: LazyLogger;
   private readonly errorLogger: ErrorLogger;
   private readonly accessLog: AccessLog;
   private readonly debug: boolean;
@@ -105,13 +104,21 @@ export class App {
     this.requestClass = options.requestClass ?? HttpRequest;
     this.onClose = options.onClose;
     const logging = this.settings.LOGGING ?? {};
-    this.logger = isPinoLogger(options.logger) ? options.logger : createLogger(logging);
-    this.errorLogger = options.logger ?? this.logger;
-    this.accessLog = new AccessLog(this.logger, logging.access_log !== false);
+    this.lazyLogger = new LazyLogger(logging, isPinoLogger(options.logger) ? options.logger : undefined);
+    this.errorLogger = options.logger ?? { error: (details, message) => this.logger.error(details, message) };
+    this.accessLog = new AccessLog(this.lazyLogger, logging.access_log !== false);
     this.exceptionHandlers = new ExceptionHandlers(options.exceptionHandlers ?? []);
     this.routes = buildRoutes(options.routes, { fileSizeLimit: this.limits.file_size });
     for (const route of this.routes) this.register(route);
     for (const route of docsRoutes(this)) this.register(route);
+  }
+
+  /**
+   * The app's pino logger: the access log, and the errors unless another `logger` was given. Made
+   * from `LOGGING` on first use (pino itself is loaded then).
+   */
+  get logger(): Logger {
+    return this.lazyLogger.logger;
   }
 
   /** The OpenAPI 3.1 document, generated from the routes on first use and cached. */

@@ -1,4 +1,6 @@
-import pino, { type DestinationStream, type LevelWithSilent, type Logger } from "pino";
+import { createRequire } from "node:module";
+import type pinoModule from "pino";
+import type { DestinationStream, LevelWithSilent, Logger } from "pino";
 import { BatchedDestination } from "./batched-destination.ts";
 
 /**
@@ -36,6 +38,26 @@ const REDACTED_PATHS = [
   'res.headers["set-cookie"]',
 ];
 
+// pino's number for each level, as `logger.levelVal` gives it once a logger exists.
+const LEVEL_VALUES: Readonly<Record<LevelWithSilent, number>> = {
+  trace: 10,
+  debug: 20,
+  info: 30,
+  warn: 40,
+  error: 50,
+  fatal: 60,
+  silent: Number.POSITIVE_INFINITY,
+};
+
+// pino is loaded with the first logger, not with the framework: an app at the default level that
+// has nothing to report does without its 3 MB. It is CommonJS, so `require` loads it synchronously.
+const requireHere = createRequire(import.meta.url);
+let loadedPino: typeof pinoModule | undefined;
+function pino(): typeof pinoModule {
+  loadedPino ??= requireHere("pino") as typeof pinoModule;
+  return loadedPino;
+}
+
 // One writer per file (1 is standard output) for every app of the process.
 const writers = new Map<number | string, DestinationStream>();
 
@@ -52,7 +74,7 @@ export function createLogger(settings: LoggingSettings = {}): Logger {
   checkLoggingSettings(settings);
   const options = { level: settings.level ?? DEFAULT_LOG_LEVEL, redact: REDACTED_PATHS };
   const destination = settings.destination ?? 1;
-  return pino(options, typeof destination === "object" ? destination : sharedWriter(destination));
+  return pino()(options, typeof destination === "object" ? destination : sharedWriter(destination));
 }
 
 /** Refuses unknown keys and levels when the app is built, as `LIMITS` does. */
@@ -71,7 +93,7 @@ export function checkLoggingSettings(settings: LoggingSettings): void {
 function sharedWriter(file: number | string): DestinationStream {
   let writer = writers.get(file);
   if (writer === undefined) {
-    const batched = new BatchedDestination(pino.destination({ dest: file, sync: false, mkdir: true }));
+    const batched = new BatchedDestination(pino().destination({ dest: file, sync: false, mkdir: true }));
     process.once("exit", () => {
       try {
         batched.flushSync();
@@ -93,4 +115,32 @@ export function isPinoLogger(value: unknown): value is Logger {
     typeof (value as Logger).isLevelEnabled === "function" &&
     typeof (value as Logger).info === "function"
   );
+}
+
+/**
+ * An app's logger, made from its `LOGGING` settings when first used. Until then its level is read
+ * from the settings, so the access log can tell that it has nothing to write without making it.
+ */
+export class LazyLogger {
+  private made: Logger | undefined;
+  private readonly settings: LoggingSettings;
+  private readonly configuredLevel: number;
+
+  /** `given`: a ready logger to use instead (then the settings' level does not apply). */
+  constructor(settings: LoggingSettings, given?: Logger) {
+    checkLoggingSettings(settings);
+    this.settings = settings;
+    this.made = given;
+    this.configuredLevel = LEVEL_VALUES[settings.level ?? DEFAULT_LOG_LEVEL];
+  }
+
+  get logger(): Logger {
+    this.made ??= createLogger(this.settings);
+    return this.made;
+  }
+
+  /** pino's number for the current level (info is 30), without making the logger. */
+  get levelVal(): number {
+    return this.made === undefined ? this.configuredLevel : this.made.levelVal;
+  }
 }

@@ -1,6 +1,8 @@
+import { execFile } from "node:child_process";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { type AppOptions, createApp, createLogger, type LoggingSettings } from "unruffled";
 import { JsonResponse, PlainTextResponse } from "unruffled/http";
 import { endpoint, p, path } from "unruffled/route";
@@ -296,6 +298,39 @@ describe("levels and settings", () => {
     } finally {
       await rm(folder, { recursive: true, force: true });
     }
+  });
+
+  it("loads pino only once there is something to write: nothing for quiet requests, then the error", async () => {
+    // A fresh process: this one has loaded pino long ago.
+    const script = [
+      'import { createRequire } from "node:module";',
+      'import { createApp } from "unruffled";',
+      'import { JsonResponse, PlainTextResponse } from "unruffled/http";',
+      'import { endpoint, path } from "unruffled/route";',
+      'import { testClient } from "unruffled/testing";',
+      'const cache = createRequire(process.cwd() + "/").cache;',
+      'const pinoLoaded = () => Object.keys(cache).some((file) => file.includes("/node_modules/pino/"));',
+      'const hello = endpoint({ returns: PlainTextResponse, handler: () => new PlainTextResponse("hi") });',
+      'const broken = endpoint({ returns: JsonResponse, handler: () => { throw new Error("down"); } });',
+      'const app = createApp({ routes: [path("/hello", { endpoint: hello }), path("/broken", { endpoint: broken })] });',
+      "const client = testClient(app);",
+      'await client.get("/hello");',
+      "const quiet = pinoLoaded();",
+      'await client.get("/broken");',
+      "console.error(JSON.stringify({ quiet, afterError: pinoLoaded() }));",
+      "process.exit(0);",
+    ].join("\n");
+    const root = fileURLToPath(new URL("../../../../", import.meta.url));
+    const { stdout, stderr } = await new Promise<{ stdout: string; stderr: string }>((resolve, reject) => {
+      execFile(
+        process.execPath,
+        ["--conditions=source", "--input-type=module", "-e", script],
+        { cwd: root },
+        (error, out, err) => (error ? reject(error) : resolve({ stdout: out, stderr: err })),
+      );
+    });
+    expect(JSON.parse(stderr)).toEqual({ quiet: false, afterError: true });
+    expect(JSON.parse(stdout)).toMatchObject({ level: 50, msg: "Unhandled error while answering a request" });
   });
 
   it("refuses an unknown LOGGING key or level when the app is built", () => {
