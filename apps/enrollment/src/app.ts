@@ -1,4 +1,4 @@
-import { type App, createApp, createLogger, type Settings } from "unruffled";
+import { type App, createApp, type Settings } from "unruffled";
 import type { Database } from "./db/index.ts";
 import { errorEnvelopes, type InternalErrorLog } from "./error-envelopes.ts";
 import { enrollRequestClass } from "./request.ts";
@@ -26,14 +26,15 @@ export function createEnrollmentApp(
   database: Database,
   options: { settings?: Settings; log?: InternalErrorLog; onClose?: () => Promise<void> } = {},
 ): App {
-  const appSettings = { ...settings, ...options.settings };
-  const log = options.log ?? createLogger(appSettings.LOGGING);
-  return createApp({
-    settings: appSettings,
+  // Without `log`, internal errors go to the app's own logger, made (and pino loaded) when first needed.
+  const log = options.log ?? { error: (details, message) => app.logger.error(details, message) };
+  const app = createApp({
+    settings: { ...settings, ...options.settings },
     routes,
     exceptionHandlers: errorEnvelopes(log),
     requestClass: enrollRequestClass(database),
-    logger: log,
+    logger: options.log,
     onClose: options.onClose,
   });
+  return app;
 }
