@@ -7,6 +7,9 @@
 //   autocannon  (JavaScript, in this process): the fallback; about 3× less throughput per core
 //
 //   node bench/load.ts '{"generator":"wrk","url":"http://127.0.0.1:3000/hello","method":"GET",...}'
+//
+// With `pairBody`, every request sends a new body (both generators); with `bodyIncludes`, every
+// answer's body is checked.
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -15,11 +18,23 @@ import { join } from "node:path";
 
 export type LoadGenerator = "wrk" | "autocannon";
 
+/**
+ * A new JSON body for every request: request i (from 0) of a run sends
+ * `{"<f0>": (s + i) % c0 + 1, "<f1>": floor((s + i) / c0) % c1 + 1}`, a cycle through every pair of
+ * 1..c0 × 1..c1. s is `start` in the warm-up and `start` + half the cycle in the measured run, so the
+ * two never send the same pair as long as each sends fewer requests than half the cycle.
+ */
+export type PairBody = { fields: [string, string]; counts: [number, number]; start: number };
+
 export type LoadSpec = {
   generator: LoadGenerator;
   url: string;
   method: "GET" | "POST";
   body?: string;
+  /** a new body for every request, instead of `body` */
+  pairBody?: PairBody;
+  /** every response body must contain this, else the response counts as failed (`wrongBody`) */
+  bodyIncludes?: string;
   headers?: Record<string, string>;
   connections: number;
   pipelining: number;
@@ -41,6 +56,8 @@ type Failures = {
   errors: number;
   /** requests without a response in 10 s */
   timeouts: number;
+  /** responses whose body lacks `bodyIncludes` (0 without it) */
+  wrongBody: number;
 };
 
 export type LoadResult = Failures & {
@@ -109,14 +126,37 @@ function machineBusyTicks(): number | null {
 const round3 = (value: number) => Math.round(value * 1000) / 1000;
 
 // ---------------------------------------------------------------------------------------------
+// Rotating bodies (PairBody)
+
+/** The cycle index of a run's first request: the measured run starts half a cycle after the warm-up. */
+function firstPair(pair: PairBody, measured: boolean): number {
+  return pair.start + (measured ? Math.floor((pair.counts[0] * pair.counts[1]) / 2) : 0);
+}
+
+/** The body of the request at this index of the cycle (for wrk, the same formula in Lua). */
+function pairBodyAt(pair: PairBody, index: number): string {
+  const [first, second] = pair.fields;
+  const [count, secondCount] = pair.counts;
+  return JSON.stringify({
+    [first]: (index % count) + 1,
+    [second]: (Math.floor(index / count) % secondCount) + 1,
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
 // autocannon
 
 // autocannon ships no type declarations: describe the small part used here.
+type AutocannonRequest = Record<string, unknown>;
 type AutocannonOptions = {
   url: string;
   method: string;
   body?: string;
   headers?: Record<string, string>;
+  /** called before every request of a connection; what it returns is sent */
+  requests?: { setupRequest: (request: AutocannonRequest) => AutocannonRequest }[];
+  /** false counts the response in `mismatches` */
+  verifyBody?: (body: string) => boolean;
   connections: number;
   pipelining: number;
   duration: number;
@@ -128,6 +168,7 @@ type AutocannonResult = {
   non2xx: number;
   errors: number;
   timeouts: number;
+  mismatches: number;
   "2xx": number;
   requests: { total: number; average: number };
   statusCodeStats?: Record<string, { count: number }>;
@@ -143,6 +184,12 @@ type Autocannon = (
   callback: (error: Error | null, result: AutocannonResult) => void,
 ) => Instance;
 
+/** autocannon's requests option that sends every request with the next body of the cycle. */
+function pairRequests(pair: PairBody, measured: boolean): AutocannonOptions["requests"] {
+  let index = firstPair(pair, measured);
+  return [{ setupRequest: (request) => ({ ...request, body: pairBodyAt(pair, index++) }) }];
+}
+
 function percentile(sorted: Float64Array, q: number): number {
   if (sorted.length === 0) return 0;
   const index = Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1);
@@ -154,12 +201,15 @@ async function runAutocannon(spec: LoadSpec, seconds: number, measured: boolean)
   const autocannon = createRequire(import.meta.url)("autocannon") as Autocannon;
   let latencies = new Float64Array(measured ? 1 << 16 : 0);
   let count = 0;
+  const marker = spec.bodyIncludes;
   const result = await new Promise<AutocannonResult>((resolve, reject) => {
     const instance = autocannon(
       {
         url: spec.url,
         method: spec.method,
         ...(spec.body === undefined ? {} : { body: spec.body }),
+        ...(spec.pairBody === undefined ? {} : { requests: pairRequests(spec.pairBody, measured) }),
+        ...(marker === undefined ? {} : { verifyBody: (body: string) => body.includes(marker) }),
         ...(spec.headers === undefined ? {} : { headers: spec.headers }),
         connections: spec.connections,
         pipelining: spec.pipelining,
@@ -203,6 +253,7 @@ async function runAutocannon(spec: LoadSpec, seconds: number, measured: boolean)
     non2xx: result.non2xx,
     errors: result.errors,
     timeouts: result.timeouts,
+    wrongBody: result.mismatches,
     statusCounts,
   };
 }
@@ -217,7 +268,8 @@ function luaString(text: string): string {
 
 const RESULT_MARK = "BENCH_WRK_RESULT ";
 
-function wrkScript(spec: LoadSpec, countStatuses: boolean): string {
+function wrkScript(spec: LoadSpec, measured: boolean): string {
+  const perResponse = !measured || spec.bodyIncludes !== undefined;
   const lines = ["-- generated by bench/load.ts", `wrk.method = ${luaString(spec.method)}`];
   if (spec.body !== undefined) lines.push(`wrk.body = ${luaString(spec.body)}`);
   for (const [name, value] of Object.entries(spec.headers ?? {})) {
@@ -228,8 +280,10 @@ function wrkScript(spec: LoadSpec, countStatuses: boolean): string {
     "function setup(thread) table.insert(threads, thread) end",
     "function init(args)",
     "  statuses = {}",
+    "  wrong = 0",
   );
-  if (spec.pipelining > 1) {
+  if (spec.pairBody) lines.push(`  pair = ${firstPair(spec.pairBody, measured)}`);
+  else if (spec.pipelining > 1) {
     lines.push(
       "  local batch = {}",
       `  for i = 1, ${spec.pipelining} do batch[i] = wrk.format() end`,
@@ -237,16 +291,28 @@ function wrkScript(spec: LoadSpec, countStatuses: boolean): string {
     );
   }
   lines.push("end");
-  if (spec.pipelining > 1) lines.push("function request() return pipelined end");
-  if (countStatuses) {
-    lines.push("function response(status, headers, body) statuses[status] = (statuses[status] or 0) + 1 end");
+  if (spec.pairBody) lines.push(...pairRequestFunction(spec.pairBody, spec.pipelining));
+  else if (spec.pipelining > 1) lines.push("function request() return pipelined end");
+  if (perResponse) {
+    lines.push(
+      "function response(status, headers, body)",
+      "  statuses[status] = (statuses[status] or 0) + 1",
+    );
+    if (spec.bodyIncludes !== undefined) {
+      lines.push(
+        `  if not string.find(body, ${luaString(spec.bodyIncludes)}, 1, true) then wrong = wrong + 1 end`,
+      );
+    }
+    lines.push("end");
   }
   lines.push(
     "function done(summary, latency, requests)",
     "  local counts = {}",
+    "  local wrong = 0",
     "  for _, thread in ipairs(threads) do",
     '    local s = thread:get("statuses")',
     "    if s then for code, n in pairs(s) do counts[code] = (counts[code] or 0) + n end end",
+    '    wrong = wrong + (thread:get("wrong") or 0)',
     "  end",
     "  local parts = {}",
     "  for code, n in pairs(counts) do parts[#parts + 1] = string.format('\"%d\":%.0f', code, n) end",
@@ -255,14 +321,36 @@ function wrkScript(spec: LoadSpec, countStatuses: boolean): string {
     `    '\\n${RESULT_MARK}{"requests":%.0f,"durationUs":%.0f,"bytes":%.0f,' ..`,
     '    \'"errors":{"connect":%.0f,"read":%.0f,"write":%.0f,"status":%.0f,"timeout":%.0f},\' ..',
     '    \'"latencyUs":{"mean":%.3f,"p50":%.0f,"p90":%.0f,"p99":%.0f,"max":%.0f},\' ..',
-    `    '"statuses":${countStatuses ? "{%s}" : "null%s"}}\\n',`,
+    `    '"wrongBody":%.0f,"statuses":${perResponse ? "{%s}" : "null%s"}}\\n',`,
     "    summary.requests, summary.duration, summary.bytes,",
     "    e.connect, e.read, e.write, e.status, e.timeout,",
     "    latency.mean, latency:percentile(50), latency:percentile(90), latency:percentile(99), latency.max,",
-    '    table.concat(parts, ",")))',
+    '    wrong, table.concat(parts, ",")))',
     "end",
   );
   return `${lines.join("\n")}\n`;
+}
+
+/**
+ * A request() hook that sends the next pair of the cycle at every call (`pipelining` requests per
+ * call). The counter lives in the thread's Lua state: unique because wrk runs one thread.
+ */
+function pairRequestFunction(pair: PairBody, pipelining: number): string[] {
+  // the body as a Lua format string: the field names as JSON, with any % doubled
+  const [first, second] = pair.fields.map((field) => JSON.stringify(field).replaceAll("%", "%%"));
+  const [count, secondCount] = pair.counts;
+  return [
+    "function request()",
+    "  local batch = {}",
+    `  for k = 1, ${pipelining} do`,
+    `    local body = string.format(${luaString(`{${first}:%d,${second}:%d}`)},`,
+    `      pair % ${count} + 1, math.floor(pair / ${count}) % ${secondCount} + 1)`,
+    "    pair = pair + 1",
+    "    batch[k] = wrk.format(nil, nil, nil, body)",
+    "  end",
+    "  return table.concat(batch)",
+    "end",
+  ];
 }
 
 type WrkReport = {
@@ -271,6 +359,7 @@ type WrkReport = {
   bytes: number;
   errors: { connect: number; read: number; write: number; status: number; timeout: number };
   latencyUs: { mean: number; p50: number; p90: number; p99: number; max: number };
+  wrongBody: number;
   statuses: Record<string, number> | null;
 };
 
@@ -293,16 +382,16 @@ function scriptFile(name: string): string {
 }
 
 /**
- * wrk itself counts a response as a status error only when its status is ≥ 400 (3xx pass). With
- * `countStatuses`, the script's response() hook counts every status code, so any non-2xx is caught;
- * that hook costs wrk a Lua call and a copy of the headers per response, so it is used in the
- * warm-up only, and the measured run relies on wrk's ≥ 400 count (plus the correctness checks run
- * at every start of a server, which require the exact 200).
+ * wrk itself counts a response as a status error only when its status is ≥ 400 (3xx pass). The
+ * script's response() hook counts every status code, so any non-2xx is caught; that hook costs wrk a
+ * Lua call and a copy of the headers per response, so it is used in the warm-up, and in the measured
+ * run only when `bodyIncludes` asks for every body to be checked. Otherwise the measured run relies
+ * on wrk's ≥ 400 count (plus the correctness checks run at every start of a server, which require
+ * the exact 200).
  */
 async function runWrk(spec: LoadSpec, seconds: number, measured: boolean): Promise<RunOutcome> {
-  const countStatuses = !measured;
   const script = scriptFile(`${measured ? "measured" : "warmup"}.lua`);
-  writeFileSync(script, wrkScript(spec, countStatuses));
+  writeFileSync(script, wrkScript(spec, measured));
   // wrk takes whole seconds: a fractional duration is ended by SIGINT, after which wrk still reports
   // (its elapsed time is measured, so req/s stays right either way)
   const whole = Number.isInteger(seconds);
@@ -370,6 +459,7 @@ async function runWrk(spec: LoadSpec, seconds: number, measured: boolean): Promi
     non2xx,
     errors: report.errors.connect + report.errors.read + report.errors.write,
     timeouts: report.errors.timeout,
+    wrongBody: report.wrongBody,
     statusCounts: report.statuses,
   };
 }
@@ -388,6 +478,7 @@ async function main(): Promise<void> {
       non2xx: w.non2xx,
       errors: w.errors,
       timeouts: w.timeouts,
+      wrongBody: w.wrongBody,
       statusCounts: w.statusCounts,
     };
   }
@@ -425,6 +516,7 @@ async function main(): Promise<void> {
     non2xx: result.non2xx,
     errors: result.errors,
     timeouts: result.timeouts,
+    wrongBody: result.wrongBody,
     statusCounts: result.statusCounts,
     warmup,
     serverCpuPct: serverBefore === null || serverAfter === null ? null : pct(serverAfter - serverBefore),

@@ -1,10 +1,12 @@
-// Side-by-side benchmark: starts the servers of bench/servers/ one at a time, checks that each
-// answers the three endpoints correctly (and rejects invalid input), then loads them from a second
-// process (bench/load.ts: wrk when installed, else autocannon) in interleaved rounds, and prints a table.
+// Side-by-side benchmark: starts the servers of a suite one at a time, checks that each answers the
+// suite's endpoints correctly (and rejects invalid input), then loads them from a second process
+// (bench/load.ts: wrk when installed, else autocannon) in interleaved rounds, and prints a table.
+// The suites (bench/suites/) say what is measured; this file is the machinery.
 //
-//   npm run bench                  full run (about 5 minutes on 2 cores)
-//   npm run bench -- --quick       smoke run (about 1 minute)
-//   npm run bench -- --help        every option
+//   npm run bench                    frameworks: five servers, in-memory endpoints (about 5 minutes on 2 cores)
+//   npm run bench:enrollment         enrollment: the enrollment service on SQLite, three servers (about 3 minutes)
+//   npm run bench -- --quick         smoke run (about 1 minute)
+//   npm run bench -- --help          every option
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -12,50 +14,16 @@ import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { isDeepStrictEqual, parseArgs } from "node:util";
 import type { LoadGenerator, LoadResult, LoadSpec } from "./load.ts";
+import { enrollment } from "./suites/enrollment.ts";
+import { frameworks } from "./suites/frameworks.ts";
+import type { Check, EndpointDef, EndpointSummary, ServerDef, Suite, Summary } from "./suites/suite.ts";
 
 const BENCH_DIR = dirname(fileURLToPath(import.meta.url));
 const ROOT_DIR = dirname(BENCH_DIR);
 
-// ---------------------------------------------------------------------------------------------
-// What is measured
-
-type ServerDef = { id: string; label: string; file: string };
-
-const SERVERS: ServerDef[] = [
-  { id: "raw", label: "node:http (raw)", file: "servers/raw.ts" },
-  { id: "fastify", label: "Fastify 5", file: "servers/fastify.ts" },
-  { id: "hono", label: "Hono 4 + Zod", file: "servers/hono.ts" },
-  { id: "express", label: "Express 5 + Zod", file: "servers/express.ts" },
-  { id: "unruffled", label: "unruffled", file: "servers/unruffled.ts" },
-];
-
-type EndpointDef = {
-  id: string;
-  label: string;
-  method: "GET" | "POST";
-  path: string;
-  body?: string;
-  validated: boolean;
-};
-
-const ENDPOINTS: EndpointDef[] = [
-  { id: "hello", label: "GET /hello", method: "GET", path: "/hello", validated: false },
-  {
-    id: "list",
-    label: "GET /api/enroll/student-list?page=1&size=10",
-    method: "GET",
-    path: "/api/enroll/student-list?page=1&size=10",
-    validated: true,
-  },
-  {
-    id: "bind",
-    label: "POST /api/enroll/bind",
-    method: "POST",
-    path: "/api/enroll/bind",
-    body: JSON.stringify({ student_id: 1, course_id: 2 }),
-    validated: true,
-  },
-];
+const SUITES = { frameworks, enrollment } satisfies Record<string, Suite>;
+type SuiteId = keyof typeof SUITES;
+const isSuiteId = (id: string): id is SuiteId => Object.hasOwn(SUITES, id);
 
 // ---------------------------------------------------------------------------------------------
 // Configuration: defaults < environment (BENCH_*) < command-line flags
@@ -64,6 +32,8 @@ const ENDPOINTS: EndpointDef[] = [
 const NOISY_PCT = 20;
 
 type Config = {
+  /** the suite measured */
+  suite: SuiteId;
   quick: boolean;
   rounds: number;
   warmup: number;
@@ -83,7 +53,12 @@ type Config = {
 };
 
 const HELP = `Usage: npm run bench -- [options]
+       npm run bench:enrollment -- [options]      (the same with --suite enrollment)
 
+  --suite S            what is measured (default frameworks; env BENCH_SUITE):
+${Object.values(SUITES)
+  .map((suite) => `                         ${suite.id.padEnd(11)} ${suite.title}`)
+  .join("\n")}
   --quick              smoke run: 2 rounds, 0.5 s warm-up, 1 s measurement (about 1 minute)
   --rounds N           interleaved rounds (default 3; env BENCH_ROUNDS)
   --warmup S           warm-up seconds per server and endpoint, every round (default 2; env BENCH_WARMUP)
@@ -92,7 +67,12 @@ const HELP = `Usage: npm run bench -- [options]
   --pipelining N       HTTP pipelining factor (default 1; env BENCH_PIPELINING)
   --max-requests N     cap on requests per measured run, autocannon only (default 5000000; env BENCH_MAX_REQUESTS)
   --load-generator G   wrk or autocannon (default: wrk when installed, else autocannon; env BENCH_LOAD_GENERATOR)
-  --only a,b           run only these servers: ${SERVERS.map((s) => s.id).join(",")} (env BENCH_ONLY)
+  --only a,b           run only these servers (env BENCH_ONLY):
+${Object.values(SUITES)
+  .map(
+    (suite) => `                         ${suite.id.padEnd(11)} ${suite.servers.map((s) => s.id).join(",")}`,
+  )
+  .join("\n")}
   --quiet-wait S       before each run, wait up to S seconds for the machine to be idle (default 2, quick 0.5; 0: never)
   --retries N          re-run a measurement disturbed by other processes (other CPU ≥ ${NOISY_PCT}% of a core) up
                        to N times, keeping the least disturbed run (default 1, quick 0; env BENCH_RETRIES)
@@ -106,6 +86,7 @@ function readConfig(argv: string[]): Config {
   const { values } = parseArgs({
     args: argv,
     options: {
+      suite: { type: "string" },
       quick: { type: "boolean", default: false },
       rounds: { type: "string" },
       warmup: { type: "string" },
@@ -130,6 +111,10 @@ function readConfig(argv: string[]): Config {
     process.exit(0);
   }
   const env = process.env;
+  const suiteId = values.suite ?? env.BENCH_SUITE ?? "frameworks";
+  if (!isSuiteId(suiteId))
+    throw new Error(`--suite must be ${Object.keys(SUITES).join(" or ")}, got ${suiteId}`);
+  const suite: Suite = SUITES[suiteId];
   const quick = values.quick || env.BENCH_QUICK === "1";
   const number = (flag: string | undefined, envValue: string | undefined, fallback: number, name: string) => {
     const raw = flag ?? envValue;
@@ -147,12 +132,14 @@ function readConfig(argv: string[]): Config {
         .filter(Boolean)
     : null;
   for (const id of only ?? []) {
-    if (!SERVERS.some((s) => s.id === id)) throw new Error(`--only: unknown server "${id}"`);
+    if (!suite.servers.some((s) => s.id === id))
+      throw new Error(`--only: unknown server "${id}" in the ${suite.id} suite`);
   }
   const loadGenerator = values["load-generator"] ?? env.BENCH_LOAD_GENERATOR ?? "auto";
   if (loadGenerator !== "auto" && loadGenerator !== "wrk" && loadGenerator !== "autocannon")
     throw new Error(`--load-generator must be wrk or autocannon, got ${loadGenerator}`);
   return {
+    suite: suiteId,
     quick,
     rounds: Math.max(1, Math.round(number(values.rounds, env.BENCH_ROUNDS, quick ? 2 : 3, "rounds"))),
     warmup: number(values.warmup, env.BENCH_WARMUP, quick ? 0.5 : 2, "warmup"),
@@ -296,7 +283,12 @@ function errorSummary(stderr: string): string {
   return shown ? `: ${shown.length > 300 ? `${shown.slice(0, 297)}...` : shown}` : "";
 }
 
-async function startServer(server: ServerDef, config: Config, cpu: string | null): Promise<Running> {
+async function startServer(
+  server: ServerDef,
+  readyPath: string,
+  config: Config,
+  cpu: string | null,
+): Promise<Running> {
   const file = join(BENCH_DIR, server.file);
   if (!existsSync(file)) throw new Error(`${relative(ROOT_DIR, file)} does not exist`);
   // Every framework runs as its users run it: unruffled from its build (dist/), like the peers' packages.
@@ -334,7 +326,7 @@ async function startServer(server: ServerDef, config: Config, cpu: string | null
       else if (performance.now() > deadline) throw new Error("did not print `listening <port>` in time");
       else await sleep(1);
     }
-    await firstOk(`http://127.0.0.1:${port}/hello`, deadline, () => exitMessage);
+    await firstOk(`http://127.0.0.1:${port}${readyPath}`, deadline, () => exitMessage);
     const startupMs = performance.now() - started;
     if (child.pid === undefined) throw new Error("no pid");
     return { child, pid: child.pid, port, startupMs };
@@ -356,85 +348,41 @@ async function stopServer(child: ChildProcess): Promise<void> {
 // ---------------------------------------------------------------------------------------------
 // Correctness checks, run before any measurement
 
-type Check = {
-  name: string;
-  method: "GET" | "POST";
-  path: string;
-  body?: string;
-  status: number;
-  /** the exact JSON body (deep equality) or text body expected; omitted: any JSON body */
-  json?: unknown;
-  text?: string;
-};
-
-const LIST = "/api/enroll/student-list";
-const BIND = "/api/enroll/bind";
-const LIST_OK = { code: 0, message: "success", data: [] };
-const BIND_OK = {
-  code: 0,
-  message: "Student 1 bound to course 2",
-  data: { student_id: 1, course_id: 2 },
-};
-
-const CHECKS: Check[] = [
-  { name: "hello", method: "GET", path: "/hello", status: 200, text: "Hello, World!" },
-  { name: "list", method: "GET", path: `${LIST}?page=1&size=10`, status: 200, json: LIST_OK },
-  { name: "list, defaults", method: "GET", path: LIST, status: 200, json: LIST_OK },
-  { name: "list, bounds", method: "GET", path: `${LIST}?page=7&size=100`, status: 200, json: LIST_OK },
-  { name: "list, page=0", method: "GET", path: `${LIST}?page=0`, status: 422 },
-  { name: "list, page=-1", method: "GET", path: `${LIST}?page=-1&size=10`, status: 422 },
-  { name: "list, page=abc", method: "GET", path: `${LIST}?page=abc`, status: 422 },
-  { name: "list, size=0", method: "GET", path: `${LIST}?size=0`, status: 422 },
-  { name: "list, size=101", method: "GET", path: `${LIST}?page=1&size=101`, status: 422 },
-  { name: "list, size=2.5", method: "GET", path: `${LIST}?size=2.5`, status: 422 },
-  {
-    name: "bind",
-    method: "POST",
-    path: BIND,
-    body: '{"student_id":1,"course_id":2}',
-    status: 200,
-    json: BIND_OK,
-  },
-  {
-    name: "bind, student_id=0",
-    method: "POST",
-    path: BIND,
-    body: '{"student_id":0,"course_id":2}',
-    status: 422,
-  },
-  {
-    name: "bind, course_id=-5",
-    method: "POST",
-    path: BIND,
-    body: '{"student_id":1,"course_id":-5}',
-    status: 422,
-  },
-  { name: "bind, course_id missing", method: "POST", path: BIND, body: '{"student_id":1}', status: 422 },
-  { name: "bind, empty object", method: "POST", path: BIND, body: "{}", status: 422 },
-  {
-    name: 'bind, student_id="x"',
-    method: "POST",
-    path: BIND,
-    body: '{"student_id":"x","course_id":2}',
-    status: 422,
-  },
-  {
-    name: "bind, course_id=1.5",
-    method: "POST",
-    path: BIND,
-    body: '{"student_id":1,"course_id":1.5}',
-    status: 422,
-  },
-  { name: "bind, array body", method: "POST", path: BIND, body: "[1,2]", status: 422 },
-  { name: "bind, malformed JSON", method: "POST", path: BIND, body: '{"student_id":1,', status: 400 },
-];
-
 type CheckReport = { failures: string[]; warnings: string[] };
 
-async function validate(port: number): Promise<CheckReport> {
-  const failures: string[] = [];
-  const warnings: string[] = [];
-  for (const check of CHECKS) {
+/**
+ * Invalid input must be refused: a success (or no code at all) or a server error disqualifies,
+ * another 4xx than the expected one is only a warning. True when exactly the expected code came.
+ */
+function judgeRefusal(
+  name: string,
+  expected: number,
+  got: number | null,
+  shown: string,
+  report: CheckReport,
+): boolean {
+  if (got === null || got < 400 || got >= 500) {
+    report.failures.push(`${name}: expected ${expected}, got ${got} ${shown}`);
+  } else if (got !== expected) {
+    report.warnings.push(`${name}: expected ${expected}, got ${got}`);
+  }
+  return got === expected;
+}
+
+/** The `code` of a `{ code, message, data }` envelope, or null when the body is not one. */
+function envelopeCode(text: string): number | null {
+  try {
+    const code = (JSON.parse(text) as { code?: unknown }).code;
+    return typeof code === "number" ? code : null;
+  } catch {
+    return null;
+  }
+}
+
+async function validate(port: number, checks: Check[]): Promise<CheckReport> {
+  const report: CheckReport = { failures: [], warnings: [] };
+  const { failures, warnings } = report;
+  for (const check of checks) {
     const init: RequestInit = { method: check.method };
     if (check.body !== undefined) {
       init.body = check.body;
@@ -454,18 +402,18 @@ async function validate(port: number): Promise<CheckReport> {
     }
     const shown = text.length > 120 ? `${text.slice(0, 117)}...` : text;
     if (check.status >= 400) {
-      // Invalid input must be refused: a 2xx/3xx/5xx disqualifies, another 4xx is only a warning.
-      if (status < 400 || status >= 500) {
-        failures.push(`${check.name}: expected ${check.status}, got ${status} ${shown}`);
-      } else if (status !== check.status) {
-        warnings.push(`${check.name}: expected ${check.status}, got ${status}`);
-      } else if (check.status === 422 && !contentType.includes("json")) {
+      const exact = judgeRefusal(check.name, check.status, status, shown, report);
+      if (exact && check.status === 422 && !contentType.includes("json")) {
         warnings.push(`${check.name}: 422 without a JSON body (${contentType || "no content-type"})`);
       }
       continue;
     }
     if (status !== check.status) {
       failures.push(`${check.name}: expected ${check.status}, got ${status} ${shown}`);
+      continue;
+    }
+    if (check.envelopeCode !== undefined) {
+      judgeRefusal(`${check.name} (envelope code)`, check.envelopeCode, envelopeCode(text), shown, report);
       continue;
     }
     if (check.text !== undefined) {
@@ -484,11 +432,36 @@ async function validate(port: number): Promise<CheckReport> {
       if (!isDeepStrictEqual(parsed, check.json)) failures.push(`${check.name}: body ${shown}`);
     }
   }
-  return { failures, warnings };
+  return report;
 }
 
 // ---------------------------------------------------------------------------------------------
 // Load, from a second process
+
+/** What load.ts sends to one endpoint of a running server: the suite's request, the run's settings. */
+function loadSpec(
+  endpoint: EndpointDef,
+  running: Running,
+  config: Config,
+  generator: LoadGenerator,
+): LoadSpec {
+  const sendsJson = endpoint.body !== undefined || endpoint.pairBody !== undefined;
+  return {
+    generator,
+    url: `http://127.0.0.1:${running.port}${endpoint.path}`,
+    method: endpoint.method,
+    ...(endpoint.body === undefined ? {} : { body: endpoint.body }),
+    ...(endpoint.pairBody === undefined ? {} : { pairBody: endpoint.pairBody }),
+    ...(endpoint.bodyIncludes === undefined ? {} : { bodyIncludes: endpoint.bodyIncludes }),
+    ...(sendsJson ? { headers: { "content-type": "application/json" } } : {}),
+    connections: config.connections,
+    pipelining: config.pipelining,
+    warmup: config.warmup,
+    duration: config.duration,
+    maxRequests: config.maxRequests,
+    serverPid: running.pid,
+  };
+}
 
 async function load(spec: LoadSpec, cpu: string | null): Promise<LoadResult> {
   const [command, args] = pinned(cpu, [join(BENCH_DIR, "load.ts"), JSON.stringify(spec)]);
@@ -535,12 +508,14 @@ type Sample = {
   non2xx: number;
   errors: number;
   timeouts: number;
-  /** failed responses (non-2xx, socket errors, timeouts) during the warm-up before this run */
+  /** answers without the endpoint's `bodyIncludes` */
+  wrongBody: number;
+  /** failed responses (non-2xx, socket errors, timeouts, wrong bodies) during the warm-up before this run */
   warmupFailed: number;
 };
 
 /** Responses of a run that were not a success, its warm-up included. */
-const failedResponses = (s: Sample) => s.non2xx + s.errors + s.timeouts + s.warmupFailed;
+const failedResponses = (s: Sample) => s.non2xx + s.errors + s.timeouts + s.wrongBody + s.warmupFailed;
 
 type ServerOutcome = {
   id: string;
@@ -600,17 +575,25 @@ function machineInfo() {
     node: process.version,
     commit: git.status === 0 ? git.stdout.trim() : null,
     versions: Object.fromEntries(
-      ["fastify", "hono", "@hono/node-server", "express", "zod", "autocannon", "unruffled"].map((name) => [
-        name,
-        packageVersion(name),
-      ]),
+      [
+        "fastify",
+        "hono",
+        "@hono/node-server",
+        "express",
+        "zod",
+        "autocannon",
+        "unruffled",
+        "kysely",
+        "better-sqlite3",
+      ].map((name) => [name, packageVersion(name)]),
     ),
   };
 }
 
 async function main(): Promise<void> {
   const config = readConfig(process.argv.slice(2));
-  const servers = SERVERS.filter((s) => config.only === null || config.only.includes(s.id));
+  const suite: Suite = SUITES[config.suite];
+  const servers = suite.servers.filter((s) => config.only === null || config.only.includes(s.id));
   const canPin = config.pin && os.availableParallelism() >= 2 && hasTaskset();
   const serverCpu = canPin ? config.serverCpu : null;
   const loadCpu = canPin ? config.loadCpu : null;
@@ -627,7 +610,8 @@ async function main(): Promise<void> {
 
   const log = (message: string) => process.stdout.write(`${message}\n`);
   log(
-    `bench: ${servers.length} servers × ${ENDPOINTS.length} endpoints, ${config.rounds} round(s), ` +
+    `bench ${suite.id}: ${suite.title}\n` +
+      `       ${servers.length} servers × ${suite.endpoints.length} endpoints, ${config.rounds} round(s), ` +
       `${config.warmup}s warm-up + ${config.duration}s measured each, ${config.connections} connections` +
       (config.pipelining > 1 ? `, pipelining ${config.pipelining}` : ""),
   );
@@ -656,7 +640,7 @@ async function main(): Promise<void> {
       roundFailures: [],
       startupMs: [],
       peakRssMB: [],
-      endpoints: Object.fromEntries(ENDPOINTS.map((e) => [e.id, []])),
+      endpoints: Object.fromEntries(suite.endpoints.map((e) => [e.id, []])),
     });
   }
 
@@ -667,7 +651,7 @@ async function main(): Promise<void> {
     if (!outcome) continue;
     let running: Running;
     try {
-      running = await startServer(server, config, serverCpu);
+      running = await startServer(server, suite.readyPath, config, serverCpu);
     } catch (error) {
       outcome.status = "skipped";
       outcome.reason = `failed to start: ${(error as Error).message}`;
@@ -675,7 +659,7 @@ async function main(): Promise<void> {
       continue;
     }
     outcome.startupMs.push(running.startupMs);
-    const report = await validate(running.port);
+    const report = await validate(running.port, suite.checks);
     await stopServer(running.child);
     outcome.warnings.push(...report.warnings);
     if (report.failures.length > 0) {
@@ -684,7 +668,7 @@ async function main(): Promise<void> {
       log(`  ✗ ${server.label.padEnd(16)} skipped — ${outcome.reason}`);
     } else {
       log(
-        `  ✓ ${server.label.padEnd(16)} ${CHECKS.length} checks passed, ready in ${fmtInt(running.startupMs)} ms` +
+        `  ✓ ${server.label.padEnd(16)} ${suite.checks.length} checks passed, ready in ${fmtInt(running.startupMs)} ms` +
           (report.warnings.length ? ` (warnings: ${report.warnings.join("; ")})` : ""),
       );
     }
@@ -701,7 +685,7 @@ async function main(): Promise<void> {
       if (!outcome) continue;
       let running: Running;
       try {
-        running = await startServer(server, config, serverCpu);
+        running = await startServer(server, suite.readyPath, config, serverCpu);
       } catch (error) {
         log(`  ${server.label}: failed to start this round — ${(error as Error).message}`);
         continue;
@@ -709,7 +693,7 @@ async function main(): Promise<void> {
       outcome.startupMs.push(running.startupMs);
       // Checked again at every start: a server whose sources changed under it (the framework is
       // being written in this tree) must not be measured while answering wrongly.
-      const recheck = await validate(running.port);
+      const recheck = await validate(running.port, suite.checks);
       if (recheck.failures.length > 0) {
         await stopServer(running.child);
         const reason = `failed correctness checks: ${recheck.failures.slice(0, 3).join("; ")}`;
@@ -719,21 +703,8 @@ async function main(): Promise<void> {
       }
       const parts: string[] = [];
       try {
-        for (const endpoint of ENDPOINTS) {
-          const spec: LoadSpec = {
-            generator,
-            url: `http://127.0.0.1:${running.port}${endpoint.path}`,
-            method: endpoint.method,
-            ...(endpoint.body === undefined
-              ? {}
-              : { body: endpoint.body, headers: { "content-type": "application/json" } }),
-            connections: config.connections,
-            pipelining: config.pipelining,
-            warmup: config.warmup,
-            duration: config.duration,
-            maxRequests: config.maxRequests,
-            serverPid: running.pid,
-          };
+        for (const endpoint of suite.endpoints) {
+          const spec = loadSpec(endpoint, running, config, generator);
           let result: LoadResult | undefined;
           for (let attempt = 0; attempt <= config.retries; attempt++) {
             quietWaits.ms += await waitForQuiet(config.quietWait);
@@ -746,7 +717,7 @@ async function main(): Promise<void> {
           if (result === undefined) throw new Error("no measurement");
           const rssKb = procStatusKb(running.pid, "VmRSS");
           const warm = result.warmup;
-          const warmBad = warm ? warm.non2xx + warm.errors + warm.timeouts : 0;
+          const warmBad = warm ? warm.non2xx + warm.errors + warm.timeouts + warm.wrongBody : 0;
           outcome.endpoints[endpoint.id]?.push({
             round,
             rps: result.rps,
@@ -760,9 +731,10 @@ async function main(): Promise<void> {
             non2xx: result.non2xx,
             errors: result.errors,
             timeouts: result.timeouts,
+            wrongBody: result.wrongBody,
             warmupFailed: warmBad,
           });
-          const bad = result.non2xx + result.errors + result.timeouts;
+          const bad = result.non2xx + result.errors + result.timeouts + result.wrongBody;
           parts.push(
             `${endpoint.id} ${fmtInt(result.rps)}/s` +
               (bad ? ` (${bad} failed responses!)` : "") +
@@ -781,8 +753,8 @@ async function main(): Promise<void> {
   }
 
   // 3. Summary
-  const summary = summarize(servers, outcomes);
-  log(`\n${renderReport(summary, outcomes, config, generator)}`);
+  const summary = summarize(servers, suite.endpoints, outcomes);
+  log(`\n${renderReport(suite, summary, outcomes, config, generator)}`);
   if (quietWaits.ms > 0 || noisyRetries.count > 0) {
     log(
       `\nbusy machine: waited ${(quietWaits.ms / 1000).toFixed(1)} s for other processes to calm down, ` +
@@ -793,14 +765,14 @@ async function main(): Promise<void> {
 
   const resultsDir = join(BENCH_DIR, "results");
   mkdirSync(resultsDir, { recursive: true });
-  const file = join(resultsDir, `bench-${machine.date.replace(/[:.]/g, "-")}.json`);
+  const file = join(resultsDir, `${suite.id}-${machine.date.replace(/[:.]/g, "-")}.json`);
   writeFileSync(
     file,
     `${JSON.stringify(
       {
         machine,
         config: { ...config, pinned: canPin, serverCpu, loadCpu, loadGenerator: generator },
-        endpoints: ENDPOINTS,
+        endpoints: suite.endpoints,
         summary,
         servers: [...outcomes.values()],
       },
@@ -811,38 +783,24 @@ async function main(): Promise<void> {
   log(`results written to ${relative(ROOT_DIR, file)}`);
 }
 
-type EndpointSummary = {
-  rps: number;
-  spreadPct: number;
-  p99Ms: number;
-  p50Ms: number;
-  rssMB: number;
-  serverCpuPct: number;
-  loadCpuPct: number;
-  otherCpuPct: number;
-  samples: number;
-  /** runs left out of the medians because some responses failed */
-  excluded: number;
-};
-type Summary = Record<
-  string,
-  { startupMs: number; peakRssMB: number; endpoints: Record<string, EndpointSummary> }
->;
-
-function summarize(servers: ServerDef[], outcomes: Map<string, ServerOutcome>): Summary {
+function summarize(
+  servers: ServerDef[],
+  endpoints: EndpointDef[],
+  outcomes: Map<string, ServerOutcome>,
+): Summary {
   const summary: Summary = {};
   for (const server of servers) {
     const outcome = outcomes.get(server.id);
     if (outcome?.status !== "measured") continue;
-    const endpoints: Record<string, EndpointSummary> = {};
-    for (const endpoint of ENDPOINTS) {
+    const medians: Record<string, EndpointSummary> = {};
+    for (const endpoint of endpoints) {
       // a run with failed responses measured something else than the endpoint: left out
       const all = outcome.endpoints[endpoint.id] ?? [];
       const samples = all.filter((s) => failedResponses(s) === 0);
       if (samples.length === 0) continue;
       const rps = samples.map((s) => s.rps);
       const med = median(rps);
-      endpoints[endpoint.id] = {
+      medians[endpoint.id] = {
         rps: med,
         spreadPct: med > 0 ? ((Math.max(...rps) - Math.min(...rps)) / med) * 100 : 0,
         p99Ms: median(samples.map((s) => s.p99Ms)),
@@ -858,13 +816,14 @@ function summarize(servers: ServerDef[], outcomes: Map<string, ServerOutcome>): 
     summary[server.id] = {
       startupMs: median(outcome.startupMs),
       peakRssMB: median(outcome.peakRssMB),
-      endpoints,
+      endpoints: medians,
     };
   }
   return summary;
 }
 
 function renderReport(
+  suite: Suite,
   summary: Summary,
   outcomes: Map<string, ServerOutcome>,
   config: Config,
@@ -872,12 +831,12 @@ function renderReport(
 ): string {
   const out: string[] = [];
   const label = (id: string) => outcomes.get(id)?.label ?? id;
-  const peers = ["raw", "fastify", "hono", "express"] as const;
+  const peers = suite.servers.map((s) => s.id).filter((id) => id !== "unruffled");
   const uf = summary.unruffled;
   let loadBound = false;
   let disturbed = false;
 
-  for (const endpoint of ENDPOINTS) {
+  for (const endpoint of suite.endpoints) {
     out.push(`${endpoint.label}${endpoint.validated ? "  (validated)" : ""}`);
     const raw = summary.raw?.endpoints[endpoint.id];
     const rows: string[][] = [];
@@ -929,7 +888,7 @@ function renderReport(
     out.push("");
   }
 
-  out.push("Start-up (spawn → first 200 on /hello, median of every start) and peak RSS");
+  out.push(`Start-up (spawn → first 200 on ${suite.readyPath}, median of every start) and peak RSS`);
   out.push(
     table(
       ["framework", "start-up ms", "peak RSS MB", "vs raw"],
@@ -961,7 +920,11 @@ function renderReport(
   }
 
   out.push("\nTargets for unruffled (informative, not asserted)");
-  out.push(...renderTargets(summary));
+  out.push(
+    ...(summary.unruffled
+      ? suite.targets(summary)
+      : ["  n/a — unruffled was not measured (skipped or not selected)"]),
+  );
 
   out.push("\nNotes");
   out.push(
@@ -976,6 +939,14 @@ function renderReport(
       : `  load generator: autocannon, ${config.connections} connections (wrk, when installed, saturates far later);\n` +
           "    failed responses (a run with any is left out): socket errors, timeouts, any non-2xx.",
   );
+  const checked = suite.endpoints.filter((e) => e.bodyIncludes !== undefined);
+  for (const marker of new Set(checked.map((e) => e.bodyIncludes))) {
+    const ids = checked.filter((e) => e.bodyIncludes === marker).map((e) => e.id);
+    out.push(
+      `  ${ids.join(", ")}: every answer under load must contain ${marker} (refusals are HTTP 200 here), else\n` +
+        "    it counts as a failed response.",
+    );
+  }
   out.push(
     "  server/load/other CPU: CPU time during the measured run, % of one core (user + kernel); other = the\n" +
       "    rest of the machine (kernel loopback work included).",
@@ -994,38 +965,6 @@ function renderReport(
   }
   if (config.quick) out.push("  --quick: smoke run, too short for conclusions.");
   return out.join("\n");
-}
-
-function renderTargets(summary: Summary): string[] {
-  const uf = summary.unruffled;
-  if (!uf) return ["  n/a — unruffled was not measured (skipped or not selected)"];
-  const lines: string[] = [];
-  const known = (value: number | undefined): value is number => value !== undefined && Number.isFinite(value);
-  const line = (ok: boolean | null, text: string, detail: string) =>
-    lines.push(`  ${ok === null ? "·" : ok ? "✓" : "✗"} ${text.padEnd(40)} ${ok === null ? "n/a" : detail}`);
-  const faster = (text: string, mine: number | undefined, peer: number | undefined, factor: number) => {
-    if (!known(mine) || !known(peer) || peer <= 0) return line(null, text, "");
-    const r = mine / peer;
-    line(r >= factor, text, `${r.toFixed(2)}× (target ≥ ${factor}×)`);
-  };
-  const notAbove = (text: string, mine: number | undefined, peer: number | undefined, unit: string) => {
-    if (!known(mine) || !known(peer)) return line(null, text, "");
-    line(mine <= peer, text, `${mine.toFixed(2)} vs ${peer.toFixed(2)} ${unit}`);
-  };
-  for (const endpoint of ENDPOINTS) {
-    const u = uf.endpoints[endpoint.id];
-    const name = endpoint.id;
-    faster(`${name}: req/s vs Fastify`, u?.rps, summary.fastify?.endpoints[name]?.rps, 1);
-    faster(`${name}: req/s vs raw node:http`, u?.rps, summary.raw?.endpoints[name]?.rps, 0.85);
-    if (endpoint.validated) {
-      faster(`${name}: req/s vs Hono + Zod`, u?.rps, summary.hono?.endpoints[name]?.rps, 1.5);
-      faster(`${name}: req/s vs Express + Zod`, u?.rps, summary.express?.endpoints[name]?.rps, 2);
-    }
-    notAbove(`${name}: p99 ≤ Fastify`, u?.p99Ms, summary.fastify?.endpoints[name]?.p99Ms, "ms");
-    notAbove(`${name}: RSS ≤ Fastify`, u?.rssMB, summary.fastify?.endpoints[name]?.rssMB, "MB");
-  }
-  notAbove("peak RSS ≤ Fastify", uf.peakRssMB, summary.fastify?.peakRssMB, "MB");
-  return lines;
 }
 
 await main();

@@ -1,0 +1,116 @@
+// `npm run bench`: the same three in-memory endpoints served by five implementations
+// (bench/servers/*.ts), so what differs is the framework alone.
+import { type Check, fasterLine, notAboveLine, type Suite } from "./suite.ts";
+
+const LIST = "/api/enroll/student-list";
+const BIND = "/api/enroll/bind";
+const LIST_OK = { code: 0, message: "success", data: [] };
+const BIND_OK = {
+  code: 0,
+  message: "Student 1 bound to course 2",
+  data: { student_id: 1, course_id: 2 },
+};
+
+const checks: Check[] = [
+  { name: "hello", method: "GET", path: "/hello", status: 200, text: "Hello, World!" },
+  { name: "list", method: "GET", path: `${LIST}?page=1&size=10`, status: 200, json: LIST_OK },
+  { name: "list, defaults", method: "GET", path: LIST, status: 200, json: LIST_OK },
+  { name: "list, bounds", method: "GET", path: `${LIST}?page=7&size=100`, status: 200, json: LIST_OK },
+  { name: "list, page=0", method: "GET", path: `${LIST}?page=0`, status: 422 },
+  { name: "list, page=-1", method: "GET", path: `${LIST}?page=-1&size=10`, status: 422 },
+  { name: "list, page=abc", method: "GET", path: `${LIST}?page=abc`, status: 422 },
+  { name: "list, size=0", method: "GET", path: `${LIST}?size=0`, status: 422 },
+  { name: "list, size=101", method: "GET", path: `${LIST}?page=1&size=101`, status: 422 },
+  { name: "list, size=2.5", method: "GET", path: `${LIST}?size=2.5`, status: 422 },
+  {
+    name: "bind",
+    method: "POST",
+    path: BIND,
+    body: '{"student_id":1,"course_id":2}',
+    status: 200,
+    json: BIND_OK,
+  },
+  {
+    name: "bind, student_id=0",
+    method: "POST",
+    path: BIND,
+    body: '{"student_id":0,"course_id":2}',
+    status: 422,
+  },
+  {
+    name: "bind, course_id=-5",
+    method: "POST",
+    path: BIND,
+    body: '{"student_id":1,"course_id":-5}',
+    status: 422,
+  },
+  { name: "bind, course_id missing", method: "POST", path: BIND, body: '{"student_id":1}', status: 422 },
+  { name: "bind, empty object", method: "POST", path: BIND, body: "{}", status: 422 },
+  {
+    name: 'bind, student_id="x"',
+    method: "POST",
+    path: BIND,
+    body: '{"student_id":"x","course_id":2}',
+    status: 422,
+  },
+  {
+    name: "bind, course_id=1.5",
+    method: "POST",
+    path: BIND,
+    body: '{"student_id":1,"course_id":1.5}',
+    status: 422,
+  },
+  { name: "bind, array body", method: "POST", path: BIND, body: "[1,2]", status: 422 },
+  { name: "bind, malformed JSON", method: "POST", path: BIND, body: '{"student_id":1,', status: 400 },
+];
+
+export const frameworks: Suite = {
+  id: "frameworks",
+  title: "the same three endpoints served by five implementations",
+  servers: [
+    { id: "raw", label: "node:http (raw)", file: "servers/raw.ts" },
+    { id: "fastify", label: "Fastify 5", file: "servers/fastify.ts" },
+    { id: "hono", label: "Hono 4 + Zod", file: "servers/hono.ts" },
+    { id: "express", label: "Express 5 + Zod", file: "servers/express.ts" },
+    { id: "unruffled", label: "unruffled", file: "servers/unruffled.ts" },
+  ],
+  endpoints: [
+    { id: "hello", label: "GET /hello", method: "GET", path: "/hello", validated: false },
+    {
+      id: "list",
+      label: "GET /api/enroll/student-list?page=1&size=10",
+      method: "GET",
+      path: "/api/enroll/student-list?page=1&size=10",
+      validated: true,
+    },
+    {
+      id: "bind",
+      label: "POST /api/enroll/bind",
+      method: "POST",
+      path: "/api/enroll/bind",
+      body: JSON.stringify({ student_id: 1, course_id: 2 }),
+      validated: true,
+    },
+  ],
+  checks,
+  readyPath: "/hello",
+  targets(summary) {
+    const uf = summary.unruffled;
+    const lines: string[] = [];
+    for (const endpoint of frameworks.endpoints) {
+      const u = uf?.endpoints[endpoint.id];
+      const name = endpoint.id;
+      const peer = (id: string) => summary[id]?.endpoints[name];
+      lines.push(fasterLine(`${name}: req/s vs Fastify`, u?.rps, peer("fastify")?.rps, 1));
+      lines.push(fasterLine(`${name}: req/s vs raw node:http`, u?.rps, peer("raw")?.rps, 0.85));
+      if (endpoint.validated) {
+        lines.push(fasterLine(`${name}: req/s vs Hono + Zod`, u?.rps, peer("hono")?.rps, 1.5));
+        lines.push(fasterLine(`${name}: req/s vs Express + Zod`, u?.rps, peer("express")?.rps, 2));
+      }
+      lines.push(notAboveLine(`${name}: p99 ≤ Fastify`, u?.p99Ms, peer("fastify")?.p99Ms, "ms"));
+      lines.push(notAboveLine(`${name}: RSS ≤ Fastify`, u?.rssMB, peer("fastify")?.rssMB, "MB"));
+    }
+    lines.push(notAboveLine("peak RSS ≤ Fastify", uf?.peakRssMB, summary.fastify?.peakRssMB, "MB"));
+    return lines;
+  },
+};

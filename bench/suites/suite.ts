@@ -1,0 +1,92 @@
+// What a side-by-side benchmark measures (bench/run.ts runs any suite): the servers, the endpoints
+// loaded, the correctness checks every server must pass before it is measured, and the targets for
+// unruffled printed under the tables. Definitions only: the suites are loaded by the runner itself.
+import type { PairBody } from "../load.ts";
+
+export type ServerDef = { id: string; label: string; file: string };
+
+export type EndpointDef = {
+  id: string;
+  label: string;
+  method: "GET" | "POST";
+  path: string;
+  body?: string;
+  /** a new body for every request instead of `body` (see `PairBody` in load.ts) */
+  pairBody?: PairBody;
+  /**
+   * every answer under load must contain this, or it counts as a failed response: for APIs that
+   * answer refusals with HTTP 200 and the outcome in the body
+   */
+  bodyIncludes?: string;
+  validated: boolean;
+};
+
+export type Check = {
+  name: string;
+  method: "GET" | "POST";
+  path: string;
+  body?: string;
+  status: number;
+  /**
+   * the refusal expected in the `code` of a `{ code, message, data }` envelope, for APIs that answer
+   * refusals with `status` 200: judged like a refused status (another 4xx is only a warning)
+   */
+  envelopeCode?: number;
+  /** the exact JSON body (deep equality) or text body expected; omitted: any JSON body */
+  json?: unknown;
+  text?: string;
+};
+
+export type EndpointSummary = {
+  rps: number;
+  spreadPct: number;
+  p99Ms: number;
+  p50Ms: number;
+  rssMB: number;
+  serverCpuPct: number;
+  loadCpuPct: number;
+  otherCpuPct: number;
+  samples: number;
+  /** runs left out of the medians because some responses failed */
+  excluded: number;
+};
+
+/** Medians per server id, for the servers that were measured. */
+export type Summary = Record<
+  string,
+  { startupMs: number; peakRssMB: number; endpoints: Record<string, EndpointSummary> }
+>;
+
+export type Suite = {
+  id: string;
+  title: string;
+  servers: ServerDef[];
+  endpoints: EndpointDef[];
+  checks: Check[];
+  /** polled after `listening <port>` until it answers 200: the server is ready */
+  readyPath: string;
+  /** the target lines for unruffled (called only when unruffled was measured) */
+  targets(summary: Summary): string[];
+};
+
+// ---------------------------------------------------------------------------------------------
+// Target lines, marked ✓ or ✗ (`·` and n/a when a number is missing)
+
+const known = (value: number | undefined): value is number => value !== undefined && Number.isFinite(value);
+
+function targetLine(ok: boolean | null, text: string, detail: string): string {
+  return `  ${ok === null ? "·" : ok ? "✓" : "✗"} ${text.padEnd(40)} ${ok === null ? "n/a" : detail}`;
+}
+
+/** `mine` is at least `factor` times `peer` (req/s). */
+export function fasterLine(text: string, mine: number | undefined, peer: number | undefined, factor: number) {
+  if (!known(mine) || !known(peer) || peer <= 0) return targetLine(null, text, "");
+  const r = mine / peer;
+  return targetLine(r >= factor, text, `${r.toFixed(2)}× (target ≥ ${factor}×)`);
+}
+
+/** `mine` is at most `peer` (latency, memory). */
+export function notAboveLine(text: string, mine: number | undefined, peer: number | undefined, unit: string) {
+  if (!known(mine) || !known(peer)) return targetLine(null, text, "");
+  return targetLine(mine <= peer, text, `${mine.toFixed(2)} vs ${peer.toFixed(2)} ${unit}`);
+}
