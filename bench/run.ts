@@ -590,6 +590,45 @@ function machineInfo() {
   };
 }
 
+/** One endpoint of one running server: warm-up and measured run (re-run if disturbed), as a sample. */
+async function measure(
+  endpoint: EndpointDef,
+  running: Running,
+  round: number,
+  config: Config,
+  generator: LoadGenerator,
+  loadCpu: string | null,
+): Promise<Sample> {
+  const spec = loadSpec(endpoint, running, config, generator);
+  let result: LoadResult | undefined;
+  for (let attempt = 0; attempt <= config.retries; attempt++) {
+    quietWaits.ms += await waitForQuiet(config.quietWait);
+    const candidate = await load(spec, loadCpu);
+    if (result === undefined || (candidate.otherCpuPct ?? 0) < (result.otherCpuPct ?? 0)) result = candidate;
+    if ((result.otherCpuPct ?? 0) < NOISY_PCT) break;
+    if (attempt < config.retries) noisyRetries.count++;
+  }
+  if (result === undefined) throw new Error("no measurement");
+  const rssKb = procStatusKb(running.pid, "VmRSS");
+  const warm = result.warmup;
+  return {
+    round,
+    rps: result.rps,
+    p50Ms: result.latencyMs.p50,
+    p99Ms: result.latencyMs.p99,
+    rssMB: rssKb === null ? null : rssKb / 1024,
+    serverCpuPct: result.serverCpuPct,
+    loadCpuPct: result.loadCpuPct,
+    otherCpuPct: result.otherCpuPct,
+    requests: result.requests,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    wrongBody: result.wrongBody,
+    warmupFailed: warm ? warm.non2xx + warm.errors + warm.timeouts + warm.wrongBody : 0,
+  };
+}
+
 async function main(): Promise<void> {
   const config = readConfig(process.argv.slice(2));
   const suite: Suite = SUITES[config.suite];
@@ -674,12 +713,16 @@ async function main(): Promise<void> {
     }
   }
 
-  // 2. Interleaved rounds: round r runs every server in turn (order rotated each round).
+  // 2. Interleaved rounds. Every server of a round is started (and checked) first and stays up, idle
+  // while the others are loaded; then each endpoint is loaded on every server in turn (order
+  // rotated each round). Two servers' runs of one endpoint are thus seconds apart, not a whole
+  // server's turn, so a machine whose speed drifts (a shared VM) moves them together.
   const measured = servers.filter((s) => outcomes.get(s.id)?.status === "measured");
   for (let round = 1; round <= config.rounds; round++) {
     const shift = (round - 1) % Math.max(1, measured.length);
     const order = [...measured.slice(shift), ...measured.slice(0, shift)];
     log(`\nround ${round}/${config.rounds}`);
+    const up: { server: ServerDef; outcome: ServerOutcome; running: Running; parts: string[] }[] = [];
     for (const server of order) {
       const outcome = outcomes.get(server.id);
       if (!outcome) continue;
@@ -701,54 +744,32 @@ async function main(): Promise<void> {
         log(`  ${server.label.padEnd(16)} not measured this round — ${reason}`);
         continue;
       }
-      const parts: string[] = [];
-      try {
-        for (const endpoint of suite.endpoints) {
-          const spec = loadSpec(endpoint, running, config, generator);
-          let result: LoadResult | undefined;
-          for (let attempt = 0; attempt <= config.retries; attempt++) {
-            quietWaits.ms += await waitForQuiet(config.quietWait);
-            const candidate = await load(spec, loadCpu);
-            if (result === undefined || (candidate.otherCpuPct ?? 0) < (result.otherCpuPct ?? 0))
-              result = candidate;
-            if ((result.otherCpuPct ?? 0) < NOISY_PCT) break;
-            if (attempt < config.retries) noisyRetries.count++;
+      up.push({ server, outcome, running, parts: [`up in ${fmtInt(running.startupMs)} ms`] });
+    }
+    try {
+      for (const endpoint of suite.endpoints) {
+        for (const { outcome, running, parts } of up) {
+          try {
+            const sample = await measure(endpoint, running, round, config, generator, loadCpu);
+            outcome.endpoints[endpoint.id]?.push(sample);
+            const bad = sample.non2xx + sample.errors + sample.timeouts + sample.wrongBody;
+            parts.push(
+              `${endpoint.id} ${fmtInt(sample.rps)}/s` +
+                (bad ? ` (${bad} failed responses!)` : "") +
+                (sample.warmupFailed ? ` (${sample.warmupFailed} failed in warm-up!)` : ""),
+            );
+          } catch (error) {
+            parts.push(`${endpoint.id}: load failed: ${(error as Error).message}`);
           }
-          if (result === undefined) throw new Error("no measurement");
-          const rssKb = procStatusKb(running.pid, "VmRSS");
-          const warm = result.warmup;
-          const warmBad = warm ? warm.non2xx + warm.errors + warm.timeouts + warm.wrongBody : 0;
-          outcome.endpoints[endpoint.id]?.push({
-            round,
-            rps: result.rps,
-            p50Ms: result.latencyMs.p50,
-            p99Ms: result.latencyMs.p99,
-            rssMB: rssKb === null ? null : rssKb / 1024,
-            serverCpuPct: result.serverCpuPct,
-            loadCpuPct: result.loadCpuPct,
-            otherCpuPct: result.otherCpuPct,
-            requests: result.requests,
-            non2xx: result.non2xx,
-            errors: result.errors,
-            timeouts: result.timeouts,
-            wrongBody: result.wrongBody,
-            warmupFailed: warmBad,
-          });
-          const bad = result.non2xx + result.errors + result.timeouts + result.wrongBody;
-          parts.push(
-            `${endpoint.id} ${fmtInt(result.rps)}/s` +
-              (bad ? ` (${bad} failed responses!)` : "") +
-              (warmBad ? ` (${warmBad} failed in warm-up!)` : ""),
-          );
         }
+      }
+    } finally {
+      for (const { server, outcome, running, parts } of up) {
         const hwm = procStatusKb(running.pid, "VmHWM");
         if (hwm !== null) outcome.peakRssMB.push(hwm / 1024);
-      } catch (error) {
-        parts.push(`load failed: ${(error as Error).message}`);
-      } finally {
         await stopServer(running.child);
+        log(`  ${server.label.padEnd(16)} ${parts.join(", ")}`);
       }
-      log(`  ${server.label.padEnd(16)} up in ${fmtInt(running.startupMs)} ms; ${parts.join(", ")}`);
     }
   }
 
@@ -819,7 +840,30 @@ function summarize(
       endpoints: medians,
     };
   }
+  const mine = outcomes.get("unruffled");
+  for (const endpoint of endpoints) {
+    const entry = summary.unruffled?.endpoints[endpoint.id];
+    if (mine === undefined || entry === undefined) continue;
+    entry.perRound = {};
+    for (const server of servers) {
+      const peer = outcomes.get(server.id);
+      if (server.id === "unruffled" || peer === undefined) continue;
+      const ratios = roundRatios(mine.endpoints[endpoint.id] ?? [], peer.endpoints[endpoint.id] ?? []);
+      if (ratios.length > 0) entry.perRound[server.id] = median(ratios);
+    }
+  }
   return summary;
+}
+
+/** unruffled's req/s over a peer's in each round where both were measured without failures. */
+function roundRatios(mine: Sample[], peer: Sample[]): number[] {
+  const ratios: number[] = [];
+  for (const sample of mine) {
+    const other = peer.find((candidate) => candidate.round === sample.round);
+    if (other === undefined || failedResponses(sample) > 0 || failedResponses(other) > 0) continue;
+    if (other.rps > 0) ratios.push(sample.rps / other.rps);
+  }
+  return ratios;
 }
 
 function renderReport(
@@ -881,7 +925,12 @@ function renderReport(
     if (ue) {
       const parts = peers.flatMap((peer) => {
         const pe = summary[peer]?.endpoints[endpoint.id];
-        return pe ? [`${label(peer)} ${ratio(ue.rps, pe.rps)}`] : [];
+        const paired = ue.perRound?.[peer];
+        return pe
+          ? [
+              `${label(peer)} ${ratio(ue.rps, pe.rps)}${paired === undefined ? "" : ` (per round ${fmt(paired)}×)`}`,
+            ]
+          : [];
       });
       out.push(`  unruffled req/s vs: ${parts.join(" · ")}`);
     }
@@ -929,6 +978,10 @@ function renderReport(
   out.push("\nNotes");
   out.push(
     `  req/s and latencies: median over ${config.rounds} interleaved round(s); spread = (max − min) / median of req/s.`,
+  );
+  out.push(
+    "  per round: the median over the rounds of unruffled's req/s over the peer's in the same round (runs\n" +
+      "    seconds apart), which the machine's drift between rounds does not move; the targets use it.",
   );
   out.push("  RSS MB: server VmRSS right after that endpoint's load; peak RSS: VmHWM at the end of a round.");
   out.push(

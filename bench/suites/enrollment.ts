@@ -142,8 +142,14 @@ export const enrollment: Suite = {
       const u = uf?.endpoints[endpoint.id];
       const peer = (id: string) => summary[id]?.endpoints[endpoint.id];
       return [
-        fasterLine(`${endpoint.id}: req/s vs Fastify`, u?.rps, peer("fastify")?.rps, 1),
-        fasterLine(`${endpoint.id}: req/s vs raw node:http`, u?.rps, peer("raw")?.rps, 0.85),
+        fasterLine(`${endpoint.id}: req/s vs Fastify`, u?.rps, peer("fastify")?.rps, 1, u?.perRound?.fastify),
+        fasterLine(
+          `${endpoint.id}: req/s vs raw node:http`,
+          u?.rps,
+          peer("raw")?.rps,
+          0.85,
+          u?.perRound?.raw,
+        ),
         notAboveLine(`${endpoint.id}: p99 ≤ Fastify`, u?.p99Ms, peer("fastify")?.p99Ms, "ms"),
       ];
     });

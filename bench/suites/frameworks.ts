@@ -101,11 +101,25 @@ export const frameworks: Suite = {
       const u = uf?.endpoints[endpoint.id];
       const name = endpoint.id;
       const peer = (id: string) => summary[id]?.endpoints[name];
-      lines.push(fasterLine(`${name}: req/s vs Fastify`, u?.rps, peer("fastify")?.rps, 1));
-      lines.push(fasterLine(`${name}: req/s vs raw node:http`, u?.rps, peer("raw")?.rps, 0.85));
+      lines.push(
+        fasterLine(`${name}: req/s vs Fastify`, u?.rps, peer("fastify")?.rps, 1, u?.perRound?.fastify),
+      );
+      lines.push(
+        fasterLine(`${name}: req/s vs raw node:http`, u?.rps, peer("raw")?.rps, 0.85, u?.perRound?.raw),
+      );
       if (endpoint.validated) {
-        lines.push(fasterLine(`${name}: req/s vs Hono + Zod`, u?.rps, peer("hono")?.rps, 1.5));
-        lines.push(fasterLine(`${name}: req/s vs Express + Zod`, u?.rps, peer("express")?.rps, 2));
+        lines.push(
+          fasterLine(`${name}: req/s vs Hono + Zod`, u?.rps, peer("hono")?.rps, 1.5, u?.perRound?.hono),
+        );
+        lines.push(
+          fasterLine(
+            `${name}: req/s vs Express + Zod`,
+            u?.rps,
+            peer("express")?.rps,
+            2,
+            u?.perRound?.express,
+          ),
+        );
       }
       lines.push(notAboveLine(`${name}: p99 ≤ Fastify`, u?.p99Ms, peer("fastify")?.p99Ms, "ms"));
       lines.push(notAboveLine(`${name}: RSS ≤ Fastify`, u?.rssMB, peer("fastify")?.rssMB, "MB"));
