@@ -273,7 +273,19 @@ export class App {
   private send(res: ServerResponse, response: HttpResponse, request: HttpRequest): void {
     // While closing, the client must not keep the connection for another request.
     if (this.closing && !res.headersSent) res.setHeader("connection", "close");
-    writeNodeResponse(res, response, request);
+    try {
+      writeNodeResponse(res, response, request);
+    } catch (error) {
+      // What Node refuses to write (a header changed after the response was built, to a value with a
+      // line break) is a 500, not an exception that would stop the process.
+      if (res.headersSent) res.destroy();
+      else
+        writeNodeResponse(
+          res,
+          this.accessLog.finish(request, this.internalError(error, request), -1),
+          request,
+        );
+    }
   }
 
   /** Answers a web-standard `Request`, for runtimes other than Node's `http`. */
@@ -292,7 +304,11 @@ export class App {
       limits: this.bodyLimits,
     });
     const response = await this.handle(request);
-    return toWebResponse(response, request);
+    try {
+      return toWebResponse(response, request);
+    } catch (error) {
+      return toWebResponse(this.accessLog.finish(request, this.internalError(error, request), -1), request);
+    }
   };
 
   /**

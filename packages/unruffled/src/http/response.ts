@@ -1,3 +1,4 @@
+import { validateHeaderName, validateHeaderValue } from "node:http";
 import type { Readable } from "node:stream";
 import { type CookieOptions, serializeCookie } from "./cookies.ts";
 
@@ -23,7 +24,7 @@ export class HttpResponse {
   constructor(body: ResponseBody, init?: ResponseInit, contentType?: string) {
     this.body = body;
     this.status = init?.status ?? 200;
-    this.headers = init?.headers ? lowerCaseKeys(init.headers) : {};
+    this.headers = init?.headers ? checkedHeaders(init.headers) : {};
     if (contentType !== undefined && this.headers["content-type"] === undefined) {
       this.headers["content-type"] = contentType;
     }
@@ -78,8 +79,19 @@ export class HtmlResponse extends HttpResponse {
   }
 }
 
-function lowerCaseKeys(headers: Record<string, HeaderValue>): Record<string, HeaderValue> {
+/**
+ * The headers a response was built with, names in lower case. A name or value Node would refuse to
+ * write (a line break from a reflected request value) fails here, inside the handler, where the
+ * exception handlers answer it, instead of when the answer is written.
+ */
+function checkedHeaders(headers: Record<string, HeaderValue>): Record<string, HeaderValue> {
   const result: Record<string, HeaderValue> = {};
-  for (const key of Object.keys(headers)) result[key.toLowerCase()] = headers[key]!;
+  for (const key of Object.keys(headers)) {
+    const value = headers[key]!;
+    validateHeaderName(key);
+    if (typeof value === "string") validateHeaderValue(key, value);
+    else for (const item of value) validateHeaderValue(key, item);
+    result[key.toLowerCase()] = value;
+  }
   return result;
 }

@@ -1,3 +1,4 @@
+import { createApp } from "unruffled";
 import { HttpResponse, JsonResponse, PlainTextResponse, parseCookies, serializeCookie } from "unruffled/http";
 import { endpoint, path } from "unruffled/route";
 import { describe, expect, it } from "vitest";
@@ -81,5 +82,55 @@ describe("cookies", () => {
     expect(() => serializeCookie("ok", "x", { path: "/; HttpOnly" })).toThrow(
       new TypeError('Invalid cookie path "/; HttpOnly"'),
     );
+  });
+});
+
+describe("headers that could not be written", () => {
+  const reflecting = endpoint({
+    returns: PlainTextResponse,
+    handler: (request) => new PlainTextResponse("ok", { headers: { "x-echo": String(request.query.v) } }),
+  });
+  const changedLater = endpoint({
+    returns: PlainTextResponse,
+    handler: (request) => {
+      const response = new PlainTextResponse("ok");
+      response.headers["x-echo"] = String(request.query.v);
+      return response;
+    },
+  });
+  const routes = [path("/reflect", { endpoint: reflecting }), path("/later", { endpoint: changedLater })];
+  const errors: unknown[] = [];
+  const logger = { error: (details: Record<string, unknown>) => void errors.push(details.err) };
+
+  it("are refused when the response is built, naming the header", () => {
+    expect(() => new PlainTextResponse("", { headers: { "x-a": "one\ntwo" } })).toThrow(
+      'Invalid character in header content ["x-a"]',
+    );
+    expect(() => new PlainTextResponse("", { headers: { "bad name": "v" } })).toThrow(
+      'Header name must be a valid HTTP token ["bad name"]',
+    );
+  });
+
+  it("make a 500 over HTTP, and the server goes on answering", async () => {
+    const server = await serve(routes, { logger });
+    for (const route of ["/reflect", "/later"]) {
+      const refused = await server.fetch(`${route}?v=a%0Aset-cookie:%20evil=1`);
+      expect(refused.status).toBe(500);
+      expect(refused.headers.get("set-cookie")).toBeNull();
+      expect(await refused.json()).toEqual({ detail: "Internal Server Error" });
+      const fine = await server.fetch(`${route}?v=fine`);
+      expect([fine.status, fine.headers.get("x-echo")]).toEqual([200, "fine"]);
+    }
+    expect(errors.map((error) => (error as { code?: string }).code)).toEqual([
+      "ERR_INVALID_CHAR",
+      "ERR_INVALID_CHAR",
+    ]);
+  });
+
+  it("make a 500 through fetch(Request) too", async () => {
+    const app = createApp({ routes, logger });
+    const response = await app.fetch(new Request("http://app.test/later?v=a%0Aevil"));
+    expect(response.status).toBe(500);
+    expect(await response.json()).toEqual({ detail: "Internal Server Error" });
   });
 });
