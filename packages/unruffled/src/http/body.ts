@@ -13,11 +13,19 @@ export interface BodySource {
   readonly abandoned: boolean;
   /** The whole body, refused with 413 as soon as it passes `limit` bytes (the rest is never read). */
   read(limit: number): Promise<Buffer>;
+  /**
+   * The same as `read`, to a callback: a source that offers it saves the request path a promise per
+   * body. Called once, with an error or with the bytes.
+   */
+  collect?(limit: number, done: BodyCallback): void;
   /** The body as a Node stream, for streaming parsers such as multipart. */
   readable(): Readable;
   /** Stops reading: nothing more is buffered and the connection closes after the answer. */
   abandon(): void;
 }
+
+/** Gets the body, or why it could not be read. */
+export type BodyCallback = (error: Error | undefined, bytes: Buffer | undefined) => void;
 
 const EMPTY = Buffer.alloc(0);
 
@@ -45,46 +53,50 @@ export class NodeBodySource implements BodySource {
   }
 
   read(limit: number): Promise<Buffer> {
+    return new Promise((resolve, reject) => {
+      this.collect(limit, (error, bytes) => (error === undefined ? resolve(bytes!) : reject(error)));
+    });
+  }
+
+  collect(limit: number, done: BodyCallback): void {
     if (this.length !== undefined && this.length > limit) {
       this.abandon();
-      return Promise.reject(tooLarge(limit));
+      return done(tooLarge(limit), undefined);
     }
     // `readableEnded`, not `complete`: a body that fully arrived may still wait in the stream's buffer.
-    if (this.length === 0 || this.message.readableEnded) return Promise.resolve(EMPTY);
+    if (this.length === 0 || this.message.readableEnded) return done(undefined, EMPTY);
     // The client left before a handler that awaited something else asked for the body.
-    if (this.message.destroyed) return Promise.reject(new ClientAbortedError());
-    return new Promise((resolve, reject) => {
-      const message = this.message;
-      const chunks: Buffer[] = [];
-      let size = 0;
-      const cleanup = () => {
-        message.off("data", onData);
-        message.off("end", onEnd);
-        message.off("error", onError);
-      };
-      const onData = (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > limit) {
-          cleanup();
-          this.abandon();
-          reject(tooLarge(limit));
-          return;
-        }
-        chunks.push(chunk);
-      };
-      const onEnd = () => {
+    if (this.message.destroyed) return done(new ClientAbortedError(), undefined);
+    const message = this.message;
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const cleanup = () => {
+      message.off("data", onData);
+      message.off("end", onEnd);
+      message.off("error", onError);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
         cleanup();
-        resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
-      };
-      // A client that leaves mid-body: Node destroys the message with an "aborted" error.
-      const onError = () => {
-        cleanup();
-        reject(new ClientAbortedError());
-      };
-      message.on("data", onData);
-      message.on("end", onEnd);
-      message.on("error", onError);
-    });
+        this.abandon();
+        done(tooLarge(limit), undefined);
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      cleanup();
+      done(undefined, chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
+    };
+    // A client that leaves mid-body: Node destroys the message with an "aborted" error.
+    const onError = () => {
+      cleanup();
+      done(new ClientAbortedError(), undefined);
+    };
+    message.on("data", onData);
+    message.on("end", onEnd);
+    message.on("error", onError);
   }
 
   readable(): Readable {

@@ -1,4 +1,4 @@
-export type { BodySource } from "./body.ts";
+export type { BodyCallback, BodySource } from "./body.ts";
 export { NodeBodySource, WebBodySource } from "./body.ts";
 export type { CookieOptions } from "./cookies.ts";
 export { parseCookies, serializeCookie } from "./cookies.ts";

@@ -2,7 +2,7 @@ import type { IncomingHttpHeaders } from "node:http";
 import { type ParsedUrlQuery, parse as parseQueryString } from "node:querystring";
 import { DEFAULT_LIMITS } from "../app/settings.ts";
 import { MalformedBodyError, PayloadTooLargeError } from "../errors.ts";
-import type { BodySource } from "./body.ts";
+import type { BodyCallback, BodySource } from "./body.ts";
 import { parseCookies } from "./cookies.ts";
 import { jsonNestsDeeperThan } from "./json-depth.ts";
 
@@ -70,6 +70,7 @@ export class HttpRequest {
   private parsedQuery: ParsedUrlQuery | undefined;
   private parsedCookies: Record<string, string> | undefined;
   private bodyBytes: Promise<Buffer> | undefined;
+  private collected: { error: Error | undefined; bytes: Buffer | undefined } | undefined;
 
   constructor(raw: RawRequest) {
     this.method = raw.method;
@@ -110,8 +111,33 @@ export class HttpRequest {
 
   /** The raw body, read once and kept; refused with 413 past the body limit. */
   body(): Promise<Buffer> {
-    if (this.bodyBytes === undefined) this.bodyBytes = this.bodySource.read(this.limits.body);
+    if (this.bodyBytes === undefined) {
+      this.bodyBytes = this.collected
+        ? this.collected.error === undefined
+          ? Promise.resolve(this.collected.bytes!)
+          : Promise.reject(this.collected.error)
+        : this.bodySource.read(this.limits.body);
+    }
     return this.bodyBytes;
+  }
+
+  /**
+   * The raw body to a callback, for the framework's request path: without a promise when the source
+   * can (Node). Kept like `body()`'s, which later gives the same bytes or the same error.
+   */
+  collectBody(done: BodyCallback): void {
+    const source = this.bodySource;
+    if (this.bodyBytes !== undefined || this.collected !== undefined || source.collect === undefined) {
+      this.body().then(
+        (bytes) => done(undefined, bytes),
+        (error: Error) => done(error, undefined),
+      );
+      return;
+    }
+    source.collect(this.limits.body, (error, bytes) => {
+      this.collected = { error, bytes };
+      done(error, bytes);
+    });
   }
 
   async text(): Promise<string> {

@@ -20,36 +20,62 @@ interface ReadBody {
 const MISSING_CODES = new Set(["invalid_type", "invalid_value", "invalid_union"]);
 const NO_VALUES: Values = Object.freeze({}) as Values;
 
+/** Gets the values of an endpoint's parameters, or the error that refused them. */
+export type ParamsCallback = (error: unknown, values: Values | undefined) => void;
+
 /**
  * Resolves an endpoint's parameters from a request: gathers the raw values, coerces strings, and
- * validates everything in one Zod call. Synchronous when the endpoint reads no body; a JSON body of
- * another media type throws at once (the caller answers both the same way).
+ * validates everything in one Zod call; `done` is called once. At once when the endpoint reads no
+ * body, and with a JSON body as soon as it has arrived, without a promise on the way.
  */
 export function resolveParams(
   description: EndpointDescription,
   request: HttpRequest,
   uploadLimits: UploadLimits,
-): Values | Promise<Values> {
-  if (description.validator === undefined) return NO_VALUES;
+  done: ParamsCallback,
+): void {
+  if (description.validator === undefined) return done(undefined, NO_VALUES);
   switch (description.bodyFormat) {
     case undefined:
-      return validate(description, gather(description, request, undefined));
+      return validateThen(description, request, undefined, done);
     case "json":
-      // One promise from the bytes to the values: JSON bodies are the common case worth the shortcut.
-      checkJsonMediaType(request.contentType);
-      return request
-        .body()
-        .then((bytes) =>
-          validate(
-            description,
-            gather(description, request, { json: parseJsonBody(bytes, request.limits.jsonDepth) }),
-          ),
-        );
+      try {
+        checkJsonMediaType(request.contentType);
+      } catch (error) {
+        return done(error, undefined);
+      }
+      return request.collectBody((error, bytes) => {
+        if (error !== undefined) return done(error, undefined);
+        let json: unknown;
+        try {
+          json = parseJsonBody(bytes!, request.limits.jsonDepth);
+        } catch (parseError) {
+          return done(parseError, undefined);
+        }
+        validateThen(description, request, { json }, done);
+      });
     default:
-      return readFormBody(description, request, uploadLimits).then((body) =>
-        validate(description, gather(description, request, body)),
+      readFormBody(description, request, uploadLimits).then(
+        (body) => validateThen(description, request, body, done),
+        (error) => done(error, undefined),
       );
   }
+}
+
+/** Gathers and validates; the outcome goes to `done`, outside the `try` so that it is called once. */
+function validateThen(
+  description: EndpointDescription,
+  request: HttpRequest,
+  body: ReadBody | undefined,
+  done: ParamsCallback,
+): void {
+  let values: Values;
+  try {
+    values = validate(description, gather(description, request, body));
+  } catch (error) {
+    return done(error, undefined);
+  }
+  done(undefined, values);
 }
 
 /** A client that sends no content type gets the benefit of the doubt; a different one is refused. */
