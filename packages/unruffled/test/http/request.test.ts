@@ -1,7 +1,9 @@
+import { exceptionHandler, PayloadTooLargeError } from "unruffled";
 import { HttpRequest, JsonResponse } from "unruffled/http";
-import { endpoint, path } from "unruffled/route";
+import { endpoint, p, path } from "unruffled/route";
 import { describe, expect, it } from "vitest";
-import { jsonOf, serve } from "../support/serve.ts";
+import { z } from "zod";
+import { JSON_HEADERS, jsonOf, serve } from "../support/serve.ts";
 
 describe("HttpRequest", () => {
   it("exposes method, url, path, query, headers, cookies, path params and the client address", async () => {
@@ -99,6 +101,53 @@ describe("a body read late", () => {
     expect(await jsonOf(server.fetch("/late", { method: "POST", body: '{"a":1}' }))).toEqual({
       status: 200,
       body: { json: { a: 1 } },
+    });
+  });
+});
+
+describe("a body the framework read for the parameters", () => {
+  const bodyParam = { body: p.Json(z.object({ n: z.int() })) };
+
+  it("is the same bytes when the handler reads it again", async () => {
+    const again = endpoint({
+      params: bodyParam,
+      returns: JsonResponse,
+      handler: async (request, { body }) => new JsonResponse({ body, text: await request.text() }),
+    });
+    const server = await serve([path("/again", { endpoint: again, methods: ["POST"] })]);
+    const response = server.fetch("/again", { method: "POST", headers: JSON_HEADERS, body: '{"n": 7}' });
+    expect(await jsonOf(response)).toEqual({ status: 200, body: { body: { n: 7 }, text: '{"n": 7}' } });
+  });
+
+  it("gives the same error to an exception handler that reads it after it was refused", async () => {
+    const refused = endpoint({
+      params: bodyParam,
+      returns: JsonResponse,
+      handler: () => new JsonResponse({}),
+    });
+    const server = await serve([path("/refused", { endpoint: refused, methods: ["POST"] })], {
+      settings: { LIMITS: { body_size: 8 } },
+      exceptionHandlers: [
+        exceptionHandler(PayloadTooLargeError, async (error, request) => {
+          const again = await request.body().then(
+            () => "read",
+            (failure: Error) => failure.message,
+          );
+          return new JsonResponse({ first: error.message, again }, { status: 413 });
+        }),
+      ],
+    });
+    const response = server.fetch("/refused", {
+      method: "POST",
+      headers: JSON_HEADERS,
+      body: '{"n": 12345}',
+    });
+    expect(await jsonOf(response)).toEqual({
+      status: 413,
+      body: {
+        first: "Request body is larger than the limit of 8 bytes",
+        again: "Request body is larger than the limit of 8 bytes",
+      },
     });
   });
 });
