@@ -183,7 +183,8 @@ export class App {
     try {
       description = this.endpointFor(request);
     } catch (error) {
-      return this.settle(this.handleError(error, request), request, done);
+      this.settle(this.handleError(error, request), request, done);
+      return;
     }
     resolveParams(description, request, this.uploadLimits, (error, values) => {
       const response =

@@ -61,12 +61,19 @@ export class NodeBodySource implements BodySource {
   collect(limit: number, done: BodyCallback): void {
     if (this.length !== undefined && this.length > limit) {
       this.abandon();
-      return done(tooLarge(limit), undefined);
+      done(tooLarge(limit), undefined);
+      return;
     }
     // `readableEnded`, not `complete`: a body that fully arrived may still wait in the stream's buffer.
-    if (this.length === 0 || this.message.readableEnded) return done(undefined, EMPTY);
+    if (this.length === 0 || this.message.readableEnded) {
+      done(undefined, EMPTY);
+      return;
+    }
     // The client left before a handler that awaited something else asked for the body.
-    if (this.message.destroyed) return done(new ClientAbortedError(), undefined);
+    if (this.message.destroyed) {
+      done(new ClientAbortedError(), undefined);
+      return;
+    }
     const message = this.message;
     const chunks: Buffer[] = [];
     let size = 0;

@@ -34,26 +34,36 @@ export function resolveParams(
   uploadLimits: UploadLimits,
   done: ParamsCallback,
 ): void {
-  if (description.validator === undefined) return done(undefined, NO_VALUES);
+  if (description.validator === undefined) {
+    done(undefined, NO_VALUES);
+    return;
+  }
   switch (description.bodyFormat) {
     case undefined:
-      return validateThen(description, request, undefined, done);
+      validateThen(description, request, undefined, done);
+      return;
     case "json":
       try {
         checkJsonMediaType(request.contentType);
       } catch (error) {
-        return done(error, undefined);
+        done(error, undefined);
+        return;
       }
-      return request.collectBody((error, bytes) => {
-        if (error !== undefined) return done(error, undefined);
+      request.collectBody((error, bytes) => {
+        if (error !== undefined) {
+          done(error, undefined);
+          return;
+        }
         let json: unknown;
         try {
           json = parseJsonBody(bytes!, request.limits.jsonDepth);
         } catch (parseError) {
-          return done(parseError, undefined);
+          done(parseError, undefined);
+          return;
         }
         validateThen(description, request, { json }, done);
       });
+      return;
     default:
       readFormBody(description, request, uploadLimits).then(
         (body) => validateThen(description, request, body, done),
@@ -73,7 +83,8 @@ function validateThen(
   try {
     values = validate(description, gather(description, request, body));
   } catch (error) {
-    return done(error, undefined);
+    done(error, undefined);
+    return;
   }
   done(undefined, values);
 }
