@@ -1,4 +1,4 @@
-import cluster, { type Worker } from "node:cluster";
+import type { Cluster, Worker } from "node:cluster";
 
 export interface WorkerOptions {
   /** How many processes serve; 1 (the default) runs `start` in this process, with no cluster. */
@@ -49,14 +49,20 @@ export async function runWorkers(options: WorkerOptions): Promise<void> {
   if (!Number.isInteger(count) || count < 1) {
     throw new TypeError(`The number of workers must be a whole number of at least 1, got ${count}`);
   }
-  if (count === 1 || cluster.isWorker) {
+  if (count === 1) {
     await options.start();
     return;
   }
-  superviseWorkers(count, options);
+  // Loaded only for several workers: an app served by one process does without node:cluster.
+  const { default: cluster } = await import("node:cluster");
+  if (cluster.isWorker) {
+    await options.start();
+    return;
+  }
+  superviseWorkers(cluster, count, options);
 }
 
-function superviseWorkers(count: number, options: WorkerOptions): void {
+function superviseWorkers(cluster: Cluster, count: number, options: WorkerOptions): void {
   const log = options.log ?? consoleLog;
   const exit = options.exit ?? ((code: number) => process.exit(code));
   const restartDelay = options.restartDelay ?? 100;
