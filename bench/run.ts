@@ -3,8 +3,8 @@
 // (bench/load.ts: wrk when installed, else autocannon) in interleaved rounds, and prints a table.
 // The suites (bench/suites/) say what is measured; this file is the machinery.
 //
-//   npm run bench                    frameworks: five servers, in-memory endpoints (about 5 minutes on 2 cores)
-//   npm run bench:enrollment         enrollment: the enrollment service on SQLite, three servers (about 3 minutes)
+//   npm run bench                    frameworks: five servers, in-memory endpoints (about 8 minutes on 2 cores)
+//   npm run bench:enrollment         enrollment: the enrollment service on SQLite, three servers (about 3.5 minutes)
 //   npm run bench -- --quick         smoke run (about 1 minute)
 //   npm run bench -- --help          every option
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
@@ -60,9 +60,9 @@ ${Object.values(SUITES)
   .map((suite) => `                         ${suite.id.padEnd(11)} ${suite.title}`)
   .join("\n")}
   --quick              smoke run: 2 rounds, 0.5 s warm-up, 1 s measurement (about 1 minute)
-  --rounds N           interleaved rounds (default 3; env BENCH_ROUNDS)
-  --warmup S           warm-up seconds per server and endpoint, every round (default 2; env BENCH_WARMUP)
-  --duration S         measured seconds per server and endpoint, every round (default 4; env BENCH_DURATION)
+  --rounds N           interleaved rounds (default 8; env BENCH_ROUNDS)
+  --warmup S           warm-up seconds per server and endpoint, every round (default 1; env BENCH_WARMUP)
+  --duration S         measured seconds per server and endpoint, every round (default 2; env BENCH_DURATION)
   --connections N      concurrent connections (default 32; env BENCH_CONNECTIONS)
   --pipelining N       HTTP pipelining factor (default 1; env BENCH_PIPELINING)
   --max-requests N     cap on requests per measured run, autocannon only (default 5000000; env BENCH_MAX_REQUESTS)
@@ -141,9 +141,11 @@ function readConfig(argv: string[]): Config {
   return {
     suite: suiteId,
     quick,
-    rounds: Math.max(1, Math.round(number(values.rounds, env.BENCH_ROUNDS, quick ? 2 : 3, "rounds"))),
-    warmup: number(values.warmup, env.BENCH_WARMUP, quick ? 0.5 : 2, "warmup"),
-    duration: Math.max(0.5, number(values.duration, env.BENCH_DURATION, quick ? 1 : 4, "duration")),
+    // Many short rounds rather than a few long ones: on a shared VM single runs vary by ±20 % even
+    // seconds apart, and the per-round ratios' median needs many of them to settle.
+    rounds: Math.max(1, Math.round(number(values.rounds, env.BENCH_ROUNDS, quick ? 2 : 8, "rounds"))),
+    warmup: number(values.warmup, env.BENCH_WARMUP, quick ? 0.5 : 1, "warmup"),
+    duration: Math.max(0.5, number(values.duration, env.BENCH_DURATION, quick ? 1 : 2, "duration")),
     connections: Math.max(
       1,
       Math.round(number(values.connections, env.BENCH_CONNECTIONS, 32, "connections")),
