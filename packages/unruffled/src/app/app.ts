@@ -295,13 +295,16 @@ export class App {
       // What Node refuses to write (a header changed after the response was built, to a value with a
       // line break) is a 500, not an exception that would stop the process.
       if (res.headersSent) res.destroy();
-      else
-        writeNodeResponse(
-          res,
-          this.accessLog.finish(request, this.internalError(error, request), -1),
-          request,
-        );
+      else writeNodeResponse(res, this.unwritable(error, request), request);
     }
+  }
+
+  /**
+   * The 500 sent instead of a response an adapter could not write. It carries the request id; the
+   * access log already has its record of the request.
+   */
+  private unwritable(error: unknown, request: HttpRequest): HttpResponse {
+    return this.accessLog.finish(request, this.internalError(error, request), -1);
   }
 
   /** Answers a web-standard `Request`, for runtimes other than Node's `http`. */
@@ -323,7 +326,7 @@ export class App {
     try {
       return toWebResponse(response, request);
     } catch (error) {
-      return toWebResponse(this.accessLog.finish(request, this.internalError(error, request), -1), request);
+      return toWebResponse(this.unwritable(error, request), request);
     }
   };
 
