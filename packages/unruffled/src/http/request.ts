@@ -111,13 +111,11 @@ export class HttpRequest {
 
   /** The raw body, read once and kept; refused with 413 past the body limit. */
   body(): Promise<Buffer> {
-    if (this.bodyBytes === undefined) {
-      this.bodyBytes = this.collected
-        ? this.collected.error === undefined
-          ? Promise.resolve(this.collected.bytes!)
-          : Promise.reject(this.collected.error)
-        : this.bodySource.read(this.limits.body);
-    }
+    if (this.bodyBytes !== undefined) return this.bodyBytes;
+    const collected = this.collected;
+    if (collected === undefined) this.bodyBytes = this.bodySource.read(this.limits.body);
+    else if (collected.error !== undefined) this.bodyBytes = Promise.reject(collected.error);
+    else this.bodyBytes = Promise.resolve(collected.bytes!);
     return this.bodyBytes;
   }
 
