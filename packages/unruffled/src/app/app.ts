@@ -1,6 +1,7 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Logger } from "pino";
+import { createServer } from "../builtins.ts";
 import { HttpError, MethodNotAllowedError, NotFoundError } from "../errors.ts";
 import type { UploadLimits } from "../file/multipart.ts";
 import { NodeBodySource, WebBodySource } from "../http/body.ts";

@@ -1,5 +1,5 @@
 import type { ServerResponse } from "node:http";
-import { Readable } from "node:stream";
+import { Readable } from "../builtins.ts";
 import type { HttpRequest } from "../http/request.ts";
 import type { HttpResponse } from "../http/response.ts";
 

@@ -1,6 +1,5 @@
-import { existsSync } from "node:fs";
-import { pathToFileURL } from "node:url";
 import type { App } from "../app/app.ts";
+import { existsSync, pathToFileURL } from "../builtins.ts";
 import { CliUsageError } from "./command.ts";
 
 /**

@@ -1,6 +1,4 @@
-import { writeFile } from "node:fs/promises";
-import { resolve } from "node:path";
-import { parseArgs } from "node:util";
+import { fsPromises, parseArgs, resolve } from "../builtins.ts";
 import { type DocumentedApp, generateOpenApi } from "../openapi/generate.ts";
 import { type CliCommand, CliUsageError } from "./command.ts";
 import { loadApp } from "./load-app.ts";
@@ -36,7 +34,7 @@ export const openapiCommand: CliCommand = {
       await io.write(json);
     } else {
       const out = resolve(io.cwd, values.out);
-      await writeFile(out, json);
+      await fsPromises().writeFile(out, json);
       await io.error(`Wrote the OpenAPI document to ${out}\n`);
     }
     return 0;

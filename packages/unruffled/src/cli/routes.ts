@@ -1,5 +1,4 @@
-import { resolve } from "node:path";
-import { parseArgs } from "node:util";
+import { parseArgs, resolve } from "../builtins.ts";
 import { type CliCommand, CliUsageError } from "./command.ts";
 import { loadApp } from "./load-app.ts";
 import { routesTable } from "./routes-table.ts";

@@ -1,4 +1,4 @@
-import { Readable } from "node:stream";
+import { Readable } from "../builtins.ts";
 
 /**
  * A file received in a multipart body. Its bytes were streamed in under the configured limits and

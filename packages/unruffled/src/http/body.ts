@@ -1,5 +1,5 @@
 import type { IncomingMessage } from "node:http";
-import { Readable } from "node:stream";
+import { Readable } from "../builtins.ts";
 import { HttpError, PayloadTooLargeError } from "../errors.ts";
 
 /**

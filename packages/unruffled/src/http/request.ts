@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from "node:http";
-import { type ParsedUrlQuery, parse as parseQueryString } from "node:querystring";
+import type { ParsedUrlQuery } from "node:querystring";
 import { DEFAULT_LIMITS } from "../app/settings.ts";
+import { parseQueryString } from "../builtins.ts";
 import { MalformedBodyError, PayloadTooLargeError } from "../errors.ts";
 import type { BodyCallback, BodySource } from "./body.ts";
 import { parseCookies } from "./cookies.ts";

@@ -1,5 +1,4 @@
-import { validateHeaderName, validateHeaderValue } from "node:http";
-import type { Readable } from "node:stream";
+import { type Readable, validateHeaderName, validateHeaderValue } from "../builtins.ts";
 import { type CookieOptions, serializeCookie } from "./cookies.ts";
 
 export type HeaderValue = string | readonly string[];

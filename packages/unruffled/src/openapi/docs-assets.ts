@@ -1,6 +1,4 @@
-import { readFile } from "node:fs/promises";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
+import { createRequire, dirname, fsPromises, join } from "../builtins.ts";
 
 /** Where a documentation asset comes from: a file of an installed package. */
 interface AssetSource {
@@ -70,7 +68,7 @@ export function loadDocsAsset(name: string): Promise<DocsAsset> | undefined {
 
 async function readAsset(source: AssetSource): Promise<DocsAsset> {
   const folder = dirname(require.resolve(`${source.packageName}/package.json`));
-  const bytes = await readFile(join(folder, source.file));
+  const bytes = await fsPromises().readFile(join(folder, source.file));
   const body = source.patch ? new TextEncoder().encode(source.patch(bytes.toString("utf8"))) : bytes;
   return { body, contentType: source.contentType };
 }

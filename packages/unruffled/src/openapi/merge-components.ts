@@ -1,4 +1,4 @@
-import { isDeepStrictEqual } from "node:util";
+import { isDeepStrictEqual } from "../builtins.ts";
 import { COMPONENT_REF_PREFIX, refersTo, type SchemaConverter } from "./schema-converter.ts";
 import type { JsonSchema } from "./types.ts";
 

@@ -1,5 +1,4 @@
-import { STATUS_CODES } from "node:http";
-import { isDeepStrictEqual } from "node:util";
+import { isDeepStrictEqual, STATUS_CODES } from "../builtins.ts";
 import { HtmlResponse, JsonResponse, PlainTextResponse } from "../http/response.ts";
 import type { EndpointDescription } from "../route/description.ts";
 import type { ResponseSpec } from "../route/params.ts";

@@ -1,5 +1,5 @@
-import { isDeepStrictEqual } from "node:util";
 import { z } from "zod";
+import { isDeepStrictEqual } from "../builtins.ts";
 import { ValueError } from "../errors.ts";
 import { UploadFile } from "../file/upload-file.ts";
 import type { JsonSchema } from "./types.ts";

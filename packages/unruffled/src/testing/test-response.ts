@@ -1,4 +1,4 @@
-import { Readable } from "node:stream";
+import { Readable } from "../builtins.ts";
 import type { HttpResponse } from "../http/response.ts";
 
 /**
