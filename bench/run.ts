@@ -8,7 +8,7 @@
 //   npm run bench -- --quick         smoke run (about 1 minute)
 //   npm run bench -- --help          every option
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -248,8 +248,13 @@ async function waitForQuiet(maxSeconds: number): Promise<number> {
 type Running = { child: ChildProcess; pid: number; port: number; startupMs: number };
 
 const live = new Set<ChildProcess>();
+// Every child's TMPDIR (a server's seeded database, wrk's script): removed when the runner exits, so a
+// child killed with SIGKILL (Ctrl-C, or one that ignored SIGTERM) leaves nothing behind.
+const scratch = mkdtempSync(join(os.tmpdir(), "bench-run-"));
+const childEnv = (extra: Record<string, string> = {}) => ({ ...process.env, TMPDIR: scratch, ...extra });
 process.on("exit", () => {
   for (const child of live) child.kill("SIGKILL");
+  rmSync(scratch, { recursive: true, force: true });
 });
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.on(signal, () => {
@@ -298,7 +303,7 @@ async function startServer(
   const started = performance.now();
   const child = spawn(command, args, {
     cwd: ROOT_DIR,
-    env: { ...process.env, PORT: "0", NODE_ENV: "production" },
+    env: childEnv({ PORT: "0", NODE_ENV: "production" }),
     stdio: ["ignore", "pipe", "pipe"],
   });
   live.add(child);
@@ -467,7 +472,7 @@ function loadSpec(
 
 async function load(spec: LoadSpec, cpu: string | null): Promise<LoadResult> {
   const [command, args] = pinned(cpu, [join(BENCH_DIR, "load.ts"), JSON.stringify(spec)]);
-  const child = spawn(command, args, { cwd: ROOT_DIR, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(command, args, { cwd: ROOT_DIR, env: childEnv(), stdio: ["ignore", "pipe", "pipe"] });
   live.add(child);
   let stdout = "";
   let stderr = "";
