@@ -6,7 +6,7 @@ import { HttpError, MethodNotAllowedError, NotFoundError } from "../errors.ts";
 import type { UploadLimits } from "../file/multipart.ts";
 import { NodeBodySource, WebBodySource } from "../http/body.ts";
 import { type BodyLimits, HttpRequest, type RawRequest } from "../http/request.ts";
-import { HttpResponse, JsonResponse } from "../http/response.ts";
+import { checkHeaders, HttpResponse, JsonResponse } from "../http/response.ts";
 import { docsRoutes } from "../openapi/docs-routes.ts";
 import { generateOpenApi } from "../openapi/generate.ts";
 import type { OpenApiDocument } from "../openapi/types.ts";
@@ -148,15 +148,16 @@ export class App {
 
   /**
    * Answers one request. Never throws: every error becomes a response through the exception
-   * handlers, and an error inside a handler becomes a plain 500. Gives the request its id, echoes
-   * it in `x-request-id`, and writes the access log record. Synchronous when nothing is awaited.
+   * handlers, and an error inside a handler becomes a plain 500, as does a response whose headers
+   * no adapter could write. Gives the request its id, echoes it in `x-request-id`, and writes the
+   * access log record. Synchronous when nothing is awaited.
    */
   handle(request: HttpRequest): HttpResponse | Promise<HttpResponse> {
     const started = this.begin(request);
     let answered: HttpResponse | undefined;
     let deliver: ((response: HttpResponse) => void) | undefined;
     this.respond(request, (response) => {
-      const finished = this.accessLog.finish(request, response, started);
+      const finished = this.writable(this.accessLog.finish(request, response, started), request);
       if (deliver === undefined) answered = finished;
       else deliver(finished);
     });
@@ -301,6 +302,20 @@ export class App {
   }
 
   /**
+   * The response, or the 500 that replaces it when a header was changed, after the response was built,
+   * to something no adapter could write. `handle()` checks for the callers that write what it returns
+   * (`fetch`, the test client); the Node adapter finds out when Node refuses it, at no cost otherwise.
+   */
+  private writable(response: HttpResponse, request: HttpRequest): HttpResponse {
+    try {
+      checkHeaders(response.headers);
+      return response;
+    } catch (error) {
+      return this.unwritable(error, request);
+    }
+  }
+
+  /**
    * The 500 sent instead of a response an adapter could not write. It carries the request id; the
    * access log already has its record of the request.
    */
@@ -323,12 +338,7 @@ export class App {
       body: new WebBodySource(webRequest.body, webRequest.headers.get("content-length")),
       limits: this.bodyLimits,
     });
-    const response = await this.handle(request);
-    try {
-      return toWebResponse(response, request);
-    } catch (error) {
-      return toWebResponse(this.unwritable(error, request), request);
-    }
+    return toWebResponse(await this.handle(request), request);
   };
 
   /**

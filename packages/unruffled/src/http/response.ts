@@ -84,13 +84,21 @@ export class HtmlResponse extends HttpResponse {
  * exception handlers answer it, instead of when the answer is written.
  */
 function checkedHeaders(headers: Record<string, HeaderValue>): Record<string, HeaderValue> {
+  checkHeaders(headers);
   const result: Record<string, HeaderValue> = {};
+  for (const key of Object.keys(headers)) result[key.toLowerCase()] = headers[key]!;
+  return result;
+}
+
+/**
+ * Throws Node's error (`ERR_INVALID_HTTP_TOKEN`, `ERR_INVALID_CHAR`) for a header name or value that
+ * Node would refuse to write, and that a web `Headers` would refuse too.
+ */
+export function checkHeaders(headers: Record<string, HeaderValue>): void {
   for (const key of Object.keys(headers)) {
     const value = headers[key]!;
     validateHeaderName(key);
     if (typeof value === "string") validateHeaderValue(key, value);
     else for (const item of value) validateHeaderValue(key, item);
-    result[key.toLowerCase()] = value;
   }
-  return result;
 }

@@ -1,6 +1,7 @@
 import { createApp } from "unruffled";
 import { HttpResponse, JsonResponse, PlainTextResponse, parseCookies, serializeCookie } from "unruffled/http";
 import { endpoint, path } from "unruffled/route";
+import { testClient } from "unruffled/testing";
 import { describe, expect, it } from "vitest";
 import { serve } from "../support/serve.ts";
 
@@ -132,5 +133,16 @@ describe("headers that could not be written", () => {
     const response = await app.fetch(new Request("http://app.test/later?v=a%0Aevil"));
     expect(response.status).toBe(500);
     expect(await response.json()).toEqual({ detail: "Internal Server Error" });
+  });
+
+  it("make a 500 in the test client too, as the server would answer", async () => {
+    const app = createApp({ routes, logger: { error: () => undefined } });
+    const refused = await testClient(app).get("/later?v=a%0Aevil");
+    expect([refused.status, refused.headers.get("x-echo"), refused.json()]).toEqual([
+      500,
+      null,
+      { detail: "Internal Server Error" },
+    ]);
+    expect(refused.headers.get("x-request-id")).toMatch(/^[\w-]+-\w+$/);
   });
 });
