@@ -6,7 +6,7 @@ import { HttpError, MethodNotAllowedError, NotFoundError } from "../errors.ts";
 import type { UploadLimits } from "../file/multipart.ts";
 import { NodeBodySource, WebBodySource } from "../http/body.ts";
 import { type BodyLimits, HttpRequest, type RawRequest } from "../http/request.ts";
-import { checkHeaders, HttpResponse, JsonResponse } from "../http/response.ts";
+import { checkedStatus, checkHeaders, HttpResponse, JsonResponse } from "../http/response.ts";
 import { docsRoutes } from "../openapi/docs-routes.ts";
 import { generateOpenApi } from "../openapi/generate.ts";
 import type { OpenApiDocument } from "../openapi/types.ts";
@@ -302,12 +302,14 @@ export class App {
   }
 
   /**
-   * The response, or the 500 that replaces it when a header was changed, after the response was built,
-   * to something no adapter could write. `handle()` checks for the callers that write what it returns
-   * (`fetch`, the test client); the Node adapter finds out when Node refuses it, at no cost otherwise.
+   * The response, or the 500 that replaces it when its status or a header was changed, after it was
+   * built, to something no adapter could write. `handle()` checks for the callers that write what it
+   * returns (`fetch`, the test client); the Node adapter checks the status itself and finds out about
+   * headers when Node refuses them, at no cost otherwise.
    */
   private writable(response: HttpResponse, request: HttpRequest): HttpResponse {
     try {
+      checkedStatus(response.status);
       checkHeaders(response.headers);
       return response;
     } catch (error) {

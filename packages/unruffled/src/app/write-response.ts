@@ -1,7 +1,7 @@
 import type { ServerResponse } from "node:http";
 import { Readable } from "../builtins.ts";
 import type { HttpRequest } from "../http/request.ts";
-import type { HttpResponse } from "../http/response.ts";
+import { checkedStatus, type HttpResponse } from "../http/response.ts";
 
 /**
  * Writes a response to Node. Content-Length is computed here so that Node does not fall back to
@@ -9,6 +9,8 @@ import type { HttpResponse } from "../http/response.ts";
  * its connection after the answer, so the unread rest is never read.
  */
 export function writeNodeResponse(res: ServerResponse, response: HttpResponse, request: HttpRequest): void {
+  // Node would send a 1xx as if informational and leave the client waiting: refused like a bad header.
+  checkedStatus(response.status);
   const headers = response.headers as Record<string, string | string[]>;
   const body = response.body;
   if (request.bodySource.abandoned) headers.connection = "close";

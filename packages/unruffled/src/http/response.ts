@@ -22,7 +22,7 @@ export class HttpResponse {
 
   constructor(body: ResponseBody, init?: ResponseInit, contentType?: string) {
     this.body = body;
-    this.status = init?.status ?? 200;
+    this.status = init?.status === undefined ? 200 : checkedStatus(init.status);
     this.headers = init?.headers ? checkedHeaders(init.headers) : {};
     if (contentType !== undefined && this.headers["content-type"] === undefined) {
       this.headers["content-type"] = contentType;
@@ -76,6 +76,17 @@ export class HtmlResponse extends HttpResponse {
   constructor(html: string, init?: ResponseInit) {
     super(html, init, "text/html; charset=utf-8");
   }
+}
+
+/**
+ * A status a final answer may carry: an integer from 200 to 599. A 1xx is informational (a client
+ * would go on waiting for the answer), and `fetch`'s `Response` refuses anything outside 200–599.
+ */
+export function checkedStatus(status: number): number {
+  if (!Number.isInteger(status) || status < 200 || status > 599) {
+    throw new RangeError(`A response status must be an integer from 200 to 599, got ${status}`);
+  }
+  return status;
 }
 
 /**

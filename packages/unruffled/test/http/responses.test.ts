@@ -146,3 +146,48 @@ describe("headers that could not be written", () => {
     expect(refused.headers.get("x-request-id")).toMatch(/^[\w-]+-\w+$/);
   });
 });
+
+describe("statuses no answer may carry", () => {
+  it("are refused when the response is built: a final answer is an integer from 200 to 599", () => {
+    for (const status of [199, 600, 200.5, Number.NaN]) {
+      expect(() => new PlainTextResponse("", { status })).toThrow(
+        new RangeError(`A response status must be an integer from 200 to 599, got ${status}`),
+      );
+    }
+    expect([new PlainTextResponse("", { status: 599 }).status, new PlainTextResponse("").status]).toEqual([
+      599, 200,
+    ]);
+  });
+
+  // 103 would reach a client as an informational answer, leaving it waiting for the real one.
+  const changedLater = endpoint({
+    returns: PlainTextResponse,
+    handler: (request) => {
+      const response = new PlainTextResponse("ok");
+      response.status = Number(request.query.s);
+      return response;
+    },
+  });
+  const routes = [path("/status", { endpoint: changedLater })];
+  const quiet = { error: () => undefined };
+
+  it("make a 500 over HTTP when set afterwards, and the server goes on answering", async () => {
+    const server = await serve(routes, { logger: quiet });
+    for (const status of [103, 600]) {
+      const refused = await server.fetch(`/status?s=${status}`);
+      expect([refused.status, await refused.json()]).toEqual([500, { detail: "Internal Server Error" }]);
+    }
+    expect((await server.fetch("/status?s=201")).status).toBe(201);
+  });
+
+  it("make a 500 through fetch(Request) and the test client too", async () => {
+    const app = createApp({ routes, logger: quiet });
+    const viaFetch = await app.fetch(new Request("http://app.test/status?s=103"));
+    const viaClient = await testClient(app).get("/status?s=103");
+    expect([viaFetch.status, viaClient.status, viaClient.json()]).toEqual([
+      500,
+      500,
+      { detail: "Internal Server Error" },
+    ]);
+  });
+});
