@@ -53,7 +53,8 @@ export async function runWorkers(options: WorkerOptions): Promise<void> {
     await options.start();
     return;
   }
-  // Loaded only for several workers: an app served by one process does without node:cluster.
+  // Taken here rather than at import: an app that never listens (fetch(Request), the test client) does
+  // without node:cluster, which Node's listen() loads anyway.
   const { default: cluster } = await import("node:cluster");
   if (cluster.isWorker) {
     await options.start();
