@@ -3,7 +3,6 @@ import type { AddressInfo } from "node:net";
 import type { Logger } from "pino";
 import { createServer } from "../builtins.ts";
 import { HttpError, MethodNotAllowedError, NotFoundError } from "../errors.ts";
-import type { UploadLimits } from "../file/multipart.ts";
 import { NodeBodySource, WebBodySource } from "../http/body.ts";
 import { type BodyLimits, HttpRequest, type RawRequest } from "../http/request.ts";
 import { checkedStatus, checkHeaders, HttpResponse, JsonResponse } from "../http/response.ts";
@@ -13,7 +12,7 @@ import type { OpenApiDocument } from "../openapi/types.ts";
 import { type BuiltRoute, buildRoutes } from "../route/build-routes.ts";
 import type { EndpointDescription } from "../route/description.ts";
 import type { RouteDefinition } from "../route/path.ts";
-import { resolveParams } from "../route/resolve-params.ts";
+import { type ResolveOptions, resolveParams } from "../route/resolve-params.ts";
 import { Router } from "../route/router.ts";
 import { AccessLog, REQUEST_ID_HEADER } from "./access-log.ts";
 import { type ExceptionHandler, ExceptionHandlers } from "./exception-handlers.ts";
@@ -75,7 +74,7 @@ export class App {
     raw: RawRequest,
   ) => HttpRequest;
   private readonly bodyLimits: BodyLimits;
-  private readonly uploadLimits: UploadLimits;
+  private readonly resolveOptions: ResolveOptions;
   private readonly lazyLogger: LazyLogger;
   private readonly errorLogger: ErrorLogger;
   private readonly accessLog: AccessLog;
@@ -95,14 +94,17 @@ export class App {
       jsonDepth: this.limits.json_depth,
       fields: this.limits.fields,
     };
-    this.uploadLimits = {
-      fileSize: this.limits.file_size,
-      totalSize: this.limits.upload_size,
-      files: this.limits.files,
-      fields: this.limits.fields,
-      fieldSize: this.limits.field_size,
-    };
     this.requestClass = options.requestClass ?? HttpRequest;
+    this.resolveOptions = {
+      uploads: {
+        fileSize: this.limits.file_size,
+        totalSize: this.limits.upload_size,
+        files: this.limits.files,
+        fields: this.limits.fields,
+        fieldSize: this.limits.field_size,
+      },
+      rawQuery: !redefinesQuery(this.requestClass),
+    };
     this.onClose = options.onClose;
     const logging = this.settings.LOGGING ?? {};
     this.lazyLogger = new LazyLogger(logging, isPinoLogger(options.logger) ? options.logger : undefined);
@@ -188,7 +190,7 @@ export class App {
       this.settle(this.handleError(error, request), request, done);
       return;
     }
-    resolveParams(description, request, this.uploadLimits, (error, values) => {
+    resolveParams(description, request, this.resolveOptions, (error, values) => {
       const response =
         error === undefined ? this.run(description, request, values!) : this.handleError(error, request);
       this.settle(response, request, done);
@@ -432,4 +434,16 @@ function checkedResponse(response: unknown, who: string): HttpResponse {
   throw new TypeError(
     `${who} returned ${response === null ? "null" : typeof response}, not a response; return a JsonResponse, a PlainTextResponse or another HttpResponse.`,
   );
+}
+
+/** True when a request class (a subclass of `HttpRequest`) defines `query` its own way. */
+function redefinesQuery(requestClass: Function): boolean {
+  for (
+    let proto = requestClass.prototype;
+    proto && proto !== HttpRequest.prototype;
+    proto = Object.getPrototypeOf(proto)
+  ) {
+    if (Object.hasOwn(proto, "query")) return true;
+  }
+  return false;
 }

@@ -12,6 +12,7 @@ import { LOCATIONS } from "./description.ts";
 import type { EndpointDefinition } from "./endpoint.ts";
 import { applyFieldOptions } from "./field-options.ts";
 import { type FieldOptions, FileParam, type MarkerKind, Param, ResponseSpec } from "./params.ts";
+import { QueryReader } from "./query-reader.ts";
 import {
   acceptsMissing,
   hasOwnDefault,
@@ -94,6 +95,10 @@ export function analyseEndpoint(endpoint: EndpointDefinition, options: AnalyseOp
     label,
     params,
     byLocation,
+    queryReader:
+      byLocation.query.length === 0
+        ? undefined
+        : new QueryReader(byLocation.query.flatMap((param) => param.fields.map((field) => field.wireName))),
     bodyFormat,
     fileSizeLimits: new Map(
       params.flatMap((param) =>

@@ -2,6 +2,7 @@ import type { z } from "zod";
 import type { Coercer } from "./coerce.ts";
 import type { EndpointDefinition } from "./endpoint.ts";
 import type { FieldOptions, FileOptions, MarkerKind, ResponseSpec } from "./params.ts";
+import type { QueryReader } from "./query-reader.ts";
 
 /** Where a value is read; `body` covers JSON, forms and files, as in the `loc` of validation errors. */
 export type Location = "path" | "query" | "header" | "cookie" | "body";
@@ -56,6 +57,8 @@ export interface EndpointDescription {
   params: ParamDescription[];
   /** The parameters of each location, in declaration order. */
   byLocation: Record<Location, ParamDescription[]>;
+  /** Reads the declared query names from the raw query string; `undefined` without query parameters. */
+  queryReader: QueryReader | undefined;
   bodyFormat: BodyFormat | undefined;
   /** The size limit of the files of each file field, by wire name (multipart bodies only). */
   fileSizeLimits: ReadonlyMap<string, number>;

@@ -5,10 +5,11 @@ import type { UploadFile } from "../file/upload-file.ts";
 import type { HttpRequest } from "../http/request.ts";
 import { parseJsonBody } from "../http/request.ts";
 import type { EndpointDescription, Location, ParamDescription, WireField } from "./description.ts";
+import type { QueryValues } from "./query-reader.ts";
 
 type Values = Record<string, unknown>;
 /** A source of strings: query, headers, cookies, path params, urlencoded or multipart fields. */
-type StringSource = Readonly<Record<string, string | readonly string[] | undefined>>;
+type StringSource = QueryValues;
 
 /** The decoded body, in the shape its format gives. */
 interface ReadBody {
@@ -23,6 +24,16 @@ const NO_VALUES: Values = Object.freeze({}) as Values;
 /** Gets the values of an endpoint's parameters, or the error that refused them. */
 export type ParamsCallback = (error: unknown, values: Values | undefined) => void;
 
+/** What the app reads parameters with. */
+export interface ResolveOptions {
+  uploads: UploadLimits;
+  /**
+   * False when the app's request class defines its own `query`: query parameters are then read
+   * through it, never from the raw query string.
+   */
+  rawQuery: boolean;
+}
+
 /**
  * Resolves an endpoint's parameters from a request: gathers the raw values, coerces strings, and
  * validates everything in one Zod call; `done` is called once. At once when the endpoint reads no
@@ -31,7 +42,7 @@ export type ParamsCallback = (error: unknown, values: Values | undefined) => voi
 export function resolveParams(
   description: EndpointDescription,
   request: HttpRequest,
-  uploadLimits: UploadLimits,
+  options: ResolveOptions,
   done: ParamsCallback,
 ): void {
   if (description.validator === undefined) {
@@ -40,7 +51,7 @@ export function resolveParams(
   }
   switch (description.bodyFormat) {
     case undefined:
-      validateThen(description, request, undefined, done);
+      validateThen(description, request, options, undefined, done);
       return;
     case "json":
       try {
@@ -61,12 +72,12 @@ export function resolveParams(
           done(parseError, undefined);
           return;
         }
-        validateThen(description, request, { json }, done);
+        validateThen(description, request, options, { json }, done);
       });
       return;
     default:
-      readFormBody(description, request, uploadLimits).then(
-        (body) => validateThen(description, request, body, done),
+      readFormBody(description, request, options.uploads).then(
+        (body) => validateThen(description, request, options, body, done),
         (error) => done(error, undefined),
       );
   }
@@ -76,12 +87,13 @@ export function resolveParams(
 function validateThen(
   description: EndpointDescription,
   request: HttpRequest,
+  options: ResolveOptions,
   body: ReadBody | undefined,
   done: ParamsCallback,
 ): void {
   let values: Values;
   try {
-    values = validate(description, gather(description, request, body));
+    values = validate(description, gather(description, request, options, body));
   } catch (error) {
     done(error, undefined);
     return;
@@ -128,11 +140,19 @@ async function readMultipartBody(
   return { fields: body.fields, files: body.files };
 }
 
-function gather(description: EndpointDescription, request: HttpRequest, body: ReadBody | undefined): Values {
+function gather(
+  description: EndpointDescription,
+  request: HttpRequest,
+  options: ResolveOptions,
+  body: ReadBody | undefined,
+): Values {
   const input: Values = {};
-  const { byLocation } = description;
+  const { byLocation, queryReader } = description;
   if (byLocation.path.length > 0) input.path = gatherStrings(byLocation.path, request.pathParams, false);
-  if (byLocation.query.length > 0) input.query = gatherStrings(byLocation.query, request.query, false);
+  if (queryReader !== undefined) {
+    const query = (options.rawQuery && queryReader.read(request.queryString)) || request.query;
+    input.query = gatherStrings(byLocation.query, query, false);
+  }
   if (byLocation.header.length > 0)
     input.header = gatherStrings(byLocation.header, request.headers as StringSource, true);
   if (byLocation.cookie.length > 0) input.cookie = gatherStrings(byLocation.cookie, request.cookies, false);
