@@ -76,9 +76,7 @@ function measure(sides: Record<string, () => Answer>): Record<string, number> {
       samples[name]!.push(Number(process.hrtime.bigint() - started) / BATCH_SIZE);
     }
   }
-  return Object.fromEntries(
-    Object.entries(samples).map(([name, list]) => [name, Math.min(...list)]),
-  );
+  return Object.fromEntries(Object.entries(samples).map(([name, list]) => [name, Math.min(...list)]));
 }
 
 const endpoints = {
