@@ -5,11 +5,10 @@ import type { UploadFile } from "../file/upload-file.ts";
 import type { HttpRequest } from "../http/request.ts";
 import { parseJsonBody } from "../http/request.ts";
 import type { EndpointDescription, Location, ParamDescription, WireField } from "./description.ts";
-import type { QueryValues } from "./query-reader.ts";
 
 type Values = Record<string, unknown>;
 /** A source of strings: query, headers, cookies, path params, urlencoded or multipart fields. */
-type StringSource = QueryValues;
+type StringSource = Readonly<Record<string, string | readonly string[] | undefined>>;
 
 /** The decoded body, in the shape its format gives. */
 interface ReadBody {
@@ -150,7 +149,8 @@ function gather(
   const { byLocation, queryReader } = description;
   if (byLocation.path.length > 0) input.path = gatherStrings(byLocation.path, request.pathParams, false);
   if (queryReader !== undefined) {
-    const query = (options.rawQuery && queryReader.read(request.queryString)) || request.query;
+    // The reader gives up (undefined) where only request.query's own parsing is sure to be right.
+    const query = (options.rawQuery ? queryReader.read(request.queryString) : undefined) ?? request.query;
     input.query = gatherStrings(byLocation.query, query, false);
   }
   if (byLocation.header.length > 0)
