@@ -9,6 +9,12 @@ export type Location = "path" | "query" | "header" | "cookie" | "body";
 
 export const LOCATIONS: readonly Location[] = ["path", "query", "header", "cookie", "body"];
 
+/**
+ * Raw strings by wire name, as a source gives them (query, headers, cookies, path parameters, form
+ * fields): one string, or an array for a repeated name.
+ */
+export type StringSource = Readonly<Record<string, string | readonly string[] | undefined>>;
+
 /** How the body is read, when an endpoint has body parameters. */
 export type BodyFormat = "json" | "form" | "multipart";
 

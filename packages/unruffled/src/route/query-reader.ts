@@ -1,5 +1,4 @@
-/** Raw values by wire name, as `request.query` gives them: a string, or an array for a repeated key. */
-export type QueryValues = Readonly<Record<string, string | readonly string[] | undefined>>;
+import type { StringSource } from "./description.ts";
 
 // Node's querystring stops after 1,000 pairs, which takes at least 1,000 separators: a shorter
 // string is never cut.
@@ -29,7 +28,7 @@ export class QueryReader {
     this.unset = Object.fromEntries(names.map((name) => [name, undefined]));
   }
 
-  read(queryString: string): QueryValues | undefined {
+  read(queryString: string): StringSource | undefined {
     const length = queryString.length;
     if (
       this.declaresEmptyName ||

@@ -4,11 +4,15 @@ import { readMultipart, type UploadLimits } from "../file/multipart.ts";
 import type { UploadFile } from "../file/upload-file.ts";
 import type { HttpRequest } from "../http/request.ts";
 import { parseJsonBody } from "../http/request.ts";
-import type { EndpointDescription, Location, ParamDescription, WireField } from "./description.ts";
+import type {
+  EndpointDescription,
+  Location,
+  ParamDescription,
+  StringSource,
+  WireField,
+} from "./description.ts";
 
 type Values = Record<string, unknown>;
-/** A source of strings: query, headers, cookies, path params, urlencoded or multipart fields. */
-type StringSource = Readonly<Record<string, string | readonly string[] | undefined>>;
 
 /** The decoded body, in the shape its format gives. */
 interface ReadBody {
