@@ -7,19 +7,30 @@
 //   npm run bench:enrollment         enrollment: the enrollment service on SQLite, three servers (about 3.5 minutes)
 //   npm run bench -- --quick         smoke run (about 1 minute)
 //   npm run bench -- --help          every option
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
-import { dirname, join, relative } from "node:path";
-import { fileURLToPath } from "node:url";
-import { isDeepStrictEqual, parseArgs } from "node:util";
-import type { LoadGenerator, LoadResult, LoadSpec } from "./load.ts";
+import { join, relative } from "node:path";
+import { parseArgs } from "node:util";
+import { validate } from "./checks.ts";
+import type { LoadGenerator, LoadResult } from "./load.ts";
+import {
+  BENCH_DIR,
+  hasTaskset,
+  load,
+  loadSpec,
+  procStatusKb,
+  ROOT_DIR,
+  type Running,
+  sleep,
+  startServer,
+  stopServer,
+  wrkVersion,
+} from "./processes.ts";
+import { median } from "./stats.ts";
 import { enrollment } from "./suites/enrollment.ts";
 import { frameworks } from "./suites/frameworks.ts";
-import type { Check, EndpointDef, EndpointSummary, ServerDef, Suite, Summary } from "./suites/suite.ts";
-
-const BENCH_DIR = dirname(fileURLToPath(import.meta.url));
-const ROOT_DIR = dirname(BENCH_DIR);
+import type { EndpointDef, EndpointSummary, ServerDef, Suite, Summary } from "./suites/suite.ts";
 
 const SUITES = { frameworks, enrollment } satisfies Record<string, Suite>;
 type SuiteId = keyof typeof SUITES;
@@ -169,42 +180,6 @@ function readConfig(argv: string[]): Config {
 // ---------------------------------------------------------------------------------------------
 // Small helpers
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-function median(values: number[]): number {
-  if (values.length === 0) return Number.NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? (sorted[mid] ?? Number.NaN) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
-}
-
-function procStatusKb(pid: number, field: string): number | null {
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, "utf8");
-    const match = new RegExp(`^${field}:\\s+(\\d+)\\s+kB`, "m").exec(status);
-    return match ? Number(match[1]) : null;
-  } catch {
-    return null;
-  }
-}
-
-function hasTaskset(): boolean {
-  const probe = spawnSync("taskset", ["--version"], { stdio: "ignore" });
-  return probe.status === 0;
-}
-
-/** wrk's version ("debian/4.1.0-3+b2", "4.2.0"…) when `wrk` is on the PATH, else null. */
-function wrkVersion(): string | null {
-  const probe = spawnSync("wrk", ["--version"], { encoding: "utf8" });
-  if (probe.error) return null;
-  return /^wrk\s+(\S+)/m.exec(`${probe.stdout}${probe.stderr}`)?.[1] ?? "unknown version";
-}
-
-function pinned(cpu: string | null, args: string[]): [string, string[]] {
-  if (cpu === null) return [process.execPath, args];
-  return ["taskset", ["-c", cpu, process.execPath, ...args]];
-}
-
 /** Busy ticks of the whole machine (user, nice, system, irq, softirq, steal), or null without /proc. */
 function machineBusyTicks(): number | null {
   try {
@@ -240,263 +215,6 @@ async function waitForQuiet(maxSeconds: number): Promise<number> {
     const waited = performance.now() - started;
     if (coreFraction < 0.25 || waited >= maxSeconds * 1000) return Math.max(0, waited - 200);
   }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Server lifecycle
-
-type Running = { child: ChildProcess; pid: number; port: number; startupMs: number };
-
-const live = new Set<ChildProcess>();
-// Every child's TMPDIR (a server's seeded database, wrk's script): removed when the runner exits, so a
-// child killed with SIGKILL (Ctrl-C, or one that ignored SIGTERM) leaves nothing behind.
-const scratch = mkdtempSync(join(os.tmpdir(), "bench-run-"));
-const childEnv = (extra: Record<string, string> = {}) => ({ ...process.env, TMPDIR: scratch, ...extra });
-process.on("exit", () => {
-  for (const child of live) child.kill("SIGKILL");
-  rmSync(scratch, { recursive: true, force: true });
-});
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.on(signal, () => {
-    for (const child of live) child.kill("SIGKILL");
-    process.exit(130);
-  });
-}
-
-async function firstOk(url: string, deadline: number, exited: () => string | null): Promise<void> {
-  for (;;) {
-    const exit = exited();
-    if (exit !== null) throw new Error(exit);
-    try {
-      const response = await fetch(url);
-      await response.arrayBuffer();
-      if (response.status === 200) return;
-    } catch {
-      // not accepting connections yet
-    }
-    if (performance.now() > deadline) throw new Error(`no 200 from ${url} in time`);
-    await sleep(2);
-  }
-}
-
-/** The error line of a crashed server's stderr (or its last lines), for the report. */
-function errorSummary(stderr: string): string {
-  const lines = stderr
-    .split("\n")
-    .map((line) => line.trim())
-    .filter(Boolean);
-  const error = lines.find((line) => /^(\w*Error\b|Error \[)/.test(line));
-  const shown = error ?? lines.slice(-3).join(" | ");
-  return shown ? `: ${shown.length > 300 ? `${shown.slice(0, 297)}...` : shown}` : "";
-}
-
-async function startServer(
-  server: ServerDef,
-  readyPath: string,
-  config: Config,
-  cpu: string | null,
-): Promise<Running> {
-  const file = join(BENCH_DIR, server.file);
-  if (!existsSync(file)) throw new Error(`${relative(ROOT_DIR, file)} does not exist`);
-  // Every framework runs as its users run it: unruffled from its build (dist/), like the peers' packages.
-  const [command, args] = pinned(cpu, [file]);
-  const started = performance.now();
-  const child = spawn(command, args, {
-    cwd: ROOT_DIR,
-    env: childEnv({ PORT: "0", NODE_ENV: "production" }),
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  live.add(child);
-  let stdout = "";
-  let stderr = "";
-  let exitMessage: string | null = null;
-  child.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
-    stdout += chunk;
-  });
-  child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
-    stderr += chunk;
-  });
-  child.on("exit", (code, signal) => {
-    live.delete(child);
-    exitMessage = `exited (${signal ?? `code ${code}`}) before serving${errorSummary(stderr)}`;
-  });
-  child.on("error", (error) => {
-    exitMessage = `could not be spawned: ${error.message}`;
-  });
-  const deadline = started + config.startTimeoutMs;
-  try {
-    let port = 0;
-    while (port === 0) {
-      if (exitMessage !== null) throw new Error(exitMessage);
-      const match = /listening (\d+)/.exec(stdout);
-      if (match) port = Number(match[1]);
-      else if (performance.now() > deadline) throw new Error("did not print `listening <port>` in time");
-      else await sleep(1);
-    }
-    await firstOk(`http://127.0.0.1:${port}${readyPath}`, deadline, () => exitMessage);
-    const startupMs = performance.now() - started;
-    if (child.pid === undefined) throw new Error("no pid");
-    return { child, pid: child.pid, port, startupMs };
-  } catch (error) {
-    await stopServer(child);
-    throw error;
-  }
-}
-
-async function stopServer(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  child.kill("SIGTERM");
-  const timer = setTimeout(() => child.kill("SIGKILL"), 3000);
-  await exited;
-  clearTimeout(timer);
-}
-
-// ---------------------------------------------------------------------------------------------
-// Correctness checks, run before any measurement
-
-type CheckReport = { failures: string[]; warnings: string[] };
-
-/**
- * Invalid input must be refused: a success (or no code at all) or a server error disqualifies,
- * another 4xx than the expected one is only a warning. True when exactly the expected code came.
- */
-function judgeRefusal(
-  name: string,
-  expected: number,
-  got: number | null,
-  shown: string,
-  report: CheckReport,
-): boolean {
-  if (got === null || got < 400 || got >= 500) {
-    report.failures.push(`${name}: expected ${expected}, got ${got} ${shown}`);
-  } else if (got !== expected) {
-    report.warnings.push(`${name}: expected ${expected}, got ${got}`);
-  }
-  return got === expected;
-}
-
-/** The `code` of a `{ code, message, data }` envelope, or null when the body is not one. */
-function envelopeCode(text: string): number | null {
-  try {
-    const code = (JSON.parse(text) as { code?: unknown }).code;
-    return typeof code === "number" ? code : null;
-  } catch {
-    return null;
-  }
-}
-
-async function validate(port: number, checks: Check[]): Promise<CheckReport> {
-  const report: CheckReport = { failures: [], warnings: [] };
-  const { failures, warnings } = report;
-  for (const check of checks) {
-    const init: RequestInit = { method: check.method };
-    if (check.body !== undefined) {
-      init.body = check.body;
-      init.headers = { "content-type": "application/json" };
-    }
-    let status: number;
-    let contentType: string;
-    let text: string;
-    try {
-      const response = await fetch(`http://127.0.0.1:${port}${check.path}`, init);
-      status = response.status;
-      contentType = response.headers.get("content-type") ?? "";
-      text = await response.text();
-    } catch (error) {
-      failures.push(`${check.name}: request failed (${(error as Error).message})`);
-      continue;
-    }
-    const shown = text.length > 120 ? `${text.slice(0, 117)}...` : text;
-    if (check.status >= 400) {
-      const exact = judgeRefusal(check.name, check.status, status, shown, report);
-      if (exact && check.status === 422 && !contentType.includes("json")) {
-        warnings.push(`${check.name}: 422 without a JSON body (${contentType || "no content-type"})`);
-      }
-      continue;
-    }
-    if (status !== check.status) {
-      failures.push(`${check.name}: expected ${check.status}, got ${status} ${shown}`);
-      continue;
-    }
-    if (check.envelopeCode !== undefined) {
-      judgeRefusal(`${check.name} (envelope code)`, check.envelopeCode, envelopeCode(text), shown, report);
-      continue;
-    }
-    if (check.text !== undefined) {
-      if (!contentType.startsWith("text/plain")) failures.push(`${check.name}: content-type ${contentType}`);
-      if (text !== check.text) failures.push(`${check.name}: body ${JSON.stringify(shown)}`);
-    }
-    if (check.json !== undefined) {
-      if (!contentType.startsWith("application/json"))
-        failures.push(`${check.name}: content-type ${contentType}`);
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(text);
-      } catch {
-        parsed = Symbol("not JSON");
-      }
-      if (!isDeepStrictEqual(parsed, check.json)) failures.push(`${check.name}: body ${shown}`);
-    }
-  }
-  return report;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Load, from a second process
-
-/** What load.ts sends to one endpoint of a running server: the suite's request, the run's settings. */
-function loadSpec(
-  endpoint: EndpointDef,
-  running: Running,
-  config: Config,
-  generator: LoadGenerator,
-): LoadSpec {
-  const sendsJson = endpoint.body !== undefined || endpoint.pairBody !== undefined;
-  return {
-    generator,
-    url: `http://127.0.0.1:${running.port}${endpoint.path}`,
-    method: endpoint.method,
-    ...(endpoint.body === undefined ? {} : { body: endpoint.body }),
-    ...(endpoint.pairBody === undefined ? {} : { pairBody: endpoint.pairBody }),
-    ...(endpoint.bodyIncludes === undefined ? {} : { bodyIncludes: endpoint.bodyIncludes }),
-    ...(sendsJson ? { headers: { "content-type": "application/json" } } : {}),
-    connections: config.connections,
-    pipelining: config.pipelining,
-    warmup: config.warmup,
-    duration: config.duration,
-    maxRequests: config.maxRequests,
-    serverPid: running.pid,
-  };
-}
-
-async function load(spec: LoadSpec, cpu: string | null): Promise<LoadResult> {
-  const [command, args] = pinned(cpu, [join(BENCH_DIR, "load.ts"), JSON.stringify(spec)]);
-  const child = spawn(command, args, { cwd: ROOT_DIR, env: childEnv(), stdio: ["ignore", "pipe", "pipe"] });
-  live.add(child);
-  let stdout = "";
-  let stderr = "";
-  child.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
-    stdout += chunk;
-  });
-  child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
-    stderr += chunk;
-  });
-  const limitMs = (spec.warmup + spec.duration) * 1000 + 30_000;
-  const timer = setTimeout(() => child.kill("SIGKILL"), limitMs);
-  const code = await new Promise<number | null>((resolve) => {
-    child.on("exit", (exitCode) => resolve(exitCode));
-    child.on("error", () => resolve(-1));
-  });
-  clearTimeout(timer);
-  live.delete(child);
-  const line = stdout.trim().split("\n").pop() ?? "";
-  if (code !== 0 || !line.startsWith("{")) {
-    throw new Error(
-      `load generator failed (exit ${code}): ${stderr.trim().split("\n").slice(-3).join(" | ")}`,
-    );
-  }
-  return JSON.parse(line) as LoadResult;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -697,7 +415,12 @@ async function main(): Promise<void> {
     if (!outcome) continue;
     let running: Running;
     try {
-      running = await startServer(server, suite.readyPath, config, serverCpu);
+      running = await startServer(
+        join(BENCH_DIR, server.file),
+        suite.readyPath,
+        config.startTimeoutMs,
+        serverCpu,
+      );
     } catch (error) {
       outcome.status = "skipped";
       outcome.reason = `failed to start: ${(error as Error).message}`;
@@ -735,7 +458,12 @@ async function main(): Promise<void> {
       if (!outcome) continue;
       let running: Running;
       try {
-        running = await startServer(server, suite.readyPath, config, serverCpu);
+        running = await startServer(
+          join(BENCH_DIR, server.file),
+          suite.readyPath,
+          config.startTimeoutMs,
+          serverCpu,
+        );
       } catch (error) {
         log(`  ${server.label}: failed to start this round — ${(error as Error).message}`);
         continue;
