@@ -397,12 +397,11 @@ function bodyFormatOf(params: readonly ParamDescription[], label: string): BodyF
 }
 
 function buildValidator(byLocation: Record<Location, ParamDescription[]>): z.ZodType | undefined {
+  // Keyed by parameter name (unique across locations), in location order, so that issues come in
+  // the order the sources are read.
   const shape: Record<string, z.ZodType> = {};
-  for (const location of LOCATIONS) {
-    const params = byLocation[location];
-    if (params.length === 0) continue;
-    shape[location] = z.object(Object.fromEntries(params.map((param) => [param.name, param.schema])));
-  }
+  for (const location of LOCATIONS)
+    for (const param of byLocation[location]) shape[param.name] = param.schema;
   if (Object.keys(shape).length === 0) return undefined;
   return z.compile(z.object(shape));
 }

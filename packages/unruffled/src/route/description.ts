@@ -68,7 +68,7 @@ export interface EndpointDescription {
   bodyFormat: BodyFormat | undefined;
   /** The size limit of the files of each file field, by wire name (multipart bodies only). */
   fileSizeLimits: ReadonlyMap<string, number>;
-  /** One schema for all sources: `{ query: { page, size }, body: { … } }`, compiled by Zod. */
+  /** One schema for all sources, by parameter name (`{ page, size, body }`), compiled by Zod. */
   validator: z.ZodType | undefined;
   /** `null` when `returns` names a response class only. */
   responses: readonly ResponseSpec[] | null;

@@ -4,13 +4,7 @@ import { readMultipart, type UploadLimits } from "../file/multipart.ts";
 import type { UploadFile } from "../file/upload-file.ts";
 import type { HttpRequest } from "../http/request.ts";
 import { parseJsonBody } from "../http/request.ts";
-import type {
-  EndpointDescription,
-  Location,
-  ParamDescription,
-  StringSource,
-  WireField,
-} from "./description.ts";
+import type { EndpointDescription, ParamDescription, StringSource, WireField } from "./description.ts";
 
 type Values = Record<string, unknown>;
 
@@ -149,27 +143,30 @@ function gather(
   options: ResolveOptions,
   body: ReadBody | undefined,
 ): Values {
+  // One flat object by parameter name, the shape of the validator: no object per location to build,
+  // and Zod's output is the handler's values as they are.
   const input: Values = {};
   const { byLocation, queryReader } = description;
-  if (byLocation.path.length > 0) input.path = gatherStrings(byLocation.path, request.pathParams, false);
+  if (byLocation.path.length > 0) gatherStrings(byLocation.path, request.pathParams, false, input);
   if (queryReader !== undefined) {
     // The reader gives up (undefined) where only request.query's own parsing is sure to be right.
     const query = (options.rawQuery ? queryReader.read(request.queryString) : undefined) ?? request.query;
-    input.query = gatherStrings(byLocation.query, query, false);
+    gatherStrings(byLocation.query, query, false, input);
   }
   if (byLocation.header.length > 0)
-    input.header = gatherStrings(byLocation.header, request.headers as StringSource, true);
-  if (byLocation.cookie.length > 0) input.cookie = gatherStrings(byLocation.cookie, request.cookies, false);
-  if (byLocation.body.length > 0 && body !== undefined) input.body = gatherBody(byLocation.body, body);
+    gatherStrings(byLocation.header, request.headers as StringSource, true, input);
+  if (byLocation.cookie.length > 0) gatherStrings(byLocation.cookie, request.cookies, false, input);
+  if (byLocation.body.length > 0 && body !== undefined) gatherBody(byLocation.body, body, input);
   return input;
 }
 
+/** Writes each parameter's raw value (coerced from its string) into `values`, under its name. */
 function gatherStrings(
   params: readonly ParamDescription[],
   source: StringSource,
   commaLists: boolean,
-): Values {
-  const values: Values = {};
+  values: Values,
+): void {
   for (const param of params) {
     if (param.shape === "model") {
       const model: Values = {};
@@ -182,7 +179,6 @@ function gatherStrings(
       values[param.name] = readString(source, param.fields[0]!, commaLists);
     }
   }
-  return values;
 }
 
 /** One wire name's value: the last of repeated keys for a scalar, all of them for a list. */
@@ -200,23 +196,23 @@ function readString(source: StringSource, field: WireField, commaLists: boolean)
   return coerce ? coerce(value) : value;
 }
 
-function gatherBody(params: readonly ParamDescription[], body: ReadBody): Values {
+function gatherBody(params: readonly ParamDescription[], body: ReadBody, values: Values): void {
   if (body.fields !== undefined || body.files !== undefined) {
-    const values = gatherStrings(
+    gatherStrings(
       params.filter((param) => param.marker === "form"),
       body.fields ?? {},
       false,
+      values,
     );
     for (const param of params) {
       if (param.marker !== "file") continue;
       const files = body.files?.[param.fields[0]!.wireName];
       values[param.name] = param.shape === "file-list" ? files : files?.[files.length - 1];
     }
-    return values;
+    return;
   }
   const json = body.json;
   const isObject = typeof json === "object" && json !== null && !Array.isArray(json);
-  const values: Values = {};
   for (const param of params) {
     if (param.wholeBody || (param.shape === "model" && !isObject)) {
       values[param.name] = json;
@@ -232,16 +228,12 @@ function gatherBody(params: readonly ParamDescription[], body: ReadBody): Values
       values[param.name] = Object.hasOwn(json as object, wireName) ? (json as Values)[wireName] : undefined;
     }
   }
-  return values;
 }
 
 function validate(description: EndpointDescription, input: Values): Values {
   const result = description.validator!.safeParse(input, { reportInput: true });
   if (!result.success) throw new RequestValidationError(toValidationIssues(description, result.error.issues));
-  const output = result.data as Record<Location, Values>;
-  const values: Values = {};
-  for (const param of description.params) values[param.name] = output[param.location][param.name];
-  return values;
+  return result.data as Values;
 }
 
 /**
@@ -255,8 +247,8 @@ export function toValidationIssues(
   const result: ValidationIssue[] = [];
   const seen = new Set<string>();
   for (const issue of issues) {
-    const [location, name, ...rest] = issue.path as (string | number)[];
-    const param = description.byLocation[location as Location]?.find((candidate) => candidate.name === name);
+    const [name, ...rest] = issue.path as (string | number)[];
+    const param = description.params.find((candidate) => candidate.name === name);
     const loc = param ? locOf(param, rest) : (issue.path as (string | number)[]);
     // A value that is absent fails as invalid_type, invalid_value (enums) or invalid_union alike.
     const missing = MISSING_CODES.has(issue.code) && (!("input" in issue) || issue.input === undefined);

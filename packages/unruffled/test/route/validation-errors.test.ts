@@ -62,6 +62,32 @@ describe("rule 16: everything read is validated, and failures of all sources com
     });
   });
 
+  it("lists the failures by source (path, query, header, cookie, body), whatever the declaration order", async () => {
+    const server = await serveEndpoint(
+      "/list",
+      echo({
+        token: p.Header(z.string()),
+        size: p.Query(z.int(), { le: 100 }),
+        session: p.Cookie(z.string()),
+      }),
+    );
+    expect(await jsonOf(server.fetch("/list?size=101"))).toEqual({
+      status: 422,
+      body: {
+        detail: [
+          {
+            loc: ["query", "size"],
+            msg: "Too big: expected number to be <=100",
+            type: "too_big",
+            input: 101,
+          },
+          { loc: ["header", "token"], msg: "Field required", type: "missing", input: null },
+          { loc: ["cookie", "session"], msg: "Field required", type: "missing", input: null },
+        ],
+      },
+    });
+  });
+
   it("names a model field by the wire name the client used", async () => {
     const Paging = z.object({ pageSize: z.int().max(50).meta({ alias: "page-size" }) });
     const server = await serveEndpoint(
