@@ -97,7 +97,7 @@ function readConfig(argv: string[]): CorunConfig {
   }
   if (values.a === undefined || values.b === undefined) throw new Error("--a and --b are both required");
   const suites: Record<string, Suite> = { frameworks, enrollment };
-  const suite = suites[values.suite];
+  const suite = Object.hasOwn(suites, values.suite) ? suites[values.suite] : undefined;
   if (suite === undefined) throw new Error(`--suite must be frameworks or enrollment, got ${values.suite}`);
   const ids = values.endpoints?.split(",").map((id) => id.trim()) ?? suite.endpoints.map((e) => e.id);
   const endpoints = ids.map((id) => {
