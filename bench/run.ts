@@ -27,7 +27,7 @@ import {
   stopServer,
   wrkVersion,
 } from "./processes.ts";
-import { median } from "./stats.ts";
+import { median, medianInterval } from "./stats.ts";
 import { enrollment } from "./suites/enrollment.ts";
 import { frameworks } from "./suites/frameworks.ts";
 import type { EndpointDef, EndpointSummary, ServerDef, Suite, Summary } from "./suites/suite.ts";
@@ -539,6 +539,9 @@ async function main(): Promise<void> {
   log(`results written to ${relative(ROOT_DIR, file)}`);
 }
 
+/** Fewer same-round ratios than this get no interval: resampling a handful is narrower than the truth. */
+const MIN_ROUNDS_FOR_INTERVAL = 8;
+
 function summarize(
   servers: ServerDef[],
   endpoints: EndpointDef[],
@@ -580,11 +583,15 @@ function summarize(
     const entry = summary.unruffled?.endpoints[endpoint.id];
     if (mine === undefined || entry === undefined) continue;
     entry.perRound = {};
+    entry.perRoundInterval = {};
     for (const server of servers) {
       const peer = outcomes.get(server.id);
       if (server.id === "unruffled" || peer === undefined) continue;
       const ratios = roundRatios(mine.endpoints[endpoint.id] ?? [], peer.endpoints[endpoint.id] ?? []);
-      if (ratios.length > 0) entry.perRound[server.id] = median(ratios);
+      if (ratios.length === 0) continue;
+      entry.perRound[server.id] = median(ratios);
+      if (ratios.length >= MIN_ROUNDS_FOR_INTERVAL)
+        entry.perRoundInterval[server.id] = medianInterval(ratios);
     }
   }
   return summary;
@@ -716,7 +723,9 @@ function renderReport(
   );
   out.push(
     "  per round: the median over the rounds of unruffled's req/s over the peer's in the same round (runs\n" +
-      "    seconds apart), which the machine's drift between rounds does not move; the targets use it.",
+      "    seconds apart), which the machine's drift between rounds does not move; the targets use it.\n" +
+      `    95 %: a bootstrap interval of that median (from ${MIN_ROUNDS_FOR_INTERVAL} rounds); a target inside it is a tie\n` +
+      "    that another run may settle the other way.",
   );
   out.push("  RSS MB: server VmRSS right after that endpoint's load; peak RSS: VmHWM at the end of a round.");
   out.push(

@@ -4,7 +4,7 @@
 // seeded with the same rows (data.ts), so every start, and every round, serves the same data.
 import type { PairBody } from "../load.ts";
 import { COURSES, STUDENTS, student } from "../servers/enrollment/data.ts";
-import { type Check, fasterLine, notAboveLine, type Suite } from "./suite.ts";
+import { type Check, notAboveLine, rpsLine, type Suite } from "./suite.ts";
 
 const LIST = "/api/enroll/student-list";
 const BIND = "/api/enroll/bind";
@@ -142,14 +142,8 @@ export const enrollment: Suite = {
       const u = uf?.endpoints[endpoint.id];
       const peer = (id: string) => summary[id]?.endpoints[endpoint.id];
       return [
-        fasterLine(`${endpoint.id}: req/s vs Fastify`, u?.rps, peer("fastify")?.rps, 1, u?.perRound?.fastify),
-        fasterLine(
-          `${endpoint.id}: req/s vs raw node:http`,
-          u?.rps,
-          peer("raw")?.rps,
-          0.85,
-          u?.perRound?.raw,
-        ),
+        rpsLine(`${endpoint.id}: req/s vs Fastify`, u, peer("fastify"), "fastify", 1),
+        rpsLine(`${endpoint.id}: req/s vs raw node:http`, u, peer("raw"), "raw", 0.85),
         notAboveLine(`${endpoint.id}: p99 ≤ Fastify`, u?.p99Ms, peer("fastify")?.p99Ms, "ms"),
       ];
     });

@@ -1,6 +1,6 @@
 // `npm run bench`: the same three in-memory endpoints served by five implementations
 // (bench/servers/*.ts), so what differs is the framework alone.
-import { type Check, fasterLine, notAboveLine, type Suite } from "./suite.ts";
+import { type Check, notAboveLine, rpsLine, type Suite } from "./suite.ts";
 
 const LIST = "/api/enroll/student-list";
 const BIND = "/api/enroll/bind";
@@ -101,25 +101,11 @@ export const frameworks: Suite = {
       const u = uf?.endpoints[endpoint.id];
       const name = endpoint.id;
       const peer = (id: string) => summary[id]?.endpoints[name];
-      lines.push(
-        fasterLine(`${name}: req/s vs Fastify`, u?.rps, peer("fastify")?.rps, 1, u?.perRound?.fastify),
-      );
-      lines.push(
-        fasterLine(`${name}: req/s vs raw node:http`, u?.rps, peer("raw")?.rps, 0.85, u?.perRound?.raw),
-      );
+      lines.push(rpsLine(`${name}: req/s vs Fastify`, u, peer("fastify"), "fastify", 1));
+      lines.push(rpsLine(`${name}: req/s vs raw node:http`, u, peer("raw"), "raw", 0.85));
       if (endpoint.validated) {
-        lines.push(
-          fasterLine(`${name}: req/s vs Hono + Zod`, u?.rps, peer("hono")?.rps, 1.5, u?.perRound?.hono),
-        );
-        lines.push(
-          fasterLine(
-            `${name}: req/s vs Express + Zod`,
-            u?.rps,
-            peer("express")?.rps,
-            2,
-            u?.perRound?.express,
-          ),
-        );
+        lines.push(rpsLine(`${name}: req/s vs Hono + Zod`, u, peer("hono"), "hono", 1.5));
+        lines.push(rpsLine(`${name}: req/s vs Express + Zod`, u, peer("express"), "express", 2));
       }
       lines.push(notAboveLine(`${name}: p99 ≤ Fastify`, u?.p99Ms, peer("fastify")?.p99Ms, "ms"));
       lines.push(notAboveLine(`${name}: RSS ≤ Fastify`, u?.rssMB, peer("fastify")?.rssMB, "MB"));

@@ -54,6 +54,11 @@ export type EndpointSummary = {
    * the same round
    */
   perRound?: Record<string, number>;
+  /**
+   * unruffled only: by peer id, the 95 % bootstrap interval of that median. A target line inside it
+   * is a tie at this run's noise: another run may fall on either side.
+   */
+  perRoundInterval?: Record<string, [number, number]>;
 };
 
 /** Medians per server id, for the servers that were measured. */
@@ -86,6 +91,8 @@ function targetLine(ok: boolean | null, text: string, detail: string): string {
 /**
  * `mine` is at least `factor` times `peer` (req/s). With `perRound` (the median of the same-round
  * ratios, see EndpointSummary) that ratio decides, and the ratio of the medians is shown beside it.
+ * With the median's interval too, the line says when the target lies inside it: a tie that this
+ * run's ✓ or ✗ does not settle.
  */
 export function fasterLine(
   text: string,
@@ -93,15 +100,37 @@ export function fasterLine(
   peer: number | undefined,
   factor: number,
   perRound?: number,
+  interval?: [number, number],
 ) {
   if (!known(mine) || !known(peer) || peer <= 0) return targetLine(null, text, "");
   const medians = mine / peer;
   if (!known(perRound))
     return targetLine(medians >= factor, text, `${medians.toFixed(2)}× (target ≥ ${factor}×)`);
+  const [low, high] = interval ?? [Number.NaN, Number.NaN];
+  const range = known(low) && known(high) ? ` (95 %: ${low.toFixed(2)}–${high.toFixed(2)})` : "";
+  const tie = known(low) && known(high) && low < factor && factor <= high ? "; a tie at this noise" : "";
   return targetLine(
     perRound >= factor,
     text,
-    `${perRound.toFixed(2)}× per round, ${medians.toFixed(2)}× of the medians (target ≥ ${factor}×)`,
+    `${perRound.toFixed(2)}× per round${range}, ${medians.toFixed(2)}× of the medians (target ≥ ${factor}×${tie})`,
+  );
+}
+
+/** unruffled's req/s on an endpoint at least `factor` times the peer's, judged per round. */
+export function rpsLine(
+  text: string,
+  mine: EndpointSummary | undefined,
+  peer: EndpointSummary | undefined,
+  peerId: string,
+  factor: number,
+) {
+  return fasterLine(
+    text,
+    mine?.rps,
+    peer?.rps,
+    factor,
+    mine?.perRound?.[peerId],
+    mine?.perRoundInterval?.[peerId],
   );
 }
 
