@@ -58,7 +58,12 @@ type Failures = {
   timeouts: number;
   /** responses whose body lacks `bodyIncludes` (0 without it) */
   wrongBody: number;
+  /** the start of the first such body, to tell what the server answered instead (null when none) */
+  wrongBodySample: string | null;
 };
+
+/** How much of the first wrong body is kept: enough for an error envelope. */
+const SAMPLE_BYTES = 300;
 
 export type LoadResult = Failures & {
   generator: LoadGenerator;
@@ -202,6 +207,12 @@ async function runAutocannon(spec: LoadSpec, seconds: number, measured: boolean)
   let latencies = new Float64Array(measured ? 1 << 16 : 0);
   let count = 0;
   const marker = spec.bodyIncludes;
+  let wrongBodySample: string | null = null;
+  const verifyBody = (body: string) => {
+    const ok = marker === undefined || body.includes(marker);
+    if (!ok) wrongBodySample ??= body.slice(0, SAMPLE_BYTES);
+    return ok;
+  };
   const result = await new Promise<AutocannonResult>((resolve, reject) => {
     const instance = autocannon(
       {
@@ -209,7 +220,7 @@ async function runAutocannon(spec: LoadSpec, seconds: number, measured: boolean)
         method: spec.method,
         ...(spec.body === undefined ? {} : { body: spec.body }),
         ...(spec.pairBody === undefined ? {} : { requests: pairRequests(spec.pairBody, measured) }),
-        ...(marker === undefined ? {} : { verifyBody: (body: string) => body.includes(marker) }),
+        ...(marker === undefined ? {} : { verifyBody }),
         ...(spec.headers === undefined ? {} : { headers: spec.headers }),
         connections: spec.connections,
         pipelining: spec.pipelining,
@@ -254,6 +265,7 @@ async function runAutocannon(spec: LoadSpec, seconds: number, measured: boolean)
     errors: result.errors,
     timeouts: result.timeouts,
     wrongBody: result.mismatches,
+    wrongBodySample,
     statusCounts,
   };
 }
@@ -300,7 +312,10 @@ function wrkScript(spec: LoadSpec, measured: boolean): string {
     );
     if (spec.bodyIncludes !== undefined) {
       lines.push(
-        `  if not string.find(body, ${luaString(spec.bodyIncludes)}, 1, true) then wrong = wrong + 1 end`,
+        `  if not string.find(body, ${luaString(spec.bodyIncludes)}, 1, true) then`,
+        "    wrong = wrong + 1",
+        `    if not sample then sample = string.sub(body, 1, ${SAMPLE_BYTES}) end`,
+        "  end",
       );
     }
     lines.push("end");
@@ -309,10 +324,12 @@ function wrkScript(spec: LoadSpec, measured: boolean): string {
     "function done(summary, latency, requests)",
     "  local counts = {}",
     "  local wrong = 0",
+    '  local sample = ""',
     "  for _, thread in ipairs(threads) do",
     '    local s = thread:get("statuses")',
     "    if s then for code, n in pairs(s) do counts[code] = (counts[code] or 0) + n end end",
     '    wrong = wrong + (thread:get("wrong") or 0)',
+    '    if sample == "" then sample = thread:get("sample") or "" end',
     "  end",
     "  local parts = {}",
     "  for code, n in pairs(counts) do parts[#parts + 1] = string.format('\"%d\":%.0f', code, n) end",
@@ -321,11 +338,13 @@ function wrkScript(spec: LoadSpec, measured: boolean): string {
     `    '\\n${RESULT_MARK}{"requests":%.0f,"durationUs":%.0f,"bytes":%.0f,' ..`,
     '    \'"errors":{"connect":%.0f,"read":%.0f,"write":%.0f,"status":%.0f,"timeout":%.0f},\' ..',
     '    \'"latencyUs":{"mean":%.3f,"p50":%.0f,"p90":%.0f,"p99":%.0f,"max":%.0f},\' ..',
-    `    '"wrongBody":%.0f,"statuses":${perResponse ? "{%s}" : "null%s"}}\\n',`,
+    // The sample goes out in hex: any bytes, no escaping to get right in Lua.
+    `    '"wrongBody":%.0f,"wrongBodyHex":"%s","statuses":${perResponse ? "{%s}" : "null%s"}}\\n',`,
     "    summary.requests, summary.duration, summary.bytes,",
     "    e.connect, e.read, e.write, e.status, e.timeout,",
     "    latency.mean, latency:percentile(50), latency:percentile(90), latency:percentile(99), latency.max,",
-    '    wrong, table.concat(parts, ",")))',
+    "    wrong, (sample:gsub('.', function(c) return string.format('%02x', c:byte()) end)),",
+    '    table.concat(parts, ",")))',
     "end",
   );
   return `${lines.join("\n")}\n`;
@@ -360,6 +379,7 @@ type WrkReport = {
   errors: { connect: number; read: number; write: number; status: number; timeout: number };
   latencyUs: { mean: number; p50: number; p90: number; p99: number; max: number };
   wrongBody: number;
+  wrongBodyHex: string;
   statuses: Record<string, number> | null;
 };
 
@@ -460,6 +480,8 @@ async function runWrk(spec: LoadSpec, seconds: number, measured: boolean): Promi
     errors: report.errors.connect + report.errors.read + report.errors.write,
     timeouts: report.errors.timeout,
     wrongBody: report.wrongBody,
+    wrongBodySample:
+      report.wrongBodyHex === "" ? null : Buffer.from(report.wrongBodyHex, "hex").toString("utf8"),
     statusCounts: report.statuses,
   };
 }
@@ -479,6 +501,7 @@ async function main(): Promise<void> {
       errors: w.errors,
       timeouts: w.timeouts,
       wrongBody: w.wrongBody,
+      wrongBodySample: w.wrongBodySample,
       statusCounts: w.statusCounts,
     };
   }
@@ -517,6 +540,7 @@ async function main(): Promise<void> {
     errors: result.errors,
     timeouts: result.timeouts,
     wrongBody: result.wrongBody,
+    wrongBodySample: result.wrongBodySample,
     statusCounts: result.statusCounts,
     warmup,
     serverCpuPct: serverBefore === null || serverAfter === null ? null : pct(serverAfter - serverBefore),

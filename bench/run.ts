@@ -237,6 +237,8 @@ type Sample = {
   wrongBody: number;
   /** failed responses (non-2xx, socket errors, timeouts, wrong bodies) during the warm-up before this run */
   warmupFailed: number;
+  /** the start of the first wrong body, of the measured run or else its warm-up: what came instead */
+  wrongBodySample: string | null;
 };
 
 /** Responses of a run that were not a success, its warm-up included. */
@@ -351,6 +353,7 @@ async function measure(
     timeouts: result.timeouts,
     wrongBody: result.wrongBody,
     warmupFailed: warm ? warm.non2xx + warm.errors + warm.timeouts + warm.wrongBody : 0,
+    wrongBodySample: result.wrongBodySample ?? warm?.wrongBodySample ?? null,
   };
 }
 
@@ -491,7 +494,8 @@ async function main(): Promise<void> {
             parts.push(
               `${endpoint.id} ${fmtInt(sample.rps)}/s` +
                 (bad ? ` (${bad} failed responses!)` : "") +
-                (sample.warmupFailed ? ` (${sample.warmupFailed} failed in warm-up!)` : ""),
+                (sample.warmupFailed ? ` (${sample.warmupFailed} failed in warm-up!)` : "") +
+                (sample.wrongBodySample === null ? "" : ` (first wrong body: ${sample.wrongBodySample})`),
             );
           } catch (error) {
             parts.push(`${endpoint.id}: load failed: ${(error as Error).message}`);
