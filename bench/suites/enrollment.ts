@@ -142,8 +142,8 @@ export const enrollment: Suite = {
       const u = uf?.endpoints[endpoint.id];
       const peer = (id: string) => summary[id]?.endpoints[endpoint.id];
       return [
-        rpsLine(`${endpoint.id}: req/s vs Fastify`, u, peer("fastify"), "fastify", 1),
-        rpsLine(`${endpoint.id}: req/s vs raw node:http`, u, peer("raw"), "raw", 0.85),
+        rpsLine(`${endpoint.id}: req/s vs Fastify`, summary, endpoint.id, "fastify", 1),
+        rpsLine(`${endpoint.id}: req/s vs raw node:http`, summary, endpoint.id, "raw", 0.85),
         notAboveLine(`${endpoint.id}: p99 ≤ Fastify`, u?.p99Ms, peer("fastify")?.p99Ms, "ms"),
       ];
     });

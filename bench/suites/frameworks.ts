@@ -101,11 +101,11 @@ export const frameworks: Suite = {
       const u = uf?.endpoints[endpoint.id];
       const name = endpoint.id;
       const peer = (id: string) => summary[id]?.endpoints[name];
-      lines.push(rpsLine(`${name}: req/s vs Fastify`, u, peer("fastify"), "fastify", 1));
-      lines.push(rpsLine(`${name}: req/s vs raw node:http`, u, peer("raw"), "raw", 0.85));
+      lines.push(rpsLine(`${name}: req/s vs Fastify`, summary, name, "fastify", 1));
+      lines.push(rpsLine(`${name}: req/s vs raw node:http`, summary, name, "raw", 0.85));
       if (endpoint.validated) {
-        lines.push(rpsLine(`${name}: req/s vs Hono + Zod`, u, peer("hono"), "hono", 1.5));
-        lines.push(rpsLine(`${name}: req/s vs Express + Zod`, u, peer("express"), "express", 2));
+        lines.push(rpsLine(`${name}: req/s vs Hono + Zod`, summary, name, "hono", 1.5));
+        lines.push(rpsLine(`${name}: req/s vs Express + Zod`, summary, name, "express", 2));
       }
       lines.push(notAboveLine(`${name}: p99 ≤ Fastify`, u?.p99Ms, peer("fastify")?.p99Ms, "ms"));
       lines.push(notAboveLine(`${name}: RSS ≤ Fastify`, u?.rssMB, peer("fastify")?.rssMB, "MB"));

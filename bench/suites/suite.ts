@@ -89,48 +89,26 @@ function targetLine(ok: boolean | null, text: string, detail: string): string {
 }
 
 /**
- * `mine` is at least `factor` times `peer` (req/s). With `perRound` (the median of the same-round
- * ratios, see EndpointSummary) that ratio decides, and the ratio of the medians is shown beside it.
- * With the median's interval too, the line says when the target lies inside it: a tie that this
- * run's ✓ or ✗ does not settle.
+ * unruffled's req/s on an endpoint is at least `factor` times the peer's. The median of the
+ * same-round ratios (EndpointSummary.perRound) decides when there is one, with the ratio of the
+ * medians beside it; the median's interval, when there is one, shows whether the target lies inside
+ * it: a tie that this run's ✓ or ✗ does not settle.
  */
-export function fasterLine(
-  text: string,
-  mine: number | undefined,
-  peer: number | undefined,
-  factor: number,
-  perRound?: number,
-  interval?: [number, number],
-) {
-  if (!known(mine) || !known(peer) || peer <= 0) return targetLine(null, text, "");
-  const medians = mine / peer;
+export function rpsLine(text: string, summary: Summary, endpointId: string, peerId: string, factor: number) {
+  const mine = summary.unruffled?.endpoints[endpointId];
+  const peer = summary[peerId]?.endpoints[endpointId];
+  if (!known(mine?.rps) || !known(peer?.rps) || peer.rps <= 0) return targetLine(null, text, "");
+  const medians = mine.rps / peer.rps;
+  const perRound = mine.perRound?.[peerId];
   if (!known(perRound))
     return targetLine(medians >= factor, text, `${medians.toFixed(2)}× (target ≥ ${factor}×)`);
-  const [low, high] = interval ?? [Number.NaN, Number.NaN];
-  const range = known(low) && known(high) ? ` (95 %: ${low.toFixed(2)}–${high.toFixed(2)})` : "";
-  const tie = known(low) && known(high) && low < factor && factor <= high ? "; a tie at this noise" : "";
+  const interval = mine.perRoundInterval?.[peerId];
+  const range = interval ? ` (95 %: ${interval[0].toFixed(2)}–${interval[1].toFixed(2)})` : "";
+  const tie = interval && interval[0] < factor && factor <= interval[1] ? "; a tie at this noise" : "";
   return targetLine(
     perRound >= factor,
     text,
     `${perRound.toFixed(2)}× per round${range}, ${medians.toFixed(2)}× of the medians (target ≥ ${factor}×${tie})`,
-  );
-}
-
-/** unruffled's req/s on an endpoint at least `factor` times the peer's, judged per round. */
-export function rpsLine(
-  text: string,
-  mine: EndpointSummary | undefined,
-  peer: EndpointSummary | undefined,
-  peerId: string,
-  factor: number,
-) {
-  return fasterLine(
-    text,
-    mine?.rps,
-    peer?.rps,
-    factor,
-    mine?.perRound?.[peerId],
-    mine?.perRoundInterval?.[peerId],
   );
 }
 
