@@ -1,5 +1,5 @@
 export type { Logger } from "pino";
-export type { AppOptions, CloseOptions, ErrorLogger, ListenOptions } from "./app/app.ts";
+export type { AppOptions } from "./app/app.ts";
 export { App, createApp } from "./app/app.ts";
 export type { ErrorClass, ExceptionHandler, ExceptionHandlerFunction } from "./app/exception-handlers.ts";
 export {
@@ -8,9 +8,11 @@ export {
   HttpValidationErrorSchema,
   ValidationIssueSchema,
 } from "./app/exception-handlers.ts";
+export type { ErrorLogger } from "./app/handle-request.ts";
 export type { LoggingSettings } from "./app/logging.ts";
 export { createLogger, DEFAULT_LOG_LEVEL } from "./app/logging.ts";
-export type { LimitSettings, OpenApiSettings, Settings } from "./app/settings.ts";
+export type { CloseOptions, ListenOptions } from "./app/node-adapter.ts";
+export type { LimitSettings, Settings } from "./app/settings.ts";
 export { DEFAULT_LIMITS } from "./app/settings.ts";
 export type { ShutdownSignalOptions } from "./app/shutdown-signals.ts";
 export { handleShutdownSignals } from "./app/shutdown-signals.ts";
@@ -30,3 +32,4 @@ export {
   UnsupportedMediaTypeError,
   ValueError,
 } from "./errors.ts";
+export type { OpenApiSettings } from "./openapi/settings.ts";

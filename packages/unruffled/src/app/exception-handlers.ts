@@ -2,7 +2,7 @@ import { z } from "zod";
 import { HttpError, RequestValidationError } from "../errors.ts";
 import type { HttpRequest } from "../http/request.ts";
 import { type HttpResponse, JsonResponse } from "../http/response.ts";
-import { ResponseSpec } from "../route/params.ts";
+import { ResponseSpec } from "../route/response-spec.ts";
 
 export type ErrorClass<E = unknown> = abstract new (...args: any[]) => E;
 

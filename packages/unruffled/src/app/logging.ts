@@ -1,6 +1,6 @@
 import type pinoModule from "pino";
 import type { DestinationStream, LevelWithSilent, Logger } from "pino";
-import { createRequire } from "../builtins.ts";
+import { createRequire } from "../node-builtins.ts";
 import { BatchedDestination } from "./batched-destination.ts";
 
 /**

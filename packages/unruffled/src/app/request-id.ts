@@ -1,4 +1,4 @@
-import { randomBytes } from "../builtins.ts";
+import { randomBytes } from "../node-builtins.ts";
 
 // Ids a client may choose: up to 128 characters of letters, digits and `. _ : + / = @ -` (UUIDs,
 // trace ids, base64). Anything else could forge log lines, so it is replaced.

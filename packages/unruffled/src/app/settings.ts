@@ -1,12 +1,7 @@
+import { DEFAULT_UPLOAD_LIMITS } from "../file/upload-limits.ts";
+import { DEFAULT_BODY_LIMITS } from "../http/body-limits.ts";
+import type { OpenApiSettings } from "../openapi/settings.ts";
 import type { LoggingSettings } from "./logging.ts";
-
-/** `OPENAPI` settings: what the document says about the API, and whether the pages are served. */
-export interface OpenApiSettings {
-  info: { title: string; version: string; description?: string };
-  servers?: { url: string; description?: string }[];
-  /** True serves `/openapi/docs`, `/openapi/redoc` and `/openapi/openapi.json`. */
-  allow_public?: boolean;
-}
 
 /**
  * `LIMITS` settings. Every limit is answered with a clear status, never a crash or a hang: 413 for
@@ -58,17 +53,16 @@ export interface Settings {
   [key: string]: unknown;
 }
 
-const MiB = 1024 * 1024;
-
+/** Every limit's default: the body reader's and the upload parser's own, and the server's. */
 export const DEFAULT_LIMITS: Required<LimitSettings> = {
-  body_size: MiB,
-  json_depth: 64,
-  form_size: MiB,
-  file_size: 10 * MiB,
-  upload_size: 50 * MiB,
-  files: 10,
-  fields: 100,
-  field_size: MiB,
+  body_size: DEFAULT_BODY_LIMITS.body,
+  json_depth: DEFAULT_BODY_LIMITS.jsonDepth,
+  form_size: DEFAULT_BODY_LIMITS.form,
+  file_size: DEFAULT_UPLOAD_LIMITS.fileSize,
+  upload_size: DEFAULT_UPLOAD_LIMITS.totalSize,
+  files: DEFAULT_UPLOAD_LIMITS.files,
+  fields: DEFAULT_UPLOAD_LIMITS.fields,
+  field_size: DEFAULT_UPLOAD_LIMITS.fieldSize,
   header_size: 16 * 1024,
   headers_timeout: 10_000,
   request_timeout: 30_000,

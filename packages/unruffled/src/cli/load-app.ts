@@ -1,5 +1,5 @@
 import type { App } from "../app/app.ts";
-import { existsSync, pathToFileURL } from "../builtins.ts";
+import { existsSync, pathToFileURL } from "../node-builtins.ts";
 import { CliUsageError } from "./command.ts";
 
 /**

@@ -1,4 +1,4 @@
-import { fsPromises, parseArgs, resolve } from "../builtins.ts";
+import { fsPromises, parseArgs, resolve } from "../node-builtins.ts";
 import { type DocumentedApp, generateOpenApi } from "../openapi/generate.ts";
 import { type CliCommand, CliUsageError } from "./command.ts";
 import { loadApp } from "./load-app.ts";

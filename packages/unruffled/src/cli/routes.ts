@@ -1,4 +1,4 @@
-import { parseArgs, resolve } from "../builtins.ts";
+import { parseArgs, resolve } from "../node-builtins.ts";
 import { type CliCommand, CliUsageError } from "./command.ts";
 import { loadApp } from "./load-app.ts";
 import { routesTable } from "./routes-table.ts";

@@ -2,7 +2,7 @@ import cluster from "node:cluster";
 import type { LevelWithSilent } from "pino";
 import { handleShutdownSignals } from "../app/shutdown-signals.ts";
 import { runWorkers } from "../app/workers.ts";
-import { parseArgs, resolve } from "../builtins.ts";
+import { parseArgs, resolve } from "../node-builtins.ts";
 import { type CliCommand, CliFailure, type CliIo, CliUsageError } from "./command.ts";
 import { loadApp } from "./load-app.ts";
 import { serveWatched } from "./serve-watched.ts";

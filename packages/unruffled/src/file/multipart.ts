@@ -3,20 +3,7 @@ import type { BusboyConstructor, BusboyFileStream } from "@fastify/busboy";
 import { MalformedBodyError, PayloadTooLargeError } from "../errors.ts";
 import type { BodySource } from "../http/body.ts";
 import { UploadFile } from "./upload-file.ts";
-
-/** Limits of one multipart body; every one is checked while the body streams in. */
-export interface UploadLimits {
-  /** Largest single file, in bytes (a File parameter may set a smaller one). */
-  readonly fileSize: number;
-  /** Largest whole multipart body, in bytes. */
-  readonly totalSize: number;
-  /** Most files in one body. */
-  readonly files: number;
-  /** Most non-file fields in one body. */
-  readonly fields: number;
-  /** Largest non-file field value, in bytes. */
-  readonly fieldSize: number;
-}
+import type { UploadLimits } from "./upload-limits.ts";
 
 export interface MultipartBody {
   fields: Record<string, string[]>;

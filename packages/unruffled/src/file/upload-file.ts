@@ -1,4 +1,4 @@
-import { Readable } from "../builtins.ts";
+import { Readable } from "../node-builtins.ts";
 
 /**
  * A file received in a multipart body. Its bytes were streamed in under the configured limits and

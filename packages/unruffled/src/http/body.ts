@@ -1,6 +1,6 @@
 import type { IncomingMessage } from "node:http";
-import { Readable } from "../builtins.ts";
 import { HttpError, PayloadTooLargeError } from "../errors.ts";
+import { Readable } from "../node-builtins.ts";
 
 /**
  * Where a request body comes from: a Node `IncomingMessage` or a web `ReadableStream`. The request

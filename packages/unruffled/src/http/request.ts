@@ -1,23 +1,11 @@
 import type { IncomingHttpHeaders } from "node:http";
 import type { ParsedUrlQuery } from "node:querystring";
-import { DEFAULT_LIMITS } from "../app/settings.ts";
-import { parseQueryString } from "../builtins.ts";
 import { MalformedBodyError, PayloadTooLargeError } from "../errors.ts";
+import { parseQueryString } from "../node-builtins.ts";
 import type { BodyCallback, BodySource } from "./body.ts";
+import { type BodyLimits, DEFAULT_BODY_LIMITS } from "./body-limits.ts";
 import { parseCookies } from "./cookies.ts";
 import { jsonNestsDeeperThan } from "./json-depth.ts";
-
-/** Body limits a request reads with; the app passes its `LIMITS` settings. */
-export interface BodyLimits {
-  /** Largest JSON or text body, in bytes. */
-  readonly body: number;
-  /** Largest urlencoded form body, in bytes. */
-  readonly form: number;
-  /** Deepest nesting of a JSON body (default `DEFAULT_LIMITS.json_depth`). */
-  readonly jsonDepth?: number;
-  /** Most fields of an urlencoded form body (default `DEFAULT_LIMITS.fields`). */
-  readonly fields?: number;
-}
 
 /** What an adapter (Node `http`, web `fetch`) hands to the app for one request. */
 export interface RawRequest {
@@ -158,7 +146,7 @@ export class HttpRequest {
 }
 
 /** JSON.parse with the client's mistake reported as a 400 instead of a crash. */
-export function parseJsonBody(bytes: Buffer, maxDepth: number = DEFAULT_LIMITS.json_depth): unknown {
+export function parseJsonBody(bytes: Buffer, maxDepth: number = DEFAULT_BODY_LIMITS.jsonDepth): unknown {
   if (bytes.length === 0) return undefined;
   const text = bytes.toString("utf8");
   if (jsonNestsDeeperThan(text, maxDepth)) {
@@ -172,7 +160,7 @@ export function parseJsonBody(bytes: Buffer, maxDepth: number = DEFAULT_LIMITS.j
 }
 
 /** An urlencoded body, refused with 413 when it holds more fields than `maxFields`. */
-export function parseFormBody(bytes: Buffer, maxFields: number = DEFAULT_LIMITS.fields): ParsedUrlQuery {
+export function parseFormBody(bytes: Buffer, maxFields: number = DEFAULT_BODY_LIMITS.fields): ParsedUrlQuery {
   const text = bytes.toString("utf8");
   if (countFields(text) > maxFields) {
     throw new PayloadTooLargeError(`Too many form fields: the limit is ${maxFields}`, maxFields);

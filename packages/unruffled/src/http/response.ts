@@ -1,4 +1,4 @@
-import { type Readable, validateHeaderName, validateHeaderValue } from "../builtins.ts";
+import { type Readable, validateHeaderName, validateHeaderValue } from "../node-builtins.ts";
 import { type CookieOptions, serializeCookie } from "./cookies.ts";
 
 export type HeaderValue = string | readonly string[];

@@ -1,4 +1,4 @@
-import { createRequire, dirname, fsPromises, join } from "../builtins.ts";
+import { createRequire, dirname, fsPromises, join } from "../node-builtins.ts";
 
 /** Where a documentation asset comes from: a file of an installed package. */
 interface AssetSource {

@@ -1,14 +1,13 @@
 import { z } from "zod";
-import type { App } from "../app/app.ts";
 import { NotFoundError } from "../errors.ts";
 import { HtmlResponse, HttpResponse } from "../http/response.ts";
 import { type BuiltRoute, buildRoutes } from "../route/build-routes.ts";
 import { endpoint } from "../route/endpoint.ts";
-import { p } from "../route/params.ts";
+import { p } from "../route/markers.ts";
 import { path } from "../route/path.ts";
 import { loadDocsAsset } from "./docs-assets.ts";
 import { redocPage, swaggerUiPage } from "./docs-pages.ts";
-import { DEFAULT_INFO, generateOpenApi } from "./generate.ts";
+import { DEFAULT_INFO, type DocumentedApp, generateOpenApi } from "./generate.ts";
 
 /** The prefix of the documentation routes. */
 export const DOCS_PREFIX = "/openapi";
@@ -26,7 +25,7 @@ const ASSET_HEADERS = { "cache-control": "public, max-age=86400" };
  * for (const route of docsRoutes(app)) app.register(route);
  */
 export function docsRoutes(
-  app: Pick<App, "routes" | "settings" | "exceptionHandlers" | "limits">,
+  app: DocumentedApp & { readonly limits: { readonly file_size: number } },
 ): BuiltRoute[] {
   const settings = app.settings.OPENAPI;
   if (settings?.allow_public !== true) return [];

@@ -1,11 +1,12 @@
-import type { App } from "../app/app.ts";
 import { RequestValidationError } from "../errors.ts";
 import type { BuiltRoute } from "../route/build-routes.ts";
+import type { ResponseSpec } from "../route/response-spec.ts";
 import { mergeComponents } from "./merge-components.ts";
 import { toOpenApiParameters } from "./parameters.ts";
 import { toOpenApiRequestBody } from "./request-body.ts";
 import { type HandlerResponses, toOpenApiResponses } from "./responses.ts";
 import { AnonymousNames, SchemaConverter } from "./schema-converter.ts";
+import type { OpenApiSettings } from "./settings.ts";
 import type {
   InfoObject,
   OpenApiDocument,
@@ -14,8 +15,23 @@ import type {
   PathItemObject,
 } from "./types.ts";
 
-/** What the document is made from: the built routes, the settings and the exception handlers. */
-export type DocumentedApp = Pick<App, "routes" | "settings" | "exceptionHandlers">;
+/** An exception handler as the document sees it: what it answers. */
+export interface DocumentedHandler {
+  readonly responses: readonly ResponseSpec[];
+}
+
+/**
+ * What the document is made from: the built routes, the `OPENAPI` settings, and the exception
+ * handlers in force (the one registered for a class, and all of them). An `App` is one.
+ */
+export interface DocumentedApp {
+  readonly routes: readonly BuiltRoute[];
+  readonly settings: { readonly OPENAPI?: OpenApiSettings | undefined };
+  readonly exceptionHandlers: {
+    forClass(errorClass: Function): DocumentedHandler | undefined;
+    all(): readonly DocumentedHandler[];
+  };
+}
 
 export const DEFAULT_INFO: InfoObject = { title: "API", version: "0.1.0" };
 

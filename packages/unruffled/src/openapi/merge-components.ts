@@ -1,4 +1,4 @@
-import { isDeepStrictEqual } from "../builtins.ts";
+import { isDeepStrictEqual } from "../node-builtins.ts";
 import { COMPONENT_REF_PREFIX, refersTo, type SchemaConverter } from "./schema-converter.ts";
 import type { JsonSchema } from "./types.ts";
 

@@ -1,7 +1,7 @@
-import { isDeepStrictEqual, STATUS_CODES } from "../builtins.ts";
 import { HtmlResponse, JsonResponse, PlainTextResponse } from "../http/response.ts";
+import { isDeepStrictEqual, STATUS_CODES } from "../node-builtins.ts";
 import type { EndpointDescription } from "../route/description.ts";
-import type { ResponseSpec } from "../route/params.ts";
+import type { ResponseSpec } from "../route/response-spec.ts";
 import type { SchemaConverter } from "./schema-converter.ts";
 import type { HeaderObject, JsonSchema, MediaTypeObject, ResponseObject } from "./types.ts";
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { isDeepStrictEqual } from "../builtins.ts";
 import { ValueError } from "../errors.ts";
 import { UploadFile } from "../file/upload-file.ts";
+import { isDeepStrictEqual } from "../node-builtins.ts";
 import type { JsonSchema } from "./types.ts";
 
 /** Parameters and request bodies are documented as the client sends them, responses as they leave. */

@@ -1,19 +1,14 @@
 import type { z } from "zod";
 import type { Coercer } from "./coerce.ts";
 import type { EndpointDefinition } from "./endpoint.ts";
-import type { FieldOptions, FileOptions, MarkerKind, ResponseSpec } from "./params.ts";
+import type { FieldOptions, FileOptions, MarkerKind } from "./markers.ts";
 import type { QueryReader } from "./query-reader.ts";
+import type { ResponseSpec } from "./response-spec.ts";
 
 /** Where a value is read; `body` covers JSON, forms and files, as in the `loc` of validation errors. */
 export type Location = "path" | "query" | "header" | "cookie" | "body";
 
 export const LOCATIONS: readonly Location[] = ["path", "query", "header", "cookie", "body"];
-
-/**
- * Raw strings by wire name, as a source gives them (query, headers, cookies, path parameters, form
- * fields): one string, or an array for a repeated name.
- */
-export type StringSource = Readonly<Record<string, string | readonly string[] | undefined>>;
 
 /** How the body is read, when an endpoint has body parameters. */
 export type BodyFormat = "json" | "form" | "multipart";

@@ -2,7 +2,8 @@ import type { z } from "zod";
 import type { UploadFile } from "../file/upload-file.ts";
 import type { HttpRequest } from "../http/request.ts";
 import type { HttpResponse } from "../http/response.ts";
-import type { FileParam, MarkerKind, Param, ResponseClass, ResponseSpec } from "./params.ts";
+import type { FileParam, MarkerKind, Param } from "./markers.ts";
+import type { ResponseClass, ResponseSpec } from "./response-spec.ts";
 
 /** One entry of `params`: a marker, or a bare Zod schema whose source is detected (rule 9). */
 export type ParamDeclaration = Param<MarkerKind, z.ZodType, boolean> | FileParam | z.ZodType;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { FieldOptions } from "./params.ts";
+import type { FieldOptions } from "./markers.ts";
 import { typeName } from "./schema-shape.ts";
 
 const NUMERIC = new Set(["number", "bigint"]);

@@ -17,7 +17,9 @@ export type {
   Returns,
 } from "./endpoint.ts";
 export { endpoint } from "./endpoint.ts";
-export type { FieldOptions, FileOptions, MarkerKind, ResponseClass, ResponseSpecOptions } from "./params.ts";
-export { FileParam, Param, p, ResponseSpec } from "./params.ts";
+export type { FieldOptions, FileOptions, MarkerKind } from "./markers.ts";
+export { FileParam, Param, p } from "./markers.ts";
 export type { EndpointRouteOptions, GroupRouteOptions, HttpMethod, RouteDefinition } from "./path.ts";
 export { path } from "./path.ts";
+export type { ResponseClass, ResponseSpecOptions } from "./response-spec.ts";
+export { ResponseSpec } from "./response-spec.ts";

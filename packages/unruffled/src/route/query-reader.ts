@@ -1,4 +1,4 @@
-import type { StringSource } from "./description.ts";
+import type { StringSource } from "./string-source.ts";
 
 // Node's querystring stops after 1,000 pairs, which takes at least 1,000 separators: a shorter
 // string is never cut.

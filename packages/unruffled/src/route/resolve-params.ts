@@ -1,21 +1,14 @@
-import type { z } from "zod";
-import { RequestValidationError, UnsupportedMediaTypeError, type ValidationIssue } from "../errors.ts";
-import { readMultipart, type UploadLimits } from "../file/multipart.ts";
-import type { UploadFile } from "../file/upload-file.ts";
+import { RequestValidationError } from "../errors.ts";
+import type { UploadLimits } from "../file/upload-limits.ts";
 import type { HttpRequest } from "../http/request.ts";
 import { parseJsonBody } from "../http/request.ts";
-import type { EndpointDescription, ParamDescription, StringSource, WireField } from "./description.ts";
+import type { EndpointDescription, ParamDescription, WireField } from "./description.ts";
+import { checkJsonMediaType, type ReadBody, readFormBody } from "./read-body.ts";
+import type { StringSource } from "./string-source.ts";
+import { toValidationIssues } from "./validation-issues.ts";
 
 type Values = Record<string, unknown>;
 
-/** The decoded body, in the shape its format gives. */
-interface ReadBody {
-  json?: unknown;
-  fields?: StringSource;
-  files?: Readonly<Record<string, UploadFile[]>>;
-}
-
-const MISSING_CODES = new Set(["invalid_type", "invalid_value", "invalid_union"]);
 const NO_VALUES: Values = Object.freeze({}) as Values;
 
 /** Gets the values of an endpoint's parameters, or the error that refused them. */
@@ -96,45 +89,6 @@ function validateThen(
     return;
   }
   done(undefined, values);
-}
-
-/** A client that sends no content type gets the benefit of the doubt; a different one is refused. */
-function checkJsonMediaType(type: string): void {
-  if (type !== "" && type !== "application/json" && !type.endsWith("+json")) {
-    throw new UnsupportedMediaTypeError(`Expected a JSON body (application/json), got ${type}`);
-  }
-}
-
-async function readFormBody(
-  description: EndpointDescription,
-  request: HttpRequest,
-  limits: UploadLimits,
-): Promise<ReadBody> {
-  const type = request.contentType;
-  if (description.bodyFormat === "form") {
-    if (type === "multipart/form-data") return readMultipartBody(description, request, limits);
-    if (type !== "" && type !== "application/x-www-form-urlencoded") {
-      throw new UnsupportedMediaTypeError(
-        `Expected a form body (application/x-www-form-urlencoded or multipart/form-data), got ${type}`,
-      );
-    }
-    return { fields: await request.form() };
-  }
-  if (type !== "multipart/form-data") {
-    throw new UnsupportedMediaTypeError(
-      `Expected a multipart/form-data body, got ${type || "no content type"}`,
-    );
-  }
-  return readMultipartBody(description, request, limits);
-}
-
-async function readMultipartBody(
-  description: EndpointDescription,
-  request: HttpRequest,
-  limits: UploadLimits,
-): Promise<ReadBody> {
-  const body = await readMultipart(request.bodySource, request.headers, limits, description.fileSizeLimits);
-  return { fields: body.fields, files: body.files };
 }
 
 function gather(
@@ -234,39 +188,4 @@ function validate(description: EndpointDescription, input: Values): Values {
   const result = description.validator!.safeParse(input, { reportInput: true });
   if (!result.success) throw new RequestValidationError(toValidationIssues(description, result.error.issues));
   return result.data as Values;
-}
-
-/**
- * Turns Zod issues into `{loc, msg, type, input}` with the wire names the client used:
- * `["query", "size"]`, `["header", "x-token"]`, `["body", "student_id"]`.
- */
-export function toValidationIssues(
-  description: EndpointDescription,
-  issues: readonly z.core.$ZodIssue[],
-): ValidationIssue[] {
-  const result: ValidationIssue[] = [];
-  const seen = new Set<string>();
-  for (const issue of issues) {
-    const [name, ...rest] = issue.path as (string | number)[];
-    const param = description.params.find((candidate) => candidate.name === name);
-    const loc = param ? locOf(param, rest) : (issue.path as (string | number)[]);
-    // A value that is absent fails as invalid_type, invalid_value (enums) or invalid_union alike.
-    const missing = MISSING_CODES.has(issue.code) && (!("input" in issue) || issue.input === undefined);
-    const entry: ValidationIssue = missing
-      ? { loc, msg: "Field required", type: "missing", input: null }
-      : { loc, msg: issue.message, type: issue.code, input: "input" in issue ? issue.input : null };
-    const key = JSON.stringify([entry.loc, entry.type, entry.msg]);
-    if (seen.has(key)) continue;
-    seen.add(key);
-    result.push(entry);
-  }
-  return result;
-}
-
-function locOf(param: ParamDescription, rest: (string | number)[]): (string | number)[] {
-  if (param.shape !== "model") return [param.location, param.fields[0]!.wireName, ...rest];
-  if (rest.length === 0) return [param.location];
-  const [key, ...deeper] = rest;
-  const field = param.fields.find((candidate) => candidate.key === key);
-  return [param.location, field ? field.wireName : key!, ...deeper];
 }

@@ -3,7 +3,8 @@
 // editor never walks the whole route table.
 import type { z } from "zod";
 import type { EndpointDefinition, ParamDeclarations, Returns } from "../route/endpoint.ts";
-import type { FileParam, MarkerKind, Param, ResponseSpec } from "../route/params.ts";
+import type { FileParam, MarkerKind, Param } from "../route/markers.ts";
+import type { ResponseSpec } from "../route/response-spec.ts";
 import type { TestFile } from "./multipart-body.ts";
 
 /** What a caller gives for one declaration: the schema's input type, or files to upload. */

@@ -1,4 +1,4 @@
-import { randomBytes } from "../builtins.ts";
+import { randomBytes } from "../node-builtins.ts";
 
 /** A file the test client uploads: its name, its bytes (or text), and its media type. */
 export interface TestFile {

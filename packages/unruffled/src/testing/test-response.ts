@@ -1,5 +1,5 @@
-import { Readable } from "../builtins.ts";
 import type { HttpResponse } from "../http/response.ts";
+import { Readable } from "../node-builtins.ts";
 
 /**
  * What the test client got back: status, headers and body as a client on the wire would see them.

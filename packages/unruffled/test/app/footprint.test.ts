@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
 // Modules that an ES import of node:http, node:util or node:fs/promises drags in through Node's lazy
-// getters (src/builtins.ts says why): about 10 MB of resident memory that a server never uses.
+// getters (src/node-builtins.ts says why): about 10 MB of resident memory that a server never uses.
 const HEAVY_BUILTINS = [
   "NativeModule internal/deps/undici/undici",
   "NativeModule http2",

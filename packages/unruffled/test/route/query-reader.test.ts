@@ -4,7 +4,7 @@ import { z } from "zod";
 import { HttpRequest } from "../../src/http/request.ts";
 import { JsonResponse } from "../../src/http/response.ts";
 import { endpoint } from "../../src/route/endpoint.ts";
-import { p } from "../../src/route/params.ts";
+import { p } from "../../src/route/markers.ts";
 import { path } from "../../src/route/path.ts";
 import { QueryReader } from "../../src/route/query-reader.ts";
 import { jsonOf, serve } from "../support/serve.ts";

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { HttpResponse } from "../http/response.ts";
+import { ResponseSpec, type ResponseSpecOptions } from "./response-spec.ts";
 
 /** Where a marker reads its value from. */
 export type MarkerKind = "path" | "query" | "header" | "cookie" | "json" | "form" | "file";
@@ -27,6 +27,17 @@ export interface FieldOptions<T = unknown> {
   maxLength?: number;
   pattern?: string | RegExp;
 }
+
+/** How messages write each marker. */
+export const MARKER_NAMES: Readonly<Record<MarkerKind, string>> = {
+  path: "p.Path",
+  query: "p.Query",
+  header: "p.Header",
+  cookie: "p.Cookie",
+  json: "p.Json",
+  form: "p.Form",
+  file: "p.File",
+};
 
 /** A parameter declaration: which source, which schema, which options. Made by the `p.*` markers. */
 export class Param<
@@ -81,38 +92,6 @@ function marker<K extends Exclude<MarkerKind, "file">>(kind: K) {
     options?: O,
   ): Param<K, S, Defaulted<O>> => new Param(kind, schema, options);
 }
-
-/** Documents one status code of an endpoint's answer (the seed's `ResponseSpec`). */
-export interface ResponseSpecOptions<M extends z.ZodType = z.ZodType> {
-  /** The model of the body (required). */
-  model: M;
-  /** The status code documented, as a string (default `"200"`). */
-  code?: string;
-  /** The body's media type (default `application/json`). */
-  content_type?: string;
-  description?: string;
-  /** Documented response headers: name → description, or null. */
-  headers?: Record<string, string> | null;
-}
-
-export class ResponseSpec<M extends z.ZodType = z.ZodType> {
-  readonly model: M;
-  readonly code: string;
-  readonly contentType: string;
-  readonly description: string;
-  readonly headers: Readonly<Record<string, string>> | null;
-
-  constructor(options: ResponseSpecOptions<M>) {
-    this.model = options.model;
-    this.code = options.code ?? "200";
-    this.contentType = options.content_type ?? "application/json";
-    this.description = options.description ?? "";
-    this.headers = options.headers ?? null;
-  }
-}
-
-/** A response class named as `returns` when no model is documented (`returns: JsonResponse`). */
-export type ResponseClass = abstract new (...args: any[]) => HttpResponse;
 
 /**
  * The markers. Each takes a Zod schema and the seed's field options.

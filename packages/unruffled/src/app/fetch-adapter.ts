@@ -1,0 +1,52 @@
+import { WebBodySource } from "../http/body.ts";
+import type { HttpRequest, RawRequest } from "../http/request.ts";
+import type { HttpResponse } from "../http/response.ts";
+import { Readable } from "../node-builtins.ts";
+
+/** What the fetch adapter needs of the app: its requests, and its answers. */
+export interface FetchTarget {
+  createRequest(raw: Omit<RawRequest, "limits">): HttpRequest;
+  handle(request: HttpRequest): HttpResponse | Promise<HttpResponse>;
+}
+
+/**
+ * The app as a web-standard `(Request) => Promise<Response>`, for runtimes other than Node's `http`.
+ *
+ * @example const response = await fetchHandler(app)(new Request("http://localhost/hello"));
+ */
+export function fetchHandler(app: FetchTarget): (webRequest: Request) => Promise<Response> {
+  return async (webRequest) => {
+    const url = new URL(webRequest.url);
+    const headers: Record<string, string> = {};
+    webRequest.headers.forEach((value, key) => {
+      headers[key] = value;
+    });
+    const request = app.createRequest({
+      method: webRequest.method,
+      url: url.pathname + url.search,
+      headers,
+      socket: undefined,
+      body: new WebBodySource(webRequest.body, webRequest.headers.get("content-length")),
+    });
+    return toWebResponse(await app.handle(request), request);
+  };
+}
+
+/** The same response as a web-standard `Response`; HEAD, 204 and 304 without a body. */
+function toWebResponse(response: HttpResponse, request: HttpRequest): Response {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(response.headers)) {
+    if (typeof value === "string") headers.set(name, value);
+    else for (const item of value) headers.append(name, item);
+  }
+  const body = response.body;
+  if (request.method === "HEAD" || body === null || response.status === 204 || response.status === 304) {
+    if (body instanceof Readable) body.destroy();
+    return new Response(null, { status: response.status, headers });
+  }
+  const webBody =
+    body instanceof Readable
+      ? (Readable.toWeb(body) as unknown as ReadableStream<Uint8Array>)
+      : (body as string | Uint8Array<ArrayBuffer>);
+  return new Response(webBody, { status: response.status, headers });
+}

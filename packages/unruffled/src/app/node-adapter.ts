@@ -1,0 +1,157 @@
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { NodeBodySource } from "../http/body.ts";
+import type { BodyLimits } from "../http/body-limits.ts";
+import type { HttpRequest, RawRequest } from "../http/request.ts";
+import { checkedStatus, type HttpResponse } from "../http/response.ts";
+import { createServer, Readable } from "../node-builtins.ts";
+import { closeGracefully } from "./graceful-close.ts";
+import type { RequestHandler } from "./handle-request.ts";
+import { type LimitSettings, timeoutCheckInterval } from "./settings.ts";
+
+export interface ListenOptions {
+  port?: number;
+  host?: string;
+}
+
+export interface CloseOptions {
+  /** Milliseconds requests in flight get to finish before their connections are cut (default 10 s). */
+  timeout?: number;
+}
+
+/** What the Node adapter needs of the app. */
+export interface NodeAdapterOptions {
+  requests: RequestHandler;
+  requestClass: new (raw: RawRequest) => HttpRequest;
+  bodyLimits: BodyLimits;
+  /** The connection limits of Node's server: head size and timeouts. */
+  limits: Required<LimitSettings>;
+}
+
+/**
+ * The app on Node's `http`: a `(req, res)` handler that builds the request, has the app answer it
+ * and writes the answer, and the server's life (listen, graceful close).
+ */
+export class NodeAdapter {
+  private readonly requests: RequestHandler;
+  private readonly requestClass: new (
+    raw: RawRequest,
+  ) => HttpRequest;
+  private readonly bodyLimits: BodyLimits;
+  private readonly limits: Required<LimitSettings>;
+  private server: Server | undefined;
+  /** Set while `close()` runs: answers then carry `Connection: close`. */
+  private closing = false;
+
+  constructor(options: NodeAdapterOptions) {
+    this.requests = options.requests;
+    this.requestClass = options.requestClass;
+    this.bodyLimits = options.bodyLimits;
+    this.limits = options.limits;
+  }
+
+  /** A Node `(req, res)` handler, for `http.createServer(handler)` or embedding. */
+  readonly handler = (message: IncomingMessage, res: ServerResponse): void => {
+    const request = new this.requestClass({
+      method: message.method ?? "GET",
+      url: message.url ?? "/",
+      headers: message.headers,
+      socket: message.socket,
+      body: new NodeBodySource(message),
+      limits: this.bodyLimits,
+    });
+    // handle() without its promise: the response is logged and written as soon as it exists.
+    const requests = this.requests;
+    const started = requests.begin(request);
+    requests.respond(request, (response) =>
+      this.send(res, requests.finish(request, response, started), request),
+    );
+  };
+
+  private send(res: ServerResponse, response: HttpResponse, request: HttpRequest): void {
+    // While closing, the client must not keep the connection for another request.
+    if (this.closing && !res.headersSent) res.setHeader("connection", "close");
+    try {
+      writeNodeResponse(res, response, request);
+    } catch (error) {
+      // What Node refuses to write (a header changed after the response was built, to a value with a
+      // line break) is a 500, not an exception that would stop the process.
+      if (res.headersSent) res.destroy();
+      else writeNodeResponse(res, this.requests.unwritable(error, request), request);
+    }
+  }
+
+  /** Starts Node's HTTP server with the app's connection limits; resolves once it listens. */
+  listen(options: ListenOptions): Promise<Server> {
+    if (this.server) return Promise.reject(new Error("The app is already listening; close() it first"));
+    const server = createServer(
+      {
+        maxHeaderSize: this.limits.header_size,
+        headersTimeout: this.limits.headers_timeout,
+        requestTimeout: this.limits.request_timeout,
+        keepAliveTimeout: this.limits.keep_alive_timeout,
+        connectionsCheckingInterval: timeoutCheckInterval(this.limits),
+      },
+      this.handler,
+    );
+    this.server = server;
+    return new Promise((resolve, reject) => {
+      server.once("error", (error) => {
+        this.server = undefined;
+        reject(error);
+      });
+      server.listen(options.port ?? 8000, options.host ?? "127.0.0.1", () => resolve(server));
+    });
+  }
+
+  /** The address the server listens on, once `listen()` resolved. */
+  address(): AddressInfo | undefined {
+    return (this.server?.address() as AddressInfo | null) ?? undefined;
+  }
+
+  /**
+   * Stops the server gracefully (see `App.close`). Resolves to false when nothing was listening,
+   * else to true once every connection is closed.
+   */
+  async close(options: CloseOptions): Promise<boolean> {
+    const server = this.server;
+    if (!server) return false;
+    this.server = undefined;
+    this.closing = true;
+    try {
+      await closeGracefully(server, options.timeout ?? 10_000);
+    } finally {
+      this.closing = false;
+    }
+    return true;
+  }
+}
+
+/**
+ * Writes a response to Node. Content-Length is computed here so that Node does not fall back to
+ * chunked encoding; HEAD gets the headers only. A request whose body was refused part-way closes
+ * its connection after the answer, so the unread rest is never read.
+ */
+function writeNodeResponse(res: ServerResponse, response: HttpResponse, request: HttpRequest): void {
+  // Node would send a 1xx as if informational and leave the client waiting: refused like a bad header.
+  checkedStatus(response.status);
+  const headers = response.headers as Record<string, string | string[]>;
+  const body = response.body;
+  if (request.bodySource.abandoned) headers.connection = "close";
+  if (body instanceof Readable) {
+    res.writeHead(response.status, headers);
+    if (request.method === "HEAD") {
+      body.destroy();
+      res.end();
+    } else {
+      body.on("error", () => res.destroy());
+      body.pipe(res);
+    }
+    return;
+  }
+  if (body !== null && headers["content-length"] === undefined) {
+    headers["content-length"] = String(typeof body === "string" ? Buffer.byteLength(body) : body.byteLength);
+  }
+  res.writeHead(response.status, headers);
+  res.end(request.method === "HEAD" || body === null ? undefined : body);
+}
