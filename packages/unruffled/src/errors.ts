@@ -48,6 +48,25 @@ export class MethodNotAllowedError extends HttpError {
   }
 }
 
+/**
+ * Missing or unverified credentials: 401, with a `WWW-Authenticate` header naming the scheme. The
+ * message says what was wrong, never the credential.
+ */
+export class UnauthorizedError extends HttpError {
+  override name = "UnauthorizedError";
+  constructor(message: string, challenge: string) {
+    super(401, message, { "www-authenticate": challenge });
+  }
+}
+
+/** Verified credentials that lack a permission the endpoint needs (a scope): 403. */
+export class ForbiddenError extends HttpError {
+  override name = "ForbiddenError";
+  constructor(message: string, headers: Record<string, string> = {}) {
+    super(403, message, headers);
+  }
+}
+
 /** The body could not be parsed in the format its content type names (malformed JSON, a broken multipart). */
 export class MalformedBodyError extends HttpError {
   override name = "MalformedBodyError";

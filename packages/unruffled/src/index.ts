@@ -1,13 +1,8 @@
 export type { Logger } from "pino";
-export type { AppOptions } from "./app/app.ts";
+export type { AppOptions, DependencyOverride } from "./app/app.ts";
 export { App, createApp } from "./app/app.ts";
 export type { ErrorClass, ExceptionHandler, ExceptionHandlerFunction } from "./app/exception-handlers.ts";
-export {
-  exceptionHandler,
-  HttpErrorSchema,
-  HttpValidationErrorSchema,
-  ValidationIssueSchema,
-} from "./app/exception-handlers.ts";
+export { exceptionHandler } from "./app/exception-handlers.ts";
 export type { ErrorLogger } from "./app/handle-request.ts";
 export type { LoggingSettings } from "./app/logging.ts";
 export { createLogger, DEFAULT_LOG_LEVEL } from "./app/logging.ts";
@@ -20,6 +15,7 @@ export type { WorkerOptions } from "./app/workers.ts";
 export { runWorkers } from "./app/workers.ts";
 export type { ValidationIssue } from "./errors.ts";
 export {
+  ForbiddenError,
   HttpError,
   MalformedBodyError,
   MethodNotAllowedError,
@@ -28,8 +24,14 @@ export {
   RequestTimeoutError,
   RequestValidationError,
   TypeHintRequired,
+  UnauthorizedError,
   UnruffledError,
   UnsupportedMediaTypeError,
   ValueError,
 } from "./errors.ts";
+export {
+  HttpErrorSchema,
+  HttpValidationErrorSchema,
+  ValidationIssueSchema,
+} from "./openapi/error-schemas.ts";
 export type { OpenApiSettings } from "./openapi/settings.ts";

@@ -8,7 +8,11 @@ import { docsRoutes } from "../openapi/docs-routes.ts";
 import { generateOpenApi } from "../openapi/generate.ts";
 import type { OpenApiDocument } from "../openapi/types.ts";
 import { type BuiltRoute, buildRoutes } from "../route/build-routes.ts";
-import type { RouteDefinition } from "../route/path.ts";
+import { type Dependency, isDependency } from "../route/dependency.ts";
+import type { Overrides } from "../route/dependency-graph.ts";
+import type { DependencyLike } from "../route/markers.ts";
+import type { RouteDefinition, RouteDependency } from "../route/path.ts";
+import type { SecurityScheme } from "../route/security-scheme.ts";
 import { AccessLog } from "./access-log.ts";
 import { AfterResponseWork } from "./after-response.ts";
 import { type ExceptionHandler, ExceptionHandlers } from "./exception-handlers.ts";
@@ -23,9 +27,20 @@ import {
 } from "./node-adapter.ts";
 import { type LimitSettings, resolveLimits, type Settings } from "./settings.ts";
 
+/**
+ * A replacement for a dependency (or an authentication scheme) wherever routes declare it: the
+ * replacement must resolve to what the original does.
+ */
+export type DependencyOverride = readonly [
+  original: DependencyLike<any> | SecurityScheme<any>,
+  replacement: DependencyLike<any>,
+];
+
 export interface AppOptions {
   settings?: Settings;
   routes: readonly RouteDefinition[];
+  /** Resolved for every route, before its groups' and its own; their values reach nobody. */
+  dependencies?: readonly RouteDependency[];
   /** Handlers by error class; they replace the defaults for the classes they name. */
   exceptionHandlers?: readonly ExceptionHandler[];
   /** A subclass of `HttpRequest` that endpoints receive instead. */
@@ -66,8 +81,10 @@ export class App {
   private readonly errorLogger: ErrorLogger;
   private readonly node: NodeAdapter;
   private readonly onClose: AppOptions["onClose"];
+  private readonly options: AppOptions;
 
-  constructor(options: AppOptions) {
+  constructor(options: AppOptions, overrides?: Overrides) {
+    this.options = options;
     this.settings = options.settings ?? {};
     this.limits = resolveLimits(this.settings.LIMITS);
     this.bodyLimits = {
@@ -112,7 +129,11 @@ export class App {
     });
     this.nodeHandler = this.node.handler;
     this.fetch = fetchHandler(this);
-    this.routes = buildRoutes(options.routes, { fileSizeLimit: this.limits.file_size });
+    this.routes = buildRoutes(options.routes, {
+      fileSizeLimit: this.limits.file_size,
+      dependencies: options.dependencies ?? [],
+      overrides,
+    });
     for (const route of this.routes) this.register(route);
     for (const route of docsRoutes(this)) this.register(route);
   }
@@ -138,6 +159,29 @@ export class App {
    */
   createRequest(raw: Omit<RawRequest, "limits">): HttpRequest {
     return new this.requestClass({ ...raw, limits: this.bodyLimits });
+  }
+
+  /**
+   * The same app built again with dependencies (or schemes) replaced wherever they are declared:
+   * what `testClient(app, { overrides })` and `startServer(app, { overrides })` serve.
+   *
+   * @example const fake = app.withOverrides([[database, dependency({ resolve: () => memoryDb })]]);
+   */
+  withOverrides(overrides: Iterable<DependencyOverride>): App {
+    const replacements = new Map<object, Dependency>();
+    for (const entry of overrides) {
+      if (!Array.isArray(entry) || entry.length !== 2) {
+        throw new TypeError(
+          "Each override is a pair: [original dependency or scheme, replacement dependency].",
+        );
+      }
+      const [original, replacement] = entry;
+      if (!isDependency(replacement)) {
+        throw new TypeError("An override's replacement is a dependency made by dependency({ resolve }).");
+      }
+      replacements.set(original, replacement);
+    }
+    return new App(this.options, replacements);
   }
 
   /** Adds a route after construction (used for the documentation pages). */

@@ -1,7 +1,7 @@
-import { z } from "zod";
 import { HttpError, RequestValidationError } from "../errors.ts";
 import type { HttpRequest } from "../http/request.ts";
 import { type HttpResponse, JsonResponse } from "../http/response.ts";
+import { HttpValidationErrorSchema } from "../openapi/error-schemas.ts";
 import { ResponseSpec } from "../route/response-spec.ts";
 
 export type ErrorClass<E = unknown> = abstract new (...args: any[]) => E;
@@ -35,21 +35,6 @@ export function exceptionHandler<E>(
   return { error, handle, responses: options.responses ?? [] };
 }
 
-export const ValidationIssueSchema = z
-  .object({
-    loc: z.array(z.union([z.string(), z.int()])),
-    msg: z.string(),
-    type: z.string(),
-    input: z.unknown(),
-  })
-  .meta({ id: "ValidationIssue" });
-
-export const HttpValidationErrorSchema = z
-  .object({ detail: z.array(ValidationIssueSchema) })
-  .meta({ id: "HTTPValidationError" });
-
-export const HttpErrorSchema = z.object({ detail: z.string() }).meta({ id: "HTTPError" });
-
 /** The default for request validation: 422 `{"detail": [{loc, msg, type, input}, …]}`. */
 export const validationErrorHandler = exceptionHandler(
   RequestValidationError,
@@ -82,7 +67,21 @@ export class ExceptionHandlers {
   /** The handler for an error, or `undefined` when only the 500 fallback applies. */
   find(error: unknown): ExceptionHandler | undefined {
     if (typeof error !== "object" || error === null) return undefined;
-    const errorClass = (error as object).constructor;
+    return this.handling((error as object).constructor);
+  }
+
+  /**
+   * What the handler of an error class documents, for the OpenAPI document; `fallback` when the
+   * default HTTP error handler answers it (it documents no status of its own).
+   */
+  responsesFor(errorClass: Function, fallback: readonly ResponseSpec[]): readonly ResponseSpec[] {
+    const handler = this.handling(errorClass);
+    if (handler === undefined) return [];
+    return handler === httpErrorHandler ? fallback : handler.responses;
+  }
+
+  /** The nearest handler up the class chain, remembered per class. */
+  private handling(errorClass: Function): ExceptionHandler | undefined {
     let handler = this.resolved.get(errorClass);
     if (handler === undefined) {
       handler = null;

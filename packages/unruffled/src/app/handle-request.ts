@@ -2,7 +2,9 @@ import { HttpError, MethodNotAllowedError, NotFoundError } from "../errors.ts";
 import type { HttpRequest } from "../http/request.ts";
 import { checkedStatus, checkHeaders, HttpResponse, JsonResponse } from "../http/response.ts";
 import type { BuiltRoute } from "../route/build-routes.ts";
+import type { DependencyScope } from "../route/dependency-scope.ts";
 import type { EndpointDescription } from "../route/description.ts";
+import { resolveDependencies } from "../route/resolve-dependencies.ts";
 import { type ResolveOptions, resolveParams } from "../route/resolve-params.ts";
 import { Router } from "../route/router.ts";
 import { type AccessLog, REQUEST_ID_HEADER } from "./access-log.ts";
@@ -108,9 +110,19 @@ export class RequestHandler {
       this.settle(this.handleError(error, request), request, done);
       return;
     }
-    resolveParams(description, request, this.resolveOptions, (error, values) => {
+    if (description.dependencies === undefined) {
+      resolveParams(description, request, this.resolveOptions, (error, values) => {
+        const response =
+          error === undefined ? this.run(description, request, values!) : this.handleError(error, request);
+        this.settle(response, request, done);
+      });
+      return;
+    }
+    resolveDependencies(description, request, this.resolveOptions, (error, values, scope) => {
       const response =
-        error === undefined ? this.run(description, request, values!) : this.handleError(error, request);
+        error === undefined
+          ? this.run(description, request, values!, scope)
+          : this.handleError(error, request);
       this.settle(response, request, done);
     });
   }
@@ -136,22 +148,30 @@ export class RequestHandler {
     else done(response);
   }
 
-  /** Calls the endpoint's handler with its values; what it throws or rejects with is handled. */
+  /**
+   * Calls the endpoint's handler with its values; what it throws or rejects with is handled, and
+   * thrown into the request's generator dependencies when they close.
+   */
   private run(
     description: EndpointDescription,
     request: HttpRequest,
     values: Record<string, unknown>,
+    scope?: DependencyScope,
   ): HttpResponse | Promise<HttpResponse> {
     try {
       const response = description.endpoint.handler(request, values);
       if (response instanceof Promise) {
         return response.then(
           (resolved) => checkedResponse(resolved, description.label),
-          (error) => this.handleError(error, request),
+          (error) => {
+            scope?.fail(error);
+            return this.handleError(error, request);
+          },
         );
       }
       return checkedResponse(response, description.label);
     } catch (error) {
+      scope?.fail(error);
       return this.handleError(error, request);
     }
   }

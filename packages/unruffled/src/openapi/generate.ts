@@ -6,8 +6,15 @@ import { toOpenApiParameters } from "./parameters.ts";
 import { toOpenApiRequestBody } from "./request-body.ts";
 import { type HandlerResponses, toOpenApiResponses } from "./responses.ts";
 import { AnonymousNames, SchemaConverter } from "./schema-converter.ts";
+import {
+  type DocumentedErrors,
+  operationSecurity,
+  securityResponses,
+  securitySchemesOf,
+} from "./security.ts";
 import type { OpenApiSettings } from "./settings.ts";
 import type {
+  ComponentsObject,
   InfoObject,
   OpenApiDocument,
   OperationMethod,
@@ -27,7 +34,7 @@ export interface DocumentedHandler {
 export interface DocumentedApp {
   readonly routes: readonly BuiltRoute[];
   readonly settings: { readonly OPENAPI?: OpenApiSettings | undefined };
-  readonly exceptionHandlers: {
+  readonly exceptionHandlers: DocumentedErrors & {
     forClass(errorClass: Function): DocumentedHandler | undefined;
     all(): readonly DocumentedHandler[];
   };
@@ -80,6 +87,7 @@ function buildDocument(app: DocumentedApp): OpenApiDocument {
         route,
         operationId,
         handlerResponses,
+        app.exceptionHandlers,
         input,
         output,
       );
@@ -95,7 +103,11 @@ function buildDocument(app: DocumentedApp): OpenApiDocument {
   }
   document.paths = paths;
   const schemas = mergeComponents(input, output);
-  if (Object.keys(schemas).length > 0) document.components = { schemas };
+  const securitySchemes = securitySchemesOf(app.routes);
+  const components: ComponentsObject = {};
+  if (Object.keys(schemas).length > 0) components.schemas = schemas;
+  if (Object.keys(securitySchemes).length > 0) components.securitySchemes = securitySchemes;
+  if (Object.keys(components).length > 0) document.components = components;
   return document;
 }
 
@@ -103,6 +115,7 @@ function toOperation(
   route: BuiltRoute,
   operationId: string,
   handlerResponses: HandlerResponses,
+  errors: DocumentedErrors,
   input: SchemaConverter,
   output: SchemaConverter,
 ): OperationObject {
@@ -117,7 +130,13 @@ function toOperation(
   if (parameters.length > 0) operation.parameters = parameters;
   const requestBody = toOpenApiRequestBody(description, input);
   if (requestBody !== undefined) operation.requestBody = requestBody;
-  operation.responses = toOpenApiResponses(description, handlerResponses, output);
+  const security = operationSecurity(description);
+  operation.responses = toOpenApiResponses(
+    description,
+    { ...handlerResponses, security: security === undefined ? [] : securityResponses(description, errors) },
+    output,
+  );
+  if (security !== undefined) operation.security = security;
   return operation;
 }
 

@@ -11,6 +11,8 @@ export interface HandlerResponses {
   validation: readonly ResponseSpec[];
   /** Every other handler's documented responses: any endpoint may answer them. */
   always: readonly ResponseSpec[];
+  /** What the handlers answer when this endpoint's authentication fails (401, 403). */
+  security?: readonly ResponseSpec[];
 }
 
 /**
@@ -33,10 +35,11 @@ export function toOpenApiResponses(
   } else {
     for (const spec of description.responses) responses[spec.code] = toOpenApiResponse(spec, schemas);
   }
-  const fromHandlers =
-    description.params.length > 0
-      ? [...handlerResponses.validation, ...handlerResponses.always]
-      : handlerResponses.always;
+  const fromHandlers = [
+    ...(description.params.length > 0 ? handlerResponses.validation : []),
+    ...(handlerResponses.security ?? []),
+    ...handlerResponses.always,
+  ];
   for (const spec of fromHandlers) {
     const response = toOpenApiResponse(spec, schemas);
     const existing = responses[spec.code];

@@ -38,7 +38,12 @@ export interface OperationObject {
   parameters?: ParameterObject[];
   requestBody?: RequestBodyObject;
   responses: Record<string, ResponseObject>;
+  /** The schemes the operation needs, by name, with their scopes; one object per alternative. */
+  security?: SecurityRequirementObject[];
 }
+
+/** Scheme names to the scopes required (empty for schemes without scopes). */
+export type SecurityRequirementObject = Record<string, string[]>;
 
 export type ParameterLocation = "path" | "query" | "header" | "cookie";
 
@@ -79,5 +84,6 @@ export interface HeaderObject {
 }
 
 export interface ComponentsObject {
-  schemas: Record<string, JsonSchema>;
+  schemas?: Record<string, JsonSchema>;
+  securitySchemes?: Record<string, Readonly<Record<string, unknown>>>;
 }

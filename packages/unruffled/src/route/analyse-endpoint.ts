@@ -1,11 +1,10 @@
 import { z } from "zod";
 import { bodyFormatOf } from "./body-format.ts";
-import { describeParam } from "./describe-param.ts";
+import { buildDependencyGraph, type Overrides } from "./dependency-graph.ts";
 import { describeReturns } from "./describe-returns.ts";
 import { type EndpointDescription, LOCATIONS, type Location, type ParamDescription } from "./description.ts";
 import type { EndpointDefinition } from "./endpoint.ts";
 import { QueryReader } from "./query-reader.ts";
-import { checkWireNames } from "./wire-names.ts";
 
 export interface AnalyseOptions {
   /** The route's full path, with its `{name}` placeholders. */
@@ -14,6 +13,10 @@ export interface AnalyseOptions {
   label: string;
   /** The app's per-file size limit, the ceiling of every `p.File({ maxSize })`. */
   fileSizeLimit: number;
+  /** The app's and the route's groups' dependencies, outermost first: resolved, never injected. */
+  dependencies?: readonly unknown[];
+  /** Replacements for dependencies or schemes wherever they are declared (tests). */
+  overrides?: Overrides;
 }
 
 /**
@@ -26,11 +29,20 @@ export interface AnalyseOptions {
 export function analyseEndpoint(endpoint: EndpointDefinition, options: AnalyseOptions): EndpointDescription {
   const { label } = options;
   const returns = describeReturns(endpoint.returns as unknown, label);
-  const context = { ...options, placeholders: placeholdersOf(options.path) };
+  const context = {
+    label,
+    path: options.path,
+    placeholders: placeholdersOf(options.path),
+    fileSizeLimit: options.fileSizeLimit,
+  };
   const declared = (endpoint.params ?? {}) as Record<string, unknown>;
-  const params = Object.keys(declared).map((name) => describeParam(name, declared[name], context));
-
-  checkWireNames(params, label);
+  const graph = buildDependencyGraph(
+    declared,
+    options.dependencies ?? [],
+    context,
+    options.overrides ?? NO_OVERRIDES,
+  );
+  const params = graph.params;
   const bodyFormat = bodyFormatOf(params, label);
   const byLocation = Object.fromEntries(
     LOCATIONS.map((location) => [location, [] as ParamDescription[]]),
@@ -43,10 +55,15 @@ export function analyseEndpoint(endpoint: EndpointDefinition, options: AnalyseOp
   if (only?.shape === "model" && only.fields.every((field) => field.wireName === field.key))
     only.wholeBody = true;
 
+  const plain = graph.dependencies.length === 0 && graph.handlerArgs.every((arg) => arg.key === arg.name);
   return {
     endpoint,
     label,
     params,
+    dependencies: graph.dependencies.length === 0 ? undefined : graph.dependencies,
+    // Without dependencies, keys are the parameters' names: the validated values are the handler's.
+    handlerArgs: plain ? undefined : graph.handlerArgs,
+    security: graph.security,
     byLocation,
     queryReader:
       byLocation.query.length === 0
@@ -64,14 +81,15 @@ export function analyseEndpoint(endpoint: EndpointDefinition, options: AnalyseOp
 }
 
 function buildValidator(byLocation: Record<Location, ParamDescription[]>): z.ZodType | undefined {
-  // Keyed by parameter name (unique across locations), in location order, so that issues come in
+  // Keyed by parameter key (unique across locations), in location order, so that issues come in
   // the order the sources are read.
   const shape: Record<string, z.ZodType> = {};
-  for (const location of LOCATIONS)
-    for (const param of byLocation[location]) shape[param.name] = param.schema;
+  for (const location of LOCATIONS) for (const param of byLocation[location]) shape[param.key] = param.schema;
   if (Object.keys(shape).length === 0) return undefined;
   return z.compile(z.object(shape));
 }
+
+const NO_OVERRIDES: Overrides = new Map();
 
 function placeholdersOf(path: string): Set<string> {
   return new Set(Array.from(path.matchAll(/\{([^}]+)\}/g), (match) => match[1]!));

@@ -1,8 +1,9 @@
 import { ValueError } from "../errors.ts";
 import { analyseEndpoint } from "./analyse-endpoint.ts";
+import type { Overrides } from "./dependency-graph.ts";
 import type { EndpointDescription } from "./description.ts";
 import type { EndpointDefinition } from "./endpoint.ts";
-import type { HttpMethod, RouteDefinition } from "./path.ts";
+import type { HttpMethod, RouteDefinition, RouteDependency } from "./path.ts";
 
 /** A route with its full path, its name and its analysed endpoint: what the app and the document use. */
 export interface BuiltRoute {
@@ -22,6 +23,10 @@ export interface BuiltRoute {
 
 export interface BuildRoutesOptions {
   fileSizeLimit: number;
+  /** The app's dependencies, resolved for every route before the groups' and the route's own. */
+  dependencies?: readonly RouteDependency[];
+  /** Replacements for dependencies or schemes, wherever they are declared (tests). */
+  overrides?: Overrides;
 }
 
 /**
@@ -33,7 +38,12 @@ export function buildRoutes(
   options: BuildRoutesOptions,
 ): BuiltRoute[] {
   const routes: BuiltRoute[] = [];
-  collect(definitions, "", [], true, options, routes);
+  collect(
+    definitions,
+    { prefix: "", tags: [], includeInSchema: true, dependencies: options.dependencies ?? [] },
+    options,
+    routes,
+  );
   const operationIds = new Map<string, BuiltRoute>();
   for (const route of routes) {
     for (const [method, id] of Object.entries(route.operationIds)) {
@@ -49,11 +59,17 @@ export function buildRoutes(
   return routes;
 }
 
+/** What a group passes down to the routes under it. */
+interface Inherited {
+  prefix: string;
+  tags: readonly string[];
+  includeInSchema: boolean;
+  dependencies: readonly RouteDependency[];
+}
+
 function collect(
   definitions: readonly RouteDefinition[],
-  prefix: string,
-  tags: readonly string[],
-  includeInSchema: boolean,
+  { prefix, tags, includeInSchema, dependencies }: Inherited,
   options: BuildRoutesOptions,
   into: BuiltRoute[],
 ): void {
@@ -66,8 +82,18 @@ function collect(
     const fullPath = joinPaths(prefix, definition.path);
     const routeTags = [...tags, ...(definition.options.tags ?? [])];
     const included = includeInSchema && definition.options.includeInSchema !== false;
+    const routeDependencies = [
+      ...dependencies,
+      ...checkedDependencies(definition.options.dependencies, fullPath),
+    ];
     if (definition.kind === "group") {
-      collect(definition.routes, fullPath, routeTags, included, options, into);
+      const inherited = {
+        prefix: fullPath,
+        tags: routeTags,
+        includeInSchema: included,
+        dependencies: routeDependencies,
+      };
+      collect(definition.routes, inherited, options, into);
       continue;
     }
     const { endpoint, methods } = definition;
@@ -95,9 +121,21 @@ function collect(
         path: fullPath,
         label,
         fileSizeLimit: options.fileSizeLimit,
+        dependencies: routeDependencies,
+        overrides: options.overrides,
       }),
     });
   }
+}
+
+function checkedDependencies(dependencies: unknown, path: string): readonly RouteDependency[] {
+  if (dependencies === undefined) return [];
+  if (!Array.isArray(dependencies)) {
+    throw new ValueError(
+      `path("${path}"): dependencies must be a list such as [requireAdmin, p.Security(apiKey)].`,
+    );
+  }
+  return dependencies;
 }
 
 /** `"/api/enroll"` + `"/hello"` → `"/api/enroll/hello"`; a child `"/"` is the prefix itself. */

@@ -37,6 +37,8 @@ export function describeFile(
   const wireName = fileOptions.alias ?? name;
   return {
     name,
+    key: name,
+    owner: undefined,
     marker: "file",
     location: "body",
     detected: false,

@@ -151,6 +151,8 @@ function describeMarked(
   }
   return {
     name,
+    key: name,
+    owner: undefined,
     marker: kind,
     location: LOCATION_OF[kind],
     detected,

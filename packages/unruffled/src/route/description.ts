@@ -1,9 +1,12 @@
 import type { z } from "zod";
+import type { HttpRequest } from "../http/request.ts";
 import type { Coercer } from "./coerce.ts";
+import type { ResolveStyle } from "./dependency.ts";
 import type { EndpointDefinition } from "./endpoint.ts";
 import type { FieldOptions, FileOptions, MarkerKind } from "./markers.ts";
 import type { QueryReader } from "./query-reader.ts";
 import type { ResponseSpec } from "./response-spec.ts";
+import type { SecurityScheme } from "./security-scheme.ts";
 
 /** Where a value is read; `body` covers JSON, forms and files, as in the `loc` of validation errors. */
 export type Location = "path" | "query" | "header" | "cookie" | "body";
@@ -30,7 +33,12 @@ export interface WireField {
 
 /** A parameter after analysis: everything the request path, the document and the errors need. */
 export interface ParamDescription {
+  /** The name it is declared under (the endpoint's, or its dependency's). */
   name: string;
+  /** Its key in the validated values: the name, unless a dependency's parameter needed another. */
+  key: string;
+  /** Who declares it, for messages: `dependency "paging"`, or undefined for the endpoint itself. */
+  owner: string | undefined;
   marker: MarkerKind;
   location: Location;
   /** True when the source came from auto-detection (a bare Zod schema). */
@@ -47,6 +55,36 @@ export interface ParamDescription {
   fileSizeLimit: number | undefined;
 }
 
+/** Where an argument of a dependency or of the handler comes from. */
+export type ArgumentSource =
+  /** A validated parameter, by its key. */
+  | { name: string; key: string; node?: undefined }
+  /** The value of a dependency, by its place in `EndpointDescription.dependencies`. */
+  | { name: string; node: number; key?: undefined };
+
+/**
+ * A dependency, or an authentication scheme, after analysis: resolved once per request (unless it
+ * opted out of the cache), in the order of `EndpointDescription.dependencies`.
+ */
+export interface DependencyDescription {
+  /** `dependency "paging"` or `security scheme "bearerAuth"`, for messages. */
+  label: string;
+  /** Schemes authenticate before the parameters are read; dependencies resolve after validation. */
+  phase: "authenticate" | "resolve";
+  style: ResolveStyle;
+  /** Its arguments, by name. */
+  args: readonly ArgumentSource[];
+  run(request: HttpRequest, args: Record<string, unknown>): unknown;
+}
+
+/** An authentication scheme an endpoint needs, with every scope its uses ask for. */
+export interface SecurityRequirement {
+  scheme: SecurityScheme;
+  scopes: string[];
+  /** True when every use of the scheme is optional: the operation is then also open. */
+  optional: boolean;
+}
+
 /**
  * An endpoint analysed once, when its route is built. The request path, the OpenAPI generator and
  * the error messages all read this, and nothing re-reads the declaration.
@@ -55,7 +93,14 @@ export interface EndpointDescription {
   endpoint: EndpointDefinition;
   /** `endpoint "list_students" (GET /api/enroll/student-list)`, for messages. */
   label: string;
+  /** Every parameter read on the wire: the endpoint's own and its dependencies', flattened. */
   params: ParamDescription[];
+  /** The dependencies and schemes to resolve, each after those it uses; undefined when none. */
+  dependencies: readonly DependencyDescription[] | undefined;
+  /** The handler's values, by name; undefined when the validated values are them as they are. */
+  handlerArgs: readonly ArgumentSource[] | undefined;
+  /** The authentication schemes the endpoint needs (its own, its route's, its dependencies'). */
+  security: readonly SecurityRequirement[];
   /** The parameters of each location, in declaration order. */
   byLocation: Record<Location, ParamDescription[]>;
   /** Reads the declared query names from the raw query string; `undefined` without query parameters. */
@@ -63,7 +108,7 @@ export interface EndpointDescription {
   bodyFormat: BodyFormat | undefined;
   /** The size limit of the files of each file field, by wire name (multipart bodies only). */
   fileSizeLimits: ReadonlyMap<string, number>;
-  /** One schema for all sources, by parameter name (`{ page, size, body }`), compiled by Zod. */
+  /** One schema for all sources, by parameter key (`{ page, size, body }`), compiled by Zod. */
   validator: z.ZodType | undefined;
   /** `null` when `returns` names a response class only. */
   responses: readonly ResponseSpec[] | null;

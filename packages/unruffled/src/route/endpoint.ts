@@ -2,29 +2,41 @@ import type { z } from "zod";
 import type { UploadFile } from "../file/upload-file.ts";
 import type { HttpRequest } from "../http/request.ts";
 import type { HttpResponse } from "../http/response.ts";
-import type { FileParam, MarkerKind, Param } from "./markers.ts";
+import type { DependsParam, FileParam, MarkerKind, Param, SecurityParam } from "./markers.ts";
 import type { ResponseClass, ResponseSpec } from "./response-spec.ts";
 
-/** One entry of `params`: a marker, or a bare Zod schema whose source is detected (rule 9). */
-export type ParamDeclaration = Param<MarkerKind, z.ZodType, boolean> | FileParam | z.ZodType;
+/**
+ * One entry of `params`: a marker, a bare Zod schema whose source is detected (rule 9), or a value a
+ * dependency or an authentication scheme gives (`p.Depends`, `p.Security`).
+ */
+export type ParamDeclaration =
+  | Param<MarkerKind, z.ZodType, boolean>
+  | FileParam
+  | z.ZodType
+  | DependsParam<any, any>
+  | SecurityParam<any>;
 
 export type ParamDeclarations = Record<string, ParamDeclaration>;
 
 /** The type a handler receives for one declaration. */
 export type ParamValue<D> =
-  D extends FileParam<infer List, infer Optional>
-    ? List extends true
-      ? UploadFile[]
-      : Optional extends true
-        ? UploadFile | undefined
-        : UploadFile
-    : D extends Param<MarkerKind, infer S extends z.ZodType, infer HasDefault>
-      ? HasDefault extends true
-        ? Exclude<z.output<S>, undefined>
-        : z.output<S>
-      : D extends z.ZodType
-        ? z.output<D>
-        : never;
+  D extends DependsParam<infer T, any>
+    ? T
+    : D extends SecurityParam<infer T>
+      ? T
+      : D extends FileParam<infer List, infer Optional>
+        ? List extends true
+          ? UploadFile[]
+          : Optional extends true
+            ? UploadFile | undefined
+            : UploadFile
+        : D extends Param<MarkerKind, infer S extends z.ZodType, infer HasDefault>
+          ? HasDefault extends true
+            ? Exclude<z.output<S>, undefined>
+            : z.output<S>
+          : D extends z.ZodType
+            ? z.output<D>
+            : never;
 
 /** The handler's second argument: every declared parameter, resolved, coerced and validated. */
 export type ResolvedParams<P extends ParamDeclarations> = { -readonly [K in keyof P]: ParamValue<P[K]> };

@@ -1,5 +1,8 @@
 export type { BuiltRoute } from "./build-routes.ts";
 export { buildRoutes } from "./build-routes.ts";
+export type { Dependency, DependencyConfig, Resolved, ResolveStyle } from "./dependency.ts";
+export { dependency } from "./dependency.ts";
+export type { Overrides } from "./dependency-graph.ts";
 export type {
   BodyFormat,
   EndpointDescription,
@@ -17,9 +20,16 @@ export type {
   Returns,
 } from "./endpoint.ts";
 export { endpoint } from "./endpoint.ts";
-export type { FieldOptions, FileOptions, MarkerKind } from "./markers.ts";
-export { FileParam, Param, p } from "./markers.ts";
-export type { EndpointRouteOptions, GroupRouteOptions, HttpMethod, RouteDefinition } from "./path.ts";
+export type { DependencyLike, FieldOptions, FileOptions, MarkerKind, SecurityOptions } from "./markers.ts";
+export { DependsParam, FileParam, Param, p, SecurityParam } from "./markers.ts";
+export type {
+  EndpointRouteOptions,
+  GroupRouteOptions,
+  HttpMethod,
+  RouteDefinition,
+  RouteDependency,
+} from "./path.ts";
 export { path } from "./path.ts";
 export type { ResponseClass, ResponseSpecOptions } from "./response-spec.ts";
 export { ResponseSpec } from "./response-spec.ts";
+export type { SecurityScheme, SecuritySchemeObject } from "./security-scheme.ts";

@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { ResponseSpec, type ResponseSpecOptions } from "./response-spec.ts";
+import type { SecurityScheme } from "./security-scheme.ts";
 
 /** Where a marker reads its value from. */
 export type MarkerKind = "path" | "query" | "header" | "cookie" | "json" | "form" | "file";
@@ -84,6 +85,54 @@ export class FileParam<List extends boolean = boolean, Optional extends boolean 
   }
 }
 
+/** What `p.Depends` takes: a dependency made by `dependency()`, resolving to `T`. */
+export interface DependencyLike<T = unknown> {
+  readonly kind: "dependency";
+  /** Its own parameter declarations. */
+  readonly params: object;
+  /** Type-level only: what the dependency resolves to. */
+  readonly resolvesTo?: T;
+}
+
+/**
+ * A parameter whose value a dependency gives, resolved once per request (`p.Depends`). `D` is the
+ * dependency, so that tests can type its parameters too.
+ */
+export class DependsParam<T = unknown, D extends DependencyLike = DependencyLike> {
+  readonly kind = "depends" as const;
+  readonly dependency: D;
+  /** Type-level only: what the handler receives. */
+  declare readonly value: T;
+
+  constructor(dependency: D) {
+    this.dependency = dependency;
+  }
+}
+
+/** Options of `p.Security`. */
+export interface SecurityOptions {
+  /** Scopes the principal must hold; one missing is a 403. */
+  scopes?: readonly string[];
+  /** Without credentials (or with credentials that fail), the value is `undefined` instead of a 401. */
+  optional?: boolean;
+}
+
+/** A parameter whose value is the principal an authentication scheme verified (`p.Security`). */
+export class SecurityParam<T = unknown> {
+  readonly kind = "security" as const;
+  readonly scheme: SecurityScheme;
+  readonly scopes: readonly string[];
+  readonly optional: boolean;
+  /** Type-level only: what the handler receives. */
+  declare readonly value: T;
+
+  constructor(scheme: SecurityScheme, options: SecurityOptions = {}) {
+    this.scheme = scheme;
+    this.scopes = options.scopes ?? [];
+    this.optional = options.optional === true;
+  }
+}
+
 type Defaulted<O> = O extends { default: infer D } ? (undefined extends D ? false : true) : false;
 
 function marker<K extends Exclude<MarkerKind, "file">>(kind: K) {
@@ -116,6 +165,22 @@ export const p = {
     options?: O,
   ): FileParam<O extends { list: true } ? true : false, O extends { optional: true } ? true : false> {
     return new FileParam(options);
+  },
+  /**
+   * The value of a dependency, resolved once per request; its own parameters are read, documented
+   * and validated with the endpoint's.
+   */
+  Depends<D extends DependencyLike<any>>(
+    dependency: D,
+  ): DependsParam<D extends DependencyLike<infer T> ? T : never, D> {
+    return new DependsParam(dependency);
+  },
+  /** The principal of an authentication scheme: 401 without valid credentials, 403 without a scope. */
+  Security<Principal, const O extends SecurityOptions = {}>(
+    scheme: SecurityScheme<Principal>,
+    options?: O,
+  ): SecurityParam<O extends { optional: true } ? Principal | undefined : Principal> {
+    return new SecurityParam(scheme as SecurityScheme, options);
   },
   ResponseSpec<M extends z.ZodType>(options: ResponseSpecOptions<M>): ResponseSpec<M> {
     return new ResponseSpec(options);

@@ -1,12 +1,23 @@
 import { ValueError } from "../errors.ts";
+import type { Dependency } from "./dependency.ts";
 import type { EndpointDefinition } from "./endpoint.ts";
+import type { DependsParam, SecurityParam } from "./markers.ts";
 
 export const HTTP_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];
 
+/**
+ * A dependency a route or group runs for every request without handing its value to anyone: a
+ * check (`requireAdmin`), or authentication (`p.Security(apiKey)`). Its parameters and security are
+ * documented on every operation below it.
+ */
+export type RouteDependency = Dependency<any, any, any> | DependsParam<any, any> | SecurityParam<any>;
+
 /** Options shared by a route and a group of routes. */
 export interface RouteCommonOptions {
   tags?: string[];
+  /** Resolved for every request of the route (or of every route of the group), before its own. */
+  dependencies?: readonly RouteDependency[];
   /** False keeps the route (or every route of the group) out of the OpenAPI document. */
   includeInSchema?: boolean;
 }

@@ -128,9 +128,9 @@ function gatherStrings(
         const value = readString(source, field, commaLists);
         if (value !== undefined) model[field.key!] = value;
       }
-      values[param.name] = model;
+      values[param.key] = model;
     } else {
-      values[param.name] = readString(source, param.fields[0]!, commaLists);
+      values[param.key] = readString(source, param.fields[0]!, commaLists);
     }
   }
 }
@@ -161,7 +161,7 @@ function gatherBody(params: readonly ParamDescription[], body: ReadBody, values:
     for (const param of params) {
       if (param.marker !== "file") continue;
       const files = body.files?.[param.fields[0]!.wireName];
-      values[param.name] = param.shape === "file-list" ? files : files?.[files.length - 1];
+      values[param.key] = param.shape === "file-list" ? files : files?.[files.length - 1];
     }
     return;
   }
@@ -169,17 +169,17 @@ function gatherBody(params: readonly ParamDescription[], body: ReadBody, values:
   const isObject = typeof json === "object" && json !== null && !Array.isArray(json);
   for (const param of params) {
     if (param.wholeBody || (param.shape === "model" && !isObject)) {
-      values[param.name] = json;
+      values[param.key] = json;
     } else if (param.shape === "model") {
       const model: Values = {};
       for (const field of param.fields) {
         if (Object.hasOwn(json as object, field.wireName))
           model[field.key!] = (json as Values)[field.wireName];
       }
-      values[param.name] = model;
+      values[param.key] = model;
     } else if (isObject) {
       const wireName = param.fields[0]!.wireName;
-      values[param.name] = Object.hasOwn(json as object, wireName) ? (json as Values)[wireName] : undefined;
+      values[param.key] = Object.hasOwn(json as object, wireName) ? (json as Values)[wireName] : undefined;
     }
   }
 }

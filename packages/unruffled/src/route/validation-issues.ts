@@ -19,8 +19,8 @@ export function toValidationIssues(
   const result: ValidationIssue[] = [];
   const seen = new Set<string>();
   for (const issue of issues) {
-    const [name, ...rest] = issue.path as (string | number)[];
-    const param = description.params.find((candidate) => candidate.name === name);
+    const [paramKey, ...rest] = issue.path as (string | number)[];
+    const param = description.params.find((candidate) => candidate.key === paramKey);
     const loc = param ? locOf(param, rest) : (issue.path as (string | number)[]);
     const missing = MISSING_CODES.has(issue.code) && (!("input" in issue) || issue.input === undefined);
     const entry: ValidationIssue = missing

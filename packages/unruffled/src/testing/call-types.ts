@@ -3,7 +3,7 @@
 // editor never walks the whole route table.
 import type { z } from "zod";
 import type { EndpointDefinition, ParamDeclarations, Returns } from "../route/endpoint.ts";
-import type { FileParam, MarkerKind, Param } from "../route/markers.ts";
+import type { DependsParam, FileParam, MarkerKind, Param } from "../route/markers.ts";
 import type { ResponseSpec } from "../route/response-spec.ts";
 import type { TestFile } from "./multipart-body.ts";
 
@@ -35,12 +35,35 @@ type MayOmit<D> =
           : false
         : false;
 
-/** The parameters of a call, keyed by parameter name; those with defaults are optional. */
+/** Declarations read on the wire: not a dependency's or a scheme's value. */
+type WireKeys<P> = {
+  [K in keyof P]: P[K] extends { readonly kind: "depends" | "security" } ? never : K;
+}[keyof P];
+
+/** The parameters the dependencies of `P` read, as one object type. */
+type DependencyParams<P> = Intersection<
+  {
+    [K in keyof P]: P[K] extends DependsParam<any, infer D>
+      ? D extends { readonly params: infer Q extends ParamDeclarations }
+        ? CallParams<Q>
+        : {}
+      : {};
+  }[keyof P]
+>;
+
+type Intersection<U> = (U extends unknown ? (value: U) => void : never) extends (value: infer I) => void
+  ? I
+  : never;
+
+/**
+ * The parameters of a call, keyed by parameter name, with those of the endpoint's dependencies;
+ * those with defaults are optional.
+ */
 export type CallParams<P extends ParamDeclarations> = {
-  [K in keyof P as MayOmit<P[K]> extends true ? never : K]: ParamInput<P[K]>;
+  [K in WireKeys<P> as MayOmit<P[K]> extends true ? never : K]: ParamInput<P[K]>;
 } & {
-  [K in keyof P as MayOmit<P[K]> extends true ? K : never]?: ParamInput<P[K]>;
-};
+  [K in WireKeys<P> as MayOmit<P[K]> extends true ? K : never]?: ParamInput<P[K]>;
+} & DependencyParams<P>;
 
 /** The body types of the endpoint's `ResponseSpec` models; `unknown` when it names a class only. */
 export type DocumentedBody<Ret extends Returns> = Ret extends readonly ResponseSpec<infer M>[]

@@ -1,4 +1,5 @@
-import type { App } from "../app/app.ts";
+import type { App, DependencyOverride } from "../app/app.ts";
+import { type CheckedOverrides, withOverrides } from "./overrides.ts";
 
 /** An app listening on an ephemeral loopback port, for tests that need a real socket. */
 export interface RunningServer {
@@ -10,6 +11,12 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/** Options of `startServer`. */
+export interface StartServerOptions<O extends readonly DependencyOverride[] = readonly DependencyOverride[]> {
+  /** Dependencies (or schemes) replaced wherever the app's routes declare them, as on `testClient`. */
+  overrides?: CheckedOverrides<O>;
+}
+
 /**
  * Starts an app on `127.0.0.1` and a free port.
  *
@@ -18,14 +25,18 @@ export interface RunningServer {
  * const response = await server.fetch("/api/enroll/hello");
  * await server.close();
  */
-export async function startServer(app: App): Promise<RunningServer> {
-  await app.listen({ port: 0, host: "127.0.0.1" });
-  const port = app.address()!.port;
+export async function startServer<const O extends readonly DependencyOverride[] = []>(
+  app: App,
+  options: StartServerOptions<O> = {},
+): Promise<RunningServer> {
+  const served = withOverrides(app, options.overrides as readonly DependencyOverride[] | undefined);
+  await served.listen({ port: 0, host: "127.0.0.1" });
+  const port = served.address()!.port;
   const url = `http://127.0.0.1:${port}`;
   return {
     url,
     port,
     fetch: (path, init) => fetch(url + path, init),
-    close: () => app.close(),
+    close: () => served.close(),
   };
 }

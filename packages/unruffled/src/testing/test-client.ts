@@ -1,16 +1,22 @@
-import type { App } from "../app/app.ts";
+import type { App, DependencyOverride } from "../app/app.ts";
 import { WebBodySource } from "../http/body.ts";
 import type { BuiltRoute } from "../route/build-routes.ts";
 import type { ParamDeclarations, Returns } from "../route/endpoint.ts";
 import type { AnyEndpoint, CallArguments, DocumentedBody } from "./call-types.ts";
 import { type BodyOptions, encodeRequest, type RequestOptions } from "./encode-request.ts";
 import { endpointRequest } from "./endpoint-request.ts";
+import { type CheckedOverrides, withOverrides } from "./overrides.ts";
 import { readResponse, type TestResponse } from "./test-response.ts";
 
 /** Headers and cookies every request of a client carries (a request's own values win). */
-export interface TestClientOptions {
+export interface TestClientOptions<O extends readonly DependencyOverride[] = readonly DependencyOverride[]> {
   headers?: Readonly<Record<string, string>>;
   cookies?: Readonly<Record<string, string>>;
+  /**
+   * Dependencies (or schemes) replaced wherever the app's routes declare them, each by one that
+   * resolves to the same type: `[[database, dependency({ resolve: () => memoryDb })]]`.
+   */
+  overrides?: CheckedOverrides<O>;
 }
 
 /** Extra request parts for `call`, and which route to use when the endpoint is served at several. */
@@ -37,10 +43,11 @@ const TEST_SOCKET = { remoteAddress: "127.0.0.1", remotePort: 50_000 };
  */
 export class TestClient {
   readonly app: App;
-  private readonly defaults: TestClientOptions;
+  private readonly defaults: TestClientOptions<any>;
   private routesByEndpoint: Map<unknown, BuiltRoute[]> | undefined;
 
-  constructor(app: App, options: TestClientOptions = {}) {
+  /** `app` is served as it is: `testClient()` applies overrides. */
+  constructor(app: App, options: TestClientOptions<any> = {}) {
     this.app = app;
     this.defaults = options;
   }
@@ -142,9 +149,16 @@ export class TestClient {
  * @example
  * const client = testClient(app, { headers: { authorization: "Bearer test" } });
  * const response = await client.post("/api/enroll/bind", { json: { student_id: 1, course_id: 2 } });
+ * const faked = testClient(app, { overrides: [[database, dependency({ resolve: () => memoryDb })]] });
  */
-export function testClient(app: App, options?: TestClientOptions): TestClient {
-  return new TestClient(app, options);
+export function testClient<const O extends readonly DependencyOverride[] = []>(
+  app: App,
+  options?: TestClientOptions<O>,
+): TestClient {
+  return new TestClient(
+    withOverrides(app, options?.overrides as readonly DependencyOverride[] | undefined),
+    options,
+  );
 }
 
 function streamOf(bytes: Buffer | undefined): ReadableStream<Uint8Array> | null {

@@ -357,7 +357,7 @@ describe("the validation-error response follows the app's own handler", () => {
   });
 
   it("names the handler's model as a component and drops the unused default one", () => {
-    const schemas = envelopeDocument.components!.schemas;
+    const schemas = envelopeDocument.components!.schemas!;
     expect(schemas.ErrorEnvelope).toEqual({
       type: "object",
       properties: {

@@ -1,0 +1,78 @@
+import { UnauthorizedError } from "../errors.ts";
+import type { HttpRequest } from "../http/request.ts";
+import type { SecurityScheme, SecuritySchemeObject } from "../route/security-scheme.ts";
+
+/** What `verify` may answer: the principal, or nothing for credentials it does not accept. */
+export type Verified<P> = P | null | undefined | Promise<P | null | undefined>;
+
+/** A credential that is there but cannot be used (a malformed `Authorization` header). */
+export const MALFORMED = Symbol("malformed credentials");
+
+/** How one kind of scheme reads, checks and describes its credentials. */
+export interface SchemeParts<C, P> {
+  name: string;
+  openapi: SecuritySchemeObject;
+  /** The `WWW-Authenticate` challenge without credentials, and with ones that failed. */
+  challenge: { missing: string; rejected: string };
+  /** The 401 messages: never the credential itself. */
+  messages: { missing: string; malformed: string; rejected: string };
+  /** The credential in the request; undefined when there is none. */
+  read(request: HttpRequest): C | undefined | typeof MALFORMED;
+  verify(credential: C, request: HttpRequest): Verified<P>;
+  scopesOf: ((principal: P) => readonly string[]) | undefined;
+}
+
+/**
+ * A security scheme from its parts: reads the credential, has `verify` check it, and refuses with a
+ * 401 (or answers `undefined` when optional) when there is none, it is malformed, or it fails.
+ */
+export function securityScheme<C, P>(parts: SchemeParts<C, P>): SecurityScheme<P> {
+  if (typeof parts.name !== "string" || !/^[A-Za-z0-9._-]+$/.test(parts.name)) {
+    throw new TypeError(
+      `A security scheme's name is letters, digits, ".", "_" or "-", got ${JSON.stringify(parts.name)}.`,
+    );
+  }
+  const refuse = (message: string, challenge: string, optional: boolean): undefined => {
+    if (optional) return undefined;
+    throw new UnauthorizedError(message, challenge);
+  };
+  const accept = (principal: P | null | undefined, optional: boolean): P | undefined =>
+    principal === null || principal === undefined
+      ? refuse(parts.messages.rejected, parts.challenge.rejected, optional)
+      : principal;
+  return Object.freeze({
+    kind: "security-scheme" as const,
+    name: parts.name,
+    openapi: Object.freeze({ ...parts.openapi }),
+    authenticate(request: HttpRequest, optional: boolean): P | undefined | Promise<P | undefined> {
+      const credential = parts.read(request);
+      if (credential === undefined) return refuse(parts.messages.missing, parts.challenge.missing, optional);
+      if (credential === MALFORMED)
+        return refuse(parts.messages.malformed, parts.challenge.rejected, optional);
+      const verified = parts.verify(credential, request);
+      if (verified instanceof Promise) return verified.then((principal) => accept(principal, optional));
+      return accept(verified, optional);
+    },
+    scopesOf: parts.scopesOf ?? defaultScopes,
+  }) as SecurityScheme<P>;
+}
+
+/**
+ * The scopes of a principal by the usual claims: `scope` (space-separated, OAuth 2 and JWT),
+ * `scp` or `scopes` (a list, or space-separated).
+ */
+export function defaultScopes(principal: unknown): readonly string[] {
+  if (typeof principal !== "object" || principal === null) return [];
+  const claims = principal as Record<string, unknown>;
+  for (const value of [claims.scope, claims.scp, claims.scopes]) {
+    if (typeof value === "string") return value.split(" ").filter(Boolean);
+    if (Array.isArray(value)) return value.filter((scope): scope is string => typeof scope === "string");
+  }
+  return [];
+}
+
+/** Checks a `verify` option when the scheme is made, not at the first request. */
+export function checkedVerify<F>(verify: F, scheme: string): F {
+  if (typeof verify !== "function") throw new TypeError(`${scheme}({ verify }) needs a verify function.`);
+  return verify;
+}
