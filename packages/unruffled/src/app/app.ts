@@ -6,6 +6,7 @@ import { HttpError, MethodNotAllowedError, NotFoundError } from "../errors.ts";
 import { NodeBodySource, WebBodySource } from "../http/body.ts";
 import { type BodyLimits, HttpRequest, type RawRequest } from "../http/request.ts";
 import { checkedStatus, checkHeaders, HttpResponse, JsonResponse } from "../http/response.ts";
+import { checkOpenApiSettings } from "../openapi/check-settings.ts";
 import { docsRoutes } from "../openapi/docs-routes.ts";
 import { generateOpenApi } from "../openapi/generate.ts";
 import type { OpenApiDocument } from "../openapi/types.ts";
@@ -87,6 +88,7 @@ export class App {
   constructor(options: AppOptions) {
     this.settings = options.settings ?? {};
     this.limits = resolveLimits(this.settings.LIMITS);
+    checkOpenApiSettings(this.settings.OPENAPI);
     this.debug = this.settings.DEBUG === true;
     this.bodyLimits = {
       body: this.limits.body_size,

@@ -7,11 +7,13 @@ import { toOpenApiRequestBody } from "./request-body.ts";
 import { type HandlerResponses, toOpenApiResponses } from "./responses.ts";
 import { AnonymousNames, SchemaConverter } from "./schema-converter.ts";
 import type {
+  ExternalDocumentationObject,
   InfoObject,
   OpenApiDocument,
   OperationMethod,
   OperationObject,
   PathItemObject,
+  TagObject,
 } from "./types.ts";
 
 /** What the document is made from: the built routes, the settings and the exception handlers. */
@@ -80,6 +82,8 @@ function buildDocument(app: DocumentedApp): OpenApiDocument {
   document.paths = paths;
   const schemas = mergeComponents(input, output);
   if (Object.keys(schemas).length > 0) document.components = { schemas };
+  if (settings?.tags !== undefined) document.tags = settings.tags.map(tagOf);
+  if (settings?.externalDocs !== undefined) document.externalDocs = externalDocsOf(settings.externalDocs);
   return document;
 }
 
@@ -105,10 +109,32 @@ function toOperation(
   return operation;
 }
 
+// The settings' objects are copied field by field, in the specification's order: the document holds
+// what OpenAPI defines, not whatever else the settings object carries.
 function infoOf(info: InfoObject | undefined): InfoObject {
   if (info === undefined) return { ...DEFAULT_INFO };
   const result: InfoObject = { title: info.title, version: info.version };
+  if (info.summary !== undefined) result.summary = info.summary;
   if (info.description !== undefined) result.description = info.description;
+  if (info.termsOfService !== undefined) result.termsOfService = info.termsOfService;
+  if (info.contact !== undefined) result.contact = definedOnly(info.contact, ["name", "url", "email"]);
+  if (info.license !== undefined) result.license = definedOnly(info.license, ["name", "identifier", "url"]);
+  return result;
+}
+
+function tagOf(tag: TagObject): TagObject {
+  const result = definedOnly(tag, ["name", "description"]);
+  if (tag.externalDocs !== undefined) result.externalDocs = externalDocsOf(tag.externalDocs);
+  return result;
+}
+
+function externalDocsOf(docs: ExternalDocumentationObject): ExternalDocumentationObject {
+  return definedOnly(docs, ["url", "description"]);
+}
+
+function definedOnly<T extends object>(value: T, keys: readonly (keyof T)[]): T {
+  const result = {} as T;
+  for (const key of keys) if (value[key] !== undefined) result[key] = value[key];
   return result;
 }
 

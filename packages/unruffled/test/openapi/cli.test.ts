@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { envelopeValidationHandler, fixtureApp } from "./fixture-app.ts";
+import { envelopeValidationHandler, fixtureApp, OPENAPI } from "./fixture-app.ts";
 import { REPOSITORY_ROOT } from "./support/repository.ts";
 
 const CLI = join(REPOSITORY_ROOT, "packages/unruffled/src/cli.ts");
@@ -59,11 +59,7 @@ describe("unruffled openapi", () => {
   it("runs as the package's `unruffled` bin", async () => {
     const outcome = await run(BIN, ["openapi", relativeAppModule]);
     expect(outcome.code).toBe(0);
-    expect(JSON.parse(outcome.stdout).info).toEqual({
-      title: "Fixture API",
-      version: "1.2.3",
-      description: "Every marker of unruffled.",
-    });
+    expect(JSON.parse(outcome.stdout).info).toEqual(OPENAPI.info);
   });
 
   it("still takes the module as --app, the deprecated form of 0.1.0, and says so on standard error", async () => {
