@@ -1,6 +1,7 @@
-import { fsPromises, parseArgs, resolve } from "../node-builtins.ts";
+import { fsPromises, resolve } from "../node-builtins.ts";
 import { type DocumentedApp, generateOpenApi } from "../openapi/generate.ts";
-import { type CliCommand, CliUsageError } from "./command.ts";
+import { readAppArguments } from "./app-arguments.ts";
+import type { CliCommand } from "./command.ts";
 import { loadApp } from "./load-app.ts";
 
 const USAGE = "unruffled openapi <app module> [--export <name>] [--out <file>]";
@@ -17,25 +18,17 @@ export const openapiCommand: CliCommand = {
   usage: USAGE,
   summary: "Write the OpenAPI 3.1 document of an app as JSON",
   async run(args, io) {
-    const { values, positionals } = parseArgs({
-      args: [...args],
-      options: {
-        export: { type: "string" },
-        out: { type: "string" },
-        // 0.1.0 took the module as `--app <module>`: still read, with a warning, so its scripts keep working.
-        app: { type: "string" },
-      },
-      strict: true,
-      allowPositionals: true,
+    // 0.1.0 took the module as `--app <module>`: still read, with a warning, so its scripts keep working.
+    const { modulePath, exportName, values } = readAppArguments(args, io.cwd, {
+      out: { type: "string" },
+      app: { type: "string" },
     });
-    const modules = values.app === undefined ? positionals : [...positionals, values.app];
-    if (modules.length !== 1) throw new CliUsageError("Give one app module.");
     if (values.app !== undefined) {
       await io.error(
         `unruffled openapi: --app is deprecated; give the app module first, as serve and routes take it: unruffled openapi ${values.app}\n`,
       );
     }
-    const app: DocumentedApp = await loadApp(resolve(io.cwd, modules[0]!), values.export);
+    const app: DocumentedApp = await loadApp(modulePath, exportName);
     const json = `${JSON.stringify(generateOpenApi(app), null, 2)}\n`;
     if (values.out === undefined) {
       await io.write(json);
