@@ -11,11 +11,17 @@ import type { OpenApiDocument } from "../openapi/types.ts";
 import { type BuiltRoute, buildRoutes } from "../route/build-routes.ts";
 import type { RouteDefinition } from "../route/path.ts";
 import { AccessLog } from "./access-log.ts";
+import { AfterResponseWork } from "./after-response.ts";
 import { type ExceptionHandler, ExceptionHandlers } from "./exception-handlers.ts";
 import { fetchHandler } from "./fetch-adapter.ts";
 import { type ErrorLogger, RequestHandler } from "./handle-request.ts";
 import { isPinoLogger, LazyLogger } from "./logging.ts";
-import { type CloseOptions, type ListenOptions, NodeAdapter } from "./node-adapter.ts";
+import {
+  type CloseOptions,
+  DEFAULT_CLOSE_TIMEOUT_MS,
+  type ListenOptions,
+  NodeAdapter,
+} from "./node-adapter.ts";
 import { type LimitSettings, resolveLimits, type Settings } from "./settings.ts";
 
 export interface AppOptions {
@@ -57,6 +63,8 @@ export class App {
   private readonly bodyLimits: BodyLimits;
   private readonly lazyLogger: LazyLogger;
   private readonly requests: RequestHandler;
+  private readonly work: AfterResponseWork;
+  private readonly errorLogger: ErrorLogger;
   private readonly node: NodeAdapter;
   private readonly onClose: AppOptions["onClose"];
 
@@ -75,6 +83,11 @@ export class App {
     const logging = this.settings.LOGGING ?? {};
     this.lazyLogger = new LazyLogger(logging, isPinoLogger(options.logger) ? options.logger : undefined);
     this.exceptionHandlers = new ExceptionHandlers(options.exceptionHandlers ?? []);
+    const errorLogger: ErrorLogger = options.logger ?? {
+      error: (details, message) => this.logger.error(details, message),
+    };
+    this.errorLogger = errorLogger;
+    this.work = new AfterResponseWork(errorLogger);
     this.requests = new RequestHandler({
       exceptionHandlers: this.exceptionHandlers,
       resolveOptions: {
@@ -87,12 +100,14 @@ export class App {
         },
         rawQuery: !redefinesQuery(this.requestClass),
       },
-      errorLogger: options.logger ?? { error: (details, message) => this.logger.error(details, message) },
+      errorLogger,
       accessLog: new AccessLog(this.lazyLogger, logging.access_log !== false),
+      work: this.work,
       debug: this.settings.DEBUG === true,
     });
     this.node = new NodeAdapter({
       requests: this.requests,
+      work: this.work,
       requestClass: this.requestClass,
       bodyLimits: this.bodyLimits,
       limits: this.limits,
@@ -148,6 +163,14 @@ export class App {
   }
 
   /**
+   * Resolves once the work that requests queued with `afterResponse()` has finished, including work
+   * started meanwhile. The test client waits for it after each request.
+   */
+  settled(): Promise<void> {
+    return this.work.settled();
+  }
+
+  /**
    * Starts Node's HTTP server. Resolves to the listening server, so `port: 0` gives a free port.
    *
    * @example const server = await app.listen({ port: 0 }); const { port } = server.address() as AddressInfo;
@@ -164,12 +187,22 @@ export class App {
   /**
    * Stops the server gracefully: accepts no new connection, closes idle keep-alive connections,
    * lets requests in flight finish (their answers carry `Connection: close`), and at the deadline
-   * cuts whatever connections remain. Resolves once every connection is closed and `onClose` ran.
+   * cuts whatever connections remain. Then waits for the work queued with `afterResponse()` until
+   * the same deadline (logging what it abandons), and runs `onClose`.
    *
    * @example process.once("SIGTERM", () => app.close({ timeout: 5_000 }).then(() => process.exit(0)));
    */
   async close(options: CloseOptions = {}): Promise<void> {
-    if (await this.node.close(options)) await this.onClose?.();
+    const deadline = performance.now() + (options.timeout ?? DEFAULT_CLOSE_TIMEOUT_MS);
+    if (!(await this.node.close(options))) return;
+    const abandoned = await this.work.settle(deadline - performance.now());
+    if (abandoned > 0) {
+      this.errorLogger.error(
+        { abandoned },
+        `Closed with the work after ${abandoned} answer(s) still running; it was abandoned`,
+      );
+    }
+    await this.onClose?.();
   }
 }
 

@@ -6,6 +6,7 @@ import type { EndpointDescription } from "../route/description.ts";
 import { type ResolveOptions, resolveParams } from "../route/resolve-params.ts";
 import { Router } from "../route/router.ts";
 import { type AccessLog, REQUEST_ID_HEADER } from "./access-log.ts";
+import type { AfterResponseWork } from "./after-response.ts";
 import type { ExceptionHandlers } from "./exception-handlers.ts";
 import { requestIdFrom } from "./request-id.ts";
 
@@ -20,6 +21,8 @@ export interface RequestHandlerOptions {
   resolveOptions: ResolveOptions;
   errorLogger: ErrorLogger;
   accessLog: AccessLog;
+  /** Runs what requests queue with `afterResponse()`. */
+  work: AfterResponseWork;
   /** True adds the error and its stack to 500 answers. */
   debug: boolean;
 }
@@ -36,6 +39,7 @@ export class RequestHandler {
   private readonly resolveOptions: ResolveOptions;
   private readonly errorLogger: ErrorLogger;
   private readonly accessLog: AccessLog;
+  private readonly work: AfterResponseWork;
   private readonly debug: boolean;
 
   constructor(options: RequestHandlerOptions) {
@@ -43,6 +47,7 @@ export class RequestHandler {
     this.resolveOptions = options.resolveOptions;
     this.errorLogger = options.errorLogger;
     this.accessLog = options.accessLog;
+    this.work = options.work;
     this.debug = options.debug;
   }
 
@@ -59,7 +64,8 @@ export class RequestHandler {
    * Answers one request. Never throws: every error becomes a response through the exception
    * handlers, and an error inside a handler becomes a plain 500, as does a response whose headers
    * no adapter could write. Gives the request its id, echoes it in `x-request-id`, and writes the
-   * access log record. Synchronous when nothing is awaited.
+   * access log record. Synchronous when nothing is awaited. Work the request queued with
+   * `afterResponse()` starts once the caller has the response.
    */
   handle(request: HttpRequest): HttpResponse | Promise<HttpResponse> {
     const started = this.begin(request);
@@ -67,6 +73,7 @@ export class RequestHandler {
     let deliver: ((response: HttpResponse) => void) | undefined;
     this.respond(request, (response) => {
       const finished = this.writable(this.accessLog.finish(request, response, started), request);
+      if (request.afterResponseTasks !== undefined) queueMicrotask(() => this.work.start(request));
       if (deliver === undefined) answered = finished;
       else deliver(finished);
     });

@@ -5,6 +5,7 @@ import type { BodyLimits } from "../http/body-limits.ts";
 import type { HttpRequest, RawRequest } from "../http/request.ts";
 import { checkedStatus, type HttpResponse } from "../http/response.ts";
 import { createServer, Readable } from "../node-builtins.ts";
+import type { AfterResponseWork } from "./after-response.ts";
 import { closeGracefully } from "./graceful-close.ts";
 import type { RequestHandler } from "./handle-request.ts";
 import { type LimitSettings, timeoutCheckInterval } from "./settings.ts";
@@ -14,6 +15,9 @@ export interface ListenOptions {
   host?: string;
 }
 
+/** How long `close()` lets requests in flight finish unless told otherwise. */
+export const DEFAULT_CLOSE_TIMEOUT_MS = 10_000;
+
 export interface CloseOptions {
   /** Milliseconds requests in flight get to finish before their connections are cut (default 10 s). */
   timeout?: number;
@@ -22,6 +26,8 @@ export interface CloseOptions {
 /** What the Node adapter needs of the app. */
 export interface NodeAdapterOptions {
   requests: RequestHandler;
+  /** Runs what requests queue with `afterResponse()`, once their answer is written. */
+  work: AfterResponseWork;
   requestClass: new (raw: RawRequest) => HttpRequest;
   bodyLimits: BodyLimits;
   /** The connection limits of Node's server: head size and timeouts. */
@@ -34,6 +40,7 @@ export interface NodeAdapterOptions {
  */
 export class NodeAdapter {
   private readonly requests: RequestHandler;
+  private readonly work: AfterResponseWork;
   private readonly requestClass: new (
     raw: RawRequest,
   ) => HttpRequest;
@@ -45,6 +52,7 @@ export class NodeAdapter {
 
   constructor(options: NodeAdapterOptions) {
     this.requests = options.requests;
+    this.work = options.work;
     this.requestClass = options.requestClass;
     this.bodyLimits = options.bodyLimits;
     this.limits = options.limits;
@@ -71,6 +79,8 @@ export class NodeAdapter {
   private send(res: ServerResponse, response: HttpResponse, request: HttpRequest): void {
     // While closing, the client must not keep the connection for another request.
     if (this.closing && !res.headersSent) res.setHeader("connection", "close");
+    // "close" follows "finish" (written out) or a client gone: either way the answer is over.
+    if (request.afterResponseTasks !== undefined) res.once("close", () => this.work.start(request));
     try {
       writeNodeResponse(res, response, request);
     } catch (error) {
@@ -119,7 +129,7 @@ export class NodeAdapter {
     this.server = undefined;
     this.closing = true;
     try {
-      await closeGracefully(server, options.timeout ?? 10_000);
+      await closeGracefully(server, options.timeout ?? DEFAULT_CLOSE_TIMEOUT_MS);
     } finally {
       this.closing = false;
     }

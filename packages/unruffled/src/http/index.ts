@@ -4,7 +4,7 @@ export type { BodyLimits } from "./body-limits.ts";
 export { DEFAULT_BODY_LIMITS } from "./body-limits.ts";
 export type { CookieOptions } from "./cookies.ts";
 export { parseCookies, serializeCookie } from "./cookies.ts";
-export type { ClientAddress, RawRequest } from "./request.ts";
+export type { AfterResponseTask, ClientAddress, RawRequest } from "./request.ts";
 export { HttpRequest } from "./request.ts";
 export type { HeaderValue, ResponseBody, ResponseInit } from "./response.ts";
 export { HtmlResponse, HttpResponse, JsonResponse, PlainTextResponse } from "./response.ts";

@@ -31,6 +31,9 @@ export interface ClientAddress {
   port: number | undefined;
 }
 
+/** Work queued with `request.afterResponse()`: it runs once the answer has been written. */
+export type AfterResponseTask = () => void | Promise<void>;
+
 /**
  * The request as an endpoint sees it. Parsing is lazy: the query string, cookies and body are read
  * only when someone asks. An app may subclass it and pass the class to `createApp({ requestClass })`.
@@ -54,6 +57,8 @@ export class HttpRequest {
   id = "";
   /** The bytes source of the body; endpoints normally use `json()`, `text()`, `body()` or `form()`. */
   readonly bodySource: BodySource;
+  /** The tasks queued with `afterResponse()`, in order; undefined until one is (the app runs them). */
+  afterResponseTasks: AfterResponseTask[] | undefined = undefined;
   readonly limits: BodyLimits;
   private readonly socket: RawRequest["socket"];
   private parsedQuery: ParsedUrlQuery | undefined;
@@ -71,6 +76,20 @@ export class HttpRequest {
     this.bodySource = raw.body;
     this.limits = raw.limits;
     this.socket = raw.socket;
+  }
+
+  /**
+   * Queues work to run after the answer has been written: a notification, an audit record, a
+   * clean-up. Tasks run one after another in the order queued; one that fails is logged with the
+   * request id and never reaches the client, and the next still runs. `app.close()` waits for the
+   * work still running, up to its timeout. Queue tasks while the request is being answered.
+   *
+   * @example request.afterResponse(() => mailer.send(welcome(student)));
+   */
+  afterResponse(task: AfterResponseTask): void {
+    if (typeof task !== "function") throw new TypeError("afterResponse() takes a function");
+    if (this.afterResponseTasks === undefined) this.afterResponseTasks = [task];
+    else this.afterResponseTasks.push(task);
   }
 
   /** Query parameters; a repeated key gives an array. */

@@ -84,7 +84,10 @@ export class TestClient {
       socket: TEST_SOCKET,
       body: new WebBodySource(streamOf(encoded.body), encoded.headers["content-length"] ?? null),
     });
-    return readResponse(await this.app.handle(request), request.method);
+    const response = await readResponse(await this.app.handle(request), request.method);
+    // As on a server, the work queued with afterResponse() runs after the answer; a test sees it done.
+    await this.app.settled();
+    return response;
   }
 
   /**
