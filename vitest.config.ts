@@ -8,7 +8,12 @@ export default defineConfig({
   resolve: { conditions },
   ssr: { resolve: { conditions, externalConditions: ["source"] } },
   test: {
-    include: ["packages/*/test/**/*.test.ts", "apps/*/test/**/*.test.ts", "docs/**/*.test.ts"],
+    include: [
+      "packages/*/test/**/*.test.ts",
+      "apps/*/test/**/*.test.ts",
+      "tools/*/test/**/*.test.ts",
+      "docs/**/*.test.ts",
+    ],
     testTimeout: 20_000,
     hookTimeout: 60_000,
     pool: "forks",

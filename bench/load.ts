@@ -15,6 +15,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
 import { join } from "node:path";
+import { captureOutput } from "process-support";
 
 export type LoadGenerator = "wrk" | "autocannon";
 
@@ -430,14 +431,7 @@ async function runWrk(spec: LoadSpec, seconds: number, measured: boolean): Promi
   ];
   const child = spawn("wrk", args, { stdio: ["ignore", "pipe", "pipe"] });
   wrkChild = child;
-  let stdout = "";
-  let stderr = "";
-  child.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
-    stdout += chunk;
-  });
-  child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
-    stderr += chunk;
-  });
+  const output = captureOutput(child);
   const stopTimer = whole ? null : setTimeout(() => child.kill("SIGINT"), seconds * 1000);
   const killTimer = setTimeout(() => child.kill("SIGKILL"), (seconds + TIMEOUT_S + 10) * 1000);
   const code = await new Promise<number | string | null>((resolve) => {
@@ -447,9 +441,9 @@ async function runWrk(spec: LoadSpec, seconds: number, measured: boolean): Promi
   if (stopTimer) clearTimeout(stopTimer);
   clearTimeout(killTimer);
   wrkChild = null;
-  const line = stdout.split("\n").find((l) => l.startsWith(RESULT_MARK));
+  const line = output.stdout.split("\n").find((l) => l.startsWith(RESULT_MARK));
   if (code !== 0 || line === undefined) {
-    const tail = `${stderr}\n${stdout}`
+    const tail = `${output.stderr}\n${output.stdout}`
       .trim()
       .split("\n")
       .filter((l) => l.trim())

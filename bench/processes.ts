@@ -6,6 +6,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
+import { captureOutput } from "process-support";
 import type { LoadGenerator, LoadResult, LoadSpec } from "./load.ts";
 import type { EndpointDef } from "./suites/suite.ts";
 
@@ -114,7 +115,7 @@ export async function startServer(
     stdio: ["ignore", "pipe", "pipe"],
   });
   live.add(child);
-  const output = captured(child);
+  const output = captureOutput(child);
   let exitMessage: string | null = null;
   child.on("exit", (code, signal) => {
     live.delete(child);
@@ -180,23 +181,11 @@ export function loadSpec(
   };
 }
 
-/** What a child prints, as it arrives. */
-function captured(child: ChildProcess): { readonly stdout: string; readonly stderr: string } {
-  const output = { stdout: "", stderr: "" };
-  child.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
-    output.stdout += chunk;
-  });
-  child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
-    output.stderr += chunk;
-  });
-  return output;
-}
-
 export async function load(spec: LoadSpec, cpu: string | null): Promise<LoadResult> {
   const [command, args] = pinned(cpu, [join(BENCH_DIR, "load.ts"), JSON.stringify(spec)]);
   const child = spawn(command, args, { cwd: ROOT_DIR, env: childEnv(), stdio: ["ignore", "pipe", "pipe"] });
   live.add(child);
-  const output = captured(child);
+  const output = captureOutput(child);
   const limitMs = (spec.warmup + spec.duration) * 1000 + 30_000;
   const timer = setTimeout(() => child.kill("SIGKILL"), limitMs);
   const code = await new Promise<number | null>((resolve) => {

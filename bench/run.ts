@@ -357,6 +357,42 @@ async function measure(
   };
 }
 
+/** A server started for a run: up and answering correctly, or why not (then it is stopped). */
+type ServerStart =
+  | { kind: "up"; running: Running; warnings: string[] }
+  | { kind: "not started"; error: string }
+  | { kind: "wrong answers"; failures: string[]; warnings: string[] };
+
+/**
+ * Starts a server and runs the suite's checks on it, the same way in pre-flight and in every round:
+ * a server whose sources changed under it (the framework is written in this tree) must not be
+ * measured while answering wrongly. Each start's time goes to `outcome.startupMs`.
+ */
+async function startChecked(
+  server: ServerDef,
+  outcome: ServerOutcome,
+  suite: Suite,
+  config: Config,
+  serverCpu: string | null,
+): Promise<ServerStart> {
+  let running: Running;
+  try {
+    running = await startServer(
+      join(BENCH_DIR, server.file),
+      suite.readyPath,
+      config.startTimeoutMs,
+      serverCpu,
+    );
+  } catch (error) {
+    return { kind: "not started", error: (error as Error).message };
+  }
+  outcome.startupMs.push(running.startupMs);
+  const { failures, warnings } = await validate(running.port, suite.checks);
+  if (failures.length === 0) return { kind: "up", running, warnings };
+  await stopServer(running.child);
+  return { kind: "wrong answers", failures, warnings };
+}
+
 async function main(): Promise<void> {
   const config = readConfig(process.argv.slice(2));
   const suite: Suite = SUITES[config.suite];
@@ -416,34 +452,26 @@ async function main(): Promise<void> {
   for (const server of servers) {
     const outcome = outcomes.get(server.id);
     if (!outcome) continue;
-    let running: Running;
-    try {
-      running = await startServer(
-        join(BENCH_DIR, server.file),
-        suite.readyPath,
-        config.startTimeoutMs,
-        serverCpu,
-      );
-    } catch (error) {
+    const skip = (reason: string) => {
       outcome.status = "skipped";
-      outcome.reason = `failed to start: ${(error as Error).message}`;
-      log(`  ✗ ${server.label.padEnd(16)} skipped — ${outcome.reason}`);
+      outcome.reason = reason;
+      log(`  ✗ ${server.label.padEnd(16)} skipped — ${reason}`);
+    };
+    const start = await startChecked(server, outcome, suite, config, serverCpu);
+    if (start.kind === "not started") {
+      skip(`failed to start: ${start.error}`);
       continue;
     }
-    outcome.startupMs.push(running.startupMs);
-    const report = await validate(running.port, suite.checks);
-    await stopServer(running.child);
-    outcome.warnings.push(...report.warnings);
-    if (report.failures.length > 0) {
-      outcome.status = "skipped";
-      outcome.reason = `failed correctness checks: ${report.failures.join("; ")}`;
-      log(`  ✗ ${server.label.padEnd(16)} skipped — ${outcome.reason}`);
-    } else {
-      log(
-        `  ✓ ${server.label.padEnd(16)} ${suite.checks.length} checks passed, ready in ${fmtInt(running.startupMs)} ms` +
-          (report.warnings.length ? ` (warnings: ${report.warnings.join("; ")})` : ""),
-      );
+    outcome.warnings.push(...start.warnings);
+    if (start.kind === "wrong answers") {
+      skip(`failed correctness checks: ${start.failures.join("; ")}`);
+      continue;
     }
+    await stopServer(start.running.child);
+    log(
+      `  ✓ ${server.label.padEnd(16)} ${suite.checks.length} checks passed, ready in ${fmtInt(start.running.startupMs)} ms` +
+        (start.warnings.length ? ` (warnings: ${start.warnings.join("; ")})` : ""),
+    );
   }
 
   // 2. Interleaved rounds. Every server of a round is started (and checked) first and stays up, idle
@@ -459,29 +487,18 @@ async function main(): Promise<void> {
     for (const server of order) {
       const outcome = outcomes.get(server.id);
       if (!outcome) continue;
-      let running: Running;
-      try {
-        running = await startServer(
-          join(BENCH_DIR, server.file),
-          suite.readyPath,
-          config.startTimeoutMs,
-          serverCpu,
-        );
-      } catch (error) {
-        log(`  ${server.label}: failed to start this round — ${(error as Error).message}`);
+      const start = await startChecked(server, outcome, suite, config, serverCpu);
+      if (start.kind === "not started") {
+        log(`  ${server.label}: failed to start this round — ${start.error}`);
         continue;
       }
-      outcome.startupMs.push(running.startupMs);
-      // Checked again at every start: a server whose sources changed under it (the framework is
-      // being written in this tree) must not be measured while answering wrongly.
-      const recheck = await validate(running.port, suite.checks);
-      if (recheck.failures.length > 0) {
-        await stopServer(running.child);
-        const reason = `failed correctness checks: ${recheck.failures.slice(0, 3).join("; ")}`;
+      if (start.kind === "wrong answers") {
+        const reason = `failed correctness checks: ${start.failures.slice(0, 3).join("; ")}`;
         outcome.roundFailures.push({ round, reason });
         log(`  ${server.label.padEnd(16)} not measured this round — ${reason}`);
         continue;
       }
+      const { running } = start;
       up.push({ server, outcome, running, parts: [`up in ${fmtInt(running.startupMs)} ms`] });
     }
     try {

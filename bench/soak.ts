@@ -11,11 +11,11 @@ import { once } from "node:events";
 import { readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { Agent, request } from "node:http";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { freePort } from "process-support";
 
 const ROOT_DIR = dirname(dirname(fileURLToPath(import.meta.url)));
 const MAIN = join(ROOT_DIR, "apps", "enrollment", "src", "main.ts");
@@ -236,17 +236,6 @@ function send(method: string, path: string, body: string | undefined, port: numb
 
 // ---------------------------------------------------------------------------------------------
 // The run
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function startService(databaseUrl: string, port: number): Promise<ChildProcess> {
   const child = spawn(process.execPath, ["--conditions=source", MAIN], {

@@ -1,12 +1,14 @@
 import { handleShutdownSignals, type LoggingSettings, runWorkers } from "unruffled";
 import { createEnrollmentApp } from "./app.ts";
-import { openDatabase } from "./db/index.ts";
+import { defaultSqlitePath, openDatabase } from "./db/index.ts";
 import { type ServerOptions, serverOptions } from "./server-options.ts";
+import { databaseFailure, listenFailure } from "./start-up-failure.ts";
 
 // The service: the embedded SQLite file unless DATABASE_URL names PostgreSQL; an access log line
 // per request unless LOG_LEVEL says otherwise ("warn" keeps errors only). `--workers N` (or WORKERS)
 // runs N processes on one port; SIGTERM and SIGINT finish requests in flight within
-// SHUTDOWN_TIMEOUT_MS (default 10 s), close the database and exit 0.
+// SHUTDOWN_TIMEOUT_MS (default 10 s), close the database and exit 0. A port taken or a database
+// out of reach is told in one line, exit code 1.
 const level = (process.env.LOG_LEVEL ?? "info") as LoggingSettings["level"];
 
 let options: ServerOptions;
@@ -18,12 +20,20 @@ try {
 }
 
 async function serve(): Promise<void> {
-  const database = await openDatabase();
+  const databaseUrl = process.env.DATABASE_URL || defaultSqlitePath;
+  const database = await openDatabase(databaseUrl).catch((error) =>
+    exitWith(databaseFailure(error, databaseUrl), error),
+  );
   const app = createEnrollmentApp(database, {
     settings: { LOGGING: { level } },
     onClose: () => database.close(),
   });
-  await app.listen({ port: options.port, host: options.host });
+  try {
+    await app.listen({ port: options.port, host: options.host });
+  } catch (error) {
+    await database.close();
+    exitWith(listenFailure(error, options.host, options.port), error);
+  }
   // close() finishes the requests in flight, then closes the database (the app's onClose).
   handleShutdownSignals(() => app.close({ timeout: options.shutdownTimeoutMs }));
   const { port } = app.address()!;
@@ -31,6 +41,13 @@ async function serve(): Promise<void> {
   console.log(
     `Enrollment API on ${base}/api/enroll/hello (${database.dialect}, pid ${process.pid}); docs at ${base}/openapi/docs`,
   );
+}
+
+// The line for a failure the operator can fix; anything else is a bug and goes on with its stack.
+function exitWith(line: string | undefined, error: unknown): never {
+  if (line === undefined) throw error;
+  console.error(line);
+  process.exit(1);
 }
 
 // The primary waits a little longer than its workers' own deadline before killing them.

@@ -1,29 +1,12 @@
+import type { z } from "zod";
 import { type CourseRow, readBoolean, type StudentRow } from "./db/index.ts";
+import type { CourseSerializer, StudentSerializer } from "./schemas.ts";
 
-/** A student as the API returns it (the spec's StudentSerializer). */
-export interface Student {
-  id: number;
-  name: string;
-  email: string;
-  age: number;
-  /** The school's student number. */
-  student_id: string;
-  created_at: string;
-  updated_at: string;
-}
+/** A student as the API returns it: the output of `StudentSerializer`, so the type and the schema agree. */
+export type Student = z.output<typeof StudentSerializer>;
 
-/** A course as the API returns it (the spec's CourseSerializer). */
-export interface Course {
-  id: number;
-  name: string;
-  code: string;
-  description: string;
-  credits: number;
-  max_students: number;
-  is_active: boolean;
-  created_at: string;
-  updated_at: string;
-}
+/** A course as the API returns it: the output of `CourseSerializer`. */
+export type Course = z.output<typeof CourseSerializer>;
 
 // Fields are copied one by one so a column added later is not published by accident.
 export function serializeStudent(row: StudentRow): Student {

@@ -9,20 +9,18 @@ import {
   notEnrolled,
 } from "./business-error.ts";
 import {
+  countEnrollments,
   type Database,
+  isEnrolled,
   isUniqueViolation,
+  lockCourse,
   nameContains,
   readBoolean,
+  requireCourse,
+  requireStudent,
   sqlBoolean,
   writeTransaction,
 } from "./db/index.ts";
-import {
-  countEnrollments,
-  isEnrolled,
-  lockCourse,
-  requireCourse,
-  requireStudent,
-} from "./enrollment-queries.ts";
 import { type Course, type Student, serializeCourse, serializeStudent } from "./serializers.ts";
 
 export { BusinessError, type BusinessErrorCode } from "./business-error.ts";

@@ -3,6 +3,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { captureOutput } from "process-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 // The service through the `unruffled` command, as a developer starts it: a child process.
@@ -51,30 +52,23 @@ describe("the enrollment service through the unruffled command", () => {
       ["--conditions=source", CLI, "serve", SERVER_MODULE, "--port", "0", "--log-level", "info"],
       { cwd: ROOT, env, stdio: "pipe" },
     );
-    let stdout = "";
-    let stderr = "";
-    child.stdout!.on("data", (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr!.on("data", (chunk) => {
-      stderr += chunk;
-    });
+    const output = captureOutput(child);
     const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
     try {
       const deadline = Date.now() + 15_000;
       let url: string | undefined;
       while (url === undefined && Date.now() < deadline) {
-        url = /on (http:\/\/[\d.:]+)/.exec(stderr)?.[1];
+        url = /on (http:\/\/[\d.:]+)/.exec(output.stderr)?.[1];
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
       const response = await fetch(`${url}/api/enroll/student-list?page=1`, {
         headers: { "x-request-id": "enrollment-cli" },
       });
       expect(await response.json()).toEqual({ code: 0, message: "success", data: [] });
-      while (!stdout.includes("request completed") && Date.now() < deadline) {
+      while (!output.stdout.includes("request completed") && Date.now() < deadline) {
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
-      expect(JSON.parse(stdout)).toMatchObject({
+      expect(JSON.parse(output.stdout)).toMatchObject({
         reqId: "enrollment-cli",
         method: "GET",
         path: "/api/enroll/student-list",

@@ -36,8 +36,17 @@ const listCourses = endpoint({
 export const app = createApp({
   settings: {
     OPENAPI: {
-      info: { title: "Catalogue", version: "1.4.0", description: "Courses and their credits." },
+      info: {
+        title: "Catalogue",
+        version: "1.4.0",
+        summary: "The course catalogue",
+        description: "Courses and their credits.",
+        contact: { name: "Registry", email: "registry@example.edu" },
+        license: { name: "MIT License", identifier: "MIT" },
+      },
       servers: [{ url: "/", description: "This server" }],
+      tags: [{ name: "courses", description: "What can be taken, for how many credits" }],
+      externalDocs: { url: "https://example.edu/catalogue", description: "The printed catalogue" },
       allow_public: true,
     },
   },

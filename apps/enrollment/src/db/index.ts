@@ -1,4 +1,11 @@
 export { type DialectName, dialectOf } from "./dialect.ts";
+export {
+  countEnrollments,
+  isEnrolled,
+  lockCourse,
+  requireCourse,
+  requireStudent,
+} from "./enrollment-queries.ts";
 export { migrateToLatest } from "./migrate.ts";
 export { nameContains } from "./name-contains.ts";
 export { type Database, defaultSqlitePath, openDatabase } from "./open-database.ts";

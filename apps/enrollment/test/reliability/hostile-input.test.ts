@@ -1,14 +1,7 @@
 import fc from "fast-check";
+import { contentType, jsonText, nastyText, percentEncoded, urlencoded, withInvalidUtf8 } from "hostile-input";
 import { type RunningServer, startServer } from "unruffled/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  contentType,
-  jsonText,
-  nastyText,
-  percentEncoded,
-  urlencoded,
-  withInvalidUtf8,
-} from "../../../../packages/unruffled/test/reliability/arbitraries.ts";
 import { createEnrollmentApp } from "../../src/app.ts";
 import { type Database, type DialectName, openDatabase } from "../../src/db/index.ts";
 import { createStudents, createTestCourse } from "../support/fixtures.ts";

@@ -1,3 +1,4 @@
+import { waitFor } from "process-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Database, openDatabase } from "../../src/db/index.ts";
 import { createStudents, createTestCourse, storedEnrollments } from "../support/fixtures.ts";
@@ -13,27 +14,16 @@ function outcomeOf(answer: Answer | undefined): string {
 }
 
 /** Asks until `accept` takes an answer, each on a new connection (so each may reach another worker). */
-async function askUntil<T>(
+function askUntil<T>(
   what: string,
   ask: () => Promise<Answer | undefined>,
   accept: (answer: Answer) => T | undefined,
-) {
-  const deadline = performance.now() + 20_000;
-  for (;;) {
+): Promise<T> {
+  const probe = async () => {
     const answer = await ask();
-    const value = answer === undefined ? undefined : accept(answer);
-    if (value !== undefined) return value;
-    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-async function until(what: string, condition: () => boolean): Promise<void> {
-  const deadline = performance.now() + 20_000;
-  while (!condition()) {
-    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+    return answer === undefined ? undefined : accept(answer);
+  };
+  return waitFor(what, probe, { timeoutMs: 20_000 });
 }
 
 // Two worker processes of the real service on one PostgreSQL database, over HTTP.
@@ -102,7 +92,10 @@ describe("the service with two workers on PostgreSQL", () => {
     // Node's round-robin primary hands each connection to a worker and waits for its reply: one
     // handed over in the instant the worker dies is never answered. So ask once the primary knows.
     const death = new RegExp(`worker \\d \\(pid ${victim}\\) exited by SIGKILL; replacing it`);
-    await until("the primary to see the worker die", () => death.test(service.output()));
+    await waitFor("the primary to see the worker die", () => death.test(service.output()) || undefined, {
+      timeoutMs: 20_000,
+      intervalMs: 20,
+    });
     const replacement = await askUntil(
       "an answer from a new worker",
       () => get(service.port, "/api/enroll/student-list?size=1"),

@@ -4,6 +4,7 @@ import type { Logger } from "pino";
 import type { BodyLimits } from "../http/body-limits.ts";
 import { HttpRequest, type RawRequest } from "../http/request.ts";
 import type { HttpResponse } from "../http/response.ts";
+import { checkOpenApiSettings } from "../openapi/check-settings.ts";
 import { docsRoutes } from "../openapi/docs-routes.ts";
 import { generateOpenApi } from "../openapi/generate.ts";
 import type { OpenApiDocument } from "../openapi/types.ts";
@@ -87,6 +88,7 @@ export class App {
     this.options = options;
     this.settings = options.settings ?? {};
     this.limits = resolveLimits(this.settings.LIMITS);
+    checkOpenApiSettings(this.settings.OPENAPI);
     this.bodyLimits = {
       body: this.limits.body_size,
       form: this.limits.form_size,

@@ -1,34 +1,34 @@
-import { fsPromises, parseArgs, resolve } from "../node-builtins.ts";
+import { fsPromises, resolve } from "../node-builtins.ts";
 import { type DocumentedApp, generateOpenApi } from "../openapi/generate.ts";
-import { type CliCommand, CliUsageError } from "./command.ts";
+import { readAppArguments } from "./app-arguments.ts";
+import type { CliCommand } from "./command.ts";
 import { loadApp } from "./load-app.ts";
 
-const USAGE = "unruffled openapi --app <module path> [--export <name>] [--out <file>]";
+const USAGE = "unruffled openapi <app module> [--export <name>] [--out <file>]";
 
 /**
- * `unruffled openapi --app src/app.ts [--export app] [--out openapi.json]`: imports the app module
- * and writes its OpenAPI document as indented JSON to the file, or to standard output.
+ * `unruffled openapi src/app.ts [--export app] [--out openapi.json]`: imports the app module and
+ * writes its OpenAPI document as indented JSON to the file, or to standard output.
  *
  * @example
- * npx unruffled openapi --app apps/enrollment/src/app.ts --out openapi.json
+ * npx unruffled openapi apps/enrollment/src/server.ts --out openapi.json
  */
 export const openapiCommand: CliCommand = {
   name: "openapi",
   usage: USAGE,
   summary: "Write the OpenAPI 3.1 document of an app as JSON",
   async run(args, io) {
-    const { values } = parseArgs({
-      args: [...args],
-      options: {
-        app: { type: "string" },
-        export: { type: "string" },
-        out: { type: "string" },
-      },
-      strict: true,
-      allowPositionals: false,
+    // 0.1.0 took the module as `--app <module>`: still read, with a warning, so its scripts keep working.
+    const { modulePath, exportName, values } = readAppArguments(args, io.cwd, {
+      out: { type: "string" },
+      app: { type: "string" },
     });
-    if (values.app === undefined) throw new CliUsageError("--app is required.");
-    const app: DocumentedApp = await loadApp(resolve(io.cwd, values.app), values.export);
+    if (values.app !== undefined) {
+      await io.error(
+        `unruffled openapi: --app is deprecated; give the app module first, as serve and routes take it: unruffled openapi ${values.app}\n`,
+      );
+    }
+    const app: DocumentedApp = await loadApp(modulePath, exportName);
     const json = `${JSON.stringify(generateOpenApi(app), null, 2)}\n`;
     if (values.out === undefined) {
       await io.write(json);

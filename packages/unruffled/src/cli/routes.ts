@@ -1,5 +1,5 @@
-import { parseArgs, resolve } from "../node-builtins.ts";
-import { type CliCommand, CliUsageError } from "./command.ts";
+import { readAppArguments } from "./app-arguments.ts";
+import type { CliCommand } from "./command.ts";
 import { loadApp } from "./load-app.ts";
 import { routesTable } from "./routes-table.ts";
 
@@ -19,14 +19,8 @@ export const routesCommand: CliCommand = {
   usage: USAGE,
   summary: "List an app's routes: method, path, name, parameters by source",
   async run(args, io) {
-    const { values, positionals } = parseArgs({
-      args: [...args],
-      options: { export: { type: "string" } },
-      strict: true,
-      allowPositionals: true,
-    });
-    if (positionals.length !== 1) throw new CliUsageError("Give one app module.");
-    const app = await loadApp(resolve(io.cwd, positionals[0]!), values.export);
+    const { modulePath, exportName } = readAppArguments(args, io.cwd, {});
+    const app = await loadApp(modulePath, exportName);
     await io.write(routesTable(app.routes));
     return 0;
   },

@@ -2,7 +2,7 @@ import cluster from "node:cluster";
 import type { LevelWithSilent } from "pino";
 import { handleShutdownSignals } from "../app/shutdown-signals.ts";
 import { runWorkers } from "../app/workers.ts";
-import { parseArgs, resolve } from "../node-builtins.ts";
+import { readAppArguments } from "./app-arguments.ts";
 import { type CliCommand, CliFailure, type CliIo, CliUsageError } from "./command.ts";
 import { loadApp } from "./load-app.ts";
 import { serveWatched } from "./serve-watched.ts";
@@ -88,20 +88,13 @@ function toStderr(io: CliIo) {
 
 /** Parses and checks the command line of `serve`. */
 export function readServeOptions(args: readonly string[], cwd: string): ServeOptions {
-  const { values, positionals } = parseArgs({
-    args: [...args],
-    options: {
-      export: { type: "string" },
-      port: { type: "string" },
-      host: { type: "string" },
-      workers: { type: "string" },
-      watch: { type: "boolean", default: false },
-      "log-level": { type: "string" },
-    },
-    strict: true,
-    allowPositionals: true,
+  const { modulePath, exportName, values } = readAppArguments(args, cwd, {
+    port: { type: "string" },
+    host: { type: "string" },
+    workers: { type: "string" },
+    watch: { type: "boolean", default: false },
+    "log-level": { type: "string" },
   });
-  if (positionals.length !== 1) throw new CliUsageError("Give one app module.");
   const port = wholeNumber("--port", values.port ?? process.env.PORT ?? "8000", 0, 65_535);
   const workers = wholeNumber("--workers", values.workers ?? "1", 1, 1_024);
   if (values.watch && workers > 1) {
@@ -112,8 +105,8 @@ export function readServeOptions(args: readonly string[], cwd: string): ServeOpt
     throw new CliUsageError(`--log-level must be one of ${LEVELS.join(", ")}, got "${logLevel}".`);
   }
   return {
-    modulePath: resolve(cwd, positionals[0]!),
-    exportName: values.export,
+    modulePath,
+    exportName,
     port,
     host: values.host ?? "127.0.0.1",
     workers,

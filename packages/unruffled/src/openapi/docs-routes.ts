@@ -16,10 +16,23 @@ export const DOCS_PREFIX = "/openapi";
 const PAGE_HEADERS = { "cache-control": "no-cache" };
 const ASSET_HEADERS = { "cache-control": "public, max-age=86400" };
 
+// `/openapi/docs/` is the page to a person, but its relative asset URLs would resolve under
+// `/openapi/docs/`: a redirect to the slashless path fixes both. The Location is relative too, so it
+// stays right behind a proxy that mounts the app under a prefix; 307, as Starlette redirects slashes.
+const toPage = (page: string) =>
+  endpoint({
+    returns: HttpResponse,
+    handler: ({ queryString }) =>
+      new HttpResponse(null, {
+        status: 307,
+        headers: { location: `../${page}${queryString === "" ? "" : `?${queryString}`}` },
+      }),
+  });
+
 /**
  * The documentation routes of an app (`/openapi/docs`, `/openapi/redoc`, `/openapi/openapi.json`
- * and the assets under `/openapi/assets/`), built by the framework's own `endpoint()` and `path()`,
- * and left out of the document. None unless `OPENAPI.allow_public` is true, so the paths answer 404.
+ * and the assets under `/openapi/assets/`; `/openapi/docs/` and `/openapi/redoc/` redirect to their
+ * page), built by the framework's own `endpoint()` and `path()`, and left out of the document. None unless `OPENAPI.allow_public` is true, so the paths answer 404.
  *
  * @example
  * for (const route of docsRoutes(app)) app.register(route);
@@ -50,6 +63,8 @@ export function docsRoutes(
         handler: () => new HtmlResponse(redoc, { headers: PAGE_HEADERS }),
       }),
     }),
+    path("/docs/", { name: "openapi_swagger_ui_slash", endpoint: toPage("docs") }),
+    path("/redoc/", { name: "openapi_redoc_slash", endpoint: toPage("redoc") }),
     path("/openapi.json", {
       name: "openapi_document",
       endpoint: endpoint({

@@ -15,11 +15,13 @@ import {
 import type { OpenApiSettings } from "./settings.ts";
 import type {
   ComponentsObject,
+  ExternalDocumentationObject,
   InfoObject,
   OpenApiDocument,
   OperationMethod,
   OperationObject,
   PathItemObject,
+  TagObject,
 } from "./types.ts";
 
 /** An exception handler as the document sees it: what it answers. */
@@ -108,6 +110,8 @@ function buildDocument(app: DocumentedApp): OpenApiDocument {
   if (Object.keys(schemas).length > 0) components.schemas = schemas;
   if (Object.keys(securitySchemes).length > 0) components.securitySchemes = securitySchemes;
   if (Object.keys(components).length > 0) document.components = components;
+  if (settings?.tags !== undefined) document.tags = settings.tags.map(tagOf);
+  if (settings?.externalDocs !== undefined) document.externalDocs = externalDocsOf(settings.externalDocs);
   return document;
 }
 
@@ -140,10 +144,32 @@ function toOperation(
   return operation;
 }
 
+// The settings' objects are copied field by field, in the specification's order: the document holds
+// what OpenAPI defines, not whatever else the settings object carries.
 function infoOf(info: InfoObject | undefined): InfoObject {
   if (info === undefined) return { ...DEFAULT_INFO };
   const result: InfoObject = { title: info.title, version: info.version };
+  if (info.summary !== undefined) result.summary = info.summary;
   if (info.description !== undefined) result.description = info.description;
+  if (info.termsOfService !== undefined) result.termsOfService = info.termsOfService;
+  if (info.contact !== undefined) result.contact = definedOnly(info.contact, ["name", "url", "email"]);
+  if (info.license !== undefined) result.license = definedOnly(info.license, ["name", "identifier", "url"]);
+  return result;
+}
+
+function tagOf(tag: TagObject): TagObject {
+  const result = definedOnly(tag, ["name", "description"]);
+  if (tag.externalDocs !== undefined) result.externalDocs = externalDocsOf(tag.externalDocs);
+  return result;
+}
+
+function externalDocsOf(docs: ExternalDocumentationObject): ExternalDocumentationObject {
+  return definedOnly(docs, ["url", "description"]);
+}
+
+function definedOnly<T extends object>(value: T, keys: readonly (keyof T)[]): T {
+  const result = {} as T;
+  for (const key of keys) if (value[key] !== undefined) result[key] = value[key];
   return result;
 }
 

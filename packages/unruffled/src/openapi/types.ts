@@ -12,11 +12,44 @@ export interface OpenApiDocument {
   servers?: ServerObject[];
   paths: Record<string, PathItemObject>;
   components?: ComponentsObject;
+  tags?: TagObject[];
+  externalDocs?: ExternalDocumentationObject;
 }
 
 export interface InfoObject {
   title: string;
   version: string;
+  /** A one-line summary of the API. */
+  summary?: string;
+  /** CommonMark. */
+  description?: string;
+  /** A URL. */
+  termsOfService?: string;
+  contact?: ContactObject;
+  license?: LicenseObject;
+}
+
+export interface ContactObject {
+  name?: string;
+  url?: string;
+  email?: string;
+}
+
+/** A licence, named by an SPDX `identifier` (`"MIT"`) or by a `url` to its text: not both. */
+export type LicenseObject =
+  | { name: string; identifier: string; url?: never }
+  | { name: string; url?: string; identifier?: never };
+
+/** A tag of the document: a route's tag needs none, one declared gives its description and links. */
+export interface TagObject {
+  name: string;
+  /** CommonMark. */
+  description?: string;
+  externalDocs?: ExternalDocumentationObject;
+}
+
+export interface ExternalDocumentationObject {
+  url: string;
   description?: string;
 }
 

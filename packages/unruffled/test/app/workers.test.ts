@@ -1,8 +1,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { get } from "node:http";
-import { createServer } from "node:net";
 import { join } from "node:path";
+import { captureOutput, freePort, waitFor } from "process-support";
 import { afterEach, describe, expect, it } from "vitest";
 
 const fixture = join(import.meta.dirname, "..", "support", "workers-fixture.ts");
@@ -19,40 +19,9 @@ function startCluster(mode: "crash" | "serve", port = 0) {
     stdio: ["ignore", "pipe", "pipe"],
   });
   started.push(child);
-  let output = "";
-  child.stdout!.on("data", (chunk) => {
-    output += chunk;
-  });
-  child.stderr!.on("data", (chunk) => {
-    output += chunk;
-  });
+  const output = captureOutput(child);
   const exited = once(child, "exit").then(([code]) => code as number | null);
-  return { child, output: () => output, exited };
-}
-
-async function waitFor<T>(
-  what: string,
-  probe: () => T | undefined | Promise<T | undefined>,
-  timeoutMs = 15_000,
-) {
-  const deadline = performance.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
+  return { child, output: () => output.combined, exited };
 }
 
 /** The pid of the worker that answered, on a fresh connection each time (the primary spreads connections). */

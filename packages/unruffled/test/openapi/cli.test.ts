@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { envelopeValidationHandler, fixtureApp } from "./fixture-app.ts";
+import { envelopeValidationHandler, fixtureApp, OPENAPI } from "./fixture-app.ts";
 import { REPOSITORY_ROOT } from "./support/repository.ts";
 
 const CLI = join(REPOSITORY_ROOT, "packages/unruffled/src/cli.ts");
@@ -28,6 +28,7 @@ function run(file: string, args: string[]): Promise<Outcome> {
   });
 }
 const cli = (...args: string[]) => run(process.execPath, ["--conditions=source", CLI, ...args]);
+const USAGE = "Usage: unruffled openapi <app module> [--export <name>] [--out <file>]\n";
 const asJson = (value: unknown) => JSON.parse(JSON.stringify(value));
 
 let folder: string;
@@ -41,14 +42,14 @@ afterAll(async () => {
 describe("unruffled openapi", () => {
   it("writes the document of the module's `app` export to --out, indented", async () => {
     const out = join(folder, "openapi.json");
-    const outcome = await cli("openapi", "--app", relativeAppModule, "--out", out);
+    const outcome = await cli("openapi", relativeAppModule, "--out", out);
     expect(outcome).toEqual({ code: 0, stdout: "", stderr: `Wrote the OpenAPI document to ${out}\n` });
     const text = await readFile(out, "utf8");
     expect(text).toBe(`${JSON.stringify(fixtureApp().openapi(), null, 2)}\n`);
   });
 
   it("writes the named export's document to standard output", async () => {
-    const outcome = await cli("openapi", "--app", APP_MODULE, "--export", "envelopeApp");
+    const outcome = await cli("openapi", APP_MODULE, "--export", "envelopeApp");
     expect(outcome.code).toBe(0);
     expect(JSON.parse(outcome.stdout)).toEqual(
       asJson(fixtureApp({ exceptionHandlers: [envelopeValidationHandler] }).openapi()),
@@ -56,30 +57,38 @@ describe("unruffled openapi", () => {
   });
 
   it("runs as the package's `unruffled` bin", async () => {
-    const outcome = await run(BIN, ["openapi", "--app", relativeAppModule]);
+    const outcome = await run(BIN, ["openapi", relativeAppModule]);
     expect(outcome.code).toBe(0);
-    expect(JSON.parse(outcome.stdout).info).toEqual({
-      title: "Fixture API",
-      version: "1.2.3",
-      description: "Every marker of unruffled.",
-    });
+    expect(JSON.parse(outcome.stdout).info).toEqual(OPENAPI.info);
   });
 
-  it("refuses a missing --app with the usage and exit code 2", async () => {
-    expect(await cli("openapi")).toEqual({
+  it("still takes the module as --app, the deprecated form of 0.1.0, and says so on standard error", async () => {
+    const outcome = await cli("openapi", "--app", relativeAppModule);
+    expect(outcome.code).toBe(0);
+    expect(outcome.stderr).toBe(
+      `unruffled openapi: --app is deprecated; give the app module first, as serve and routes take it: unruffled openapi ${relativeAppModule}\n`,
+    );
+    expect(JSON.parse(outcome.stdout)).toEqual(asJson(fixtureApp().openapi()));
+  });
+
+  it.each([
+    ["no module", []],
+    ["two modules", ["a.ts", "b.ts"]],
+    ["a module and --app", ["a.ts", "--app", "b.ts"]],
+  ])("asks for exactly one app module when given %s, with the usage and exit code 2", async (_case, args) => {
+    expect(await cli("openapi", ...args)).toEqual({
       code: 2,
       stdout: "",
-      stderr:
-        "--app is required.\nUsage: unruffled openapi --app <module path> [--export <name>] [--out <file>]\n",
+      stderr: `Give one app module.\n${USAGE}`,
     });
   });
 
   it("names what the module exports when it has no app", async () => {
-    const outcome = await cli("openapi", "--app", APP_MODULE, "--export", "missing");
+    const outcome = await cli("openapi", APP_MODULE, "--export", "missing");
     expect(outcome).toEqual({
       code: 2,
       stdout: "",
-      stderr: `${APP_MODULE} has no app as the export "missing" (it exports: app, envelopeApp). Export the value of createApp(...).\nUsage: unruffled openapi --app <module path> [--export <name>] [--out <file>]\n`,
+      stderr: `${APP_MODULE} has no app as the export "missing" (it exports: app, envelopeApp). Export the value of createApp(...).\n${USAGE}`,
     });
   });
 
@@ -87,7 +96,7 @@ describe("unruffled openapi", () => {
     const outcome = await cli("serve-me");
     expect(outcome.code).toBe(2);
     expect(outcome.stderr).toBe(
-      'Unknown command "serve-me".\n\nUsage: unruffled <command> [options]\n\nCommands:\n  openapi    Write the OpenAPI 3.1 document of an app as JSON\n    unruffled openapi --app <module path> [--export <name>] [--out <file>]\n' +
+      'Unknown command "serve-me".\n\nUsage: unruffled <command> [options]\n\nCommands:\n  openapi    Write the OpenAPI 3.1 document of an app as JSON\n    unruffled openapi <app module> [--export <name>] [--out <file>]\n' +
         "  serve      Serve an app on Node's HTTP server (--workers, --watch for development)\n    unruffled serve <app module> [--export <name>] [--port <port>] [--host <host>] [--workers <n>] [--watch] [--log-level <level>]\n" +
         "  routes     List an app's routes: method, path, name, parameters by source\n    unruffled routes <app module> [--export <name>]\n",
     );

@@ -147,6 +147,28 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)("the documentation pag
       },
     );
 
+    it.runIf(name === "fixture")(
+      "renders both pages when reached with a trailing slash, at the page's own address",
+      async () => {
+        const problems: PageProblems = { externalRequests: [], consoleErrors: [] };
+        const swagger = await open(server, "/openapi/docs/", problems);
+        await expect
+          .poll(() => swagger.locator(".opblock").count(), { timeout: 15_000 })
+          .toBe(swaggerBlockCount(openapi));
+        expect(swagger.url()).toBe(`${server.url}/openapi/docs`);
+        await swagger.close();
+        const redoc = await open(server, "/openapi/redoc/", problems);
+        await redoc
+          .locator("h2")
+          .filter({ hasText: operationLabels(openapi)[0]! })
+          .first()
+          .waitFor();
+        expect(redoc.url()).toBe(`${server.url}/openapi/redoc`);
+        await redoc.close();
+        expect(problems).toEqual({ externalRequests: [], consoleErrors: [] });
+      },
+    );
+
     it("renders every operation in Redoc with no console error and no request off the machine", async () => {
       const problems: PageProblems = { externalRequests: [], consoleErrors: [] };
       const tab = await open(server, "/openapi/redoc", problems);

@@ -13,6 +13,7 @@ const packageFolder = (name: string) => dirname(require.resolve(`${name}/package
 const EXTERNAL_URL = /\b(?:https?:)?\/\/(?!127\.0\.0\.1|localhost)[\w.-]+/;
 const DOC_PATHS = [
   "/openapi/docs",
+  "/openapi/docs/",
   "/openapi/redoc",
   "/openapi/openapi.json",
   "/openapi/assets/swagger-ui.css",
@@ -42,6 +43,28 @@ describe("documentation pages when OPENAPI.allow_public is true", () => {
     expect(html).toContain(`<script src="${script}"></script>`);
     expect(html).toContain('"openapi.json"');
     expect(html).not.toMatch(EXTERNAL_URL);
+  });
+
+  it.each([
+    ["/openapi/docs/", "../docs"],
+    ["/openapi/redoc/", "../redoc"],
+    ["/openapi/docs/?filter=students", "../docs?filter=students"],
+  ])("redirects %s to the page without the slash: 307, Location %s", async (page, location) => {
+    const response = await server.fetch(page, { redirect: "manual" });
+    expect({
+      status: response.status,
+      location: response.headers.get("location"),
+      body: await response.text(),
+    }).toEqual({ status: 307, location, body: "" });
+  });
+
+  it("reaches the page from the slash path when the client follows the redirect", async () => {
+    const response = await server.fetch("/openapi/redoc/");
+    expect([response.status, response.url, response.headers.get("content-type")]).toEqual([
+      200,
+      `${server.url}/openapi/redoc`,
+      "text/html; charset=utf-8",
+    ]);
   });
 
   it("serves the document as JSON, equal to app.openapi()", async () => {

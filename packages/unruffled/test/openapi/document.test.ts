@@ -19,14 +19,41 @@ const document = fixtureApp().openapi();
 const operation = (route: string, method: string) => (document.paths as any)[route][method];
 
 describe("the document (spec section 5)", () => {
-  it("is OpenAPI 3.1 with info and servers from the OPENAPI settings", () => {
+  it("is OpenAPI 3.1 with every field of the Info Object and the servers from the OPENAPI settings", () => {
     expect(document.openapi).toBe("3.1.1");
     expect(document.info).toEqual({
       title: "Fixture API",
       version: "1.2.3",
+      summary: "Students, courses and enrolments",
       description: "Every marker of unruffled.",
+      termsOfService: "https://example.org/terms",
+      contact: { name: "API team", url: "https://example.org/contact", email: "api@example.org" },
+      license: { name: "MIT License", identifier: "MIT" },
     });
     expect(document.servers).toEqual([{ url: "http://127.0.0.1:8000", description: "Local" }]);
+  });
+
+  it("carries the settings' top-level tags, in their order, and externalDocs, after the paths and components", () => {
+    expect(Object.keys(document)).toEqual([
+      "openapi",
+      "info",
+      "servers",
+      "paths",
+      "components",
+      "tags",
+      "externalDocs",
+    ]);
+    // "students" and "api" are routes' tags too; "archive" is no route's.
+    expect(document.tags).toEqual([
+      {
+        name: "students",
+        description: "Who is enrolled",
+        externalDocs: { url: "https://example.org/students", description: "The student handbook" },
+      },
+      { name: "api", description: "Everything under `/api`" },
+      { name: "archive", description: "A tag no route carries" },
+    ]);
+    expect(document.externalDocs).toEqual({ url: "https://example.org/guide", description: "The guide" });
   });
 
   it("has one operation per route and method with the route name as a stable operationId; HEAD, includeInSchema:false and the doc pages are left out", () => {
@@ -402,6 +429,57 @@ describe("edge cases of the document", () => {
         },
       },
     });
+  });
+
+  it("writes a licence given by its url, and only the fields OpenAPI defines of what the settings give", () => {
+    const info = {
+      title: "Shop",
+      version: "1.0.0",
+      license: { name: "Apache 2.0", url: "https://www.apache.org/licenses/LICENSE-2.0.html" },
+      contact: { email: "shop@example.org", phone: "555-0100" },
+      owner: "the shop team",
+    };
+    const app = createApp({
+      settings: { OPENAPI: { info, tags: [{ name: "items", colour: "blue" } as { name: string }] } },
+      routes: [path("/ping", { endpoint: ok(JsonResponse) })],
+    });
+    expect([app.openapi().info, app.openapi().tags]).toEqual([
+      {
+        title: "Shop",
+        version: "1.0.0",
+        contact: { email: "shop@example.org" },
+        license: { name: "Apache 2.0", url: "https://www.apache.org/licenses/LICENSE-2.0.html" },
+      },
+      [{ name: "items" }],
+    ]);
+  });
+
+  it("refuses a tag declared twice in OPENAPI.tags when the app is built, naming it", () => {
+    const build = () =>
+      createApp({
+        settings: {
+          OPENAPI: {
+            info: { title: "Shop", version: "1.0.0" },
+            tags: [{ name: "items" }, { name: "orders" }, { name: "items", description: "Again" }],
+          },
+        },
+        routes: [path("/ping", { endpoint: ok(JsonResponse) })],
+      });
+    expect(build).toThrow(ValueError);
+    expect(build).toThrow('OPENAPI.tags declares the tag "items" twice; declare each tag once.');
+  });
+
+  it("refuses a licence with both an identifier and a url when the app is built", () => {
+    const license = { name: "MIT License", identifier: "MIT", url: "https://opensource.org/license/mit" };
+    const build = () =>
+      createApp({
+        settings: { OPENAPI: { info: { title: "Shop", version: "1.0.0", license: license as never } } },
+        routes: [path("/ping", { endpoint: ok(JsonResponse) })],
+      });
+    expect(build).toThrow(ValueError);
+    expect(build).toThrow(
+      'OPENAPI.info.license gives both identifier "MIT" and url "https://opensource.org/license/mit"; OpenAPI 3.1 allows one of them.',
+    );
   });
 
   it("refuses two different schemas that share one id, naming the id", () => {

@@ -208,9 +208,28 @@ export const routes = [
   path("/internal/health", { endpoint: health, includeInSchema: false }),
 ];
 
+/** Every field of the Info Object, top-level tags (one also a route's) and externalDocs, for the validators. */
 export const OPENAPI = {
-  info: { title: "Fixture API", version: "1.2.3", description: "Every marker of unruffled." },
+  info: {
+    title: "Fixture API",
+    version: "1.2.3",
+    summary: "Students, courses and enrolments",
+    description: "Every marker of unruffled.",
+    termsOfService: "https://example.org/terms",
+    contact: { name: "API team", url: "https://example.org/contact", email: "api@example.org" },
+    license: { name: "MIT License", identifier: "MIT" },
+  },
   servers: [{ url: "http://127.0.0.1:8000", description: "Local" }],
+  tags: [
+    {
+      name: "students",
+      description: "Who is enrolled",
+      externalDocs: { url: "https://example.org/students", description: "The student handbook" },
+    },
+    { name: "api", description: "Everything under `/api`" },
+    { name: "archive", description: "A tag no route carries" },
+  ],
+  externalDocs: { url: "https://example.org/guide", description: "The guide" },
   allow_public: true,
 };
 

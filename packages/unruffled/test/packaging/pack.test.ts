@@ -226,7 +226,7 @@ describe("a project that installed the tarball", () => {
   });
 
   it("runs the packed `unruffled` command: npx unruffled openapi", async () => {
-    const stdout = await succeed("npx", ["--no-install", "unruffled", "openapi", "--app", "app.ts"], project);
+    const stdout = await succeed("npx", ["--no-install", "unruffled", "openapi", "app.ts"], project);
     const document = JSON.parse(stdout);
     expect(document.info).toEqual({ title: "Notes", version: "1.0.0" });
     expect(document.paths["/notes/{note_id}"].get.operationId).toBe("get_note");

@@ -1,7 +1,5 @@
 import { connect } from "node:net";
 import fc from "fast-check";
-import { type RunningServer, startServer } from "unruffled/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   contentType,
   cookieHeader,
@@ -12,7 +10,9 @@ import {
   percentEncoded,
   urlencoded,
   withInvalidUtf8,
-} from "./arbitraries.ts";
+} from "hostile-input";
+import { type RunningServer, startServer } from "unruffled/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHostileApp, declaredNames } from "./hostile-app.ts";
 import { type RawAnswer, rawRequest, sendRaw } from "./send-raw.ts";
 

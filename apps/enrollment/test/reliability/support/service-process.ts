@@ -1,8 +1,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { request } from "node:http";
-import { createServer } from "node:net";
 import { join } from "node:path";
+import { captureOutput, freePort } from "process-support";
 
 const mainScript = join(import.meta.dirname, "..", "..", "..", "src", "main.ts");
 const servedBy = join(import.meta.dirname, "served-by.ts");
@@ -40,18 +40,12 @@ export async function startService(options: {
       stdio: ["ignore", "pipe", "pipe"],
     },
   );
-  let output = "";
-  child.stdout!.on("data", (chunk) => {
-    output += chunk;
-  });
-  child.stderr!.on("data", (chunk) => {
-    output += chunk;
-  });
+  const output = captureOutput(child);
   const exited = once(child, "exit").then(([code]) => code as number | null);
   const service: ServiceProcess = {
     child,
     port,
-    output: () => output,
+    output: () => output.combined,
     exited,
     signal: (name) => void child.kill(name),
   };
@@ -59,7 +53,7 @@ export async function startService(options: {
   while ((await get(port, "/api/enroll/hello")) === undefined) {
     if (child.exitCode !== null || performance.now() > deadline) {
       child.kill("SIGKILL");
-      throw new Error(`the service did not start; it printed:\n${output}`);
+      throw new Error(`the service did not start; it printed:\n${output.combined}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -123,15 +117,4 @@ export function send(
 
 export function get(port: number, path: string): Promise<Answer | undefined> {
   return send(port, "GET", path, undefined, 5_000);
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }

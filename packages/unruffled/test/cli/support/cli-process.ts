@@ -1,5 +1,6 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { type ChildOutput, captureOutput } from "process-support";
 
 /** The repository's root: the CLI runs from there, as `npx unruffled` would. */
 export const ROOT = fileURLToPath(new URL("../../../../../", import.meta.url));
@@ -29,21 +30,25 @@ export function runCli(...args: string[]): Promise<Outcome> {
 /** A running `unruffled` process whose output is kept, for commands that serve until a signal. */
 export class CliProcess {
   readonly child: ChildProcess;
-  stdout = "";
-  stderr = "";
+  private readonly output: ChildOutput;
   private readonly exited: Promise<number>;
 
   constructor(args: readonly string[], cwd = ROOT) {
     this.child = spawn(process.execPath, ["--conditions=source", CLI, ...args], { cwd, stdio: "pipe" });
-    this.child.stdout!.setEncoding("utf8").on("data", (chunk: string) => {
-      this.stdout += chunk;
-    });
-    this.child.stderr!.setEncoding("utf8").on("data", (chunk: string) => {
-      this.stderr += chunk;
-    });
+    this.output = captureOutput(this.child);
     this.exited = new Promise((resolve) => {
       this.child.once("exit", (code, signal) => resolve(code ?? (signal === null ? 1 : 128)));
     });
+  }
+
+  /** What the process printed on standard output so far. */
+  get stdout(): string {
+    return this.output.stdout;
+  }
+
+  /** What the process printed on standard error so far. */
+  get stderr(): string {
+    return this.output.stderr;
   }
 
   /** Waits until standard error (or `stream`) matches, and returns the match; fails after 15 s. */

@@ -1,7 +1,8 @@
 // The reads that bind and unbind check their rules with; each takes the transaction it runs in.
 import type { Kysely } from "kysely";
-import { courseNotFound, studentNotFound } from "./business-error.ts";
-import type { DialectName, Tables } from "./db/index.ts";
+import { courseNotFound, studentNotFound } from "../business-error.ts";
+import type { DialectName } from "./dialect.ts";
+import type { Tables } from "./tables.ts";
 
 /** Throws 404 unless the student exists. */
 export async function requireStudent(db: Kysely<Tables>, studentId: number): Promise<void> {

@@ -1,0 +1,76 @@
+// `npm start`, the README's first command, when the machine stops it from starting: one readable
+// line on standard error and exit code 1, with no stack and no block of npm errors.
+import { execFile } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { delimiter, dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { freePort } from "process-support";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
+
+// What npm prints on standard output whenever it runs the script, on success too.
+const NPM_ECHO = "\n> start\n> npm run start -w apps/enrollment --silent\n\n";
+
+// npm runs on the Node that runs the tests, without the npm_* variables of an enclosing `npm test`
+// (which would point it elsewhere) and without its weekly update notice.
+const env: NodeJS.ProcessEnv = Object.fromEntries(
+  Object.entries(process.env).filter(([name]) => !name.toLowerCase().startsWith("npm_")),
+);
+env.PATH = `${dirname(process.execPath)}${delimiter}${process.env.PATH}`;
+env.npm_config_update_notifier = "false";
+
+interface Outcome {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function npmStart(variables: Record<string, string>): Promise<Outcome> {
+  return new Promise((resolve) => {
+    execFile("npm", ["start"], { cwd: ROOT, env: { ...env, ...variables } }, (error, stdout, stderr) => {
+      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+let folder: string;
+beforeAll(async () => {
+  folder = await mkdtemp(join(tmpdir(), "enrollment-npm-start-"));
+});
+afterAll(async () => {
+  await rm(folder, { recursive: true, force: true });
+});
+
+describe("npm start", () => {
+  it("says in one line that the port is taken, and exits 1", async () => {
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, "127.0.0.1", resolve));
+    const { port } = holder.address() as { port: number };
+    try {
+      const outcome = await npmStart({ PORT: String(port), DATABASE_URL: join(folder, "enrollment.db") });
+      expect(outcome).toEqual({
+        code: 1,
+        stdout: NPM_ECHO,
+        stderr: `Cannot listen on 127.0.0.1:${port}: another process listens there (EADDRINUSE); set PORT to a free port.\n`,
+      });
+    } finally {
+      holder.close();
+    }
+  });
+
+  it("says in one line that the database refuses the connection, naming it without its password, and exits 1", async () => {
+    const closed = await freePort();
+    const outcome = await npmStart({
+      PORT: "0",
+      DATABASE_URL: `postgres://enrollment:secret@127.0.0.1:${closed}/app?sslmode=disable`,
+    });
+    expect(outcome).toEqual({
+      code: 1,
+      stdout: NPM_ECHO,
+      stderr: `Cannot open the database postgres://enrollment@127.0.0.1:${closed}/app: connect ECONNREFUSED 127.0.0.1:${closed}; check DATABASE_URL.\n`,
+    });
+  });
+});

@@ -1,0 +1,40 @@
+// The `unruffled` bin on a Node below the floor, for real: it needs a Node older than 22.18 beside
+// the repository's own, such as Debian's /usr/bin/node (20), and skips saying so when there is none.
+import { execFile, execFileSync } from "node:child_process";
+import { existsSync, realpathSync } from "node:fs";
+import { delimiter, join } from "node:path";
+import { expect, it } from "vitest";
+import { FIXTURES, ROOT } from "./support/cli-process.ts";
+
+const BIN = join(ROOT, "packages/unruffled/bin/unruffled.js");
+
+/** The first `node` on PATH (or at /usr/bin/node) older than 22.18, with its version. */
+function olderNode(): { file: string; version: string } | undefined {
+  const candidates = [...(process.env.PATH ?? "").split(delimiter), "/usr/bin"]
+    .map((folder) => join(folder, "node"))
+    .filter((file) => existsSync(file));
+  for (const file of new Set(candidates.map((candidate) => realpathSync(candidate)))) {
+    const version = execFileSync(file, ["--version"], { encoding: "utf8" }).trim();
+    const [major, minor] = version.slice(1).split(".").map(Number) as [number, number];
+    if (major < 22 || (major === 22 && minor < 18)) return { file, version };
+  }
+  return undefined;
+}
+
+it("tells an older Node in one line which Node it needs, with no stack, and exits 1", async ({ skip }) => {
+  const node = olderNode();
+  skip(node === undefined, "no Node older than 22.18 on PATH or at /usr/bin/node");
+  const outcome = await new Promise((resolve) => {
+    execFile(
+      node!.file,
+      [BIN, "serve", join(FIXTURES, "shop-app.ts"), "--port", "0"],
+      { cwd: ROOT },
+      (error, stdout, stderr) => resolve({ code: error ? error.code : 0, stdout, stderr }),
+    );
+  });
+  expect(outcome).toEqual({
+    code: 1,
+    stdout: "",
+    stderr: `unruffled: Node 22.18 or later is needed to run TypeScript app modules (this is Node ${node!.version}).\n`,
+  });
+});
