@@ -14,7 +14,7 @@ export interface RunningServer {
 /** Options of `startServer`. */
 export interface StartServerOptions<O extends readonly DependencyOverride[] = readonly DependencyOverride[]> {
   /** Dependencies (or schemes) replaced wherever the app's routes declare them, as on `testClient`. */
-  overrides?: CheckedOverrides<O>;
+  overrides?: O & CheckedOverrides<O>;
 }
 
 /**

@@ -16,7 +16,7 @@ export interface TestClientOptions<O extends readonly DependencyOverride[] = rea
    * Dependencies (or schemes) replaced wherever the app's routes declare them, each by one that
    * resolves to the same type: `[[database, dependency({ resolve: () => memoryDb })]]`.
    */
-  overrides?: CheckedOverrides<O>;
+  overrides?: O & CheckedOverrides<O>;
 }
 
 /** Extra request parts for `call`, and which route to use when the endpoint is served at several. */

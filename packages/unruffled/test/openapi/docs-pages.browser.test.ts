@@ -1,28 +1,16 @@
-import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
-import { type BrowserContext, chromium, type Page } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import type { App } from "unruffled";
 import type { OpenApiDocument } from "unruffled/openapi";
 import { type RunningServer, startServer } from "unruffled/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchChromium, noChromium } from "../support/chromium.ts";
 import { envelopeValidationHandler, fixtureApp } from "./fixture-app.ts";
 import { REPOSITORY_ROOT } from "./support/repository.ts";
 import { hasSampleService, openSampleService } from "./support/sample-service.ts";
 
-const CHROMIUM = "/usr/bin/chromium";
 const ARTIFACTS = join(REPOSITORY_ROOT, "test-artifacts");
-const CHROMIUM_ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 
 /** What a page did that it should not: requests that would leave the machine, console errors. */
 interface PageProblems {
@@ -44,21 +32,15 @@ function swaggerBlockCount(document: OpenApiDocument): number {
     .reduce((count, operation) => count + Math.max(1, operation!.tags?.length ?? 0), 0);
 }
 
-// Without Chromium the pages cannot be checked; CI installs it, so there the test never skips.
-describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)("the documentation pages in Chromium", () => {
-  let userDataDir: string;
+describe.skipIf(noChromium)("the documentation pages in Chromium", () => {
+  let browser: Awaited<ReturnType<typeof launchChromium>>;
   let context: BrowserContext;
   const externalRequests: string[] = [];
 
   beforeAll(async () => {
     await mkdir(ARTIFACTS, { recursive: true });
-    userDataDir = await mkdtemp(join(tmpdir(), "unruffled-chromium-"));
-    context = await chromium.launchPersistentContext(userDataDir, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: CHROMIUM_ARGS,
-      viewport: { width: 1280, height: 900 },
-    });
+    browser = await launchChromium();
+    context = browser.context;
     // Every request that is not to the test server is refused and remembered.
     await context.route("**/*", (route) => {
       const url = new URL(route.request().url());
@@ -69,8 +51,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)("the documentation pag
   });
 
   afterAll(async () => {
-    await context?.close();
-    if (userDataDir) await rm(userDataDir, { recursive: true, force: true });
+    await browser?.close();
   });
 
   async function open(server: RunningServer, page: string, problems: PageProblems): Promise<Page> {

@@ -6,6 +6,7 @@ import { promisify } from "node:util";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import type { OpenApiDocument } from "unruffled/openapi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { securedApp } from "../security/secured-app.ts";
 import { envelopeValidationHandler, fixtureApp } from "./fixture-app.ts";
 import { REPOSITORY_ROOT } from "./support/repository.ts";
 import { hasSampleService, openSampleService } from "./support/sample-service.ts";
@@ -17,6 +18,7 @@ const documents: Record<string, () => Promise<OpenApiDocument>> = {
   "the fixture app (default 422)": async () => fixtureApp().openapi(),
   "the fixture app (200 envelope for validation errors)": async () =>
     fixtureApp({ exceptionHandlers: [envelopeValidationHandler] }).openapi(),
+  "an app with every kind of security scheme": async () => securedApp().openapi(),
 };
 if (hasSampleService) {
   documents["the enrollment sample service"] = async () => {

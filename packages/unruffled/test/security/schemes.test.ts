@@ -1,0 +1,296 @@
+import { createApp } from "unruffled";
+import { JsonResponse } from "unruffled/http";
+import { endpoint, p, path } from "unruffled/route";
+import {
+  apiKeyCookie,
+  apiKeyHeader,
+  apiKeyQuery,
+  httpBasic,
+  httpBearer,
+  oauth2ClientCredentials,
+  oauth2Password,
+  openIdConnect,
+} from "unruffled/security";
+import { testClient } from "unruffled/testing";
+import { describe, expect, it } from "vitest";
+
+const TOKEN = "s3cret-t0ken";
+const users: Record<string, { name: string; scope: string }> = {
+  [TOKEN]: { name: "ann", scope: "enroll:read enroll:write" },
+  "reader-token": { name: "bob", scope: "enroll:read" },
+};
+
+const bearer = httpBearer({ bearerFormat: "opaque", verify: (token) => users[token] ?? null });
+
+/** An app whose `/me` answers the principal a scheme verified (or `anonymous` when optional). */
+function appWith(scheme: Parameters<typeof p.Security>[0], options: Parameters<typeof p.Security>[1] = {}) {
+  return createApp({
+    routes: [
+      path("/me", {
+        endpoint: endpoint({
+          params: { user: p.Security(scheme, options) },
+          returns: JsonResponse,
+          handler: (_request, { user }) => new JsonResponse({ user: user ?? "anonymous" }),
+        }),
+      }),
+    ],
+  });
+}
+
+describe("httpBearer", () => {
+  const client = testClient(appWith(bearer));
+
+  it("hands the handler the principal verify returned", async () => {
+    const response = await client.get("/me", { headers: { authorization: `Bearer ${TOKEN}` } });
+    expect([response.status, response.json()]).toEqual([200, { user: users[TOKEN] }]);
+  });
+
+  it("reads the scheme name without regard to case", async () => {
+    expect((await client.get("/me", { headers: { authorization: `bearer ${TOKEN}` } })).status).toBe(200);
+  });
+
+  it("answers 401 with WWW-Authenticate: Bearer without the header", async () => {
+    const response = await client.get("/me");
+    expect([response.status, response.headers.get("www-authenticate"), response.json()]).toEqual([
+      401,
+      "Bearer",
+      { detail: "Not authenticated: send the header Authorization: Bearer <token>" },
+    ]);
+  });
+
+  it.each([
+    ["an empty bearer", "Bearer "],
+    ["a bare scheme", "Bearer"],
+    ["another scheme", `Basic ${TOKEN}`],
+    ["a token with spaces", `Bearer ${TOKEN} extra`],
+    ["no scheme", TOKEN],
+  ])("answers 401 for %s, never echoing it", async (_case, header) => {
+    const response = await client.get("/me", { headers: { authorization: header } });
+    expect([response.status, response.headers.get("www-authenticate"), response.json()]).toEqual([
+      401,
+      'Bearer error="invalid_token"',
+      { detail: "Not authenticated: the Authorization header is not a bearer token" },
+    ]);
+    expect(response.text).not.toContain(TOKEN);
+  });
+
+  it("answers 401 invalid_token for a token verify refuses", async () => {
+    const response = await client.get("/me", { headers: { authorization: "Bearer forged" } });
+    expect([response.status, response.headers.get("www-authenticate"), response.json()]).toEqual([
+      401,
+      'Bearer error="invalid_token"',
+      { detail: "Invalid bearer token" },
+    ]);
+  });
+
+  it("waits for a verify that returns a promise", async () => {
+    const slow = httpBearer({ verify: async (token) => (token === TOKEN ? { name: "ann" } : null) });
+    const slowClient = testClient(appWith(slow));
+    expect((await slowClient.get("/me", { headers: { authorization: `Bearer ${TOKEN}` } })).json()).toEqual({
+      user: { name: "ann" },
+    });
+    expect((await slowClient.get("/me", { headers: { authorization: "Bearer no" } })).status).toBe(401);
+  });
+});
+
+describe("p.Security options", () => {
+  it("optional: the principal, or undefined without credentials or with refused ones", async () => {
+    const client = testClient(appWith(bearer, { optional: true }));
+    expect((await client.get("/me")).json()).toEqual({ user: "anonymous" });
+    expect((await client.get("/me", { headers: { authorization: "Bearer forged" } })).json()).toEqual({
+      user: "anonymous",
+    });
+    expect((await client.get("/me", { headers: { authorization: `Bearer ${TOKEN}` } })).json()).toEqual({
+      user: users[TOKEN],
+    });
+  });
+
+  it("scopes: 403 naming the scope the principal lacks", async () => {
+    const client = testClient(appWith(bearer, { scopes: ["enroll:write"] }));
+    expect((await client.get("/me", { headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(200);
+    const refused = await client.get("/me", { headers: { authorization: "Bearer reader-token" } });
+    expect([refused.status, refused.json()]).toEqual([
+      403,
+      { detail: "Not enough permissions: the scope enroll:write is required" },
+    ]);
+  });
+
+  it("scopes from a route and an endpoint add up, and the scheme verifies once", async () => {
+    let verified = 0;
+    const counting = httpBearer({
+      verify: (token) => {
+        verified++;
+        return users[token] ?? null;
+      },
+    });
+    const app = createApp({
+      routes: [
+        path("/admin", {
+          dependencies: [p.Security(counting, { scopes: ["enroll:read"] })],
+          routes: [
+            path("/write", {
+              endpoint: endpoint({
+                params: { user: p.Security(counting, { scopes: ["enroll:write"] }) },
+                returns: JsonResponse,
+                handler: (_request, { user }) => new JsonResponse({ user: user.name }),
+              }),
+            }),
+          ],
+        }),
+      ],
+    });
+    const client = testClient(app);
+    expect(
+      (await client.get("/admin/write", { headers: { authorization: `Bearer ${TOKEN}` } })).json(),
+    ).toEqual({
+      user: "ann",
+    });
+    expect(verified).toBe(1);
+    const refused = await client.get("/admin/write", { headers: { authorization: "Bearer reader-token" } });
+    expect(refused.json()).toEqual({ detail: "Not enough permissions: the scope enroll:write is required" });
+  });
+
+  it("authenticates before the parameters are read: no 422 for a client without credentials", async () => {
+    const app = createApp({
+      routes: [
+        path("/items", {
+          endpoint: endpoint({
+            params: { user: p.Security(bearer), page: p.Query(z.int()) },
+            returns: JsonResponse,
+            handler: (_request, { page }) => new JsonResponse({ page }),
+          }),
+        }),
+      ],
+    });
+    const response = await testClient(app).get("/items?page=oops");
+    expect(response.status).toBe(401);
+  });
+});
+
+describe("httpBasic", () => {
+  const basic = httpBasic({
+    realm: "admin",
+    verify: ({ username, password }) =>
+      username === "ann" && password === "pa:ss wörd" ? { name: username } : null,
+  });
+  const client = testClient(appWith(basic));
+  const encode = (text: string) => `Basic ${Buffer.from(text).toString("base64")}`;
+
+  it("decodes user name and password (a colon and non-ASCII in the password are kept)", async () => {
+    const response = await client.get("/me", { headers: { authorization: encode("ann:pa:ss wörd") } });
+    expect(response.json()).toEqual({ user: { name: "ann" } });
+  });
+
+  it("answers 401 with the realm in the challenge", async () => {
+    const response = await client.get("/me");
+    expect([response.status, response.headers.get("www-authenticate")]).toEqual([
+      401,
+      'Basic realm="admin", charset="UTF-8"',
+    ]);
+  });
+
+  it.each([
+    ["wrong password", encode("ann:nope"), "Invalid user name or password"],
+    [
+      "no colon",
+      encode("ann"),
+      "Not authenticated: the Authorization header does not hold basic credentials",
+    ],
+    [
+      "not base64",
+      "Basic !!!notbase64",
+      "Not authenticated: the Authorization header does not hold basic credentials",
+    ],
+  ])("answers 401 for %s", async (_case, header, message) => {
+    const response = await client.get("/me", { headers: { authorization: header } });
+    expect([response.status, response.json()]).toEqual([401, { detail: message }]);
+  });
+});
+
+describe("API keys", () => {
+  const verify = (key: string) => (key === TOKEN ? { service: "billing" } : null);
+
+  it("in a header", async () => {
+    const client = testClient(appWith(apiKeyHeader({ header: "X-API-Key", verify })));
+    expect((await client.get("/me", { headers: { "x-api-key": TOKEN } })).json()).toEqual({
+      user: { service: "billing" },
+    });
+    const missing = await client.get("/me");
+    expect([missing.status, missing.headers.get("www-authenticate"), missing.json()]).toEqual([
+      401,
+      'APIKey header="X-API-Key"',
+      { detail: "Not authenticated: send the API key in the X-API-Key header" },
+    ]);
+    const wrong = await client.get("/me", { headers: { "x-api-key": "guess" } });
+    expect([wrong.status, wrong.json()]).toEqual([401, { detail: "Invalid API key" }]);
+  });
+
+  it("in a query parameter", async () => {
+    const client = testClient(appWith(apiKeyQuery({ query: "api_key", verify })));
+    expect((await client.get(`/me?api_key=${TOKEN}`)).status).toBe(200);
+    expect((await client.get("/me?api_key=")).json()).toEqual({
+      detail: "Not authenticated: send the API key in the query parameter api_key",
+    });
+  });
+
+  it("in a cookie", async () => {
+    const client = testClient(appWith(apiKeyCookie({ cookie: "session", verify })));
+    expect((await client.get("/me", { cookies: { session: TOKEN } })).status).toBe(200);
+    expect((await client.get("/me", { cookies: { session: "stale" } })).status).toBe(401);
+  });
+});
+
+describe("OAuth 2 and OpenID Connect", () => {
+  it.each([
+    [
+      "password flow",
+      oauth2Password({
+        tokenUrl: "/token",
+        scopes: { "enroll:write": "Change" },
+        verify: (token) => users[token] ?? null,
+      }),
+    ],
+    [
+      "client credentials",
+      oauth2ClientCredentials({ tokenUrl: "/token", verify: (token) => users[token] ?? null }),
+    ],
+    [
+      "OpenID Connect",
+      openIdConnect({
+        openIdConnectUrl: "https://id.example.com/.well-known/openid-configuration",
+        verify: (token) => users[token] ?? null,
+      }),
+    ],
+  ])("%s: a bearer token, with scopes checked", async (_flow, scheme) => {
+    const client = testClient(appWith(scheme, { scopes: ["enroll:write"] }));
+    expect((await client.get("/me", { headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(200);
+    expect((await client.get("/me", { headers: { authorization: "Bearer reader-token" } })).status).toBe(403);
+    const missing = await client.get("/me");
+    expect([missing.status, missing.headers.get("www-authenticate")]).toEqual([401, "Bearer"]);
+  });
+});
+
+describe("making a scheme", () => {
+  it("refuses a scheme without verify, or with a name the document cannot hold", () => {
+    expect(() => httpBearer({} as never)).toThrow(
+      new TypeError("httpBearer({ verify }) needs a verify function."),
+    );
+    expect(() => httpBearer({ name: "my scheme", verify: () => null })).toThrow(
+      'A security scheme\'s name is letters, digits, ".", "_" or "-", got "my scheme".',
+    );
+    expect(() => apiKeyHeader({ header: "", verify: () => null })).toThrow(
+      new TypeError("apiKeyHeader({ header }) needs the name of the header that carries the key."),
+    );
+    expect(() => oauth2Password({ tokenUrl: "", verify: () => null })).toThrow(
+      new TypeError("oauth2Password({ tokenUrl }) needs the URL where clients get a token."),
+    );
+  });
+
+  it("p.Security of something that is not a scheme is refused when the app is built", () => {
+    expect(() => appWith({ name: "fake" } as never)).toThrow(
+      'endpoint "get_me" (GET /me), parameter "user": p.Security takes a scheme from unruffled/security, not an object (name).',
+    );
+  });
+});
+
+import { z } from "zod";
