@@ -17,22 +17,28 @@ export const settings: Settings = {
   },
 };
 
+/** How the service is built beside its database. */
+export interface EnrollmentAppOptions {
+  settings?: Settings;
+  log?: InternalErrorLog;
+  onClose?: () => Promise<void>;
+  /** The bearer token of `student-create` and `course-create`; without one they answer 401. */
+  adminToken?: string | undefined;
+}
+
 /**
  * The enrollment service on an open database. Internal errors go to `log`, by default the pino
  * logger of the `LOGGING` settings (also the access log); `onClose` runs after `app.close()`.
- * @example const app = createEnrollmentApp(await openDatabase()); await app.listen({ port: 8000 });
+ * @example const app = createEnrollmentApp(await openDatabase(), { adminToken }); await app.listen({ port: 8000 });
  */
-export function createEnrollmentApp(
-  database: Database,
-  options: { settings?: Settings; log?: InternalErrorLog; onClose?: () => Promise<void> } = {},
-): App {
+export function createEnrollmentApp(database: Database, options: EnrollmentAppOptions = {}): App {
   // Without `log`, internal errors go to the app's own logger, made (and pino loaded) when first needed.
   const log = options.log ?? { error: (details, message) => app.logger.error(details, message) };
   const app = createApp({
     settings: { ...settings, ...options.settings },
     routes,
     exceptionHandlers: errorEnvelopes(log),
-    requestClass: enrollRequestClass(database),
+    requestClass: enrollRequestClass(database, options.adminToken),
     logger: options.log,
     onClose: options.onClose,
   });

@@ -1,7 +1,6 @@
 import { JsonResponse, PlainTextResponse } from "unruffled/http";
 import { endpoint, p } from "unruffled/route";
-import { z } from "zod";
-import type { EnrollRequest } from "./request.ts";
+import { adminBearer, database, paging } from "./dependencies.ts";
 import {
   BindRequest,
   BindResponse,
@@ -16,11 +15,11 @@ import {
 import * as services from "./services.ts";
 
 const listParams = {
-  page: p.Query(z.int(), { default: 1, ge: 1, description: "Page number, from 1" }),
-  size: p.Query(z.int(), { default: 10, ge: 1, le: 100, description: "Items per page" }),
+  paging: p.Depends(paging),
   search: p.Query(storableText().max(100).optional(), {
     description: "Keep names that contain this, ignoring case",
   }),
+  db: p.Depends(database),
 };
 
 export const hello = endpoint({
@@ -34,8 +33,8 @@ export const listStudents = endpoint({
   description: "One page of students, ordered by id.",
   params: listParams,
   returns: [p.ResponseSpec({ model: StudentListResponse, description: "A page of students" })],
-  async handler(request: EnrollRequest, query) {
-    const data = await services.listStudents(request.database, query);
+  async handler(_request, { paging, search, db }) {
+    const data = await services.listStudents(db, { ...paging, search });
     return new JsonResponse({ code: 0, message: "success", data });
   },
 });
@@ -45,8 +44,8 @@ export const listCourses = endpoint({
   description: "One page of courses, ordered by id.",
   params: listParams,
   returns: [p.ResponseSpec({ model: CourseListResponse, description: "A page of courses" })],
-  async handler(request: EnrollRequest, query) {
-    const data = await services.listCourses(request.database, query);
+  async handler(_request, { paging, search, db }) {
+    const data = await services.listCourses(db, { ...paging, search });
     return new JsonResponse({ code: 0, message: "success", data });
   },
 });
@@ -55,10 +54,10 @@ export const bindCourse = endpoint({
   summary: "Enrol a student in a course",
   description:
     "Fails with 404 for an unknown student or course, 409 when already enrolled, 422 when the course is inactive or full.",
-  params: { body: p.Json(BindRequest) },
+  params: { body: p.Json(BindRequest), db: p.Depends(database) },
   returns: [p.ResponseSpec({ model: BindResponse, description: "The student is enrolled" })],
-  async handler(request: EnrollRequest, { body }) {
-    const data = await services.bindCourse(request.database, body.student_id, body.course_id);
+  async handler(_request, { body, db }) {
+    const data = await services.bindCourse(db, body.student_id, body.course_id);
     return new JsonResponse({
       code: 0,
       message: `Student ${data.student_id} enrolled in course ${data.course_id}`,
@@ -70,10 +69,10 @@ export const bindCourse = endpoint({
 export const unbindCourse = endpoint({
   summary: "Withdraw a student from a course",
   description: "Fails with 404 for an unknown student or course, 409 when not enrolled.",
-  params: { body: p.Json(BindRequest) },
+  params: { body: p.Json(BindRequest), db: p.Depends(database) },
   returns: [p.ResponseSpec({ model: BindResponse, description: "The student is withdrawn" })],
-  async handler(request: EnrollRequest, { body }) {
-    const data = await services.unbindCourse(request.database, body.student_id, body.course_id);
+  async handler(_request, { body, db }) {
+    const data = await services.unbindCourse(db, body.student_id, body.course_id);
     return new JsonResponse({
       code: 0,
       message: `Student ${data.student_id} withdrawn from course ${data.course_id}`,
@@ -84,22 +83,23 @@ export const unbindCourse = endpoint({
 
 export const createStudent = endpoint({
   summary: "Create a student",
-  description: "Fails with 409 when the email or the student number is taken.",
-  params: { body: p.Json(StudentCreate) },
+  description:
+    "Needs the admin bearer token (401 without it). Fails with 409 when the email or the student number is taken.",
+  params: { admin: p.Security(adminBearer), body: p.Json(StudentCreate), db: p.Depends(database) },
   returns: [p.ResponseSpec({ model: StudentResponse, description: "The stored student" })],
-  async handler(request: EnrollRequest, { body }) {
-    const data = await services.createStudent(request.database, body);
+  async handler(_request, { body, db }) {
+    const data = await services.createStudent(db, body);
     return new JsonResponse({ code: 0, message: `Student ${data.id} created`, data });
   },
 });
 
 export const createCourse = endpoint({
   summary: "Create a course",
-  description: "Fails with 409 when the course code is taken.",
-  params: { body: p.Json(CourseCreate) },
+  description: "Needs the admin bearer token (401 without it). Fails with 409 when the course code is taken.",
+  params: { admin: p.Security(adminBearer), body: p.Json(CourseCreate), db: p.Depends(database) },
   returns: [p.ResponseSpec({ model: CourseResponse, description: "The stored course" })],
-  async handler(request: EnrollRequest, { body }) {
-    const data = await services.createCourse(request.database, body);
+  async handler(_request, { body, db }) {
+    const data = await services.createCourse(db, body);
     return new JsonResponse({ code: 0, message: `Course ${data.id} created`, data });
   },
 });

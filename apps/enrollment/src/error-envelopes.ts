@@ -22,8 +22,13 @@ const documented = {
   ],
 };
 
-function envelope(code: number, message: string, data: unknown = null): JsonResponse {
-  return new JsonResponse({ code, message, data });
+function envelope(
+  code: number,
+  message: string,
+  data: unknown = null,
+  headers: Record<string, string> = {},
+): JsonResponse {
+  return new JsonResponse({ code, message, data }, { headers });
 }
 
 function underApi(request: HttpRequest): boolean {
@@ -31,8 +36,8 @@ function underApi(request: HttpRequest): boolean {
 }
 
 /** Outside the API (the documentation pages), errors keep their HTTP status. */
-function plain(status: number, message: string): JsonResponse {
-  return new JsonResponse({ detail: message }, { status });
+function plain(status: number, message: string, headers: Record<string, string> = {}): JsonResponse {
+  return new JsonResponse({ detail: message }, { status, headers });
 }
 
 /** Logs what went wrong without ever sending it to the client. */
@@ -72,8 +77,14 @@ export function errorEnvelopes(log: InternalErrorLog) {
     exceptionHandler(UnsupportedMediaTypeError, (error, request) =>
       underApi(request) ? envelope(400, error.message) : plain(415, error.message),
     ),
-    exceptionHandler(HttpError, (error, request) =>
-      underApi(request) ? envelope(error.status, error.message) : plain(error.status, error.message),
+    // Its headers go along, such as a 401's WWW-Authenticate.
+    exceptionHandler(
+      HttpError,
+      (error, request) =>
+        underApi(request)
+          ? envelope(error.status, error.message, null, { ...error.headers })
+          : plain(error.status, error.message, { ...error.headers }),
+      documented,
     ),
     exceptionHandler(Error, (error, request) => {
       log.error(

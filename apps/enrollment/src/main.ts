@@ -1,4 +1,5 @@
 import { handleShutdownSignals, type LoggingSettings, runWorkers } from "unruffled";
+import { adminToken, describeAdminToken } from "./admin-token.ts";
 import { createEnrollmentApp } from "./app.ts";
 import { defaultSqlitePath, openDatabase } from "./db/index.ts";
 import { type ServerOptions, serverOptions } from "./server-options.ts";
@@ -24,9 +25,11 @@ async function serve(): Promise<void> {
   const database = await openDatabase(databaseUrl).catch((error) =>
     exitWith(databaseFailure(error, databaseUrl), error),
   );
+  const admin = await adminToken(process.env, databaseUrl);
   const app = createEnrollmentApp(database, {
     settings: { LOGGING: { level } },
     onClose: () => database.close(),
+    adminToken: admin.token,
   });
   try {
     await app.listen({ port: options.port, host: options.host });
@@ -39,7 +42,7 @@ async function serve(): Promise<void> {
   const { port } = app.address()!;
   const base = `http://${options.host}:${port}`;
   console.log(
-    `Enrollment API on ${base}/api/enroll/hello (${database.dialect}, pid ${process.pid}); docs at ${base}/openapi/docs`,
+    `Enrollment API on ${base}/api/enroll/hello (${database.dialect}, pid ${process.pid}); docs at ${base}/openapi/docs; ${describeAdminToken(admin)}`,
   );
 }
 

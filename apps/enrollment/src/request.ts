@@ -1,16 +1,26 @@
 import { HttpRequest, type RawRequest } from "unruffled/http";
 import type { Database } from "./db/index.ts";
 
-/** The request the enrollment endpoints receive: an `HttpRequest` that knows the app's database. */
+/** The request the enrollment endpoints receive: an `HttpRequest` that knows the app's resources. */
 export abstract class EnrollRequest extends HttpRequest {
   abstract readonly database: Database;
+  /** The admin token; undefined when the write endpoints outside the seed are closed. */
+  abstract readonly adminToken: string | undefined;
 }
 
-/** A request class bound to one database, for `createApp({ requestClass })`. */
-export function enrollRequestClass(database: Database): new (raw: RawRequest) => EnrollRequest {
+/** A request class bound to one database and admin token, for `createApp({ requestClass })`. */
+export function enrollRequestClass(
+  database: Database,
+  adminToken: string | undefined,
+): new (
+  raw: RawRequest,
+) => EnrollRequest {
   return class extends EnrollRequest {
     get database(): Database {
       return database;
+    }
+    get adminToken(): string | undefined {
+      return adminToken;
     }
   };
 }

@@ -10,7 +10,7 @@ import {
   unbindCourse,
 } from "../src/endpoints.ts";
 import type { CourseCreate } from "../src/schemas.ts";
-import { outcome, useApi } from "./support/api.ts";
+import { outcome, TEST_ADMIN_TOKEN, useApi } from "./support/api.ts";
 import { dialects } from "./support/test-databases.ts";
 
 const isoTimestamp = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
@@ -136,7 +136,7 @@ describe.each(dialects)("the enrollment API on %s", (dialect) => {
       const server = await api.http();
       const response = await server.fetch(path, {
         method: "POST",
-        headers: { "content-type": "application/json" },
+        headers: { "content-type": "application/json", authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
         body: JSON.stringify(body),
       });
       return { status: response.status, body: await response.json() };

@@ -2,6 +2,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { waitFor } from "process-support";
 import { afterAll, expect, it } from "vitest";
 import { startService } from "./reliability/support/service-process.ts";
 
@@ -10,11 +11,11 @@ afterAll(() => rm(folder, { recursive: true, force: true }));
 
 it("serves the API and the documentation pages on its embedded database, and keeps the data across a restart", async () => {
   const databaseUrl = join(folder, "enrollment.db");
-  const first = await startService({ databaseUrl });
+  const first = await startService({ databaseUrl, env: { ENROLL_ADMIN_TOKEN: "service-admin" } });
   const base = `http://127.0.0.1:${first.port}`;
   const created = await fetch(`${base}/api/enroll/student-create`, {
     method: "POST",
-    headers: { "content-type": "application/json" },
+    headers: { "content-type": "application/json", authorization: "Bearer service-admin" },
     body: JSON.stringify({ name: "Ann Lee", email: "ann@example.edu", age: 20, student_id: "S1" }),
   });
   expect(await created.json()).toMatchObject({ code: 0, message: "Student 1 created" });
@@ -42,6 +43,34 @@ it("serves the API and the documentation pages on its embedded database, and kee
     code: 0,
     data: [{ id: 1, name: "Ann Lee", student_id: "S1" }],
   });
+  second.signal("SIGTERM");
+  expect(await second.exited).toBe(0);
+});
+
+it("makes an admin token at its first start on the embedded database, prints it once, and accepts it", async () => {
+  const databaseUrl = join(folder, "fresh", "enrollment.db");
+  const first = await startService({ databaseUrl });
+  // The start-up line and the first answer travel on different pipes: wait for the line.
+  const line = await waitFor(
+    "the start-up line",
+    () => /admin token (\S+) \(made now, kept in (\S+)\)/.exec(first.output()) ?? undefined,
+  );
+  expect(line?.[2]).toBe(join(folder, "fresh", "admin-token"));
+  const create = (port: number, token: string) =>
+    fetch(`http://127.0.0.1:${port}/api/enroll/course-create`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+      body: JSON.stringify({ name: "Databases", code: "CS340" }),
+    }).then((response) => response.json());
+  expect(await create(first.port, line![1]!)).toMatchObject({ code: 0 });
+  expect(await create(first.port, "guess")).toMatchObject({ code: 401 });
+  first.signal("SIGTERM");
+  expect(await first.exited).toBe(0);
+
+  const second = await startService({ databaseUrl });
+  await waitFor("the start-up line", () => (second.output().includes("admin token in") ? true : undefined));
+  expect(second.output()).toContain(`admin token in ${join(folder, "fresh", "admin-token")}`);
+  expect(second.output()).not.toContain(line![1]!);
   second.signal("SIGTERM");
   expect(await second.exited).toBe(0);
 });

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createEnrollmentApp } from "../../src/app.ts";
 import { type Database, openDatabase } from "../../src/db/index.ts";
 import { createStudent } from "../../src/services.ts";
+import { TEST_ADMIN_TOKEN } from "../support/api.ts";
 import { studentInput } from "../support/fixtures.ts";
 import { postgresInstalled, startPrivatePostgres } from "../support/postgres.ts";
 
@@ -24,7 +25,7 @@ describe.skipIf(!postgresInstalled())("the service while PostgreSQL is down", ()
     database = await openDatabase(await cluster.createDatabase());
     await createStudent(database, studentInput(1));
     const log = { error: (details: Record<string, unknown>) => void internalErrors.push(details.err) };
-    server = await startServer(createEnrollmentApp(database, { log }));
+    server = await startServer(createEnrollmentApp(database, { log, adminToken: TEST_ADMIN_TOKEN }));
   });
 
   afterAll(async () => {
@@ -38,7 +39,11 @@ describe.skipIf(!postgresInstalled())("the service while PostgreSQL is down", ()
     const init: RequestInit =
       body === undefined
         ? {}
-        : { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) };
+        : {
+            method: "POST",
+            headers: { "content-type": "application/json", authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
+            body: JSON.stringify(body),
+          };
     const response = await server.fetch(path, { ...init, signal: AbortSignal.timeout(15_000) });
     const text = await response.json();
     return { status: response.status, body: text as { code: number }, ms: performance.now() - started };

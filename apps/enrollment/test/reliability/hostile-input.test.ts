@@ -4,6 +4,7 @@ import { type RunningServer, startServer } from "unruffled/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createEnrollmentApp } from "../../src/app.ts";
 import { type Database, type DialectName, openDatabase } from "../../src/db/index.ts";
+import { TEST_ADMIN_TOKEN } from "../support/api.ts";
 import { createStudents, createTestCourse } from "../support/fixtures.ts";
 import { type DatabaseSource, databaseSource } from "../support/test-databases.ts";
 import { expectDocumentedAnswer } from "./documented-answer.ts";
@@ -87,7 +88,11 @@ describe.each([
     await createTestCourse(database, { is_active: false });
     const log = { error: (details: Record<string, unknown>) => void internalErrors.push(details.err) };
     server = await startServer(
-      createEnrollmentApp(database, { settings: { LIMITS: { body_size: 64 * 1024 } }, log }),
+      createEnrollmentApp(database, {
+        settings: { LIMITS: { body_size: 64 * 1024 } },
+        log,
+        adminToken: TEST_ADMIN_TOKEN,
+      }),
     );
   });
   afterAll(async () => {
@@ -96,9 +101,16 @@ describe.each([
     await source?.close();
   });
 
-  /** Sends one request, bounded in time, and checks the answer against the documented schemas. */
+  /**
+   * Sends one request as the administrator (so that bodies reach the write endpoints' validation),
+   * bounded in time, and checks the answer against the documented schemas.
+   */
   async function call(path: string, init: RequestInit = {}): Promise<number> {
-    const response = await server.fetch(path, { ...init, signal: AbortSignal.timeout(5_000) });
+    const headers = {
+      ...(init.headers as Record<string, string>),
+      authorization: `Bearer ${TEST_ADMIN_TOKEN}`,
+    };
+    const response = await server.fetch(path, { ...init, headers, signal: AbortSignal.timeout(5_000) });
     const text = await response.text();
     return expectDocumentedAnswer(path.split("?")[0]!, response.status, text);
   }

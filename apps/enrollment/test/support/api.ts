@@ -20,9 +20,13 @@ export function outcome(response: TestResponse): { status: number; body: unknown
   }
 }
 
+/** The admin token of the tests' apps; the test client sends it with every request. */
+export const TEST_ADMIN_TOKEN = "test-admin-token";
+
 /**
  * The enrollment service on a fresh database of one dialect for each test: called in-process
- * through the test client, or over loopback HTTP when a test asks for `api.http()`.
+ * through the test client (as the administrator), or over loopback HTTP when a test asks for
+ * `api.http()`.
  */
 export function useApi(dialect: DialectName, settings = {}) {
   const db = useFreshDatabase(dialect);
@@ -33,8 +37,8 @@ export function useApi(dialect: DialectName, settings = {}) {
   beforeEach(() => {
     internalErrors.length = 0;
     const log = { error: (details: Record<string, unknown>) => void internalErrors.push(details.err) };
-    app = createEnrollmentApp(db(), { settings, log });
-    client = testClient(app);
+    app = createEnrollmentApp(db(), { settings, log, adminToken: TEST_ADMIN_TOKEN });
+    client = testClient(app, { headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } });
   });
   afterEach(async () => {
     await server?.close();
