@@ -39,9 +39,10 @@ export async function validate(port: number, checks: Check[]): Promise<CheckRepo
   const { failures, warnings } = report;
   for (const check of checks) {
     const init: RequestInit = { method: check.method };
+    if (check.headers !== undefined) init.headers = { ...check.headers };
     if (check.body !== undefined) {
       init.body = check.body;
-      init.headers = { "content-type": "application/json" };
+      init.headers = { ...check.headers, "content-type": "application/json" };
     }
     let status: number;
     let contentType: string;

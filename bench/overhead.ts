@@ -1,6 +1,7 @@
 // What unruffled's own request path costs, without sockets: `app.handle()` on the benchmark app
-// (servers/unruffled-app.ts) for GET /hello and the validated GET student-list, next to the same
-// answer written by hand the way servers/raw.ts does (URLSearchParams, integer checks,
+// (servers/unruffled-app.ts) for GET /hello, the validated GET student-list and the same list behind
+// a bearer check (a paging dependency and a security scheme), next to the same answer written by
+// hand the way servers/raw.ts does (a token comparison, URLSearchParams, integer checks,
 // JSON.stringify, Content-Length). Over HTTP a request costs ~20 µs, mostly Node and the kernel, and
 // this machine's noise (±10 % per second) hides a change of 100 ns there; here it shows.
 //
@@ -21,12 +22,17 @@ const BATCH_SIZE = Number(values.size);
 
 type Answer = { status: number; body: unknown };
 
+const HEADERS = { host: "127.0.0.1:8000" };
+// The secured list's requests carry its token; the others' headers are as they always were.
+const SECURE_HEADERS = { ...HEADERS, authorization: "Bearer bench-token" };
+
 function viaUnruffled(url: string): () => Answer {
+  const headers = url.includes("/secure-list") ? SECURE_HEADERS : HEADERS;
   return () => {
     const request = app.createRequest({
       method: "GET",
       url,
-      headers: { host: "127.0.0.1:8000" },
+      headers,
       socket: undefined,
       body: new WebBodySource(null, null),
     });
@@ -40,6 +46,9 @@ function byHand(url: string): () => Answer {
     const queryStart = url.indexOf("?");
     const path = queryStart < 0 ? url : url.slice(0, queryStart);
     if (path === "/hello") return answer(200, "text/plain; charset=utf-8", "Hello, World!");
+    if (path.endsWith("/secure-list") && SECURE_HEADERS.authorization !== "Bearer bench-token") {
+      return answer(401, "application/json", JSON.stringify({ detail: "Not authenticated" }));
+    }
     const query = new URLSearchParams(queryStart < 0 ? "" : url.slice(queryStart + 1));
     const page = Number(query.get("page") ?? 1);
     const size = Number(query.get("size") ?? 10);
@@ -82,6 +91,7 @@ function measure(sides: Record<string, () => Answer>): Record<string, number> {
 const endpoints = {
   "GET /hello": "/hello",
   "GET /api/enroll/student-list?page=1&size=10": "/api/enroll/student-list?page=1&size=10",
+  "GET /api/enroll/secure-list?page=1&size=10": "/api/enroll/secure-list?page=1&size=10",
 };
 console.log(
   `in-process cost per request, fastest of ${BATCHES} batches of ${BATCH_SIZE} (Node ${process.version})`,

@@ -614,6 +614,15 @@ function summarize(
       if (ratios.length >= MIN_ROUNDS_FOR_INTERVAL)
         entry.perRoundInterval[server.id] = medianInterval(ratios);
     }
+    if (endpoint.baseline !== undefined) {
+      const ratios = roundRatios(mine.endpoints[endpoint.id] ?? [], mine.endpoints[endpoint.baseline] ?? []);
+      if (ratios.length > 0) {
+        entry.overBaseline = {
+          ratio: median(ratios),
+          interval: ratios.length >= MIN_ROUNDS_FOR_INTERVAL ? medianInterval(ratios) : undefined,
+        };
+      }
+    }
   }
   return summary;
 }

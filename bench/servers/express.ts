@@ -36,6 +36,20 @@ app.get("/api/enroll/student-list", (req, res) => {
   res.json({ code: 0, message: "success", data: [] });
 });
 
+function requireToken(req: Request, res: Response, next: NextFunction): void {
+  if (req.headers.authorization === "Bearer bench-token") next();
+  else res.status(401).set("www-authenticate", "Bearer").json({ detail: "Not authenticated" });
+}
+
+app.get("/api/enroll/secure-list", requireToken, (req, res) => {
+  const parsed = ListQuery.safeParse(req.query);
+  if (!parsed.success) {
+    res.status(422).json(detail(parsed.error, "query"));
+    return;
+  }
+  res.json({ code: 0, message: "success", data: [] });
+});
+
 app.post("/api/enroll/bind", express.json(), (req, res) => {
   const parsed = BindRequest.safeParse(req.body);
   if (!parsed.success) {

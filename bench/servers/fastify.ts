@@ -60,6 +60,44 @@ app.get<{ Querystring: ListQuery }>(
   async (_request) => ({ code: 0, message: "success", data: [] }),
 );
 
+// The secured list: Fastify's usual shape for authentication, an onRequest hook before validation.
+app.get<{ Querystring: ListQuery }>(
+  "/api/enroll/secure-list",
+  {
+    onRequest: async (request, reply) => {
+      if (request.headers.authorization !== "Bearer bench-token") {
+        return reply.code(401).header("www-authenticate", "Bearer").send({ detail: "Not authenticated" });
+      }
+    },
+    schema: {
+      querystring: {
+        type: "object",
+        properties: {
+          page: { type: "integer", minimum: 1, default: 1 },
+          size: { type: "integer", minimum: 1, maximum: 100, default: 10 },
+        },
+      },
+      response: {
+        200: {
+          type: "object",
+          properties: {
+            code: { type: "integer" },
+            message: { type: "string" },
+            data: {
+              type: "array",
+              items: {
+                type: "object",
+                properties: { id: { type: "integer" }, name: { type: "string" } },
+              },
+            },
+          },
+        },
+      },
+    },
+  },
+  async (_request) => ({ code: 0, message: "success", data: [] }),
+);
+
 type BindBody = { student_id: number; course_id: number };
 
 app.post<{ Body: BindBody }>(

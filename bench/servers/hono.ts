@@ -47,6 +47,25 @@ app.get(
   },
 );
 
+app.get(
+  "/api/enroll/secure-list",
+  async (c, next) => {
+    if (c.req.header("authorization") !== "Bearer bench-token") {
+      return c.json({ detail: "Not authenticated" }, 401, { "www-authenticate": "Bearer" });
+    }
+    await next();
+  },
+  validator("query", (value, c) => {
+    const parsed = ListQuery.safeParse(value);
+    if (!parsed.success) return c.json(detail(parsed.error, "query"), 422);
+    return parsed.data;
+  }),
+  (c) => {
+    const { page: _page, size: _size } = c.req.valid("query");
+    return c.json({ code: 0, message: "success", data: [] });
+  },
+);
+
 app.post(
   "/api/enroll/bind",
   validator("json", (value, c) => {

@@ -3,6 +3,7 @@
 //   GET  /hello                      -> text/plain "Hello, World!"
 //   GET  /api/enroll/student-list    -> page int >= 1 (default 1), size int 1..100 (default 10); 422 otherwise
 //   POST /api/enroll/bind            -> JSON {student_id, course_id}, both ints > 0; 422 otherwise, 400 on bad JSON
+//   GET  /api/enroll/secure-list     -> Authorization: Bearer bench-token (401 otherwise), then as student-list
 import http from "node:http";
 
 type Issue = { loc: (string | number)[]; msg: string };
@@ -68,6 +69,14 @@ function studentList(res: http.ServerResponse, queryString: string): void {
   else sendJson(res, 200, { code: 0, message: "success", data: [] });
 }
 
+/** The bearer check of the secured list: the token, or a 401 naming the scheme. */
+function authorized(req: http.IncomingMessage, res: http.ServerResponse): boolean {
+  if (req.headers.authorization === "Bearer bench-token") return true;
+  res.writeHead(401, { "content-type": "application/json; charset=utf-8", "www-authenticate": "Bearer" });
+  res.end(JSON.stringify({ detail: "Not authenticated" }));
+  return false;
+}
+
 function bind(req: http.IncomingMessage, res: http.ServerResponse): void {
   const contentType = req.headers["content-type"] ?? "";
   if (!/^application\/json\s*(;|$)/i.test(contentType)) {
@@ -122,6 +131,10 @@ const server = http.createServer((req, res) => {
     case "/api/enroll/bind":
       if (method !== "POST") break;
       return bind(req, res);
+    case "/api/enroll/secure-list":
+      if (method !== "GET" && method !== "HEAD") break;
+      if (authorized(req, res)) studentList(res, q === -1 ? "" : url.slice(q + 1));
+      return;
     default:
       return sendJson(res, 404, { detail: "Not Found" });
   }

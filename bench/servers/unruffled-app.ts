@@ -1,8 +1,9 @@
-// unruffled (packages/unruffled): typed endpoints, Zod validation, the same three routes. The app is
+// unruffled (packages/unruffled): typed endpoints, Zod validation, the same four routes. The app is
 // shared by the HTTP server (servers/unruffled.ts) and the in-process overhead benchmark (overhead.ts).
 import { createApp } from "unruffled";
 import { JsonResponse, PlainTextResponse } from "unruffled/http";
-import { endpoint, p, path } from "unruffled/route";
+import { dependency, endpoint, p, path } from "unruffled/route";
+import { httpBearer } from "unruffled/security";
 import { z } from "zod";
 
 const hello = endpoint({
@@ -17,6 +18,24 @@ const listStudents = endpoint({
   },
   returns: JsonResponse,
   handler: (_request, { page: _page, size: _size }) =>
+    new JsonResponse({ code: 0, message: "success", data: [] }),
+});
+
+// The secured list, as an app would write it: paging as a dependency, the token checked by a scheme.
+const paging = dependency({
+  params: {
+    page: p.Query(z.int(), { default: 1, ge: 1 }),
+    size: p.Query(z.int(), { default: 10, ge: 1, le: 100 }),
+  },
+  resolve: (_request, { page, size }) => ({ offset: (page - 1) * size, limit: size }),
+});
+
+const bearer = httpBearer({ verify: (token) => (token === "bench-token" ? { name: "bench" } : null) });
+
+const secureList = endpoint({
+  params: { paging: p.Depends(paging), user: p.Security(bearer) },
+  returns: JsonResponse,
+  handler: (_request, { paging: _paging, user: _user }) =>
     new JsonResponse({ code: 0, message: "success", data: [] }),
 });
 
@@ -44,6 +63,7 @@ export const app = createApp({
       routes: [
         path("/student-list", { endpoint: listStudents }),
         path("/bind", { endpoint: bind, methods: ["POST"] }),
+        path("/secure-list", { endpoint: secureList }),
       ],
     }),
   ],

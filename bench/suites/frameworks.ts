@@ -1,9 +1,11 @@
-// `npm run bench`: the same three in-memory endpoints served by five implementations
+// `npm run bench`: the same four in-memory endpoints served by five implementations
 // (bench/servers/*.ts), so what differs is the framework alone.
-import { type Check, notAboveLine, rpsLine, type Suite } from "./suite.ts";
+import { baselineLine, type Check, notAboveLine, rpsLine, type Suite } from "./suite.ts";
 
 const LIST = "/api/enroll/student-list";
 const BIND = "/api/enroll/bind";
+const SECURE = "/api/enroll/secure-list";
+const TOKEN = { authorization: "Bearer bench-token" };
 const LIST_OK = { code: 0, message: "success", data: [] };
 const BIND_OK = {
   code: 0,
@@ -62,11 +64,28 @@ const checks: Check[] = [
   },
   { name: "bind, array body", method: "POST", path: BIND, body: "[1,2]", status: 422 },
   { name: "bind, malformed JSON", method: "POST", path: BIND, body: '{"student_id":1,', status: 400 },
+  {
+    name: "secure list",
+    method: "GET",
+    path: `${SECURE}?page=1&size=10`,
+    headers: TOKEN,
+    status: 200,
+    json: LIST_OK,
+  },
+  { name: "secure list, no token", method: "GET", path: `${SECURE}?page=1&size=10`, status: 401 },
+  {
+    name: "secure list, wrong token",
+    method: "GET",
+    path: `${SECURE}?page=1&size=10`,
+    headers: { authorization: "Bearer guess" },
+    status: 401,
+  },
+  { name: "secure list, size=101", method: "GET", path: `${SECURE}?size=101`, headers: TOKEN, status: 422 },
 ];
 
 export const frameworks: Suite = {
   id: "frameworks",
-  title: "the same three endpoints served by five implementations",
+  title: "the same four endpoints served by five implementations",
   servers: [
     { id: "raw", label: "node:http (raw)", file: "servers/raw.ts" },
     { id: "fastify", label: "Fastify 5", file: "servers/fastify.ts" },
@@ -91,6 +110,17 @@ export const frameworks: Suite = {
       body: JSON.stringify({ student_id: 1, course_id: 2 }),
       validated: true,
     },
+    {
+      // The realistic route: the validated list behind a bearer check (unruffled: a paging
+      // dependency and a security scheme; Fastify: an onRequest hook and its schema).
+      id: "secure",
+      label: "GET /api/enroll/secure-list?page=1&size=10 (bearer)",
+      method: "GET",
+      path: `${SECURE}?page=1&size=10`,
+      headers: TOKEN,
+      baseline: "list",
+      validated: true,
+    },
   ],
   checks,
   readyPath: "/hello",
@@ -106,6 +136,9 @@ export const frameworks: Suite = {
       if (endpoint.validated) {
         lines.push(rpsLine(`${name}: req/s vs Hono + Zod`, summary, name, "hono", 1.5));
         lines.push(rpsLine(`${name}: req/s vs Express + Zod`, summary, name, "express", 2));
+      }
+      if (endpoint.baseline !== undefined) {
+        lines.push(baselineLine(`${name}: req/s vs its ${endpoint.baseline} route`, summary, name, 0.95));
       }
       lines.push(notAboveLine(`${name}: p99 ≤ Fastify`, u?.p99Ms, peer("fastify")?.p99Ms, "ms"));
       lines.push(notAboveLine(`${name}: RSS ≤ Fastify`, u?.rssMB, peer("fastify")?.rssMB, "MB"));

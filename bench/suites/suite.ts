@@ -18,6 +18,13 @@ export type EndpointDef = {
    * answer refusals with HTTP 200 and the outcome in the body
    */
   bodyIncludes?: string;
+  /** headers every request carries (an `Authorization`, say) */
+  headers?: Record<string, string>;
+  /**
+   * another endpoint of the suite this one is compared with on unruffled itself, same round: what
+   * the difference between the two costs (EndpointSummary.overBaseline)
+   */
+  baseline?: string;
   validated: boolean;
 };
 
@@ -26,6 +33,7 @@ export type Check = {
   method: "GET" | "POST";
   path: string;
   body?: string;
+  headers?: Record<string, string>;
   status: number;
   /**
    * the refusal expected in the `code` of a `{ code, message, data }` envelope, for APIs that answer
@@ -59,6 +67,11 @@ export type EndpointSummary = {
    * is a tie at this run's noise: another run may fall on either side.
    */
   perRoundInterval?: Record<string, [number, number]>;
+  /**
+   * unruffled only, for an endpoint with a `baseline`: the median over the rounds of its req/s over
+   * the baseline endpoint's in the same round, with the 95 % interval when there are enough rounds
+   */
+  overBaseline?: { ratio: number; interval: [number, number] | undefined };
 };
 
 /** Medians per server id, for the servers that were measured. */
@@ -109,6 +122,23 @@ export function rpsLine(text: string, summary: Summary, endpointId: string, peer
     perRound >= factor,
     text,
     `${perRound.toFixed(2)}× per round${range}, ${medians.toFixed(2)}× of the medians (target ≥ ${factor}×${tie})`,
+  );
+}
+
+/**
+ * unruffled's req/s on an endpoint is at least `factor` times its own on the endpoint's baseline,
+ * in the same rounds: what a feature costs against the same route without it.
+ */
+export function baselineLine(text: string, summary: Summary, endpointId: string, factor: number) {
+  const over = summary.unruffled?.endpoints[endpointId]?.overBaseline;
+  if (over === undefined || !known(over.ratio)) return targetLine(null, text, "");
+  const range = over.interval ? ` (95 %: ${over.interval[0].toFixed(2)}–${over.interval[1].toFixed(2)})` : "";
+  const tie =
+    over.interval && over.interval[0] < factor && factor <= over.interval[1] ? "; a tie at this noise" : "";
+  return targetLine(
+    over.ratio >= factor,
+    text,
+    `${over.ratio.toFixed(2)}× per round${range} (target ≥ ${factor}×${tie})`,
   );
 }
 

@@ -11,9 +11,15 @@ import { MALFORMED } from "./scheme.ts";
 export function credentialsOf(request: HttpRequest, scheme: string): string | undefined | typeof MALFORMED {
   const header = request.headers.authorization;
   if (header === undefined || header === "") return undefined;
-  const space = header.indexOf(" ");
-  if (space < 0 || header.slice(0, space).toLowerCase() !== scheme.toLowerCase()) return MALFORMED;
-  const credentials = header.slice(space + 1).trim();
-  if (credentials === "" || /\s/.test(credentials)) return MALFORMED;
+  const length = scheme.length;
+  if (header.charCodeAt(length) !== SPACE) return MALFORMED;
+  // The usual spelling is compared in place; another case costs a lower-cased copy.
+  if (!header.startsWith(scheme) && header.slice(0, length).toLowerCase() !== scheme.toLowerCase()) {
+    return MALFORMED;
+  }
+  const credentials = header.slice(length + 1).trim();
+  if (credentials === "" || credentials.includes(" ") || credentials.includes("\t")) return MALFORMED;
   return credentials;
 }
+
+const SPACE = 32;
