@@ -1,5 +1,5 @@
 import type { HttpRequest } from "../http/request.ts";
-import type { ErrorLogger } from "./handle-request.ts";
+import type { ErrorLogger } from "./logging.ts";
 
 /**
  * The work queued with `request.afterResponse()`, run once each answer is written and tracked until

@@ -18,8 +18,8 @@ import { AccessLog } from "./access-log.ts";
 import { AfterResponseWork } from "./after-response.ts";
 import { type ExceptionHandler, ExceptionHandlers } from "./exception-handlers.ts";
 import { fetchHandler } from "./fetch-adapter.ts";
-import { type ErrorLogger, RequestHandler } from "./handle-request.ts";
-import { isPinoLogger, LazyLogger } from "./logging.ts";
+import { RequestHandler } from "./handle-request.ts";
+import { type ErrorLogger, isPinoLogger, LazyLogger } from "./logging.ts";
 import {
   type CloseOptions,
   DEFAULT_CLOSE_TIMEOUT_MS,

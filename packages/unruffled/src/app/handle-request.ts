@@ -10,12 +10,8 @@ import { Router } from "../route/router.ts";
 import { type AccessLog, REQUEST_ID_HEADER } from "./access-log.ts";
 import type { AfterResponseWork } from "./after-response.ts";
 import type { ExceptionHandlers } from "./exception-handlers.ts";
+import type { ErrorLogger } from "./logging.ts";
 import { requestIdFrom } from "./request-id.ts";
-
-/** Where the app reports errors it answered with 500. A pino logger is one. */
-export interface ErrorLogger {
-  error(details: Record<string, unknown>, message: string): void;
-}
 
 /** What answering requests needs, made once by the app. */
 export interface RequestHandlerOptions {

@@ -3,6 +3,11 @@ import type { DestinationStream, LevelWithSilent, Logger } from "pino";
 import { createRequire } from "../node-builtins.ts";
 import { BatchedDestination } from "./batched-destination.ts";
 
+/** Where the app reports errors it answered with 500, and failures after an answer. A pino logger is one. */
+export interface ErrorLogger {
+  error(details: Record<string, unknown>, message: string): void;
+}
+
 /**
  * `LOGGING` settings. Records are JSON lines written by pino: one `info` record per answered request
  * (the access log) and an `error` record for every 500. Defaults: level `"warn"` (quiet but never

@@ -1,15 +1,11 @@
 import type { HttpRequest } from "../http/request.ts";
 import type { SecurityScheme } from "../route/security-scheme.ts";
-import { checkedVerify, securityScheme, type Verified } from "./scheme.ts";
+import { checkedVerify, documented, type SchemeOptions, securityScheme, type Verified } from "./scheme.ts";
 
-export interface ApiKeyOptions<P, R extends HttpRequest> {
-  /** Its key in `components.securitySchemes` (default `"apiKey"`). */
-  name?: string;
-  description?: string;
+/** Options of the API key schemes; their `name` defaults to `"apiKey"`. */
+export interface ApiKeyOptions<P, R extends HttpRequest> extends SchemeOptions<P> {
   /** The principal of the key, or null when it is not accepted (a 401). */
   verify(key: string, request: R): Verified<P>;
-  /** The scopes a principal holds (default: its `scope`, `scp` or `scopes` claim). */
-  scopesOf?: (principal: P) => readonly string[];
 }
 
 type Where = "header" | "query" | "cookie";
@@ -66,8 +62,6 @@ function apiKey<P, R extends HttpRequest>(
     throw new TypeError(`${maker}({ ${where} }) needs the name of the ${where} that carries the key.`);
   }
   const verify = checkedVerify(options.verify, maker);
-  const openapi: Record<string, unknown> = { type: "apiKey", in: where, name: wireName };
-  if (options.description !== undefined) openapi.description = options.description;
   const place =
     where === "header"
       ? `the ${wireName} header`
@@ -76,7 +70,7 @@ function apiKey<P, R extends HttpRequest>(
         : `the cookie ${wireName}`;
   return securityScheme<string, P>({
     name: options.name ?? "apiKey",
-    openapi,
+    openapi: documented({ type: "apiKey", in: where, name: wireName }, options.description),
     challenge: { missing: `APIKey ${where}="${wireName}"`, rejected: `APIKey ${where}="${wireName}"` },
     messages: {
       missing: `Not authenticated: send the API key in ${place}`,

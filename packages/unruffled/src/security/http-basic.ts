@@ -1,7 +1,14 @@
 import type { HttpRequest } from "../http/request.ts";
 import type { SecurityScheme } from "../route/security-scheme.ts";
 import { credentialsOf } from "./authorization-header.ts";
-import { checkedVerify, MALFORMED, securityScheme, type Verified } from "./scheme.ts";
+import {
+  checkedVerify,
+  documented,
+  MALFORMED,
+  type SchemeOptions,
+  securityScheme,
+  type Verified,
+} from "./scheme.ts";
 
 /** A user name and password, as HTTP basic authentication sends them. */
 export interface BasicCredentials {
@@ -9,16 +16,12 @@ export interface BasicCredentials {
   password: string;
 }
 
-export interface HttpBasicOptions<P, R extends HttpRequest> {
-  /** Its key in `components.securitySchemes` (default `"basicAuth"`). */
-  name?: string;
+/** Options of `httpBasic`; its `name` defaults to `"basicAuth"`. */
+export interface HttpBasicOptions<P, R extends HttpRequest> extends SchemeOptions<P> {
   /** The realm named in the `WWW-Authenticate` challenge (default `"api"`). */
   realm?: string;
-  description?: string;
   /** The principal of the user name and password, or null when they are wrong (a 401). */
   verify(credentials: BasicCredentials, request: R): Verified<P>;
-  /** The scopes a principal holds (default: its `scope`, `scp` or `scopes` claim). */
-  scopesOf?: (principal: P) => readonly string[];
 }
 
 /**
@@ -33,12 +36,10 @@ export function httpBasic<P, R extends HttpRequest = HttpRequest>(
 ): SecurityScheme<P> {
   const verify = checkedVerify(options.verify, "httpBasic");
   const realm = (options.realm ?? "api").replace(/["\\]/g, "");
-  const openapi: Record<string, unknown> = { type: "http", scheme: "basic" };
-  if (options.description !== undefined) openapi.description = options.description;
   const challenge = `Basic realm="${realm}", charset="UTF-8"`;
   return securityScheme<BasicCredentials, P>({
     name: options.name ?? "basicAuth",
-    openapi,
+    openapi: documented({ type: "http", scheme: "basic" }, options.description),
     challenge: { missing: challenge, rejected: challenge },
     messages: {
       missing: "Not authenticated: send the header Authorization: Basic <credentials>",

@@ -1,18 +1,14 @@
 import type { HttpRequest } from "../http/request.ts";
 import type { SecurityScheme } from "../route/security-scheme.ts";
 import { credentialsOf } from "./authorization-header.ts";
-import { checkedVerify, securityScheme, type Verified } from "./scheme.ts";
+import { checkedVerify, documented, type SchemeOptions, securityScheme, type Verified } from "./scheme.ts";
 
-export interface HttpBearerOptions<P, R extends HttpRequest> {
-  /** Its key in `components.securitySchemes` (default `"bearerAuth"`). */
-  name?: string;
+/** Options of `httpBearer`; its `name` defaults to `"bearerAuth"`. */
+export interface HttpBearerOptions<P, R extends HttpRequest> extends SchemeOptions<P> {
   /** A hint of the token's format for the document, such as `"JWT"`. */
   bearerFormat?: string;
-  description?: string;
   /** The principal the token stands for, or null when it is not accepted (a 401). */
   verify(token: string, request: R): Verified<P>;
-  /** The scopes a principal holds (default: its `scope`, `scp` or `scopes` claim). */
-  scopesOf?: (principal: P) => readonly string[];
 }
 
 /**
@@ -29,8 +25,12 @@ export function httpBearer<P, R extends HttpRequest = HttpRequest>(
   const verify = checkedVerify(options.verify, "httpBearer");
   const openapi: Record<string, unknown> = { type: "http", scheme: "bearer" };
   if (options.bearerFormat !== undefined) openapi.bearerFormat = options.bearerFormat;
-  if (options.description !== undefined) openapi.description = options.description;
-  return bearerScheme(options.name ?? "bearerAuth", openapi, verify, options.scopesOf);
+  return bearerScheme(
+    options.name ?? "bearerAuth",
+    documented(openapi, options.description),
+    verify,
+    options.scopesOf,
+  );
 }
 
 /** A scheme whose credential is a bearer token, whatever the document calls it (OAuth 2, OpenID Connect). */

@@ -10,5 +10,5 @@ export type { OAuth2Options } from "./oauth2.ts";
 export { oauth2ClientCredentials, oauth2Password } from "./oauth2.ts";
 export type { OpenIdConnectOptions } from "./openid-connect.ts";
 export { openIdConnect } from "./openid-connect.ts";
-export type { Verified } from "./scheme.ts";
+export type { SchemeOptions, Verified } from "./scheme.ts";
 export { defaultScopes } from "./scheme.ts";

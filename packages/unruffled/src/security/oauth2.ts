@@ -1,21 +1,17 @@
 import type { HttpRequest } from "../http/request.ts";
 import type { SecurityScheme } from "../route/security-scheme.ts";
 import { bearerScheme } from "./http-bearer.ts";
-import { checkedVerify, type Verified } from "./scheme.ts";
+import { checkedVerify, documented, type SchemeOptions, type Verified } from "./scheme.ts";
 
-export interface OAuth2Options<P, R extends HttpRequest> {
-  /** Its key in `components.securitySchemes` (default `"oauth2"`). */
-  name?: string;
+/** Options of the OAuth 2 schemes; their `name` defaults to `"oauth2"`. */
+export interface OAuth2Options<P, R extends HttpRequest> extends SchemeOptions<P> {
   /** Where clients get a token (relative to the server, or absolute). */
   tokenUrl: string;
   refreshUrl?: string;
   /** Every scope the API knows, with what it allows: the Authorize dialog lists them. */
   scopes?: Readonly<Record<string, string>>;
-  description?: string;
   /** The principal of the access token, or null when it is not accepted (a 401). */
   verify(token: string, request: R): Verified<P>;
-  /** The scopes a principal holds (default: its `scope`, `scp` or `scopes` claim). */
-  scopesOf?: (principal: P) => readonly string[];
 }
 
 /**
@@ -55,7 +51,6 @@ function oauth2<P, R extends HttpRequest>(
   const flowObject: Record<string, unknown> = { tokenUrl: options.tokenUrl };
   if (options.refreshUrl !== undefined) flowObject.refreshUrl = options.refreshUrl;
   flowObject.scopes = { ...options.scopes };
-  const openapi: Record<string, unknown> = { type: "oauth2", flows: { [flow]: flowObject } };
-  if (options.description !== undefined) openapi.description = options.description;
+  const openapi = documented({ type: "oauth2", flows: { [flow]: flowObject } }, options.description);
   return bearerScheme(options.name ?? "oauth2", openapi, verify, options.scopesOf);
 }

@@ -1,18 +1,14 @@
 import type { HttpRequest } from "../http/request.ts";
 import type { SecurityScheme } from "../route/security-scheme.ts";
 import { bearerScheme } from "./http-bearer.ts";
-import { checkedVerify, type Verified } from "./scheme.ts";
+import { checkedVerify, documented, type SchemeOptions, type Verified } from "./scheme.ts";
 
-export interface OpenIdConnectOptions<P, R extends HttpRequest> {
-  /** Its key in `components.securitySchemes` (default `"openIdConnect"`). */
-  name?: string;
+/** Options of `openIdConnect`; its `name` defaults to `"openIdConnect"`. */
+export interface OpenIdConnectOptions<P, R extends HttpRequest> extends SchemeOptions<P> {
   /** The provider's discovery document (`…/.well-known/openid-configuration`). */
   openIdConnectUrl: string;
-  description?: string;
   /** The principal of the ID or access token, or null when it is not accepted (a 401). */
   verify(token: string, request: R): Verified<P>;
-  /** The scopes a principal holds (default: its `scope`, `scp` or `scopes` claim). */
-  scopesOf?: (principal: P) => readonly string[];
 }
 
 /**
@@ -28,10 +24,9 @@ export function openIdConnect<P, R extends HttpRequest = HttpRequest>(
     throw new TypeError("openIdConnect({ openIdConnectUrl }) needs the provider's discovery URL.");
   }
   const verify = checkedVerify(options.verify, "openIdConnect");
-  const openapi: Record<string, unknown> = {
-    type: "openIdConnect",
-    openIdConnectUrl: options.openIdConnectUrl,
-  };
-  if (options.description !== undefined) openapi.description = options.description;
+  const openapi = documented(
+    { type: "openIdConnect", openIdConnectUrl: options.openIdConnectUrl },
+    options.description,
+  );
   return bearerScheme(options.name ?? "openIdConnect", openapi, verify, options.scopesOf);
 }

@@ -5,6 +5,24 @@ import type { SecurityScheme, SecuritySchemeObject } from "../route/security-sch
 /** What `verify` may answer: the principal, or nothing for credentials it does not accept. */
 export type Verified<P> = P | null | undefined | Promise<P | null | undefined>;
 
+/** What every scheme takes besides its credentials and `verify`. */
+export interface SchemeOptions<P> {
+  /** Its key in `components.securitySchemes` (each scheme has a default). */
+  name?: string;
+  /** Shown with the scheme in the document and the Authorize dialog. */
+  description?: string;
+  /** The scopes a principal holds (default: its `scope`, `scp` or `scopes` claim). */
+  scopesOf?: (principal: P) => readonly string[];
+}
+
+/** The scheme's OpenAPI object, with the description when one was given. */
+export function documented(
+  openapi: Record<string, unknown>,
+  description: string | undefined,
+): Record<string, unknown> {
+  return description === undefined ? openapi : { ...openapi, description };
+}
+
 /** A credential that is there but cannot be used (a malformed `Authorization` header). */
 export const MALFORMED = Symbol("malformed credentials");
 
