@@ -1,6 +1,10 @@
 export type { Logger } from "pino";
 export type { AppOptions } from "./app/app.ts";
 export { App, createApp } from "./app/app.ts";
+export type { CompressionOptions } from "./app/compression.ts";
+export { compression } from "./app/compression.ts";
+export type { CorsOptions, CorsOrigins } from "./app/cors.ts";
+export { cors } from "./app/cors.ts";
 export type { ErrorClass, ExceptionHandler, ExceptionHandlerFunction } from "./app/exception-handlers.ts";
 export {
   exceptionHandler,
@@ -16,6 +20,8 @@ export type { LimitSettings, Settings } from "./app/settings.ts";
 export { DEFAULT_LIMITS } from "./app/settings.ts";
 export type { ShutdownSignalOptions } from "./app/shutdown-signals.ts";
 export { handleShutdownSignals } from "./app/shutdown-signals.ts";
+export type { StartupHook } from "./app/startup.ts";
+export { StartupError } from "./app/startup.ts";
 export type { WorkerOptions } from "./app/workers.ts";
 export { runWorkers } from "./app/workers.ts";
 export type { ValidationIssue } from "./errors.ts";
@@ -32,4 +38,5 @@ export {
   UnsupportedMediaTypeError,
   ValueError,
 } from "./errors.ts";
+export type { Middleware, MiddlewareRoute, Next } from "./http/middleware.ts";
 export type { OpenApiSettings } from "./openapi/settings.ts";

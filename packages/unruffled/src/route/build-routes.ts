@@ -1,4 +1,5 @@
 import { ValueError } from "../errors.ts";
+import { checkedMiddleware, type Middleware } from "../http/middleware.ts";
 import { analyseEndpoint } from "./analyse-endpoint.ts";
 import type { EndpointDescription } from "./description.ts";
 import type { EndpointDefinition } from "./endpoint.ts";
@@ -18,6 +19,8 @@ export interface BuiltRoute {
   includeInSchema: boolean;
   endpoint: EndpointDefinition;
   endpointDescription: EndpointDescription;
+  /** The groups' middleware, outermost first, then the route's own (the app adds its own around). */
+  middleware: readonly Middleware[];
 }
 
 export interface BuildRoutesOptions {
@@ -33,7 +36,7 @@ export function buildRoutes(
   options: BuildRoutesOptions,
 ): BuiltRoute[] {
   const routes: BuiltRoute[] = [];
-  collect(definitions, "", [], true, options, routes);
+  collect(definitions, { prefix: "", tags: [], includeInSchema: true, middleware: [] }, options, routes);
   const operationIds = new Map<string, BuiltRoute>();
   for (const route of routes) {
     for (const [method, id] of Object.entries(route.operationIds)) {
@@ -49,11 +52,17 @@ export function buildRoutes(
   return routes;
 }
 
+/** What a group passes down to the routes under it. */
+interface Inherited {
+  prefix: string;
+  tags: readonly string[];
+  includeInSchema: boolean;
+  middleware: readonly Middleware[];
+}
+
 function collect(
   definitions: readonly RouteDefinition[],
-  prefix: string,
-  tags: readonly string[],
-  includeInSchema: boolean,
+  { prefix, tags, includeInSchema, middleware }: Inherited,
   options: BuildRoutesOptions,
   into: BuiltRoute[],
 ): void {
@@ -66,8 +75,18 @@ function collect(
     const fullPath = joinPaths(prefix, definition.path);
     const routeTags = [...tags, ...(definition.options.tags ?? [])];
     const included = includeInSchema && definition.options.includeInSchema !== false;
+    const routeMiddleware = [
+      ...middleware,
+      ...checkedMiddleware(definition.options.middleware, `path("${definition.path}")`),
+    ];
     if (definition.kind === "group") {
-      collect(definition.routes, fullPath, routeTags, included, options, into);
+      const inherited = {
+        prefix: fullPath,
+        tags: routeTags,
+        includeInSchema: included,
+        middleware: routeMiddleware,
+      };
+      collect(definition.routes, inherited, options, into);
       continue;
     }
     const { endpoint, methods } = definition;
@@ -96,6 +115,7 @@ function collect(
         label,
         fileSizeLimit: options.fileSizeLimit,
       }),
+      middleware: routeMiddleware,
     });
   }
 }

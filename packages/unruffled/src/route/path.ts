@@ -1,4 +1,5 @@
 import { ValueError } from "../errors.ts";
+import type { Middleware } from "../http/middleware.ts";
 import type { EndpointDefinition } from "./endpoint.ts";
 
 export const HTTP_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
@@ -9,6 +10,8 @@ export interface RouteCommonOptions {
   tags?: string[];
   /** False keeps the route (or every route of the group) out of the OpenAPI document. */
   includeInSchema?: boolean;
+  /** Around the route (or every route of the group), inside the app's and the outer groups'. */
+  middleware?: readonly Middleware[];
 }
 
 export interface EndpointRouteOptions extends RouteCommonOptions {
