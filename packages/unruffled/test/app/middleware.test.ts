@@ -177,7 +177,7 @@ describe("middleware", () => {
       status: 500,
       body: { detail: "Internal Server Error" },
     });
-    expect((logged[0]?.details.err as Error).message).toBe(
+    expect((logged[0]!.details.err as Error).message).toBe(
       "the middleware forgetful returned undefined, not a response; return a JsonResponse, a PlainTextResponse or another HttpResponse.",
     );
   });
