@@ -6,11 +6,14 @@ export abstract class EnrollRequest extends HttpRequest {
   abstract readonly database: Database;
 }
 
-/** A request class bound to one database, for `createApp({ requestClass })`. */
-export function enrollRequestClass(database: Database): new (raw: RawRequest) => EnrollRequest {
+/**
+ * A request class for `createApp({ requestClass })` whose `database` is the app's: `current`
+ * gives it (the database the app opened when it started).
+ */
+export function enrollRequestClass(current: () => Database): new (raw: RawRequest) => EnrollRequest {
   return class extends EnrollRequest {
     get database(): Database {
-      return database;
+      return current();
     }
   };
 }
