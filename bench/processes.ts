@@ -171,7 +171,9 @@ export function loadSpec(
     ...(endpoint.body === undefined ? {} : { body: endpoint.body }),
     ...(endpoint.pairBody === undefined ? {} : { pairBody: endpoint.pairBody }),
     ...(endpoint.bodyIncludes === undefined ? {} : { bodyIncludes: endpoint.bodyIncludes }),
-    ...(sendsJson ? { headers: { "content-type": "application/json" } } : {}),
+    ...(sendsJson || endpoint.headers !== undefined
+      ? { headers: { ...(sendsJson ? { "content-type": "application/json" } : {}), ...endpoint.headers } }
+      : {}),
     connections: settings.connections,
     pipelining: settings.pipelining,
     warmup: settings.warmup,

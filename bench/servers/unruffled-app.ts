@@ -1,6 +1,6 @@
 // unruffled (packages/unruffled): typed endpoints, Zod validation, the same three routes. The app is
 // shared by the HTTP server (servers/unruffled.ts) and the in-process overhead benchmark (overhead.ts).
-import { createApp } from "unruffled";
+import { compression, cors, createApp } from "unruffled";
 import { JsonResponse, PlainTextResponse } from "unruffled/http";
 import { endpoint, p, path } from "unruffled/route";
 import { z } from "zod";
@@ -36,6 +36,12 @@ const bind = endpoint({
     }),
 });
 
+// A page of text above compression's threshold, for the checks that compression is on.
+const longHello = endpoint({
+  returns: PlainTextResponse,
+  handler: () => new PlainTextResponse("Hello, World! ".repeat(100)),
+});
+
 export const app = createApp({
   settings: {},
   routes: [
@@ -44,6 +50,14 @@ export const app = createApp({
       routes: [
         path("/student-list", { endpoint: listStudents }),
         path("/bind", { endpoint: bind, methods: ["POST"] }),
+      ],
+    }),
+    // The list again, under CORS and compression: the middleware on this group only.
+    path("/mw", {
+      middleware: [cors({ origins: ["https://app.example.com"] }), compression()],
+      routes: [
+        path("/api/enroll/student-list", { endpoint: listStudents }),
+        path("/hello-long", { endpoint: longHello }),
       ],
     }),
   ],

@@ -18,12 +18,16 @@ export type EndpointDef = {
    * answer refusals with HTTP 200 and the outcome in the body
    */
   bodyIncludes?: string;
+  /** request headers sent with every request (a browser's `Origin`, an `Accept-Encoding`) */
+  headers?: Record<string, string>;
+  /** the servers that serve it (default: all of the suite's); the others are not loaded on it */
+  servers?: string[];
   validated: boolean;
 };
 
 export type Check = {
   name: string;
-  method: "GET" | "POST";
+  method: "GET" | "POST" | "OPTIONS";
   path: string;
   body?: string;
   status: number;
@@ -35,7 +39,18 @@ export type Check = {
   /** the exact JSON body (deep equality) or text body expected; omitted: any JSON body */
   json?: unknown;
   text?: string;
+  /** request headers to send */
+  headers?: Record<string, string>;
+  /** response headers expected, exactly (names in lower case) */
+  responseHeaders?: Record<string, string>;
+  /** the servers it applies to (default: all) */
+  servers?: string[];
 };
+
+/** Whether a server answers an endpoint or a check: those that name no servers apply to all. */
+export function appliesTo(item: { servers?: string[] }, serverId: string): boolean {
+  return item.servers === undefined || item.servers.includes(serverId);
+}
 
 export type EndpointSummary = {
   rps: number;
