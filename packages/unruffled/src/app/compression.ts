@@ -57,13 +57,23 @@ export function compression(options: CompressionOptions = {}): Middleware {
     ...options.brotli,
     params: { [codec.constants.BROTLI_PARAM_QUALITY]: 4, ...options.brotli?.params },
   };
-  // One request after another sends the same Accept-Encoding: its last choice is kept.
+  // One request after another sends the same Accept-Encoding, and one route answers with one
+  // content type: the last decision on each is kept.
   let lastHeader: string | undefined;
   let lastChoice: ContentCoding | undefined;
+  let lastType: string | undefined;
+  let lastTypeIsText = false;
+  const isText = (type: string) => {
+    if (type !== lastType) {
+      lastTypeIsText = types.test(type) && !EVENT_STREAM.test(type);
+      lastType = type;
+    }
+    return lastTypeIsText;
+  };
 
   const encode = (response: HttpResponse, request: HttpRequest): HttpResponse | Promise<HttpResponse> => {
     const { headers, body } = response;
-    if (!compressible(response, types) || (!(body instanceof Readable) && smallerThan(body!, threshold))) {
+    if (!compressible(response, isText) || (!(body instanceof Readable) && smallerThan(body!, threshold))) {
       return response;
     }
     addVary(headers, "Accept-Encoding");
@@ -102,19 +112,23 @@ export function compression(options: CompressionOptions = {}): Middleware {
 }
 
 /** A body worth compressing, not encoded yet, that nothing forbids compressing. */
-function compressible(response: HttpResponse, types: RegExp): boolean {
+function compressible(response: HttpResponse, isText: (type: string) => boolean): boolean {
   const { headers, status } = response;
   if (response.body === null || status === 204 || status === 206 || status === 304) return false;
   if (headers["content-encoding"] !== undefined || headers["content-range"] !== undefined) return false;
   const type = headers["content-type"];
-  if (typeof type !== "string" || !types.test(type) || EVENT_STREAM.test(type)) return false;
+  if (typeof type !== "string" || !isText(type)) return false;
   const cacheControl = headers["cache-control"];
   return cacheControl === undefined || !NO_TRANSFORM.test(String(cacheControl));
 }
 
-/** Whether a body has fewer bytes than `threshold`: a string at least as long has at least as many. */
+/**
+ * Whether a body has fewer bytes than `threshold`. A string's UTF-8 bytes number at least its
+ * length and at most three times it: counted only when those bounds do not decide.
+ */
 function smallerThan(body: string | Uint8Array, threshold: number): boolean {
   if (typeof body !== "string") return body.byteLength < threshold;
+  if (body.length * 3 < threshold) return true;
   return body.length < threshold && Buffer.byteLength(body) < threshold;
 }
 
