@@ -476,7 +476,7 @@ async function main(): Promise<void> {
     }
     await stopServer(start.running.child);
     log(
-      `  ✓ ${server.label.padEnd(16)} ${suite.checks.length} checks passed, ready in ${fmtInt(start.running.startupMs)} ms` +
+      `  ✓ ${server.label.padEnd(16)} ${suite.checks.filter((check) => appliesTo(check, server.id)).length} checks passed, ready in ${fmtInt(start.running.startupMs)} ms` +
         (start.warnings.length ? ` (warnings: ${start.warnings.join("; ")})` : ""),
     );
   }
