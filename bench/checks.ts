@@ -1,7 +1,7 @@
 // Correctness checks, run on every server before it is measured: the suite's valid requests must
 // get the exact answer, its invalid ones a 4xx. Nobody wins by skipping validation.
 import { isDeepStrictEqual } from "node:util";
-import type { Check } from "./suites/suite.ts";
+import { appliesTo, type Check } from "./suites/suite.ts";
 
 export type CheckReport = { failures: string[]; warnings: string[] };
 
@@ -34,22 +34,28 @@ function envelopeCode(text: string): number | null {
   }
 }
 
-export async function validate(port: number, checks: Check[]): Promise<CheckReport> {
+/** Runs the checks that apply to the server `serverId` (fetch decompresses a compressed body). */
+export async function validate(port: number, checks: Check[], serverId: string): Promise<CheckReport> {
   const report: CheckReport = { failures: [], warnings: [] };
   const { failures, warnings } = report;
   for (const check of checks) {
-    const init: RequestInit = { method: check.method };
-    if (check.headers !== undefined) init.headers = { ...check.headers };
-    if (check.body !== undefined) {
-      init.body = check.body;
-      init.headers = { ...check.headers, "content-type": "application/json" };
-    }
+    if (!appliesTo(check, serverId)) continue;
+    const init: RequestInit = {
+      method: check.method,
+      headers: {
+        ...(check.body === undefined ? {} : { "content-type": "application/json" }),
+        ...check.headers,
+      },
+    };
+    if (check.body !== undefined) init.body = check.body;
     let status: number;
     let contentType: string;
     let text: string;
+    let headers: Headers;
     try {
       const response = await fetch(`http://127.0.0.1:${port}${check.path}`, init);
       status = response.status;
+      headers = response.headers;
       contentType = response.headers.get("content-type") ?? "";
       text = await response.text();
     } catch (error) {
@@ -67,6 +73,13 @@ export async function validate(port: number, checks: Check[]): Promise<CheckRepo
     if (status !== check.status) {
       failures.push(`${check.name}: expected ${check.status}, got ${status} ${shown}`);
       continue;
+    }
+    for (const [name, expected] of Object.entries(check.responseHeaders ?? {})) {
+      const got = headers.get(name);
+      if (got !== expected)
+        failures.push(
+          `${check.name}: header ${name} ${JSON.stringify(got)}, expected ${JSON.stringify(expected)}`,
+        );
     }
     if (check.envelopeCode !== undefined) {
       judgeRefusal(`${check.name} (envelope code)`, check.envelopeCode, envelopeCode(text), shown, report);

@@ -35,7 +35,10 @@ import {
 import { median, medianInterval } from "./stats.ts";
 import { enrollment } from "./suites/enrollment.ts";
 import { frameworks } from "./suites/frameworks.ts";
-import type { EndpointDef, Suite } from "./suites/suite.ts";
+import { appliesTo, type EndpointDef, type Suite } from "./suites/suite.ts";
+
+/** Not a server of the suite: what corun checks and loads by default is what every server answers. */
+const COMMON = "(any server)";
 
 const HELP = `Usage: npm run bench:corun -- --a FILE --b FILE [options]
 
@@ -46,7 +49,7 @@ round: requests/s, and requests per CPU-second of each server, as medians with 9
   --a FILE, --b FILE   the two servers (paths from the repository root, or absolute: a server
                        file in another worktree runs that worktree's build)
   --suite S            frameworks (default) or enrollment: the endpoints and the checks
-  --endpoints a,b      endpoint ids (default: all of the suite's)
+  --endpoints a,b      endpoint ids (default: those every server of the suite answers)
   --rounds N           rounds; both servers are started afresh each round (default 12)
   --warmup S           warm-up seconds, both servers at once (default 1)
   --duration S         measured seconds (default 2)
@@ -99,7 +102,9 @@ function readConfig(argv: string[]): CorunConfig {
   const suites: Record<string, Suite> = { frameworks, enrollment };
   const suite = Object.hasOwn(suites, values.suite) ? suites[values.suite] : undefined;
   if (suite === undefined) throw new Error(`--suite must be frameworks or enrollment, got ${values.suite}`);
-  const ids = values.endpoints?.split(",").map((id) => id.trim()) ?? suite.endpoints.map((e) => e.id);
+  const ids =
+    values.endpoints?.split(",").map((id) => id.trim()) ??
+    suite.endpoints.filter((e) => appliesTo(e, COMMON)).map((e) => e.id);
   const endpoints = ids.map((id) => {
     const endpoint = suite.endpoints.find((e) => e.id === id);
     if (endpoint === undefined) {
@@ -131,7 +136,8 @@ function readConfig(argv: string[]): CorunConfig {
 /** Starts a server and checks it against the suite; stops it and throws when a check fails. */
 async function startChecked(file: string, config: CorunConfig): Promise<Running> {
   const running = await startServer(file, config.suite.readyPath, 30_000, config.serverCpu);
-  const report = await validate(running.port, config.suite.checks);
+  // Any two versions are compared, an older one too: only the checks every server of the suite passes.
+  const report = await validate(running.port, config.suite.checks, COMMON);
   if (report.failures.length > 0) {
     await stopServer(running.child);
     throw new Error(

@@ -30,7 +30,14 @@ import {
 import { median, medianInterval } from "./stats.ts";
 import { enrollment } from "./suites/enrollment.ts";
 import { frameworks } from "./suites/frameworks.ts";
-import type { EndpointDef, EndpointSummary, ServerDef, Suite, Summary } from "./suites/suite.ts";
+import {
+  appliesTo,
+  type EndpointDef,
+  type EndpointSummary,
+  type ServerDef,
+  type Suite,
+  type Summary,
+} from "./suites/suite.ts";
 
 const SUITES = { frameworks, enrollment } satisfies Record<string, Suite>;
 type SuiteId = keyof typeof SUITES;
@@ -387,7 +394,7 @@ async function startChecked(
     return { kind: "not started", error: (error as Error).message };
   }
   outcome.startupMs.push(running.startupMs);
-  const { failures, warnings } = await validate(running.port, suite.checks);
+  const { failures, warnings } = await validate(running.port, suite.checks, server.id);
   if (failures.length === 0) return { kind: "up", running, warnings };
   await stopServer(running.child);
   return { kind: "wrong answers", failures, warnings };
@@ -469,7 +476,7 @@ async function main(): Promise<void> {
     }
     await stopServer(start.running.child);
     log(
-      `  ✓ ${server.label.padEnd(16)} ${suite.checks.length} checks passed, ready in ${fmtInt(start.running.startupMs)} ms` +
+      `  ✓ ${server.label.padEnd(16)} ${suite.checks.filter((check) => appliesTo(check, server.id)).length} checks passed, ready in ${fmtInt(start.running.startupMs)} ms` +
         (start.warnings.length ? ` (warnings: ${start.warnings.join("; ")})` : ""),
     );
   }
@@ -503,7 +510,8 @@ async function main(): Promise<void> {
     }
     try {
       for (const endpoint of suite.endpoints) {
-        for (const { outcome, running, parts } of up) {
+        for (const { server, outcome, running, parts } of up) {
+          if (!appliesTo(endpoint, server.id)) continue;
           try {
             const sample = await measure(endpoint, running, round, config, generator, loadCpu);
             outcome.endpoints[endpoint.id]?.push(sample);

@@ -2,6 +2,8 @@
 // (fast-json-stringify), written the way Fastify's documentation suggests.
 // Fastify answers validation failures with 400 by default; the shared rule is 422, so an error
 // handler maps them.
+import compress from "@fastify/compress";
+import cors from "@fastify/cors";
 import Fastify, { type FastifyError } from "fastify";
 
 const app = Fastify({ logger: false });
@@ -28,36 +30,54 @@ app.get("/hello", async (_request, reply) => {
 
 type ListQuery = { page: number; size: number };
 
-app.get<{ Querystring: ListQuery }>(
-  "/api/enroll/student-list",
-  {
-    schema: {
-      querystring: {
-        type: "object",
-        properties: {
-          page: { type: "integer", minimum: 1, default: 1 },
-          size: { type: "integer", minimum: 1, maximum: 100, default: 10 },
-        },
-      },
-      response: {
-        200: {
-          type: "object",
-          properties: {
-            code: { type: "integer" },
-            message: { type: "string" },
-            data: {
-              type: "array",
-              items: {
-                type: "object",
-                properties: { id: { type: "integer" }, name: { type: "string" } },
-              },
-            },
+const listSchema = {
+  querystring: {
+    type: "object",
+    properties: {
+      page: { type: "integer", minimum: 1, default: 1 },
+      size: { type: "integer", minimum: 1, maximum: 100, default: 10 },
+    },
+  },
+  response: {
+    200: {
+      type: "object",
+      properties: {
+        code: { type: "integer" },
+        message: { type: "string" },
+        data: {
+          type: "array",
+          items: {
+            type: "object",
+            properties: { id: { type: "integer" }, name: { type: "string" } },
           },
         },
       },
     },
   },
-  async (_request) => ({ code: 0, message: "success", data: [] }),
+};
+
+app.get<{ Querystring: ListQuery }>("/api/enroll/student-list", { schema: listSchema }, async (_request) => ({
+  code: 0,
+  message: "success",
+  data: [],
+}));
+
+// The list again, under CORS and compression: the plugins registered in this prefix's scope only.
+await app.register(
+  async (scope) => {
+    await scope.register(cors, { origin: ["https://app.example.com"] });
+    await scope.register(compress);
+    scope.get<{ Querystring: ListQuery }>(
+      "/api/enroll/student-list",
+      { schema: listSchema },
+      async (_request) => ({ code: 0, message: "success", data: [] }),
+    );
+    scope.get("/hello-long", async (_request, reply) => {
+      reply.type("text/plain; charset=utf-8");
+      return "Hello, World! ".repeat(100);
+    });
+  },
+  { prefix: "/mw" },
 );
 
 // The secured list: Fastify's usual shape for authentication, an onRequest hook before validation.

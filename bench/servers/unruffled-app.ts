@@ -1,6 +1,6 @@
 // unruffled (packages/unruffled): typed endpoints, Zod validation, the same four routes. The app is
 // shared by the HTTP server (servers/unruffled.ts) and the in-process overhead benchmark (overhead.ts).
-import { createApp } from "unruffled";
+import { compression, cors, createApp } from "unruffled";
 import { JsonResponse, PlainTextResponse } from "unruffled/http";
 import { dependency, endpoint, p, path } from "unruffled/route";
 import { httpBearer } from "unruffled/security";
@@ -55,6 +55,12 @@ const bind = endpoint({
     }),
 });
 
+// A page of text above compression's threshold, for the checks that compression is on.
+const longHello = endpoint({
+  returns: PlainTextResponse,
+  handler: () => new PlainTextResponse("Hello, World! ".repeat(100)),
+});
+
 export const app = createApp({
   settings: {},
   routes: [
@@ -64,6 +70,14 @@ export const app = createApp({
         path("/student-list", { endpoint: listStudents }),
         path("/bind", { endpoint: bind, methods: ["POST"] }),
         path("/secure-list", { endpoint: secureList }),
+      ],
+    }),
+    // The list again, under CORS and compression: the middleware on this group only.
+    path("/mw", {
+      middleware: [cors({ origins: ["https://app.example.com"] }), compression()],
+      routes: [
+        path("/api/enroll/student-list", { endpoint: listStudents }),
+        path("/hello-long", { endpoint: longHello }),
       ],
     }),
   ],

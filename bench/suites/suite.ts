@@ -18,8 +18,10 @@ export type EndpointDef = {
    * answer refusals with HTTP 200 and the outcome in the body
    */
   bodyIncludes?: string;
-  /** headers every request carries (an `Authorization`, say) */
+  /** headers every request carries (an `Authorization`, a browser's `Origin`, an `Accept-Encoding`) */
   headers?: Record<string, string>;
+  /** the servers that serve it (default: all of the suite's); the others are not loaded on it */
+  servers?: string[];
   /**
    * another endpoint of the suite this one is compared with on unruffled itself, same round: what
    * the difference between the two costs (EndpointSummary.overBaseline)
@@ -30,10 +32,9 @@ export type EndpointDef = {
 
 export type Check = {
   name: string;
-  method: "GET" | "POST";
+  method: "GET" | "POST" | "OPTIONS";
   path: string;
   body?: string;
-  headers?: Record<string, string>;
   status: number;
   /**
    * the refusal expected in the `code` of a `{ code, message, data }` envelope, for APIs that answer
@@ -43,7 +44,18 @@ export type Check = {
   /** the exact JSON body (deep equality) or text body expected; omitted: any JSON body */
   json?: unknown;
   text?: string;
+  /** request headers to send */
+  headers?: Record<string, string>;
+  /** response headers expected, exactly (names in lower case) */
+  responseHeaders?: Record<string, string>;
+  /** the servers it applies to (default: all) */
+  servers?: string[];
 };
+
+/** Whether a server answers an endpoint or a check: those that name no servers apply to all. */
+export function appliesTo(item: { servers?: string[] }, serverId: string): boolean {
+  return item.servers === undefined || item.servers.includes(serverId);
+}
 
 export type EndpointSummary = {
   rps: number;

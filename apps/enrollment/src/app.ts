@@ -1,5 +1,5 @@
-import { type App, createApp, type Settings } from "unruffled";
-import type { Database } from "./db/index.ts";
+import { type App, type CorsOrigins, compression, cors, createApp, type Settings } from "unruffled";
+import { type Database, openDatabase } from "./db/index.ts";
 import { errorEnvelopes, type InternalErrorLog } from "./error-envelopes.ts";
 import { enrollRequestClass } from "./request.ts";
 import { routes } from "./routes.ts";
@@ -20,27 +20,57 @@ export const settings: Settings = {
 /** How the service is built beside its database. */
 export interface EnrollmentAppOptions {
   settings?: Settings;
+  /** Where internal errors go (default: the app's pino logger, which also writes the access log). */
   log?: InternalErrorLog;
+  /** Runs after `app.close()`, once the app's own database (if it opened one) is closed. */
   onClose?: () => Promise<void>;
+  /** The browser pages that may call the API (CORS): origins, or `"*"`; none by default. */
+  corsOrigins?: CorsOrigins;
   /** The bearer token of `student-create` and `course-create`; without one they answer 401. */
   adminToken?: string | undefined;
 }
 
 /**
- * The enrollment service on an open database. Internal errors go to `log`, by default the pino
- * logger of the `LOGGING` settings (also the access log); `onClose` runs after `app.close()`.
- * @example const app = createEnrollmentApp(await openDatabase(), { adminToken }); await app.listen({ port: 8000 });
+ * The enrollment service. Given a database URL, the app opens the database when it starts (its
+ * `onStartup`, before it accepts a connection, so a database out of reach stops the start) and
+ * closes it when it closes. Given an open database, as tests do, it serves that one and leaves it
+ * open. Answers are compressed, and pages on `corsOrigins` may call it.
+ *
+ * @example const app = createEnrollmentApp(process.env.DATABASE_URL); await app.listen({ port: 8000 });
  */
-export function createEnrollmentApp(database: Database, options: EnrollmentAppOptions = {}): App {
+export function createEnrollmentApp(database: Database | string, options: EnrollmentAppOptions = {}): App {
+  const url = typeof database === "string" ? database : undefined;
+  let opened = typeof database === "string" ? undefined : database;
+  const current = () => {
+    if (opened === undefined)
+      throw new Error("The database is not open yet: start the app first (listen()).");
+    return opened;
+  };
   // Without `log`, internal errors go to the app's own logger, made (and pino loaded) when first needed.
   const log = options.log ?? { error: (details, message) => app.logger.error(details, message) };
   const app = createApp({
     settings: { ...settings, ...options.settings },
     routes,
+    middleware: [
+      cors({ origins: options.corsOrigins ?? [], exposeHeaders: ["x-request-id"] }),
+      compression(),
+    ],
     exceptionHandlers: errorEnvelopes(log),
-    requestClass: enrollRequestClass(database, options.adminToken),
+    requestClass: enrollRequestClass(current, options.adminToken),
     logger: options.log,
-    onClose: options.onClose,
+    onStartup:
+      url === undefined
+        ? undefined
+        : async function connectDatabase() {
+            opened = await openDatabase(url);
+          },
+    onClose: async () => {
+      if (url !== undefined) {
+        await opened?.close();
+        opened = undefined;
+      }
+      await options.onClose?.();
+    },
   });
   return app;
 }

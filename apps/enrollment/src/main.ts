@@ -1,15 +1,16 @@
 import { handleShutdownSignals, type LoggingSettings, runWorkers } from "unruffled";
 import { adminToken, describeAdminToken } from "./admin-token.ts";
 import { createEnrollmentApp } from "./app.ts";
-import { defaultSqlitePath, openDatabase } from "./db/index.ts";
+import { defaultSqlitePath, dialectOf } from "./db/index.ts";
 import { type ServerOptions, serverOptions } from "./server-options.ts";
 import { databaseFailure, listenFailure } from "./start-up-failure.ts";
 
 // The service: the embedded SQLite file unless DATABASE_URL names PostgreSQL; an access log line
 // per request unless LOG_LEVEL says otherwise ("warn" keeps errors only). `--workers N` (or WORKERS)
 // runs N processes on one port; SIGTERM and SIGINT finish requests in flight within
-// SHUTDOWN_TIMEOUT_MS (default 10 s), close the database and exit 0. A port taken or a database
-// out of reach is told in one line, exit code 1.
+// SHUTDOWN_TIMEOUT_MS (default 10 s), close the database and exit 0. Pages on the origins of
+// CORS_ORIGINS (comma-separated; none by default) may call it from a browser. A port taken or a
+// database out of reach is told in one line, exit code 1.
 const level = (process.env.LOG_LEVEL ?? "info") as LoggingSettings["level"];
 
 let options: ServerOptions;
@@ -22,27 +23,25 @@ try {
 
 async function serve(): Promise<void> {
   const databaseUrl = process.env.DATABASE_URL || defaultSqlitePath;
-  const database = await openDatabase(databaseUrl).catch((error) =>
-    exitWith(databaseFailure(error, databaseUrl), error),
-  );
   const admin = await adminToken(process.env, databaseUrl);
-  const app = createEnrollmentApp(database, {
+  const app = createEnrollmentApp(databaseUrl, {
     settings: { LOGGING: { level } },
-    onClose: () => database.close(),
+    corsOrigins: options.corsOrigins,
     adminToken: admin.token,
   });
+  // listen() opens the database first (the app's onStartup), then the port.
   try {
     await app.listen({ port: options.port, host: options.host });
   } catch (error) {
-    await database.close();
-    exitWith(listenFailure(error, options.host, options.port), error);
+    await app.close();
+    exitWith(listenFailure(error, options.host, options.port) ?? databaseFailure(error, databaseUrl), error);
   }
-  // close() finishes the requests in flight, then closes the database (the app's onClose).
+  // close() finishes the requests in flight, then closes the database.
   handleShutdownSignals(() => app.close({ timeout: options.shutdownTimeoutMs }));
   const { port } = app.address()!;
   const base = `http://${options.host}:${port}`;
   console.log(
-    `Enrollment API on ${base}/api/enroll/hello (${database.dialect}, pid ${process.pid}); docs at ${base}/openapi/docs; ${describeAdminToken(admin)}`,
+    `Enrollment API on ${base}/api/enroll/hello (${dialectOf(databaseUrl)}, pid ${process.pid}); docs at ${base}/openapi/docs; ${describeAdminToken(admin)}`,
   );
 }
 

@@ -8,16 +8,19 @@ export abstract class EnrollRequest extends HttpRequest {
   abstract readonly adminToken: string | undefined;
 }
 
-/** A request class bound to one database and admin token, for `createApp({ requestClass })`. */
+/**
+ * A request class for `createApp({ requestClass })` whose `database` is the app's (`current` gives
+ * the database the app opened when it started) and whose `adminToken` is the app's.
+ */
 export function enrollRequestClass(
-  database: Database,
+  current: () => Database,
   adminToken: string | undefined,
 ): new (
   raw: RawRequest,
 ) => EnrollRequest {
   return class extends EnrollRequest {
     get database(): Database {
-      return database;
+      return current();
     }
     get adminToken(): string | undefined {
       return adminToken;

@@ -1,4 +1,9 @@
-/** How the service runs: where it listens, how many processes serve, how long shutdown may take. */
+import { type CorsOrigins, cors } from "unruffled";
+
+/**
+ * How the service runs: where it listens, how many processes serve, how long shutdown may take,
+ * which browser pages may call it.
+ */
 export interface ServerOptions {
   port: number;
   host: string;
@@ -6,12 +11,14 @@ export interface ServerOptions {
   workers: number;
   /** How long requests in flight get to finish after SIGTERM or SIGINT, in milliseconds. */
   shutdownTimeoutMs: number;
+  /** The origins whose pages may call the API (CORS); none by default. */
+  corsOrigins: CorsOrigins;
 }
 
 /**
  * Reads the options from the command line (`--workers N`, `--workers=N`) and the environment
- * (`PORT`, `HOST`, `WORKERS`, `SHUTDOWN_TIMEOUT_MS`); the command line wins. Throws a message that
- * names the bad value.
+ * (`PORT`, `HOST`, `WORKERS`, `SHUTDOWN_TIMEOUT_MS`, `CORS_ORIGINS`); the command line wins. Throws
+ * a message that names the bad value.
  *
  * @example serverOptions(["--workers", "4"], { PORT: "8080" }) // { port: 8080, workers: 4, ... }
  */
@@ -24,7 +31,27 @@ export function serverOptions(
     host: env.HOST ?? "127.0.0.1",
     workers: wholeNumber("--workers", flagValue(argv, "--workers") ?? env.WORKERS ?? "1", 1, 1_024),
     shutdownTimeoutMs: wholeNumber("SHUTDOWN_TIMEOUT_MS", env.SHUTDOWN_TIMEOUT_MS ?? "10000", 0, 3_600_000),
+    corsOrigins: corsOrigins(env),
   };
+}
+
+/**
+ * The origins in `CORS_ORIGINS`, separated by commas (`https://app.example.com,https://admin.example.com`),
+ * or `*` for any page; none when it is unset or empty. Throws a message naming a value that is no origin.
+ *
+ * @example corsOrigins({ CORS_ORIGINS: "https://app.example.com" }) // ["https://app.example.com"]
+ */
+export function corsOrigins(env: Record<string, string | undefined>): CorsOrigins {
+  const text = (env.CORS_ORIGINS ?? "").trim();
+  if (text === "*") return "*";
+  const origins = text.split(",").flatMap((origin) => (origin.trim() === "" ? [] : [origin.trim()]));
+  try {
+    // The framework's own check of each origin, with its message.
+    cors({ origins });
+  } catch (error) {
+    throw new Error(`CORS_ORIGINS: ${(error as Error).message}`);
+  }
+  return origins;
 }
 
 function flagValue(argv: readonly string[], flag: string): string | undefined {

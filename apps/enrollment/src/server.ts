@@ -1,13 +1,14 @@
 import type { App } from "unruffled";
 import { adminToken } from "./admin-token.ts";
 import { createEnrollmentApp } from "./app.ts";
-import { defaultSqlitePath, openDatabase } from "./db/index.ts";
+import { defaultSqlitePath } from "./db/index.ts";
+import { corsOrigins } from "./server-options.ts";
 
 /**
- * The service as the `unruffled` command loads it: a factory that opens the database
- * (`DATABASE_URL`, else the embedded SQLite file) and builds the app, which closes the database
- * when the command stops it. The admin token is `npm start`'s (`ENROLL_ADMIN_TOKEN`, or the one
- * kept in the data folder).
+ * The service as the `unruffled` command loads it: a factory that builds the app on the database of
+ * `DATABASE_URL` (else the embedded SQLite file), which the app opens when the command starts it and
+ * closes when the command stops it; pages on `CORS_ORIGINS` may call it. The admin token is
+ * `npm start`'s (`ENROLL_ADMIN_TOKEN`, or the one kept beside the embedded database).
  *
  * @example
  * npx unruffled serve apps/enrollment/src/server.ts --watch --log-level info
@@ -15,7 +16,6 @@ import { defaultSqlitePath, openDatabase } from "./db/index.ts";
  */
 export default async function enrollmentApp(): Promise<App> {
   const databaseUrl = process.env.DATABASE_URL || defaultSqlitePath;
-  const database = await openDatabase(databaseUrl);
   const admin = await adminToken(process.env, databaseUrl);
-  return createEnrollmentApp(database, { onClose: () => database.close(), adminToken: admin.token });
+  return createEnrollmentApp(databaseUrl, { corsOrigins: corsOrigins(process.env), adminToken: admin.token });
 }

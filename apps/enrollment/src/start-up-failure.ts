@@ -1,3 +1,5 @@
+import { StartupError } from "unruffled";
+
 /**
  * The one line the service prints, instead of a stack, when where it runs stops it from starting:
  * the port is taken, or the database is not there or refuses it. Any other error is a bug, and
@@ -26,10 +28,14 @@ export function listenFailure(error: unknown, host: string, port: number): strin
 const UNREACHABLE = /^(E[A-Z]+|08...|28...|3D000|53300|57P03|SQLITE_(CANTOPEN|NOTADB|PERM|READONLY))$/;
 
 /**
+ * The line for a database out of reach, also when it stopped the app's start-up (a `StartupError`
+ * whose cause it is).
+ *
  * @example databaseFailure(error, "postgres://app:secret@db:5432/app")
  * // "Cannot open the database postgres://app@db:5432/app: connect ECONNREFUSED 10.0.0.5:5432; check DATABASE_URL."
  */
 export function databaseFailure(error: unknown, url: string): string | undefined {
+  if (error instanceof StartupError) return databaseFailure(error.cause, url);
   const code = codeOf(error);
   const timedOut = error instanceof Error && /timeout exceeded when trying to connect/.test(error.message);
   if (!timedOut && (code === undefined || !UNREACHABLE.test(code))) return undefined;

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { captureOutput } from "process-support";
+import { captureOutput, freePort } from "process-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 // The service through the `unruffled` command, as a developer starts it: a child process.
@@ -79,5 +79,21 @@ describe("the enrollment service through the unruffled command", () => {
       child.kill("SIGTERM");
     }
     expect(await exited).toBe(0);
+  });
+
+  it("stops in one line, exit code 1, when its database refuses it at start", async () => {
+    const closed = await freePort();
+    const outcome = await new Promise<{ code: number; stderr: string }>((resolve) => {
+      execFile(
+        process.execPath,
+        ["--conditions=source", CLI, "serve", SERVER_MODULE, "--port", "0"],
+        { cwd: ROOT, env: { ...env, DATABASE_URL: `postgres://enrollment:secret@127.0.0.1:${closed}/app` } },
+        (error, _stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stderr }),
+      );
+    });
+    expect(outcome).toEqual({
+      code: 1,
+      stderr: `unruffled serve: onStartup failed (connectDatabase): connect ECONNREFUSED 127.0.0.1:${closed}\n`,
+    });
   });
 });

@@ -8,17 +8,26 @@ describe("server options", () => {
       host: "127.0.0.1",
       workers: 1,
       shutdownTimeoutMs: 10_000,
+      corsOrigins: [],
     });
   });
 
   it("come from the environment, and --workers on the command line wins over WORKERS", () => {
-    const env = { PORT: "0", HOST: "0.0.0.0", WORKERS: "3", SHUTDOWN_TIMEOUT_MS: "2500" };
+    const env = {
+      PORT: "0",
+      HOST: "0.0.0.0",
+      WORKERS: "3",
+      SHUTDOWN_TIMEOUT_MS: "2500",
+      CORS_ORIGINS: "https://app.example.com, https://admin.example.com:8443",
+    };
     expect(serverOptions([], env)).toEqual({
       port: 0,
       host: "0.0.0.0",
       workers: 3,
       shutdownTimeoutMs: 2_500,
+      corsOrigins: ["https://app.example.com", "https://admin.example.com:8443"],
     });
+    expect(serverOptions([], { CORS_ORIGINS: " * " }).corsOrigins).toBe("*");
     expect(serverOptions(["--workers", "2"], env).workers).toBe(2);
     expect(serverOptions(["--workers=4"], env).workers).toBe(4);
   });
@@ -38,6 +47,9 @@ describe("server options", () => {
     );
     expect(() => serverOptions([], { SHUTDOWN_TIMEOUT_MS: "-1" })).toThrow(
       'SHUTDOWN_TIMEOUT_MS must be a whole number from 0 to 3600000, got "-1"',
+    );
+    expect(() => serverOptions([], { CORS_ORIGINS: "https://app.example.com/" })).toThrow(
+      'CORS_ORIGINS: cors(): "https://app.example.com/" is not an origin: write scheme://host[:port], without a path; did you mean "https://app.example.com"?',
     );
   });
 });

@@ -19,5 +19,8 @@ export const { isDeepStrictEqual, parseArgs } = process.getBuiltinModule("node:u
 /** `node:fs/promises` on first use: even taken this way it loads readline and the REPL history. */
 export const fsPromises = () => process.getBuiltinModule("node:fs/promises");
 
-export const { Readable } = process.getBuiltinModule("node:stream");
+/** `node:zlib` on first use: only an app that compresses loads it. */
+export const zlib = () => process.getBuiltinModule("node:zlib");
+
+export const { pipeline, Readable } = process.getBuiltinModule("node:stream");
 export type Readable = NodeStream.Readable;

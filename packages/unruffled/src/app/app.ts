@@ -2,6 +2,7 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Logger } from "pino";
 import type { BodyLimits } from "../http/body-limits.ts";
+import { checkedMiddleware, type Middleware } from "../http/middleware.ts";
 import { HttpRequest, type RawRequest } from "../http/request.ts";
 import type { HttpResponse } from "../http/response.ts";
 import { checkOpenApiSettings } from "../openapi/check-settings.ts";
@@ -27,6 +28,7 @@ import {
   NodeAdapter,
 } from "./node-adapter.ts";
 import { type LimitSettings, resolveLimits, type Settings } from "./settings.ts";
+import { runStartupHooks, type StartupHook, startupHooks } from "./startup.ts";
 
 /**
  * A replacement for a dependency (or an authentication scheme) wherever routes declare it: the
@@ -53,6 +55,16 @@ export interface AppOptions {
    * A pino logger given here is the app's logger: it gets the access log too, at its own level.
    */
   logger?: ErrorLogger | Logger;
+  /**
+   * Around every route, outermost first, and around the 404 of an unknown path:
+   * `[cors({ origins }), compression()]`.
+   */
+  middleware?: readonly Middleware[];
+  /**
+   * Runs before the server accepts a connection (`listen()`), one hook after another: open a
+   * database pool. A failure stops the start: `listen()` rejects with a `StartupError`.
+   */
+  onStartup?: StartupHook | readonly StartupHook[];
   /** Runs once the server has closed in `close()`: release what the app holds (a database pool). */
   onClose?: () => void | Promise<void>;
 }
@@ -83,6 +95,10 @@ export class App {
   private readonly node: NodeAdapter;
   private readonly onClose: AppOptions["onClose"];
   private readonly options: AppOptions;
+  private readonly startupHooks: readonly StartupHook[];
+  /** The run of the `onStartup` hooks, once started; cleared by `close()`. */
+  private starting: Promise<void> | undefined;
+  private started = false;
 
   constructor(options: AppOptions, overrides?: Overrides) {
     this.options = options;
@@ -97,6 +113,7 @@ export class App {
     };
     this.requestClass = options.requestClass ?? HttpRequest;
     this.onClose = options.onClose;
+    this.startupHooks = startupHooks(options.onStartup);
     const logging = this.settings.LOGGING ?? {};
     this.lazyLogger = new LazyLogger(logging, isPinoLogger(options.logger) ? options.logger : undefined);
     this.exceptionHandlers = new ExceptionHandlers(options.exceptionHandlers ?? []);
@@ -121,6 +138,7 @@ export class App {
       accessLog: new AccessLog(this.lazyLogger, logging.access_log !== false),
       work: this.work,
       debug: this.settings.DEBUG === true,
+      middleware: checkedMiddleware(options.middleware, "createApp({ middleware })"),
     });
     this.node = new NodeAdapter({
       requests: this.requests,
@@ -215,11 +233,27 @@ export class App {
   }
 
   /**
-   * Starts Node's HTTP server. Resolves to the listening server, so `port: 0` gives a free port.
+   * Runs the `onStartup` hooks in order, once: `listen()` does it before the server accepts a
+   * connection, `fetch` and the test client before their first request. Rejects with a
+   * `StartupError` when a hook fails, and keeps failing: build a new app to try again.
+   *
+   * @example await app.startup(); const response = await app.handle(request);
+   */
+  startup(): Promise<void> {
+    this.starting ??= runStartupHooks(this.startupHooks).then(() => {
+      this.started = true;
+    });
+    return this.starting;
+  }
+
+  /**
+   * Runs the `onStartup` hooks, then starts Node's HTTP server. Resolves to the listening server, so
+   * `port: 0` gives a free port; rejects with a `StartupError` when a hook failed.
    *
    * @example const server = await app.listen({ port: 0 }); const { port } = server.address() as AddressInfo;
    */
-  listen(options: ListenOptions = {}): Promise<Server> {
+  async listen(options: ListenOptions = {}): Promise<Server> {
+    await this.startup();
     return this.node.listen(options);
   }
 
@@ -232,13 +266,17 @@ export class App {
    * Stops the server gracefully: accepts no new connection, closes idle keep-alive connections,
    * lets requests in flight finish (their answers carry `Connection: close`), and at the deadline
    * cuts whatever connections remain. Then waits for the work queued with `afterResponse()` until
-   * the same deadline (logging what it abandons), and runs `onClose`.
+   * the same deadline (logging what it abandons), and runs `onClose`. Does nothing for an app that
+   * neither listens nor started; a closed app runs `onStartup` again when it next starts.
    *
    * @example process.once("SIGTERM", () => app.close({ timeout: 5_000 }).then(() => process.exit(0)));
    */
   async close(options: CloseOptions = {}): Promise<void> {
     const deadline = performance.now() + (options.timeout ?? DEFAULT_CLOSE_TIMEOUT_MS);
-    if (!(await this.node.close(options))) return;
+    const listened = await this.node.close(options);
+    if (!listened && !this.started) return;
+    this.started = false;
+    this.starting = undefined;
     const abandoned = await this.work.settle(deadline - performance.now());
     if (abandoned > 0) {
       this.errorLogger.error(

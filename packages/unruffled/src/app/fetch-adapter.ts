@@ -5,6 +5,7 @@ import { Readable } from "../node-builtins.ts";
 
 /** What the fetch adapter needs of the app: its requests, and its answers. */
 export interface FetchTarget {
+  startup(): Promise<void>;
   createRequest(raw: Omit<RawRequest, "limits">): HttpRequest;
   handle(request: HttpRequest): HttpResponse | Promise<HttpResponse>;
 }
@@ -16,6 +17,8 @@ export interface FetchTarget {
  */
 export function fetchHandler(app: FetchTarget): (webRequest: Request) => Promise<Response> {
   return async (webRequest) => {
+    // Where no server listens (other runtimes), the first request starts the app.
+    await app.startup();
     const url = new URL(webRequest.url);
     const headers: Record<string, string> = {};
     webRequest.headers.forEach((value, key) => {

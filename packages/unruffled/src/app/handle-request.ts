@@ -1,6 +1,7 @@
 import { HttpError, MethodNotAllowedError, NotFoundError } from "../errors.ts";
+import type { Middleware, MiddlewareRoute } from "../http/middleware.ts";
 import type { HttpRequest } from "../http/request.ts";
-import { checkedStatus, checkHeaders, HttpResponse, JsonResponse } from "../http/response.ts";
+import { checkedStatus, checkHeaders, type HttpResponse, JsonResponse } from "../http/response.ts";
 import type { BuiltRoute } from "../route/build-routes.ts";
 import type { DependencyScope } from "../route/dependency-scope.ts";
 import type { EndpointDescription } from "../route/description.ts";
@@ -9,8 +10,10 @@ import { type ResolveOptions, resolveParams } from "../route/resolve-params.ts";
 import { Router } from "../route/router.ts";
 import { type AccessLog, REQUEST_ID_HEADER } from "./access-log.ts";
 import type { AfterResponseWork } from "./after-response.ts";
+import { checkedResponse } from "./checked-response.ts";
 import type { ExceptionHandlers } from "./exception-handlers.ts";
 import type { ErrorLogger } from "./logging.ts";
+import { type Answer, composeMiddleware } from "./middleware.ts";
 import { requestIdFrom } from "./request-id.ts";
 
 /** What answering requests needs, made once by the app. */
@@ -23,6 +26,17 @@ export interface RequestHandlerOptions {
   work: AfterResponseWork;
   /** True adds the error and its stack to 500 answers. */
   debug: boolean;
+  /** The app's middleware, around every route, outermost first. */
+  middleware: readonly Middleware[];
+}
+
+/** What the router finds for a method at a path: the route, with its middleware composed around it. */
+interface RouteTarget {
+  route: BuiltRoute;
+  /** The middleware around the endpoint; undefined without any, for the direct path. */
+  chain: Answer | undefined;
+  /** The middleware every route of the path shares, around the 405 (or 400) of a request none takes. */
+  unmatched: Answer | undefined;
 }
 
 /**
@@ -32,7 +46,16 @@ export interface RequestHandlerOptions {
  * microtask queue, and an endpoint that awaits nothing answers synchronously.
  */
 export class RequestHandler {
-  private readonly router = new Router<BuiltRoute>();
+  private readonly router = new Router<RouteTarget>();
+  /** The routes registered at each path pattern: their middleware is composed knowing all its methods. */
+  private readonly targetsByPath = new Map<string, RouteTarget[]>();
+  private readonly middleware: readonly Middleware[];
+  /** The app's middleware around the 404 of an unknown path; undefined without any. */
+  private readonly unknownPath: Answer | undefined;
+  /** True once any route (or the unknown path) has middleware: until then no error looks for it. */
+  private composed = false;
+  /** Why a request that passes through middleware found no route, for the chain's innermost answer. */
+  private readonly routingErrors = new WeakMap<HttpRequest, unknown>();
   private readonly exceptionHandlers: ExceptionHandlers;
   private readonly resolveOptions: ResolveOptions;
   private readonly errorLogger: ErrorLogger;
@@ -47,15 +70,32 @@ export class RequestHandler {
     this.accessLog = options.accessLog;
     this.work = options.work;
     this.debug = options.debug;
+    this.middleware = options.middleware;
+    this.unknownPath = this.compose(this.middleware, { path: undefined, methods: [] }, this.routingFailure);
   }
 
-  /** Serves a built route at its path, for each of its methods. */
+  /**
+   * Serves a built route at its path, for each of its methods, and composes the middleware of every
+   * route at that path again, now that the path answers one more method.
+   */
   register(route: BuiltRoute): void {
+    const target: RouteTarget = { route, chain: undefined, unmatched: undefined };
     for (const method of route.methods) {
-      if (!this.router.add(method, route.path, route)) {
+      if (!this.router.add(method, route.path, target)) {
         throw new HttpError(500, `Two routes answer ${method} ${route.path}`);
       }
     }
+    const targets = this.targetsByPath.get(route.path) ?? [];
+    targets.push(target);
+    this.targetsByPath.set(route.path, targets);
+    const at = { path: route.path, methods: withHead(targets.flatMap((each) => each.route.methods)) };
+    const chains = targets.map((each) => [...this.middleware, ...each.route.middleware]);
+    const unmatched = this.compose(sharedStart(chains), at, this.routingFailure);
+    targets.forEach((each, index) => {
+      const description = each.route.endpointDescription;
+      each.chain = this.compose(chains[index]!, at, (request) => this.endpointAnswer(description, request));
+      each.unmatched = unmatched;
+    });
   }
 
   /**
@@ -99,13 +139,23 @@ export class RequestHandler {
    * response goes to `done`, once.
    */
   respond(request: HttpRequest, done: (response: HttpResponse) => void): void {
-    let description: EndpointDescription;
+    let target: RouteTarget;
     try {
-      description = this.endpointFor(request);
+      target = this.targetFor(request);
     } catch (error) {
-      this.settle(this.handleError(error, request), request, done);
+      this.settle(this.unrouted(error, request), request, done);
       return;
     }
+    if (target.chain === undefined) this.answer(target.route.endpointDescription, request, done);
+    else this.settle(target.chain(request), request, done);
+  }
+
+  /** Parameters, the endpoint's handler, and the exception handlers for what fails; to `done`, once. */
+  private answer(
+    description: EndpointDescription,
+    request: HttpRequest,
+    done: (response: HttpResponse) => void,
+  ): void {
     if (description.dependencies === undefined) {
       resolveParams(description, request, this.resolveOptions, (error, values) => {
         const response =
@@ -123,15 +173,58 @@ export class RequestHandler {
     });
   }
 
-  /** The endpoint of the route and method asked for (404 and 405 thrown), path parameters set. */
-  private endpointFor(request: HttpRequest): EndpointDescription {
+  /** The route and method asked for (404 and 405 thrown), path parameters set. */
+  private targetFor(request: HttpRequest): RouteTarget {
     const match = this.router.find(request.path);
     if (match === undefined) throw new NotFoundError(`Not Found: ${request.path}`);
-    const route =
+    const target =
       match.methods.get(request.method) ?? (request.method === "HEAD" ? match.methods.get("GET") : undefined);
-    if (route === undefined) throw new MethodNotAllowedError(withHead(match.allow));
+    if (target === undefined) throw new MethodNotAllowedError(withHead(match.allow.split(", ")));
     if (match.params !== undefined) request.pathParams = decodeParams(match.params);
-    return route.endpointDescription;
+    return target;
+  }
+
+  /**
+   * The answer to a request no route takes (404, 405, a malformed path): through the middleware its
+   * path's routes share, the app's for an unknown path.
+   */
+  private unrouted(error: unknown, request: HttpRequest): HttpResponse | Promise<HttpResponse> {
+    if (!this.composed) return this.handleError(error, request);
+    const match = this.router.find(request.path);
+    const chain = match === undefined ? this.unknownPath : match.methods.values().next().value?.unmatched;
+    if (chain === undefined) return this.handleError(error, request);
+    this.routingErrors.set(request, error);
+    return chain(request);
+  }
+
+  /** The innermost answer of the chains that `unrouted` runs: the routing error, handled. */
+  private readonly routingFailure: Answer = (request) =>
+    this.handleError(this.routingErrors.get(request), request);
+
+  /** `middleware` around `inner`, or undefined without middleware (the caller then goes direct). */
+  private compose(middleware: readonly Middleware[], at: MiddlewareRoute, inner: Answer): Answer | undefined {
+    if (middleware.length === 0) return undefined;
+    this.composed = true;
+    return composeMiddleware(middleware, at, inner, (error, request) => this.handleError(error, request));
+  }
+
+  /** The endpoint's answer as a value or a promise: the innermost `next` of a route's middleware. */
+  private endpointAnswer(
+    description: EndpointDescription,
+    request: HttpRequest,
+  ): HttpResponse | Promise<HttpResponse> {
+    let answered: HttpResponse | undefined;
+    let deliver: ((response: HttpResponse) => void) | undefined;
+    this.answer(description, request, (response) => {
+      if (deliver === undefined) answered = response;
+      else deliver(response);
+    });
+    return (
+      answered ??
+      new Promise((resolve) => {
+        deliver = resolve;
+      })
+    );
   }
 
   /** Hands a response, or the response a promise resolves to, to `done`. */
@@ -233,10 +326,23 @@ export class RequestHandler {
   }
 }
 
-function withHead(allow: string): string[] {
-  const methods = allow.split(", ");
-  if (methods.includes("GET") && !methods.includes("HEAD")) methods.push("HEAD");
-  return methods;
+/** The methods, once each, with HEAD wherever GET is. */
+function withHead(methods: readonly string[]): string[] {
+  const unique = [...new Set(methods)];
+  if (unique.includes("GET") && !unique.includes("HEAD")) unique.push("HEAD");
+  return unique;
+}
+
+/** The middleware at the start of every list: what all the routes of a path share. */
+function sharedStart(lists: readonly (readonly Middleware[])[]): readonly Middleware[] {
+  const [first = [], ...rest] = lists;
+  let length = first.length;
+  for (const list of rest) {
+    let index = 0;
+    while (index < length && list[index] === first[index]) index++;
+    length = index;
+  }
+  return first.slice(0, length);
 }
 
 function decodeParams(params: Record<string, string>): Record<string, string> {
@@ -250,11 +356,4 @@ function decodeParams(params: Record<string, string>): Record<string, string> {
     }
   }
   return params;
-}
-
-function checkedResponse(response: unknown, who: string): HttpResponse {
-  if (response instanceof HttpResponse) return response;
-  throw new TypeError(
-    `${who} returned ${response === null ? "null" : typeof response}, not a response; return a JsonResponse, a PlainTextResponse or another HttpResponse.`,
-  );
 }

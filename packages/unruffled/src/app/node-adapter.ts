@@ -155,6 +155,8 @@ function writeNodeResponse(res: ServerResponse, response: HttpResponse, request:
       res.end();
     } else {
       body.on("error", () => res.destroy());
+      // A client gone mid-answer: the body's source (a file, a zlib stream) is released, not left open.
+      res.once("close", () => body.destroy());
       body.pipe(res);
     }
     return;

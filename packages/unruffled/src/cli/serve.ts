@@ -64,6 +64,13 @@ async function serveInThisProcess(options: ServeOptions, io: CliIo): Promise<voi
   try {
     await app.listen({ port: options.port, host: options.host });
   } catch (error) {
+    // A hook of onStartup failed: its one line (checked by name: the app may come from another copy
+    // of the package), and with DEBUG the stack of what it threw.
+    if ((error as Error).name === "StartupError") {
+      const cause = (error as Error).cause;
+      const stack = app.settings.DEBUG === true && cause instanceof Error ? `\n${cause.stack}` : "";
+      throw new CliFailure(`${(error as Error).message}${stack}`);
+    }
     const code = (error as { code?: string }).code;
     if (code === "EADDRINUSE" || code === "EACCES" || code === "EADDRNOTAVAIL") {
       throw new CliFailure(

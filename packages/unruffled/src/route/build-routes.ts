@@ -1,4 +1,5 @@
 import { ValueError } from "../errors.ts";
+import { checkedMiddleware, type Middleware } from "../http/middleware.ts";
 import { analyseEndpoint } from "./analyse-endpoint.ts";
 import type { Overrides } from "./dependency-graph.ts";
 import type { EndpointDescription } from "./description.ts";
@@ -19,6 +20,8 @@ export interface BuiltRoute {
   includeInSchema: boolean;
   endpoint: EndpointDefinition;
   endpointDescription: EndpointDescription;
+  /** The groups' middleware, outermost first, then the route's own (the app adds its own around). */
+  middleware: readonly Middleware[];
 }
 
 export interface BuildRoutesOptions {
@@ -40,7 +43,7 @@ export function buildRoutes(
   const routes: BuiltRoute[] = [];
   collect(
     definitions,
-    { prefix: "", tags: [], includeInSchema: true, dependencies: options.dependencies ?? [] },
+    { prefix: "", tags: [], includeInSchema: true, dependencies: options.dependencies ?? [], middleware: [] },
     options,
     routes,
   );
@@ -65,11 +68,12 @@ interface Inherited {
   tags: readonly string[];
   includeInSchema: boolean;
   dependencies: readonly RouteDependency[];
+  middleware: readonly Middleware[];
 }
 
 function collect(
   definitions: readonly RouteDefinition[],
-  { prefix, tags, includeInSchema, dependencies }: Inherited,
+  { prefix, tags, includeInSchema, dependencies, middleware }: Inherited,
   options: BuildRoutesOptions,
   into: BuiltRoute[],
 ): void {
@@ -86,12 +90,17 @@ function collect(
       ...dependencies,
       ...checkedDependencies(definition.options.dependencies, fullPath),
     ];
+    const routeMiddleware = [
+      ...middleware,
+      ...checkedMiddleware(definition.options.middleware, `path("${definition.path}")`),
+    ];
     if (definition.kind === "group") {
       const inherited = {
         prefix: fullPath,
         tags: routeTags,
         includeInSchema: included,
         dependencies: routeDependencies,
+        middleware: routeMiddleware,
       };
       collect(definition.routes, inherited, options, into);
       continue;
@@ -124,6 +133,7 @@ function collect(
         dependencies: routeDependencies,
         overrides: options.overrides,
       }),
+      middleware: routeMiddleware,
     });
   }
 }

@@ -1,4 +1,5 @@
 import { ValueError } from "../errors.ts";
+import type { Middleware } from "../http/middleware.ts";
 import type { Dependency } from "./dependency.ts";
 import type { EndpointDefinition } from "./endpoint.ts";
 import type { DependsParam, SecurityParam } from "./markers.ts";
@@ -20,6 +21,8 @@ export interface RouteCommonOptions {
   dependencies?: readonly RouteDependency[];
   /** False keeps the route (or every route of the group) out of the OpenAPI document. */
   includeInSchema?: boolean;
+  /** Around the route (or every route of the group), inside the app's and the outer groups'. */
+  middleware?: readonly Middleware[];
 }
 
 export interface EndpointRouteOptions extends RouteCommonOptions {

@@ -33,7 +33,8 @@ const TEST_SOCKET = { remoteAddress: "127.0.0.1", remotePort: 50_000 };
 /**
  * Calls an app in-process, without a socket: each request is built as the Node adapter would build
  * it and answered by `app.handle()`, through routing, parameter resolution, validation and the
- * exception handlers. Path-based methods take any path; `call` is typed from an endpoint.
+ * exception handlers. The app's `onStartup` hooks run before the first request. Path-based methods
+ * take any path; `call` is typed from an endpoint.
  *
  * @example
  * const client = testClient(app);
@@ -83,6 +84,8 @@ export class TestClient {
    */
   async request(method: string, path: string, options: BodyOptions = {}): Promise<TestResponse> {
     if (!path.startsWith("/")) throw new TypeError(`A test request path starts with "/", got "${path}".`);
+    // As a server would, the app runs its onStartup hooks before it answers anything.
+    await this.app.startup();
     const encoded = encodeRequest(path, options, this.defaults);
     const request = this.app.createRequest({
       method: method.toUpperCase(),

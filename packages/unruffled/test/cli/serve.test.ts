@@ -4,7 +4,7 @@ import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { CliProcess, FIXTURES, runCli } from "./support/cli-process.ts";
+import { CliProcess, FIXTURES, runCli, runCliWithEnv } from "./support/cli-process.ts";
 
 const SHOP = join(FIXTURES, "shop-app.ts");
 const USAGE =
@@ -92,6 +92,28 @@ describe("unruffled serve", () => {
       stderr:
         'unruffled serve: TypeHintRequired: endpoint "search" (GET /search), parameter "q" has no schema. Give its type with a marker: q: p.Query(z.string()).\n',
     });
+  });
+
+  it("says in one line that onStartup failed, without a stack, and exits 1", async () => {
+    expect(await runCli("serve", join(FIXTURES, "failing-startup-app.ts"), "--port", "0")).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: "unruffled serve: onStartup failed (openDatabase): connect ECONNREFUSED 127.0.0.1:5432\n",
+    });
+  });
+
+  it("adds the stack of what onStartup threw with DEBUG", async () => {
+    const outcome = await runCliWithEnv(
+      { DEBUG: "1" },
+      "serve",
+      join(FIXTURES, "failing-startup-app.ts"),
+      "--port",
+      "0",
+    );
+    expect(outcome.code).toBe(1);
+    expect(outcome.stderr).toMatch(
+      /^unruffled serve: onStartup failed \(openDatabase\): connect ECONNREFUSED 127\.0\.0\.1:5432\nError: connect ECONNREFUSED 127\.0\.0\.1:5432\n {4}at openDatabase \(.*failing-startup-app\.ts:\d+:\d+\)/,
+    );
   });
 
   it("says when the port is taken", async () => {

@@ -1,4 +1,6 @@
 import { mkdir } from "node:fs/promises";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import type { App } from "unruffled";
@@ -8,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium, noChromium } from "../support/chromium.ts";
 import { envelopeValidationHandler, fixtureApp } from "./fixture-app.ts";
 import { REPOSITORY_ROOT } from "./support/repository.ts";
-import { hasSampleService, openSampleService } from "./support/sample-service.ts";
+import { hasSampleService, openSampleService, SAMPLE_ADMIN_TOKEN } from "./support/sample-service.ts";
 
 const ARTIFACTS = join(REPOSITORY_ROOT, "test-artifacts");
 
@@ -164,6 +166,78 @@ describe.skipIf(noChromium)("the documentation pages in Chromium", () => {
       await tab.screenshot({ path: join(ARTIFACTS, `redoc-${name}.png`) });
       await tab.close();
       expect(problems).toEqual({ externalRequests: [], consoleErrors: [] });
+    });
+  });
+
+  describe.runIf(hasSampleService)("a page on another origin", () => {
+    let api: RunningServer;
+    let closeApi: () => Promise<void>;
+    const pages: Server[] = [];
+    let allowedPage: string;
+    let otherPage: string;
+
+    // The page calls the API as a browser app would: a GET, then a JSON POST with the admin token,
+    // which needs a preflight.
+    const script = (apiUrl: string) => `
+      const outcome = {};
+      try {
+        const list = await fetch("${apiUrl}/api/enroll/student-list?size=1");
+        outcome.list = [list.status, await list.json()];
+        const created = await fetch("${apiUrl}/api/enroll/student-create", {
+          method: "POST",
+          headers: { "content-type": "application/json", authorization: "Bearer ${SAMPLE_ADMIN_TOKEN}" },
+          body: JSON.stringify({ name: "Ann", email: "ann@example.edu", age: 20, student_id: "S1" }),
+        });
+        const body = await created.json();
+        outcome.created = [created.status, body.code, body.data.name, created.headers.get("x-request-id") !== null];
+      } catch (error) {
+        outcome.error = error.name + ": " + error.message;
+      }
+      window.outcome = outcome;`;
+
+    /** Serves one HTML page on a port of its own: another origin than the API's. */
+    async function servePage(html: () => string): Promise<string> {
+      const page = createServer((_request, response) => {
+        response.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(html());
+      });
+      pages.push(page);
+      await new Promise<void>((resolve) => page.listen(0, "127.0.0.1", resolve));
+      return `http://127.0.0.1:${(page.address() as AddressInfo).port}`;
+    }
+
+    beforeAll(async () => {
+      const page = () =>
+        `<!doctype html><title>shop</title><script type="module">${script(api.url)}</script>`;
+      allowedPage = await servePage(page);
+      otherPage = await servePage(page);
+      const { app, close } = await openSampleService([allowedPage]);
+      closeApi = close;
+      api = await startServer(app);
+    });
+    afterAll(async () => {
+      await api?.close();
+      await closeApi?.();
+      for (const page of pages) page.close();
+    });
+
+    async function outcomeOf(origin: string): Promise<unknown> {
+      const tab = await context.newPage();
+      await tab.goto(`${origin}/`);
+      await tab.waitForFunction(() => (globalThis as { outcome?: unknown }).outcome !== undefined);
+      const outcome = await tab.evaluate(() => (globalThis as { outcome?: unknown }).outcome);
+      await tab.close();
+      return outcome;
+    }
+
+    it("loads the enrollment API from a page on an allowed origin, a JSON POST included", async () => {
+      expect(await outcomeOf(allowedPage)).toEqual({
+        list: [200, { code: 0, message: "success", data: [] }],
+        created: [200, 0, "Ann", true],
+      });
+    });
+
+    it("keeps the API's answers from a page on an origin it does not allow", async () => {
+      expect(await outcomeOf(otherPage)).toEqual({ error: "TypeError: Failed to fetch" });
     });
   });
 

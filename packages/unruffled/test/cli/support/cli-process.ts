@@ -15,11 +15,16 @@ export interface Outcome {
 
 /** Runs `unruffled <args>` to its end, under the Node that runs the tests. */
 export function runCli(...args: string[]): Promise<Outcome> {
+  return runCliWithEnv({}, ...args);
+}
+
+/** `runCli` with more environment variables. */
+export function runCliWithEnv(env: Record<string, string>, ...args: string[]): Promise<Outcome> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
       ["--conditions=source", CLI, ...args],
-      { cwd: ROOT },
+      { cwd: ROOT, env: { ...process.env, ...env } },
       (error, stdout, stderr) => {
         resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
       },

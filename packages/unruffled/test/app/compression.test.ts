@@ -1,0 +1,206 @@
+import { Readable } from "node:stream";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
+import { type CompressionOptions, compression, createApp, ValueError } from "unruffled";
+import { HttpResponse, JsonResponse, PlainTextResponse } from "unruffled/http";
+import { endpoint, path } from "unruffled/route";
+import { describe, expect, it } from "vitest";
+import { wireRequest } from "../support/http-request.ts";
+import { serve } from "../support/serve.ts";
+
+// 2,000 bytes of JSON: above the default threshold of 1,024.
+const ROWS = Array.from({ length: 40 }, (_, id) => ({ id, name: `Student ${id}`, active: id % 2 === 0 }));
+const ROWS_JSON = JSON.stringify(ROWS);
+const LARGE = "unruffled ".repeat(10_000);
+
+function answering(make: () => HttpResponse) {
+  return endpoint({ returns: HttpResponse, handler: make });
+}
+
+const routes = [
+  path("/rows", { endpoint: answering(() => new JsonResponse(ROWS)) }),
+  path("/small", { endpoint: answering(() => new PlainTextResponse("short")) }),
+  path("/large", { endpoint: answering(() => new PlainTextResponse(LARGE)) }),
+  path("/streamed", {
+    endpoint: answering(
+      () =>
+        new HttpResponse(
+          Readable.from(["first line\n", "x".repeat(5_000), "\nlast line\n"]),
+          {},
+          "text/plain; charset=utf-8",
+        ),
+    ),
+  }),
+  path("/encoded", {
+    endpoint: answering(
+      () =>
+        new HttpResponse(ROWS_JSON, { headers: { "content-encoding": "identity-ish" } }, "application/json"),
+    ),
+  }),
+  path("/events", {
+    endpoint: answering(() => new HttpResponse(`data: ${ROWS_JSON}\n\n`, {}, "text/event-stream")),
+  }),
+  path("/image", {
+    endpoint: answering(() => new HttpResponse(Buffer.alloc(4_000, 1), {}, "image/png")),
+  }),
+  path("/no-transform", {
+    endpoint: answering(
+      () => new JsonResponse(ROWS, { headers: { "cache-control": "public, no-transform" } }),
+    ),
+  }),
+  path("/tagged", {
+    endpoint: answering(() => new JsonResponse(ROWS, { headers: { etag: '"v1"' } })),
+  }),
+];
+
+async function serveCompressed(options?: CompressionOptions) {
+  return serve(routes, { middleware: [compression(options)] });
+}
+
+describe("compression()", () => {
+  it("compresses with gzip when the client accepts it, with the compressed length and Vary", async () => {
+    const server = await serveCompressed();
+    const answer = await wireRequest(server.url, "GET", "/rows", { "accept-encoding": "gzip" });
+    expect([
+      answer.status,
+      answer.headers["content-encoding"],
+      answer.headers["content-length"],
+      answer.headers.vary,
+      gunzipSync(answer.body).toString(),
+    ]).toEqual([200, "gzip", String(answer.body.length), "Accept-Encoding", ROWS_JSON]);
+    expect(answer.body.length).toBeLessThan(ROWS_JSON.length / 2);
+  });
+
+  it("prefers brotli when the client weighs both alike, and follows the client's q-values", async () => {
+    const server = await serveCompressed();
+    const alike = await wireRequest(server.url, "GET", "/rows", { "accept-encoding": "gzip, deflate, br" });
+    expect([alike.headers["content-encoding"], brotliDecompressSync(alike.body).toString()]).toEqual([
+      "br",
+      ROWS_JSON,
+    ]);
+    const weighed = await wireRequest(server.url, "GET", "/rows", {
+      "accept-encoding": "br;q=0.5, gzip;q=0.8",
+    });
+    expect(weighed.headers["content-encoding"]).toBe("gzip");
+    const anyOther = await wireRequest(server.url, "GET", "/rows", { "accept-encoding": "br;q=0, *;q=0.1" });
+    expect(anyOther.headers["content-encoding"]).toBe("gzip");
+  });
+
+  it("sends the body as it is, with Vary, when the client accepts no coding it offers", async () => {
+    const server = await serveCompressed();
+    for (const accepted of [undefined, "identity", "deflate, zstd", "gzip;q=0, br;q=0"]) {
+      const answer = await wireRequest(
+        server.url,
+        "GET",
+        "/rows",
+        accepted === undefined ? {} : { "accept-encoding": accepted },
+      );
+      expect([answer.headers["content-encoding"], answer.headers.vary, answer.body.toString()]).toEqual([
+        undefined,
+        "Accept-Encoding",
+        ROWS_JSON,
+      ]);
+    }
+  });
+
+  it("leaves a body under the threshold alone, without Vary", async () => {
+    const server = await serveCompressed();
+    const answer = await wireRequest(server.url, "GET", "/small", { "accept-encoding": "gzip" });
+    expect([answer.headers["content-encoding"], answer.headers.vary, answer.body.toString()]).toEqual([
+      undefined,
+      undefined,
+      "short",
+    ]);
+    const lowered = await serveCompressed({ threshold: 0 });
+    const compressed = await wireRequest(lowered.url, "GET", "/small", { "accept-encoding": "gzip" });
+    expect(gunzipSync(compressed.body).toString()).toBe("short");
+  });
+
+  it("compresses a streamed body as it flows, chunked", async () => {
+    const server = await serveCompressed();
+    const answer = await wireRequest(server.url, "GET", "/streamed", { "accept-encoding": "gzip" });
+    expect([
+      answer.headers["content-encoding"],
+      answer.headers["content-length"],
+      answer.headers["transfer-encoding"],
+      gunzipSync(answer.body).toString(),
+    ]).toEqual(["gzip", undefined, "chunked", `first line\n${"x".repeat(5_000)}\nlast line\n`]);
+  });
+
+  it("compresses a large body in zlib's thread pool, with the same result", async () => {
+    const server = await serveCompressed();
+    const answer = await wireRequest(server.url, "GET", "/large", { "accept-encoding": "br" });
+    expect([
+      answer.headers["content-encoding"],
+      brotliDecompressSync(answer.body).toString() === LARGE,
+    ]).toEqual(["br", true]);
+  });
+
+  it("never compresses an encoded body, an event stream, an image, or a no-transform answer", async () => {
+    const server = await serveCompressed();
+    for (const where of ["/encoded", "/events", "/image", "/no-transform"]) {
+      const answer = await wireRequest(server.url, "GET", where, { "accept-encoding": "gzip, br" });
+      expect([where, answer.headers.vary, answer.headers["content-encoding"]]).toEqual([
+        where,
+        undefined,
+        where === "/encoded" ? "identity-ish" : undefined,
+      ]);
+    }
+  });
+
+  it("answers HEAD with the headers of the uncompressed answer", async () => {
+    const server = await serveCompressed();
+    const answer = await wireRequest(server.url, "HEAD", "/rows", { "accept-encoding": "gzip" });
+    expect([answer.headers["content-encoding"], answer.headers["content-length"]]).toEqual([
+      undefined,
+      String(ROWS_JSON.length),
+    ]);
+  });
+
+  it("turns a strong ETag weak, since the compressed bytes differ", async () => {
+    const server = await serveCompressed();
+    const answer = await wireRequest(server.url, "GET", "/tagged", { "accept-encoding": "gzip" });
+    expect(answer.headers.etag).toBe('W/"v1"');
+  });
+
+  it("offers only the codings it is given", async () => {
+    const server = await serveCompressed({ encodings: ["gzip"] });
+    const answer = await wireRequest(server.url, "GET", "/rows", { "accept-encoding": "br" });
+    expect(answer.headers["content-encoding"]).toBeUndefined();
+  });
+
+  it("keeps request.afterResponse working", async () => {
+    const ran: string[] = [];
+    const app = createApp({
+      middleware: [compression()],
+      routes: [
+        path("/rows", {
+          endpoint: endpoint({
+            returns: JsonResponse,
+            handler: (request) => {
+              request.afterResponse(() => {
+                ran.push("after");
+              });
+              return new JsonResponse(ROWS);
+            },
+          }),
+        }),
+      ],
+    });
+    const response = await app.fetch(
+      new Request("http://localhost/rows", { headers: { "accept-encoding": "gzip" } }),
+    );
+    const body = gunzipSync(Buffer.from(await response.arrayBuffer())).toString();
+    expect([response.headers.get("content-encoding"), body]).toEqual(["gzip", ROWS_JSON]);
+    await app.settled();
+    expect(ran).toEqual(["after"]);
+  });
+
+  it("refuses options that cannot work when the app is built", () => {
+    expect(() => compression({ threshold: -5 })).toThrow(
+      new ValueError("compression(): threshold must be a whole number of bytes, got -5."),
+    );
+    expect(() => compression({ encodings: ["deflate" as "gzip"] })).toThrow(
+      new ValueError('compression(): encodings must list "br" and/or "gzip", got ["deflate"].'),
+    );
+  });
+});

@@ -1,0 +1,308 @@
+import { type AppOptions, type CorsOptions, cors, ValueError } from "unruffled";
+import { JsonResponse, PlainTextResponse } from "unruffled/http";
+import { endpoint, p, path, type RouteDefinition } from "unruffled/route";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { corsHeadersOf, wireRequest } from "../support/http-request.ts";
+import { serve } from "../support/serve.ts";
+
+const APP = "https://app.example.com";
+const calls: string[] = [];
+
+const listItems = endpoint({
+  params: { page: p.Query(z.int(), { default: 1, ge: 1 }) },
+  returns: JsonResponse,
+  handler: (_request, { page }) => {
+    calls.push("list");
+    return new JsonResponse({ page }, { headers: { "x-total": "3" } });
+  },
+});
+const createItem = endpoint({ returns: JsonResponse, handler: () => new JsonResponse({ created: true }) });
+const getItem = endpoint({
+  params: { id: p.Path(z.int()) },
+  returns: JsonResponse,
+  handler: (_request, { id }) => new JsonResponse({ id }),
+});
+const answerOptions = endpoint({
+  returns: PlainTextResponse,
+  handler: () => new PlainTextResponse("the endpoint's own OPTIONS"),
+});
+
+const routes: RouteDefinition[] = [
+  path("/items", { endpoint: listItems }),
+  path("/items", { endpoint: createItem, methods: ["POST"], name: "create_item" }),
+  path("/items/{id}", { endpoint: getItem }),
+  path("/described", { endpoint: answerOptions, methods: ["GET", "OPTIONS"] }),
+];
+
+async function serveWithCors(options: CorsOptions, appOptions: Omit<AppOptions, "routes"> = {}) {
+  return serve(routes, { ...appOptions, middleware: [cors(options)] });
+}
+
+function preflight(method: string, origin = APP, headers: Record<string, string> = {}) {
+  return { origin, "access-control-request-method": method, ...headers };
+}
+
+describe("cors()", () => {
+  it("gives an allowed origin Access-Control-Allow-Origin with that origin, and Vary: Origin", async () => {
+    const server = await serveWithCors({ origins: [APP, "https://admin.example.com"] });
+    const answer = await wireRequest(server.url, "GET", "/items", { origin: APP });
+    expect([answer.status, corsHeadersOf(answer.headers), answer.body.toString()]).toEqual([
+      200,
+      { "access-control-allow-origin": APP, vary: "Origin" },
+      '{"page":1}',
+    ]);
+  });
+
+  it("gives a refused origin the answer without any CORS header, with Vary: Origin", async () => {
+    const server = await serveWithCors({ origins: [APP] });
+    const answer = await wireRequest(server.url, "GET", "/items", { origin: "https://evil.example" });
+    expect([answer.status, corsHeadersOf(answer.headers)]).toEqual([200, { vary: "Origin" }]);
+  });
+
+  it("adds Vary: Origin to a request without Origin, so a cache keeps the answers apart", async () => {
+    const server = await serveWithCors({ origins: [APP] });
+    const answer = await wireRequest(server.url, "GET", "/items");
+    expect(corsHeadersOf(answer.headers)).toEqual({ vary: "Origin" });
+  });
+
+  it('answers every request with Access-Control-Allow-Origin: * for origins "*", without Vary', async () => {
+    const server = await serveWithCors({ origins: "*" });
+    const withOrigin = await wireRequest(server.url, "GET", "/items", { origin: "https://anyone.example" });
+    const without = await wireRequest(server.url, "GET", "/items");
+    expect([corsHeadersOf(withOrigin.headers), corsHeadersOf(without.headers)]).toEqual([
+      { "access-control-allow-origin": "*" },
+      { "access-control-allow-origin": "*" },
+    ]);
+  });
+
+  it("allows credentials with Access-Control-Allow-Credentials and the exposed headers", async () => {
+    const server = await serveWithCors({
+      origins: [APP],
+      credentials: true,
+      exposeHeaders: ["X-Total", "x-request-id"],
+    });
+    const answer = await wireRequest(server.url, "GET", "/items", { origin: APP });
+    expect(corsHeadersOf(answer.headers)).toEqual({
+      "access-control-allow-origin": APP,
+      "access-control-allow-credentials": "true",
+      "access-control-expose-headers": "x-total, x-request-id",
+      vary: "Origin",
+    });
+  });
+
+  it("adds the CORS headers to error answers too", async () => {
+    const server = await serveWithCors({ origins: [APP] });
+    const answer = await wireRequest(server.url, "GET", "/items?page=0", { origin: APP });
+    expect([answer.status, corsHeadersOf(answer.headers)]).toEqual([
+      422,
+      { "access-control-allow-origin": APP, vary: "Origin" },
+    ]);
+  });
+
+  it("answers a preflight 204 with the path's methods, without reaching the endpoint", async () => {
+    calls.length = 0;
+    const server = await serveWithCors({ origins: [APP] });
+    const answer = await wireRequest(
+      server.url,
+      "OPTIONS",
+      "/items",
+      preflight("POST", APP, { "access-control-request-headers": "Content-Type, X-Token" }),
+    );
+    expect([answer.status, corsHeadersOf(answer.headers), answer.body.length, calls]).toEqual([
+      204,
+      {
+        "access-control-allow-origin": APP,
+        "access-control-allow-methods": "GET, POST, HEAD",
+        "access-control-allow-headers": "content-type, x-token",
+        "access-control-max-age": "600",
+        vary: "Origin, Access-Control-Request-Headers",
+      },
+      0,
+      [],
+    ]);
+  });
+
+  it("answers a preflight on a path with placeholders, with credentials and the max age asked", async () => {
+    const server = await serveWithCors({ origins: [APP], credentials: true, maxAge: 3600 });
+    const answer = await wireRequest(server.url, "OPTIONS", "/items/42", preflight("GET"));
+    expect([answer.status, corsHeadersOf(answer.headers)]).toEqual([
+      204,
+      {
+        "access-control-allow-origin": APP,
+        "access-control-allow-methods": "GET, HEAD",
+        "access-control-max-age": "3600",
+        "access-control-allow-credentials": "true",
+        vary: "Origin, Access-Control-Request-Headers",
+      },
+    ]);
+  });
+
+  it("answers the preflight of a route that has its own OPTIONS, and passes it a plain OPTIONS", async () => {
+    const server = await serveWithCors({ origins: [APP] });
+    const checked = await wireRequest(server.url, "OPTIONS", "/described", preflight("GET"));
+    expect([checked.status, checked.headers["access-control-allow-methods"]]).toEqual([
+      204,
+      "GET, OPTIONS, HEAD",
+    ]);
+    const plain = await wireRequest(server.url, "OPTIONS", "/described", { origin: APP });
+    expect([plain.status, plain.body.toString(), corsHeadersOf(plain.headers)]).toEqual([
+      200,
+      "the endpoint's own OPTIONS",
+      { "access-control-allow-origin": APP, vary: "Origin" },
+    ]);
+  });
+
+  it("refuses the preflight of a refused origin with 400 and no CORS header", async () => {
+    const server = await serveWithCors({ origins: [APP] });
+    const answer = await wireRequest(
+      server.url,
+      "OPTIONS",
+      "/items",
+      preflight("GET", "https://evil.example"),
+    );
+    expect([answer.status, corsHeadersOf(answer.headers), answer.body.toString()]).toEqual([
+      400,
+      { vary: "Origin" },
+      "CORS preflight refused: the origin is not allowed.",
+    ]);
+  });
+
+  it("refuses the preflight of a method the path does not answer", async () => {
+    const server = await serveWithCors({ origins: [APP] });
+    const answer = await wireRequest(server.url, "OPTIONS", "/items/1", preflight("DELETE"));
+    expect([answer.status, answer.body.toString()]).toEqual([
+      400,
+      "CORS preflight refused: the method is not allowed here; allowed: GET, HEAD.",
+    ]);
+  });
+
+  it("allows only the listed request headers, and the safelisted ones, when allowHeaders is given", async () => {
+    const server = await serveWithCors({ origins: [APP], allowHeaders: ["X-Token"] });
+    const allowed = await wireRequest(
+      server.url,
+      "OPTIONS",
+      "/items",
+      preflight("POST", APP, { "access-control-request-headers": "content-type,x-token" }),
+    );
+    expect([allowed.status, corsHeadersOf(allowed.headers)]).toEqual([
+      204,
+      {
+        "access-control-allow-origin": APP,
+        "access-control-allow-methods": "GET, POST, HEAD",
+        "access-control-allow-headers": "accept, accept-language, content-language, content-type, x-token",
+        "access-control-max-age": "600",
+        vary: "Origin",
+      },
+    ]);
+    const refused = await wireRequest(
+      server.url,
+      "OPTIONS",
+      "/items",
+      preflight("POST", APP, { "access-control-request-headers": "x-token, x-other" }),
+    );
+    expect([refused.status, refused.body.toString()]).toEqual([
+      400,
+      "CORS preflight refused: a requested header is not allowed; allowed: accept, accept-language, content-language, content-type, x-token.",
+    ]);
+  });
+
+  it("passes a preflight for a path no route serves on to the 404, with the origin's CORS headers", async () => {
+    const server = await serveWithCors({ origins: [APP] });
+    const answer = await wireRequest(server.url, "OPTIONS", "/nowhere", preflight("GET"));
+    expect([answer.status, corsHeadersOf(answer.headers), JSON.parse(answer.body.toString())]).toEqual([
+      404,
+      { "access-control-allow-origin": APP, vary: "Origin" },
+      { detail: "Not Found: /nowhere" },
+    ]);
+  });
+
+  it("decides by a function, called only with well-formed origins, possibly async", async () => {
+    const asked: string[] = [];
+    const server = await serveWithCors({
+      origins: async (origin) => {
+        asked.push(origin);
+        return origin.endsWith(".example.com");
+      },
+    });
+    const allowed = await wireRequest(server.url, "GET", "/items", { origin: "https://shop.example.com" });
+    const refused = await wireRequest(server.url, "GET", "/items", { origin: "https://example.org" });
+    const malformed = await wireRequest(server.url, "GET", "/items", {
+      origin: "https://shop.example.com/x",
+    });
+    expect([
+      allowed.headers["access-control-allow-origin"],
+      refused.headers["access-control-allow-origin"],
+      malformed.headers["access-control-allow-origin"],
+      asked,
+    ]).toEqual([
+      "https://shop.example.com",
+      undefined,
+      undefined,
+      ["https://shop.example.com", "https://example.org"],
+    ]);
+  });
+
+  it("matches listed patterns against well-formed origins only", async () => {
+    const server = await serveWithCors({ origins: [/^https:\/\/[a-z]+\.example\.com$/] });
+    const allowed = await wireRequest(server.url, "GET", "/items", { origin: "https://shop.example.com" });
+    const refused = await wireRequest(server.url, "GET", "/items", {
+      origin: "https://shop.example.com.evil",
+    });
+    expect([
+      allowed.headers["access-control-allow-origin"],
+      refused.headers["access-control-allow-origin"],
+    ]).toEqual(["https://shop.example.com", undefined]);
+  });
+
+  it('allows the origin "null" (a sandboxed page, a file) only when listed', async () => {
+    const listed = await serveWithCors({ origins: ["null"] });
+    const unlisted = await serveWithCors({ origins: [APP] });
+    const fromListed = await wireRequest(listed.url, "GET", "/items", { origin: "null" });
+    const fromUnlisted = await wireRequest(unlisted.url, "GET", "/items", { origin: "null" });
+    expect([
+      fromListed.headers["access-control-allow-origin"],
+      fromUnlisted.headers["access-control-allow-origin"],
+    ]).toEqual(["null", undefined]);
+  });
+
+  it("applies to the routes of its group only; other paths answer OPTIONS with 405 as before", async () => {
+    const server = await serve([
+      path("/public", {
+        middleware: [cors({ origins: "*" })],
+        routes: [path("/items", { endpoint: listItems })],
+      }),
+      path("/private", { endpoint: listItems }),
+    ]);
+    const inside = await wireRequest(server.url, "OPTIONS", "/public/items", preflight("GET"));
+    const outside = await wireRequest(server.url, "OPTIONS", "/private", preflight("GET"));
+    expect([inside.status, outside.status, corsHeadersOf(outside.headers)]).toEqual([204, 405, {}]);
+  });
+
+  it("refuses options that cannot work when the app is built, saying what to write", () => {
+    expect(() => cors({ origins: "*", credentials: true })).toThrow(
+      new ValueError(
+        'cors(): origins "*" cannot go with credentials (browsers refuse it); list the origins, or pass a function.',
+      ),
+    );
+    expect(() => cors({ origins: ["https://app.example.com/"] })).toThrow(
+      new ValueError(
+        'cors(): "https://app.example.com/" is not an origin: write scheme://host[:port], without a path; did you mean "https://app.example.com"?',
+      ),
+    );
+    expect(() => cors({ origins: ["*"] })).toThrow(
+      new ValueError('cors(): give origins: "*" for any origin, not a list holding "*".'),
+    );
+    expect(() => cors({ origins: [APP], maxAge: -1 })).toThrow(
+      new ValueError("cors(): maxAge must be a whole number of seconds, got -1."),
+    );
+    expect(() => cors({ origins: [APP], exposeHeaders: ["x total"] })).toThrow(
+      new ValueError('cors(): exposeHeaders must be a list of header names such as ["x-request-id"].'),
+    );
+    expect(() => cors({} as CorsOptions)).toThrow(
+      new ValueError(
+        'cors() needs its origins: cors({ origins: ["https://app.example.com"] }), or "*" for any.',
+      ),
+    );
+  });
+});

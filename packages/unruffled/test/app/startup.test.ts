@@ -1,0 +1,119 @@
+import { createApp, StartupError, ValueError } from "unruffled";
+import { PlainTextResponse } from "unruffled/http";
+import { endpoint, path } from "unruffled/route";
+import { startServer, testClient } from "unruffled/testing";
+import { describe, expect, it } from "vitest";
+
+const hello = endpoint({ returns: PlainTextResponse, handler: () => new PlainTextResponse("Hello") });
+const routes = [path("/hello", { endpoint: hello })];
+
+describe("createApp({ onStartup })", () => {
+  it("runs the hooks one after another, in order, before the server accepts a connection", async () => {
+    const events: string[] = [];
+    const app = createApp({
+      routes,
+      onStartup: [
+        async () => {
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          events.push(`first, listening: ${app.address() !== undefined}`);
+        },
+        () => {
+          events.push(`second, listening: ${app.address() !== undefined}`);
+        },
+      ],
+    });
+    const server = await startServer(app);
+    try {
+      events.push(`served: ${await (await server.fetch("/hello")).text()}`);
+      expect(events).toEqual(["first, listening: false", "second, listening: false", "served: Hello"]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("makes listen() reject with one line naming the hook, and runs neither the later hooks nor the server", async () => {
+    const ran: string[] = [];
+    const app = createApp({
+      routes,
+      onStartup: [
+        () => {
+          ran.push("first");
+        },
+        async function openDatabase() {
+          throw new Error("connect ECONNREFUSED 127.0.0.1:5432\n    at the driver");
+        },
+        () => {
+          ran.push("third");
+        },
+      ],
+    });
+    const failure = await app.listen({ port: 0 }).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(StartupError);
+    expect((failure as StartupError).message).toBe(
+      "onStartup failed (hook 2 of 3, openDatabase): connect ECONNREFUSED 127.0.0.1:5432 at the driver",
+    );
+    expect(((failure as StartupError).cause as Error).message).toMatch(/^connect ECONNREFUSED/);
+    expect([ran, app.address()]).toEqual([["first"], undefined]);
+  });
+
+  it("runs the hooks once, before the test client's first request", async () => {
+    let started = 0;
+    const app = createApp({
+      routes,
+      onStartup: () => {
+        started++;
+      },
+    });
+    const client = testClient(app);
+    await client.get("/hello");
+    await client.get("/hello");
+    expect(started).toBe(1);
+  });
+
+  it("runs the hooks before fetch answers its first request", async () => {
+    const events: string[] = [];
+    const app = createApp({
+      routes: [
+        path("/hello", {
+          endpoint: endpoint({
+            returns: PlainTextResponse,
+            handler: () => {
+              events.push("answered");
+              return new PlainTextResponse("Hello");
+            },
+          }),
+        }),
+      ],
+      onStartup: () => {
+        events.push("started");
+      },
+    });
+    await app.fetch(new Request("http://localhost/hello"));
+    expect(events).toEqual(["started", "answered"]);
+  });
+
+  it("pairs with onClose: close() runs it, and the next start runs the hooks again", async () => {
+    const events: string[] = [];
+    const app = createApp({
+      routes,
+      onStartup: () => {
+        events.push("startup");
+      },
+      onClose: () => {
+        events.push("close");
+      },
+    });
+    await app.listen({ port: 0 });
+    await app.close();
+    await app.listen({ port: 0 });
+    await app.close();
+    await app.close();
+    expect(events).toEqual(["startup", "close", "startup", "close"]);
+  });
+
+  it("refuses an onStartup that is not a function or a list of them when the app is built", () => {
+    expect(() => createApp({ routes, onStartup: "open" as never })).toThrow(
+      new ValueError("createApp({ onStartup }) takes a function, or a list of functions, run in order."),
+    );
+  });
+});

@@ -1,0 +1,50 @@
+// Type tests for middleware and the app's lifecycle hooks: checked by `tsc`, never run.
+import { compression, cors, createApp, type Middleware, type MiddlewareRoute, type Next } from "unruffled";
+import { type HttpRequest, type HttpResponse, JsonResponse } from "unruffled/http";
+import { path } from "unruffled/route";
+import { expectTypeOf } from "vitest";
+
+// A middleware may be synchronous or async; next gives a response or a promise of one.
+const passThrough: Middleware = (request, next) => next(request);
+const stamp: Middleware = async (request, next) => {
+  expectTypeOf(request).toEqualTypeOf<HttpRequest>();
+  expectTypeOf(next).toEqualTypeOf<Next>();
+  expectTypeOf(next(request)).toEqualTypeOf<HttpResponse | Promise<HttpResponse>>();
+  const response = await next(request);
+  response.headers["x-stamp"] = "1";
+  return response;
+};
+const answerItself: Middleware = () => new JsonResponse({ detail: "Not authenticated" }, { status: 401 });
+// @ts-expect-error a middleware returns a response, not a plain value
+const plainValue: Middleware = () => ({ detail: "no" });
+// @ts-expect-error next's answer may be a promise: await it before reading it
+const notAwaited: Middleware = (request, next) => next(request).headers && next(request);
+
+// forRoute is called with the route's path and methods and gives the middleware it runs.
+const perRoute: Middleware = Object.assign(passThrough, {
+  forRoute: (route: MiddlewareRoute): Middleware => {
+    expectTypeOf(route.path).toEqualTypeOf<string | undefined>();
+    expectTypeOf(route.methods).toEqualTypeOf<readonly string[]>();
+    return passThrough;
+  },
+});
+
+// On the app, on groups and on routes; cors() and compression() are middleware.
+createApp({
+  middleware: [cors({ origins: ["https://app.example.com"], credentials: true }), compression(), stamp],
+  routes: [path("/api", { middleware: [answerItself, perRoute], routes: [] })],
+});
+cors({ origins: "*" });
+cors({ origins: async (origin: string) => origin.endsWith(".example.com") });
+// @ts-expect-error origins are required
+cors({});
+// @ts-expect-error only gzip and brotli are offered
+compression({ encodings: ["deflate"] });
+
+// onStartup takes a hook or a list of them, sync or async.
+createApp({ routes: [], onStartup: () => {} });
+createApp({ routes: [], onStartup: [async () => {}, () => {}] });
+// @ts-expect-error a hook takes no argument the app would give
+createApp({ routes: [], onStartup: (_app: string) => {} });
+void plainValue;
+void notAwaited;
