@@ -27,6 +27,7 @@ export {
   PayloadTooLargeError,
   RequestTimeoutError,
   RequestValidationError,
+  ResponseValidationError,
   TypeHintRequired,
   UnruffledError,
   UnsupportedMediaTypeError,

@@ -22,7 +22,7 @@ import {
   type ListenOptions,
   NodeAdapter,
 } from "./node-adapter.ts";
-import { type LimitSettings, resolveLimits, type Settings } from "./settings.ts";
+import { type LimitSettings, resolveLimits, type Settings, strictResponses } from "./settings.ts";
 
 export interface AppOptions {
   settings?: Settings;
@@ -104,6 +104,7 @@ export class App {
       accessLog: new AccessLog(this.lazyLogger, logging.access_log !== false),
       work: this.work,
       debug: this.settings.DEBUG === true,
+      strictResponses: strictResponses(this.settings),
     });
     this.node = new NodeAdapter({
       requests: this.requests,

@@ -1,4 +1,5 @@
 import { HttpError, MethodNotAllowedError, NotFoundError } from "../errors.ts";
+import { EventStreamResponse } from "../http/event-stream-response.ts";
 import type { HttpRequest } from "../http/request.ts";
 import { checkedStatus, checkHeaders, HttpResponse, JsonResponse } from "../http/response.ts";
 import type { BuiltRoute } from "../route/build-routes.ts";
@@ -7,6 +8,7 @@ import { type ResolveOptions, resolveParams } from "../route/resolve-params.ts";
 import { Router } from "../route/router.ts";
 import { type AccessLog, REQUEST_ID_HEADER } from "./access-log.ts";
 import type { AfterResponseWork } from "./after-response.ts";
+import { writeThroughModel } from "./declared-response.ts";
 import type { ExceptionHandlers } from "./exception-handlers.ts";
 import { requestIdFrom } from "./request-id.ts";
 
@@ -25,6 +27,8 @@ export interface RequestHandlerOptions {
   work: AfterResponseWork;
   /** True adds the error and its stack to 500 answers. */
   debug: boolean;
+  /** True validates answers against their models with Zod before sending (`RESPONSES`). */
+  strictResponses: boolean;
 }
 
 /**
@@ -41,6 +45,7 @@ export class RequestHandler {
   private readonly accessLog: AccessLog;
   private readonly work: AfterResponseWork;
   private readonly debug: boolean;
+  private readonly strictResponses: boolean;
 
   constructor(options: RequestHandlerOptions) {
     this.exceptionHandlers = options.exceptionHandlers;
@@ -49,6 +54,7 @@ export class RequestHandler {
     this.accessLog = options.accessLog;
     this.work = options.work;
     this.debug = options.debug;
+    this.strictResponses = options.strictResponses;
   }
 
   /** Serves a built route at its path, for each of its methods. */
@@ -146,14 +152,40 @@ export class RequestHandler {
       const response = description.endpoint.handler(request, values);
       if (response instanceof Promise) {
         return response.then(
-          (resolved) => checkedResponse(resolved, description.label),
+          (resolved) => this.declared(resolved, description, request),
           (error) => this.handleError(error, request),
         );
       }
-      return checkedResponse(response, description.label);
+      return this.declared(response, description, request);
     } catch (error) {
       return this.handleError(error, request);
     }
+  }
+
+  /** The handler's answer, written through its route's models; what that throws is handled. */
+  private declared(
+    response: unknown,
+    description: EndpointDescription,
+    request: HttpRequest,
+  ): HttpResponse | Promise<HttpResponse> {
+    try {
+      const checked = checkedResponse(response, description.label);
+      writeThroughModel(checked, description.serializers, this.strictResponses);
+      if (checked instanceof EventStreamResponse) this.logStreamFailure(checked, request);
+      return checked;
+    } catch (error) {
+      return this.handleError(error, request);
+    }
+  }
+
+  /** A stream that fails once its answer began cannot become a 500: it is logged, and its connection closed. */
+  private logStreamFailure(stream: EventStreamResponse, request: HttpRequest): void {
+    stream.body.once("error", (error: unknown) =>
+      this.errorLogger.error(
+        { err: error, reqId: request.id, method: request.method, path: request.path },
+        "An event stream failed after its answer began; its connection was closed",
+      ),
+    );
   }
 
   /** Turns an error into a response with the nearest exception handler; 500 when none applies. */

@@ -67,6 +67,7 @@ export class NodeAdapter {
       socket: message.socket,
       body: new NodeBodySource(message),
       limits: this.bodyLimits,
+      connection: res,
     });
     // handle() without its promise: the response is logged and written as soon as it exists.
     const requests = this.requests;
@@ -155,6 +156,8 @@ function writeNodeResponse(res: ServerResponse, response: HttpResponse, request:
       res.end();
     } else {
       body.on("error", () => res.destroy());
+      // A client gone before the end stops the source (an event stream closes its iterator).
+      res.once("close", () => body.destroy());
       body.pipe(res);
     }
     return;
