@@ -11,7 +11,12 @@ import { echo } from "../support/echo.ts";
 const Filters = z.object({ status: z.enum(["active", "done"]), tag: z.array(z.string()).default([]) });
 const Item = z.object({ id: z.int(), title: z.string() }).meta({ id: "Item" });
 // What getItem answers: the parameters it was given (its answer goes out through this model).
-const ItemRequest = z.object({ item_id: z.int(), verbose: z.boolean(), x_token: z.string(), session: z.string() });
+const ItemRequest = z.object({
+  item_id: z.int(),
+  verbose: z.boolean(),
+  x_token: z.string(),
+  session: z.string(),
+});
 
 const getItem = endpoint({
   params: {
