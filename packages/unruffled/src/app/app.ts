@@ -22,6 +22,7 @@ import {
   type ListenOptions,
   NodeAdapter,
 } from "./node-adapter.ts";
+import { logSerializerFallbacks } from "./serializer-log.ts";
 import { type LimitSettings, resolveLimits, type Settings, strictResponses } from "./settings.ts";
 
 export interface AppOptions {
@@ -116,6 +117,7 @@ export class App {
     this.nodeHandler = this.node.handler;
     this.fetch = fetchHandler(this);
     this.routes = buildRoutes(options.routes, { fileSizeLimit: this.limits.file_size });
+    logSerializerFallbacks(this.routes, this.lazyLogger);
     for (const route of this.routes) this.register(route);
     for (const route of docsRoutes(this)) this.register(route);
   }

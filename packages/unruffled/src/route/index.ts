@@ -17,9 +17,14 @@ export type {
   Returns,
 } from "./endpoint.ts";
 export { endpoint } from "./endpoint.ts";
+export type { DeclaredBody, HandlerResponse, UnmodelledResponse } from "./handler-response.ts";
 export type { FieldOptions, FileOptions, MarkerKind } from "./markers.ts";
 export { FileParam, Param, p } from "./markers.ts";
 export type { EndpointRouteOptions, GroupRouteOptions, HttpMethod, RouteDefinition } from "./path.ts";
 export { path } from "./path.ts";
 export type { ResponseClass, ResponseSpecOptions } from "./response-spec.ts";
 export { ResponseSpec } from "./response-spec.ts";
+export type { CompiledSerializer } from "./serializer/compile-serializer.ts";
+export { compileSerializer } from "./serializer/compile-serializer.ts";
+export type { ResponseSerializer, ResponseSerializers } from "./serializer/response-serializers.ts";
+export { responseSerializersOf } from "./serializer/response-serializers.ts";

@@ -77,14 +77,16 @@ export class TestClient {
   async request(method: string, path: string, options: BodyOptions = {}): Promise<TestResponse> {
     if (!path.startsWith("/")) throw new TypeError(`A test request path starts with "/", got "${path}".`);
     const encoded = encodeRequest(path, options, this.defaults);
+    const client = new AbortController();
     const request = this.app.createRequest({
       method: method.toUpperCase(),
       url: encoded.url,
       headers: encoded.headers,
       socket: TEST_SOCKET,
       body: new WebBodySource(streamOf(encoded.body), encoded.headers["content-length"] ?? null),
+      connection: client.signal,
     });
-    const response = await readResponse(await this.app.handle(request), request.method);
+    const response = await readResponse(await this.app.handle(request), request.method, () => client.abort());
     // As on a server, the work queued with afterResponse() runs after the answer; a test sees it done.
     await this.app.settled();
     return response;
