@@ -180,12 +180,14 @@ export class RequestHandler {
 
   /** A stream that fails once its answer began cannot become a 500: it is logged, and its connection closed. */
   private logStreamFailure(stream: EventStreamResponse, request: HttpRequest): void {
-    stream.body.once("error", (error: unknown) =>
+    stream.body.once("error", (error: unknown) => {
+      // A web client that cancels its body is a client gone, not a failure.
+      if ((error as Error).name === "AbortError") return;
       this.errorLogger.error(
         { err: error, reqId: request.id, method: request.method, path: request.path },
         "An event stream failed after its answer began; its connection was closed",
-      ),
-    );
+      );
+    });
   }
 
   /** Turns an error into a response with the nearest exception handler; 500 when none applies. */

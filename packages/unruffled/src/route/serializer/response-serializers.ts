@@ -46,6 +46,22 @@ export function responseSerializersOf(
   return serializers.size === 0 ? undefined : serializers;
 }
 
+// How the log says what went wrong, for a body and for an event.
+const PHRASES = {
+  json: {
+    refused: "a body that its model refuses",
+    notJson: "a body that is not JSON",
+    unchecked: "a body that could not be checked",
+    unwritten: "a body that could not be written",
+  },
+  events: {
+    refused: "an event whose data its model refuses",
+    notJson: "an event whose data is not JSON",
+    unchecked: "an event whose data could not be checked",
+    unwritten: "an event whose data could not be written",
+  },
+};
+
 function formatOf(contentType: string): "json" | "events" | undefined {
   const type = contentType.split(";")[0]!.trim().toLowerCase();
   if (type === "application/json" || type.endsWith("+json")) return "json";
@@ -60,13 +76,13 @@ function modelSerializer(
   label: string,
 ): ResponseSerializer {
   const compiled: CompiledSerializer = compileSerializer(model);
-  const what = format === "json" ? "a body" : "an event whose data";
+  const what = format === "json" ? PHRASES.json : PHRASES.events;
   let validator: z.ZodType | undefined;
   const stringify = (value: unknown): string => {
     try {
       return JSON.stringify(value) ?? "null";
     } catch (error) {
-      throw new ResponseValidationError(label, status, "", `${what} that is not JSON: ${message(error)}`, {
+      throw new ResponseValidationError(label, status, "", `${what.notJson}: ${message(error)}`, {
         cause: error,
       });
     }
@@ -78,15 +94,9 @@ function modelSerializer(
     try {
       result = validator.safeParse(value);
     } catch (error) {
-      throw new ResponseValidationError(
-        label,
-        status,
-        "",
-        `${what} that could not be checked: ${message(error)}`,
-        {
-          cause: error,
-        },
-      );
+      throw new ResponseValidationError(label, status, "", `${what.unchecked}: ${message(error)}`, {
+        cause: error,
+      });
     }
     if (!result.success) {
       const issue = result.error.issues[0]!;
@@ -95,7 +105,7 @@ function modelSerializer(
         label,
         status,
         path,
-        `${what} that its model refuses: ${path === "" ? "" : `${path}: `}${issue.message}`,
+        `${what.refused}: ${path === "" ? "" : `${path}: `}${issue.message}`,
       );
     }
     return stringify(result.data);
@@ -106,15 +116,9 @@ function modelSerializer(
       picked = compiled.pick(value);
     } catch (error) {
       if (error !== WRONG_KIND) {
-        throw new ResponseValidationError(
-          label,
-          status,
-          "",
-          `${what} that could not be written: ${message(error)}`,
-          {
-            cause: error,
-          },
-        );
+        throw new ResponseValidationError(label, status, "", `${what.unwritten}: ${message(error)}`, {
+          cause: error,
+        });
       }
       // A value of the wrong kind: Zod says where, or (a value only the picker doubted) writes it.
       return writeChecked(value);
