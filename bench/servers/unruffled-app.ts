@@ -4,6 +4,7 @@ import { createApp } from "unruffled";
 import { JsonResponse, PlainTextResponse } from "unruffled/http";
 import { endpoint, p, path } from "unruffled/route";
 import { z } from "zod";
+import { STUDENT_ROWS, StudentPage } from "./student-rows.ts";
 
 const hello = endpoint({
   returns: PlainTextResponse,
@@ -36,6 +37,12 @@ const bind = endpoint({
     }),
 });
 
+// The declared model leaves the rows' password hash out.
+const listAllStudents = endpoint({
+  returns: [p.ResponseSpec({ model: StudentPage })],
+  handler: () => new JsonResponse({ code: 0, message: "success", data: STUDENT_ROWS }),
+});
+
 export const app = createApp({
   settings: {},
   routes: [
@@ -44,6 +51,7 @@ export const app = createApp({
       routes: [
         path("/student-list", { endpoint: listStudents }),
         path("/bind", { endpoint: bind, methods: ["POST"] }),
+        path("/students", { endpoint: listAllStudents }),
       ],
     }),
   ],

@@ -1,10 +1,14 @@
-// `npm run bench`: the same three in-memory endpoints served by five implementations
+// `npm run bench`: the same four in-memory endpoints served by five implementations
 // (bench/servers/*.ts), so what differs is the framework alone.
+import { DECLARED_ROWS } from "../servers/student-rows.ts";
 import { type Check, notAboveLine, rpsLine, type Suite } from "./suite.ts";
 
 const LIST = "/api/enroll/student-list";
 const BIND = "/api/enroll/bind";
 const LIST_OK = { code: 0, message: "success", data: [] };
+const STUDENTS = "/api/enroll/students";
+// Exactly the declared rows: a server that sends the handler's password hashes fails the check.
+const STUDENTS_OK = { code: 0, message: "success", data: DECLARED_ROWS };
 const BIND_OK = {
   code: 0,
   message: "Student 1 bound to course 2",
@@ -62,11 +66,25 @@ const checks: Check[] = [
   },
   { name: "bind, array body", method: "POST", path: BIND, body: "[1,2]", status: 422 },
   { name: "bind, malformed JSON", method: "POST", path: BIND, body: '{"student_id":1,', status: 400 },
+  {
+    name: "students, 100 rows without their password hashes",
+    method: "GET",
+    path: STUDENTS,
+    status: 200,
+    json: STUDENTS_OK,
+  },
 ];
+
+// The req/s targets against Fastify and raw node:http; the list of 100 rows filtered through its
+// model has its own (issue 18): near raw sending the declared rows, well ahead of Fastify's schema.
+const FACTORS: Record<string, { fastify: number; raw: number }> = {
+  students: { fastify: 1.3, raw: 0.95 },
+};
+const DEFAULT_FACTORS = { fastify: 1, raw: 0.85 };
 
 export const frameworks: Suite = {
   id: "frameworks",
-  title: "the same three endpoints served by five implementations",
+  title: "the same four endpoints served by five implementations",
   servers: [
     { id: "raw", label: "node:http (raw)", file: "servers/raw.ts" },
     { id: "fastify", label: "Fastify 5", file: "servers/fastify.ts" },
@@ -91,6 +109,13 @@ export const frameworks: Suite = {
       body: JSON.stringify({ student_id: 1, course_id: 2 }),
       validated: true,
     },
+    {
+      id: "students",
+      label: "GET /api/enroll/students (100 rows through the model)",
+      method: "GET",
+      path: STUDENTS,
+      validated: false,
+    },
   ],
   checks,
   readyPath: "/hello",
@@ -101,8 +126,9 @@ export const frameworks: Suite = {
       const u = uf?.endpoints[endpoint.id];
       const name = endpoint.id;
       const peer = (id: string) => summary[id]?.endpoints[name];
-      lines.push(rpsLine(`${name}: req/s vs Fastify`, summary, name, "fastify", 1));
-      lines.push(rpsLine(`${name}: req/s vs raw node:http`, summary, name, "raw", 0.85));
+      const factors = FACTORS[name] ?? DEFAULT_FACTORS;
+      lines.push(rpsLine(`${name}: req/s vs Fastify`, summary, name, "fastify", factors.fastify));
+      lines.push(rpsLine(`${name}: req/s vs raw node:http`, summary, name, "raw", factors.raw));
       if (endpoint.validated) {
         lines.push(rpsLine(`${name}: req/s vs Hono + Zod`, summary, name, "hono", 1.5));
         lines.push(rpsLine(`${name}: req/s vs Express + Zod`, summary, name, "express", 2));

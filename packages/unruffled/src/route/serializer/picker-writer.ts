@@ -131,30 +131,29 @@ class PickerWriter {
 
   private objectBody(def: SchemaDef, path: string): string {
     const shape = def.shape!;
-    const lines = [
-      'if (typeof v !== "object" || v === null || Array.isArray(v)) fail();',
-      "const o = {};",
-      "let t;",
-    ];
     const keys = Object.keys(shape);
+    const fields: string[] = [];
     for (const key of keys) {
       // Zod leaves a declared __proto__ out of what it returns.
       if (key === "__proto__") continue;
       const field = shape[key]!;
       const conversion = this.convert(field, `${path}.${key}`);
-      const member = access(key);
-      lines.push(`t = v${member};`);
-      if (field._zod.optin === "optional" && field._zod.optout === "optional") {
+      const read = `v${access(key)}`;
+      let value: string;
+      if (conversion.kind === "leaf")
+        value = conversion.test === undefined ? read : `(t = ${read}, ${this.expr(conversion, "t")})`;
+      else if (field._zod.optin === "optional" && field._zod.optout === "optional") {
         // An absent optional key stays absent, whatever its schema would make of undefined.
-        lines.push(
-          `if (t !== undefined || ${JSON.stringify(key)} in v) { t = ${this.expr(conversion, "t")}; if (t !== undefined) o${member} = t; }`,
-        );
-      } else if (conversion.kind === "leaf" && !conversion.takesUndefined) {
-        lines.push(`o${member} = ${this.expr(conversion, "t")};`);
-      } else {
-        lines.push(`t = ${this.expr(conversion, "t")};`, `if (t !== undefined) o${member} = t;`);
-      }
+        value = `(t = ${read}, t !== undefined || ${JSON.stringify(key)} in v ? ${conversion.name}(t) : undefined)`;
+      } else value = `${conversion.name}(${read})`;
+      fields.push(`${IDENTIFIER.test(key) ? key : JSON.stringify(key)}: ${value}`);
     }
+    // One object literal: V8 allocates it with its final shape. An undefined value is left out by JSON.
+    const lines = [
+      'if (typeof v !== "object" || v === null || Array.isArray(v)) fail();',
+      "let t;",
+      `const o = {\n${fields.join(",\n")}\n};`,
+    ];
     const catchall = def.catchall;
     if (catchall !== undefined && defOf(catchall).type !== "never") {
       // A loose object (or one with a catchall schema) keeps its other keys, after the declared ones.
