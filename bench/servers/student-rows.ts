@@ -2,6 +2,7 @@
 // password hash, as rows read from a users table would; the declared model leaves it out, and the
 // benchmark's check makes sure no server sends it.
 import { z } from "zod";
+import { STUDENT_JSON_SCHEMA } from "./student-json-schema.ts";
 
 /** One student as the API declares it (the enrollment service's StudentSerializer). */
 export const Student = z.object({
@@ -44,22 +45,7 @@ export const STUDENT_PAGE_JSON_SCHEMA = {
   properties: {
     code: { type: "integer" },
     message: { type: "string" },
-    data: {
-      type: "array",
-      items: {
-        type: "object",
-        properties: {
-          id: { type: "integer" },
-          name: { type: "string" },
-          email: { type: "string" },
-          age: { type: "integer" },
-          student_id: { type: "string" },
-          created_at: { type: "string" },
-          updated_at: { type: "string" },
-        },
-        required: ["id", "name", "email", "age", "student_id", "created_at", "updated_at"],
-      },
-    },
+    data: { type: "array", items: STUDENT_JSON_SCHEMA },
   },
   required: ["code", "message", "data"],
 } as const;

@@ -1,26 +1,13 @@
 // fast-check generators of the values a Zod model accepts, read from the model itself, with
 // undeclared keys in every object the model strips: what a handler hands to a response model.
 import fc from "fast-check";
-import type { z } from "zod";
+import { z } from "zod";
 
 /** The key and value added to every object whose model leaves unknown keys out. */
 export const UNDECLARED_KEY = "password_hash";
 export const UNDECLARED_VALUE = "$argon2id$v=19$m=65536,t=3,p=4$undeclared";
 
-interface Def {
-  type: string;
-  shape?: Record<string, z.ZodType>;
-  catchall?: z.ZodType;
-  element?: z.ZodType;
-  items?: z.ZodType[];
-  rest?: z.ZodType | null;
-  keyType?: z.ZodType;
-  valueType?: z.ZodType;
-  partial?: boolean;
-  options?: z.ZodType[];
-  innerType?: z.ZodType;
-  in?: z.ZodType;
-}
+type Schema = z.core.$ZodType;
 
 /** A schema's bounds and format, read from its checks (lengths of text and lists, numbers' ranges). */
 interface Bag {
@@ -50,12 +37,12 @@ const MAX_ITEMS = 4;
  *
  * @example fc.assert(fc.property(modelValues(Student), (value) => Student.safeParse(value).success))
  */
-export function modelValues(model: z.ZodType): fc.Arbitrary<unknown> {
-  return valuesOf(model, 0).filter((value) => model.safeParse(value).success);
+export function modelValues(model: Schema): fc.Arbitrary<unknown> {
+  return valuesOf(model, 0).filter((value) => z.safeParse(model, value).success);
 }
 
-function valuesOf(schema: z.ZodType, depth: number): fc.Arbitrary<unknown> {
-  const def = schema._zod.def as unknown as Def;
+function valuesOf(schema: Schema, depth: number): fc.Arbitrary<unknown> {
+  const def = schema._zod.def;
   const bag = boundsOf(schema);
   switch (def.type) {
     case "string":
@@ -77,35 +64,37 @@ function valuesOf(schema: z.ZodType, depth: number): fc.Arbitrary<unknown> {
     case "unknown":
       return fc.jsonValue({ maxDepth: 2 });
     case "object":
-      return objectsFor(def, depth);
+      return objectsFor(def as z.core.$ZodObjectDef, depth);
     case "array": {
       const { minLength, maxLength } = lengths(bag, depth);
       if (maxLength === 0) return fc.constant([]);
-      return fc.array(valuesOf(def.element!, depth + 1), { minLength, maxLength });
+      return fc.array(valuesOf((def as z.core.$ZodArrayDef).element, depth + 1), { minLength, maxLength });
     }
-    case "tuple":
+    case "tuple": {
+      const { items, rest } = def as z.core.$ZodTupleDef;
       return fc
         .tuple(
-          fc.tuple(...def.items!.map((item) => valuesOf(item, depth + 1))),
-          def.rest ? fc.array(valuesOf(def.rest, depth + 1), lengths({}, depth)) : fc.constant([]),
+          fc.tuple(...items.map((item) => valuesOf(item, depth + 1))),
+          rest ? fc.array(valuesOf(rest, depth + 1), lengths({}, depth)) : fc.constant([]),
         )
-        .map(([items, rest]) => [...items, ...rest]);
+        .map(([fixed, more]) => [...fixed, ...more]);
+    }
     case "record":
-      return recordsFor(def, depth);
+      return recordsFor(def as z.core.$ZodRecordDef, depth);
     case "union":
-      return fc.oneof(...def.options!.map((option) => valuesOf(option, depth)));
+      return fc.oneof(...(def as z.core.$ZodUnionDef).options.map((option) => valuesOf(option, depth)));
     case "optional":
     case "default":
     case "prefault":
-      return fc.option(valuesOf(def.innerType!, depth), { nil: undefined, freq: 4 });
+      return fc.option(valuesOf(innerOf(def), depth), { nil: undefined, freq: 4 });
     case "nullable":
-      return fc.option(valuesOf(def.innerType!, depth), { nil: null, freq: 4 });
+      return fc.option(valuesOf(innerOf(def), depth), { nil: null, freq: 4 });
     case "readonly":
     case "nonoptional":
     case "catch":
-      return valuesOf(def.innerType!, depth);
+      return valuesOf(innerOf(def), depth);
     case "pipe":
-      return valuesOf(def.in!, depth);
+      return valuesOf((def as z.core.$ZodPipeDef).in, depth);
     case "lazy":
       return fc.constant(null).chain(() => valuesOf(lazyTarget(schema), depth + 1));
     default:
@@ -113,8 +102,8 @@ function valuesOf(schema: z.ZodType, depth: number): fc.Arbitrary<unknown> {
   }
 }
 
-function stringsFor(schema: z.ZodType, bag: Bag): fc.Arbitrary<string> {
-  const accepts = (text: string) => schema.safeParse(text).success;
+function stringsFor(schema: Schema, bag: Bag): fc.Arbitrary<string> {
+  const accepts = (text: string) => z.safeParse(schema, text).success;
   switch (bag.format) {
     case "datetime":
       return fc
@@ -180,14 +169,14 @@ function lengths(bag: Bag, depth: number): { minLength: number; maxLength: numbe
   return { minLength, maxLength };
 }
 
-function objectsFor(def: Def, depth: number): fc.Arbitrary<Record<string, unknown>> {
+function objectsFor(def: z.core.$ZodObjectDef, depth: number): fc.Arbitrary<Record<string, unknown>> {
   const shape = def.shape!;
   const keys = Object.keys(shape);
   const values: Record<string, fc.Arbitrary<unknown>> = {};
   for (const key of keys) values[key] = valuesOf(shape[key]!, depth + 1);
   const requiredKeys = keys.filter((key) => shape[key]!._zod.optin === undefined);
   const declared = fc.record(values, { requiredKeys });
-  const catchall = def.catchall === undefined ? "strip" : (def.catchall._zod.def as Def).type;
+  const catchall = def.catchall === undefined ? "strip" : def.catchall._zod.def.type;
   if (catchall === "never") return declared;
   // Where the model strips unknown keys, a secret it does not declare; where it keeps them, any.
   const extra =
@@ -197,23 +186,24 @@ function objectsFor(def: Def, depth: number): fc.Arbitrary<Record<string, unknow
   return fc.tuple(extra, declared).map(([undeclared, known]) => ({ ...undeclared, ...known }));
 }
 
-function recordsFor(def: Def, depth: number): fc.Arbitrary<Record<string, unknown>> {
-  const keyValues = def.keyType!._zod.values;
-  const value = valuesOf(def.valueType!, depth + 1);
+function recordsFor(def: z.core.$ZodRecordDef, depth: number): fc.Arbitrary<Record<string, unknown>> {
+  const keyValues = def.keyType._zod.values;
+  const value = valuesOf(def.valueType, depth + 1);
   if (keyValues !== undefined) {
     const keys = [...keyValues].map(String);
     const entries: Record<string, fc.Arbitrary<unknown>> = {};
     for (const key of keys) entries[key] = value;
-    return fc.record(entries, { requiredKeys: def.partial === true ? [] : keys });
+    const partial = (def as { partial?: boolean }).partial === true;
+    return fc.record(entries, { requiredKeys: partial ? [] : keys });
   }
   if (depth >= MAX_DEPTH) return fc.constant({});
-  const accepts = (key: string) => def.keyType!.safeParse(key).success;
+  const accepts = (key: string) => z.safeParse(def.keyType, key).success;
   return fc.dictionary(fc.string({ unit: "grapheme", maxLength: 8 }).filter(accepts), value, {
     maxKeys: MAX_ITEMS,
   });
 }
 
-function boundsOf(schema: z.ZodType): Bag {
+function boundsOf(schema: Schema): Bag {
   const def = schema._zod.def as unknown as { format?: string; checks?: { _zod: { def: CheckDef } }[] };
   const bag: Bag = def.format === undefined ? {} : { format: def.format };
   for (const check of def.checks ?? []) {
@@ -228,6 +218,11 @@ function boundsOf(schema: z.ZodType): Bag {
   return bag;
 }
 
-function lazyTarget(schema: z.ZodType): z.ZodType {
-  return (schema._zod as unknown as { innerType: z.ZodType }).innerType;
+/** The schema inside a wrapper (optional, nullable, default, readonly…). */
+function innerOf(def: z.core.$ZodTypeDef): Schema {
+  return (def as z.core.$ZodOptionalDef).innerType;
+}
+
+function lazyTarget(schema: Schema): Schema {
+  return (schema._zod as unknown as { innerType: Schema }).innerType;
 }
