@@ -1,6 +1,7 @@
 // Express 5 with Zod validation (safeParse in the handler) and express.json() for the body.
 import express, { type NextFunction, type Request, type Response } from "express";
 import { z } from "zod";
+import { STUDENT_ROWS, StudentPage } from "./student-rows.ts";
 
 const ListQuery = z.object({
   page: z.coerce.number().int().min(1).default(1),
@@ -62,6 +63,11 @@ app.post("/api/enroll/bind", express.json(), (req, res) => {
     message: `Student ${student_id} bound to course ${course_id}`,
     data: { student_id, course_id },
   });
+});
+
+// Zod's parse leaves the rows' password hash out.
+app.get("/api/enroll/students", (_req, res) => {
+  res.json(StudentPage.parse({ code: 0, message: "success", data: STUDENT_ROWS }));
 });
 
 // body-parser errors (malformed JSON: 400, too large: 413) as JSON instead of the HTML page.

@@ -5,6 +5,7 @@
 import compress from "@fastify/compress";
 import cors from "@fastify/cors";
 import Fastify, { type FastifyError } from "fastify";
+import { STUDENT_PAGE_JSON_SCHEMA, STUDENT_ROWS } from "./student-rows.ts";
 
 const app = Fastify({ logger: false });
 
@@ -159,6 +160,13 @@ app.post<{ Body: BindBody }>(
     };
   },
 );
+
+// The response schema leaves the rows' password hash out.
+app.get("/api/enroll/students", { schema: { response: { 200: STUDENT_PAGE_JSON_SCHEMA } } }, async () => ({
+  code: 0,
+  message: "success",
+  data: STUDENT_ROWS,
+}));
 
 const address = await app.listen({ port: Number(process.env.PORT ?? 0), host: "127.0.0.1" });
 console.log(`listening ${new URL(address).port}`);

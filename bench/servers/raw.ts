@@ -4,7 +4,9 @@
 //   GET  /api/enroll/student-list    -> page int >= 1 (default 1), size int 1..100 (default 10); 422 otherwise
 //   POST /api/enroll/bind            -> JSON {student_id, course_id}, both ints > 0; 422 otherwise, 400 on bad JSON
 //   GET  /api/enroll/secure-list     -> Authorization: Bearer bench-token (401 otherwise), then as student-list
+//   GET  /api/enroll/students        -> 100 fixed rows, as declared (no password hash)
 import http from "node:http";
+import { DECLARED_ROWS } from "./student-rows.ts";
 
 type Issue = { loc: (string | number)[]; msg: string };
 
@@ -135,6 +137,10 @@ const server = http.createServer((req, res) => {
       if (method !== "GET" && method !== "HEAD") break;
       if (authorized(req, res)) studentList(res, q === -1 ? "" : url.slice(q + 1));
       return;
+    case "/api/enroll/students":
+      if (method !== "GET" && method !== "HEAD") break;
+      // The ceiling: rows already as declared, written with JSON.stringify.
+      return sendJson(res, 200, { code: 0, message: "success", data: DECLARED_ROWS });
     default:
       return sendJson(res, 404, { detail: "Not Found" });
   }

@@ -1,10 +1,11 @@
-// unruffled (packages/unruffled): typed endpoints, Zod validation, the same four routes. The app is
+// unruffled (packages/unruffled): typed endpoints, Zod validation, the same routes as its peers. The app is
 // shared by the HTTP server (servers/unruffled.ts) and the in-process overhead benchmark (overhead.ts).
 import { compression, cors, createApp } from "unruffled";
 import { JsonResponse, PlainTextResponse } from "unruffled/http";
 import { dependency, endpoint, p, path } from "unruffled/route";
 import { httpBearer } from "unruffled/security";
 import { z } from "zod";
+import { STUDENT_ROWS, StudentPage } from "./student-rows.ts";
 
 const hello = endpoint({
   returns: PlainTextResponse,
@@ -61,6 +62,12 @@ const longHello = endpoint({
   handler: () => new PlainTextResponse("Hello, World! ".repeat(100)),
 });
 
+// The declared model leaves the rows' password hash out.
+const listAllStudents = endpoint({
+  returns: [p.ResponseSpec({ model: StudentPage })],
+  handler: () => new JsonResponse({ code: 0, message: "success", data: STUDENT_ROWS }),
+});
+
 export const app = createApp({
   settings: {},
   routes: [
@@ -70,6 +77,7 @@ export const app = createApp({
         path("/student-list", { endpoint: listStudents }),
         path("/bind", { endpoint: bind, methods: ["POST"] }),
         path("/secure-list", { endpoint: secureList }),
+        path("/students", { endpoint: listAllStudents }),
       ],
     }),
     // The list again, under CORS and compression: the middleware on this group only.

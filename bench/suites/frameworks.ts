@@ -1,5 +1,6 @@
 // `npm run bench`: the same in-memory endpoints served by five implementations
 // (bench/servers/*.ts), so what differs is the framework alone.
+import { DECLARED_ROWS } from "../servers/student-rows.ts";
 import { baselineLine, type Check, notAboveLine, rpsLine, type Suite } from "./suite.ts";
 
 const LIST = "/api/enroll/student-list";
@@ -13,6 +14,9 @@ const BIND = "/api/enroll/bind";
 const SECURE = "/api/enroll/secure-list";
 const TOKEN = { authorization: "Bearer bench-token" };
 const LIST_OK = { code: 0, message: "success", data: [] };
+const STUDENTS = "/api/enroll/students";
+// Exactly the declared rows: a server that sends the handler's password hashes fails the check.
+const STUDENTS_OK = { code: 0, message: "success", data: DECLARED_ROWS };
 const BIND_OK = {
   code: 0,
   message: "Student 1 bound to course 2",
@@ -124,7 +128,21 @@ const checks: Check[] = [
     responseHeaders: { "content-encoding": "gzip" },
     servers: WITH_MIDDLEWARE,
   },
+  {
+    name: "students, 100 rows without their password hashes",
+    method: "GET",
+    path: STUDENTS,
+    status: 200,
+    json: STUDENTS_OK,
+  },
 ];
+
+// The req/s targets against Fastify and raw node:http; the list of 100 rows filtered through its
+// model has its own (issue 18): near raw sending the declared rows, well ahead of Fastify's schema.
+const FACTORS: Record<string, { fastify: number; raw: number }> = {
+  students: { fastify: 1.3, raw: 0.95 },
+};
+const DEFAULT_FACTORS = { fastify: 1, raw: 0.85 };
 
 export const frameworks: Suite = {
   id: "frameworks",
@@ -173,6 +191,13 @@ export const frameworks: Suite = {
       servers: WITH_MIDDLEWARE,
       validated: true,
     },
+    {
+      id: "students",
+      label: "GET /api/enroll/students (100 rows through the model)",
+      method: "GET",
+      path: STUDENTS,
+      validated: false,
+    },
   ],
   checks,
   readyPath: "/hello",
@@ -183,13 +208,14 @@ export const frameworks: Suite = {
       const u = uf?.endpoints[endpoint.id];
       const name = endpoint.id;
       const peer = (id: string) => summary[id]?.endpoints[name];
-      lines.push(rpsLine(`${name}: req/s vs Fastify`, summary, name, "fastify", 1));
+      const factors = FACTORS[name] ?? DEFAULT_FACTORS;
+      lines.push(rpsLine(`${name}: req/s vs Fastify`, summary, name, "fastify", factors.fastify));
       // The list with middleware is served by unruffled and Fastify only.
       if (endpoint.servers !== undefined) {
         lines.push(notAboveLine(`${name}: p99 ≤ Fastify`, u?.p99Ms, peer("fastify")?.p99Ms, "ms"));
         continue;
       }
-      lines.push(rpsLine(`${name}: req/s vs raw node:http`, summary, name, "raw", 0.85));
+      lines.push(rpsLine(`${name}: req/s vs raw node:http`, summary, name, "raw", factors.raw));
       if (endpoint.validated) {
         lines.push(rpsLine(`${name}: req/s vs Hono + Zod`, summary, name, "hono", 1.5));
         lines.push(rpsLine(`${name}: req/s vs Express + Zod`, summary, name, "express", 2));

@@ -1,4 +1,4 @@
-import { JsonResponse, PlainTextResponse } from "unruffled/http";
+import { EventStreamResponse, JsonResponse, PlainTextResponse } from "unruffled/http";
 import { endpoint, p } from "unruffled/route";
 import { adminBearer, database, paging } from "./dependencies.ts";
 import {
@@ -7,6 +7,7 @@ import {
   CourseCreate,
   CourseListResponse,
   CourseResponse,
+  CourseSeats,
   StudentCreate,
   StudentListResponse,
   StudentResponse,
@@ -101,5 +102,29 @@ export const createCourse = endpoint({
   async handler(_request, { body, db }) {
     const data = await services.createCourse(db, body);
     return new JsonResponse({ code: 0, message: `Course ${data.id} created`, data });
+  },
+});
+
+export const courseEvents = endpoint({
+  summary: "Follow a course's seats",
+  description:
+    "Server-sent events: the course's seats now, then after every bind and unbind, until the client leaves. An unknown course is the usual 404 envelope.",
+  params: { course_id: p.Query(BindRequest.shape.course_id), db: p.Depends(database) },
+  returns: [
+    p.ResponseSpec({
+      model: CourseSeats,
+      content_type: "text/event-stream",
+      description: "The course's seats",
+    }),
+  ],
+  async handler(request, { course_id, db }) {
+    // An unknown course is answered before the stream starts, in the usual envelope.
+    await services.courseSeats(db, course_id);
+    async function* events() {
+      for await (const seats of services.followSeats(db, course_id, request.signal)) {
+        yield { data: seats };
+      }
+    }
+    return new EventStreamResponse(events());
   },
 });

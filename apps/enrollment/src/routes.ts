@@ -1,6 +1,7 @@
 import { path } from "unruffled/route";
 import {
   bindCourse,
+  courseEvents,
   createCourse,
   createStudent,
   hello,
@@ -18,6 +19,7 @@ export const patterns = [
   path("/unbind", { endpoint: unbindCourse, methods: ["POST"], name: "unbind_course" }),
   path("/student-create", { endpoint: createStudent, methods: ["POST"], name: "create_student" }),
   path("/course-create", { endpoint: createCourse, methods: ["POST"], name: "create_course" }),
+  path("/course-events", { endpoint: courseEvents, methods: ["GET"], name: "course_events" }),
 ];
 
 export const routes = [path("/api/enroll", { routes: patterns, tags: ["enroll"] })];

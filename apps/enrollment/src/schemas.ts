@@ -89,6 +89,16 @@ export const CourseCreate = z
   })
   .meta({ id: "CourseCreate" });
 
+/** What a course's event stream sends: its seats, now and after every bind and unbind. */
+export const CourseSeats = z
+  .object({
+    course_id: z.int(),
+    enrolled: z.int().describe("Seats taken"),
+    max_students: z.int(),
+    seats_left: z.int().describe("Seats still free"),
+  })
+  .meta({ id: "CourseSeats" });
+
 /** The envelope of every failure: the code of the spec's table, and the issues of a validation failure. */
 export const ErrorResponse = z
   .object({

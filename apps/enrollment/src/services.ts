@@ -3,6 +3,7 @@ import {
   alreadyEnrolled,
   courseFull,
   courseInactive,
+  courseNotFound,
   duplicateCourseCode,
   duplicateEmail,
   duplicateStudentNumber,
@@ -25,6 +26,14 @@ import { type Course, type Student, serializeCourse, serializeStudent } from "./
 
 export { BusinessError, type BusinessErrorCode } from "./business-error.ts";
 export type { Course, Student } from "./serializers.ts";
+
+/** A course's seats: how many are taken, of how many, and how many are left. */
+export interface CourseSeats {
+  course_id: number;
+  enrolled: number;
+  max_students: number;
+  seats_left: number;
+}
 
 /** One page of a list, `page` counted from 1; `search` keeps names containing it, ignoring case. */
 export interface ListQuery {
@@ -164,8 +173,9 @@ export async function bindCourse(
   studentId: number,
   courseId: number,
 ): Promise<Enrollment> {
+  let enrollment: Enrollment;
   try {
-    return await writeTransaction(database.kysely, database.dialect, async (trx) => {
+    enrollment = await writeTransaction(database.kysely, database.dialect, async (trx) => {
       await requireStudent(trx, studentId);
       const course = await lockCourse(trx, database.dialect, courseId);
       if (await isEnrolled(trx, studentId, courseId)) {
@@ -187,6 +197,8 @@ export async function bindCourse(
     // The unique constraint is the last guard should two binds of one pair ever pass the checks.
     throw isUniqueViolation(error) ? alreadyEnrolled(studentId, courseId) : error;
   }
+  await database.seatChanges.announce(courseId);
+  return enrollment;
 }
 
 /**
@@ -209,5 +221,44 @@ export async function unbindCourse(
     await requireCourse(database.kysely, courseId);
     throw notEnrolled(studentId, courseId);
   }
+  await database.seatChanges.announce(courseId);
   return { student_id: studentId, course_id: courseId };
+}
+
+/**
+ * A course's seats now: 404 if the course does not exist.
+ * @example await courseSeats(database, 2) // { course_id: 2, enrolled: 3, max_students: 30, seats_left: 27 }
+ */
+export async function courseSeats(database: Database, courseId: number): Promise<CourseSeats> {
+  const course = await database.kysely
+    .selectFrom("courses")
+    .select("max_students")
+    .where("id", "=", courseId)
+    .executeTakeFirst();
+  if (!course) {
+    throw courseNotFound(courseId);
+  }
+  const enrolled = await countEnrollments(database.kysely, courseId);
+  return {
+    course_id: courseId,
+    enrolled,
+    max_students: course.max_students,
+    seats_left: Math.max(0, course.max_students - enrolled),
+  };
+}
+
+/**
+ * A course's seats now, then again after every bind and unbind of it (in any process, on
+ * PostgreSQL), until `signal` aborts: the client went away.
+ * @example for await (const seats of followSeats(database, 2, request.signal)) send(seats)
+ */
+export async function* followSeats(
+  database: Database,
+  courseId: number,
+  signal: AbortSignal,
+): AsyncGenerator<CourseSeats> {
+  // Following first, then reading: a change in between is told, never missed.
+  const changes = await database.seatChanges.follow(courseId, signal);
+  yield await courseSeats(database, courseId);
+  for await (const _change of changes) yield await courseSeats(database, courseId);
 }

@@ -33,6 +33,7 @@ it("serves the API and the documentation pages on its embedded database, and kee
     "/api/enroll/unbind",
     "/api/enroll/student-create",
     "/api/enroll/course-create",
+    "/api/enroll/course-events",
   ]);
   first.signal("SIGTERM");
   expect(await first.exited).toBe(0);

@@ -3,6 +3,7 @@
 // as apps/enrollment (every outcome is HTTP 200 with { code, message, data }).
 import Fastify, { type FastifyError } from "fastify";
 import { BusinessError, bindCourse, listStudents } from "../../../apps/enrollment/src/services.ts";
+import { STUDENT_JSON_SCHEMA } from "../student-json-schema.ts";
 import { seededDatabase } from "./seed.ts";
 
 // Ids are 32-bit integer columns on PostgreSQL: the app refuses larger ones (schemas.ts).
@@ -40,19 +41,6 @@ app.setNotFoundHandler((request, reply) => {
   reply.send(envelope(404, `No route ${request.method} ${request.url.split("?")[0]}`));
 });
 
-const student = {
-  type: "object",
-  properties: {
-    id: { type: "integer" },
-    name: { type: "string" },
-    email: { type: "string" },
-    age: { type: "integer" },
-    student_id: { type: "string" },
-    created_at: { type: "string" },
-    updated_at: { type: "string" },
-  },
-};
-
 type ListQuery = { page: number; size: number; search?: string };
 
 app.get<{ Querystring: ListQuery }>(
@@ -73,7 +61,7 @@ app.get<{ Querystring: ListQuery }>(
           properties: {
             code: { type: "integer" },
             message: { type: "string" },
-            data: { type: "array", items: student },
+            data: { type: "array", items: STUDENT_JSON_SCHEMA },
           },
         },
       },

@@ -99,6 +99,27 @@ export class RequestTimeoutError extends HttpError {
   }
 }
 
+/**
+ * An endpoint's answer that its declared model refuses (in strict mode, or a value of the wrong kind)
+ * or that is not JSON at all (a BigInt, a cycle). The app answers 500; the message, which goes to the
+ * log, names the endpoint, the status and the field.
+ */
+export class ResponseValidationError extends UnruffledError {
+  override name = "ResponseValidationError";
+  /** How messages name the endpoint: `endpoint "list_students" (GET /api/enroll/student-list)`. */
+  readonly endpoint: string;
+  readonly status: number;
+  /** The field the model refuses (`data[0].email`), or "" for the whole body. */
+  readonly path: string;
+
+  constructor(endpoint: string, status: number, path: string, problem: string, options?: ErrorOptions) {
+    super(`${endpoint} answered ${status} with ${problem}`, options);
+    this.endpoint = endpoint;
+    this.status = status;
+    this.path = path;
+  }
+}
+
 /** One validation failure: where (`loc`), what (`msg`, `type`) and the value that was given. */
 export interface ValidationIssue {
   loc: (string | number)[];

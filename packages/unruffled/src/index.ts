@@ -28,6 +28,7 @@ export {
   PayloadTooLargeError,
   RequestTimeoutError,
   RequestValidationError,
+  ResponseValidationError,
   TypeHintRequired,
   UnauthorizedError,
   UnruffledError,

@@ -11,6 +11,9 @@ const StudentListResponse = z.object({
   code: z.int().default(0),
   message: z.string().default(""),
   data: z.array(z.object({ id: z.int(), name: z.string() })),
+  // Declared so that the answer can show the coerced values: undeclared fields are never sent.
+  page: z.int(),
+  size: z.int(),
 });
 
 export const listStudents = endpoint({

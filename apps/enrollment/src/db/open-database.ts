@@ -3,6 +3,8 @@ import type { Kysely } from "kysely";
 import { type DialectName, dialectOf } from "./dialect.ts";
 import { migrateToLatest } from "./migrate.ts";
 import { openPostgres } from "./postgres.ts";
+import { PostgresSeatChanges } from "./postgres-seat-changes.ts";
+import { LocalSeatChanges, type SeatChanges } from "./seat-changes.ts";
 import { openSqlite } from "./sqlite.ts";
 import type { Tables } from "./tables.ts";
 
@@ -10,6 +12,8 @@ import type { Tables } from "./tables.ts";
 export interface Database {
   kysely: Kysely<Tables>;
   dialect: DialectName;
+  /** Bind and unbind announce here; course event streams follow. */
+  seatChanges: SeatChanges;
   /** Closes the SQLite file or ends the PostgreSQL pool. */
   close(): Promise<void>;
 }
@@ -33,5 +37,15 @@ export async function openDatabase(
     await kysely.destroy();
     throw error;
   }
-  return { kysely, dialect, close: () => kysely.destroy() };
+  const seatChanges =
+    dialect === "postgres" ? new PostgresSeatChanges(url, kysely as Kysely<unknown>) : new LocalSeatChanges();
+  return {
+    kysely,
+    dialect,
+    seatChanges,
+    close: async () => {
+      await seatChanges.close();
+      await kysely.destroy();
+    },
+  };
 }

@@ -1,4 +1,6 @@
+import { type IncomingMessage, request } from "node:http";
 import { waitFor } from "process-support";
+import { readEvents } from "unruffled/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Database, openDatabase } from "../../src/db/index.ts";
 import { createStudents, createTestCourse, storedEnrollments } from "../support/fixtures.ts";
@@ -24,6 +26,17 @@ function askUntil<T>(
     return answer === undefined ? undefined : accept(answer);
   };
   return waitFor(what, probe, { timeoutMs: 20_000 });
+}
+
+/** A GET on a connection of its own whose answer is read as it arrives; `close()` hangs up. */
+function openStream(port: number, path: string) {
+  return new Promise<{ response: IncomingMessage; close: () => void }>((resolve, reject) => {
+    const outgoing = request({ host: "127.0.0.1", port, path, agent: false }, (response) =>
+      resolve({ response, close: () => outgoing.destroy() }),
+    );
+    outgoing.on("error", reject);
+    outgoing.end();
+  });
 }
 
 // Two worker processes of the real service on one PostgreSQL database, over HTTP.
@@ -84,6 +97,29 @@ describe("the service with two workers on PostgreSQL", () => {
       [`409 Student ${studentId} is already enrolled in course ${courseId}`]: 19,
     });
     expect(await storedEnrollments(database, courseId)).toBe(1);
+  });
+
+  it("a bind served by one worker reaches a course's event stream held by the other (LISTEN/NOTIFY)", async () => {
+    const courseId = await createTestCourse(database);
+    const stream = await openStream(service.port, `/api/enroll/course-events?course_id=${courseId}`);
+    const heldBy = Number(stream.response.headers["x-served-by"]);
+    const events = readEvents<{ enrolled: number }>(stream.response)[Symbol.asyncIterator]();
+    const enrolledNext = async () => (await events.next()).value?.data.enrolled;
+    expect(await enrolledNext()).toBe(0);
+    const servedBy: number[] = [];
+    for (const [index, studentId] of studentIds.entries()) {
+      const answer = await send(service.port, "POST", "/api/enroll/bind", {
+        student_id: studentId,
+        course_id: courseId,
+      });
+      expect(outcomeOf(answer)).toBe("ok");
+      servedBy.push(answer!.servedBy);
+      expect(await enrolledNext()).toBe(index + 1);
+      if (answer!.servedBy !== heldBy) break;
+    }
+    expect(servedBy.at(-1)).not.toBe(heldBy);
+    expect(workers).toContain(heldBy);
+    stream.close();
   });
 
   it("replaces a worker killed with SIGKILL and keeps answering", async () => {

@@ -27,7 +27,8 @@ import {
   type ListenOptions,
   NodeAdapter,
 } from "./node-adapter.ts";
-import { type LimitSettings, resolveLimits, type Settings } from "./settings.ts";
+import { logSerializerFallbacks } from "./serializer-log.ts";
+import { type LimitSettings, resolveLimits, type Settings, strictResponses } from "./settings.ts";
 import { runStartupHooks, type StartupHook, startupHooks } from "./startup.ts";
 
 /**
@@ -139,6 +140,7 @@ export class App {
       work: this.work,
       debug: this.settings.DEBUG === true,
       middleware: checkedMiddleware(options.middleware, "createApp({ middleware })"),
+      strictResponses: strictResponses(this.settings),
     });
     this.node = new NodeAdapter({
       requests: this.requests,
@@ -154,6 +156,7 @@ export class App {
       dependencies: options.dependencies ?? [],
       overrides,
     });
+    logSerializerFallbacks(this.routes, this.lazyLogger);
     for (const route of this.routes) this.register(route);
     for (const route of docsRoutes(this)) this.register(route);
   }

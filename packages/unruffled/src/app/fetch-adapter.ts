@@ -30,6 +30,7 @@ export function fetchHandler(app: FetchTarget): (webRequest: Request) => Promise
       headers,
       socket: undefined,
       body: new WebBodySource(webRequest.body, webRequest.headers.get("content-length")),
+      connection: webRequest.signal,
     });
     return toWebResponse(await app.handle(request), request);
   };

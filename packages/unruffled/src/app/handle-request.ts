@@ -1,4 +1,5 @@
 import { HttpError, MethodNotAllowedError, NotFoundError } from "../errors.ts";
+import { EventStreamResponse } from "../http/event-stream-response.ts";
 import type { Middleware, MiddlewareRoute } from "../http/middleware.ts";
 import type { HttpRequest } from "../http/request.ts";
 import { checkedStatus, checkHeaders, type HttpResponse, JsonResponse } from "../http/response.ts";
@@ -11,6 +12,7 @@ import { Router } from "../route/router.ts";
 import { type AccessLog, REQUEST_ID_HEADER } from "./access-log.ts";
 import type { AfterResponseWork } from "./after-response.ts";
 import { checkedResponse } from "./checked-response.ts";
+import { writeThroughModel } from "./declared-response.ts";
 import type { ExceptionHandlers } from "./exception-handlers.ts";
 import type { ErrorLogger } from "./logging.ts";
 import { type Answer, composeMiddleware } from "./middleware.ts";
@@ -26,6 +28,8 @@ export interface RequestHandlerOptions {
   work: AfterResponseWork;
   /** True adds the error and its stack to 500 answers. */
   debug: boolean;
+  /** True validates answers against their models with Zod before sending (`RESPONSES`). */
+  strictResponses: boolean;
   /** The app's middleware, around every route, outermost first. */
   middleware: readonly Middleware[];
 }
@@ -62,6 +66,7 @@ export class RequestHandler {
   private readonly accessLog: AccessLog;
   private readonly work: AfterResponseWork;
   private readonly debug: boolean;
+  private readonly strictResponses: boolean;
 
   constructor(options: RequestHandlerOptions) {
     this.exceptionHandlers = options.exceptionHandlers;
@@ -70,6 +75,7 @@ export class RequestHandler {
     this.accessLog = options.accessLog;
     this.work = options.work;
     this.debug = options.debug;
+    this.strictResponses = options.strictResponses;
     this.middleware = options.middleware;
     this.unknownPath = this.compose(this.middleware, { path: undefined, methods: [] }, this.routingFailure);
   }
@@ -251,18 +257,51 @@ export class RequestHandler {
       const response = description.endpoint.handler(request, values);
       if (response instanceof Promise) {
         return response.then(
-          (resolved) => checkedResponse(resolved, description.label),
+          (resolved) => this.declared(resolved, description, request, scope),
           (error) => {
             scope?.fail(error);
             return this.handleError(error, request);
           },
         );
       }
-      return checkedResponse(response, description.label);
+      return this.declared(response, description, request, scope);
     } catch (error) {
       scope?.fail(error);
       return this.handleError(error, request);
     }
+  }
+
+  /**
+   * The handler's answer, written through its route's models; what that throws is handled (and
+   * thrown into the request's generator dependencies, as the handler's own errors are).
+   */
+  private declared(
+    response: unknown,
+    description: EndpointDescription,
+    request: HttpRequest,
+    scope: DependencyScope | undefined,
+  ): HttpResponse | Promise<HttpResponse> {
+    try {
+      const checked = checkedResponse(response, description.label);
+      writeThroughModel(checked, description.serializers, this.strictResponses);
+      if (checked instanceof EventStreamResponse) this.logStreamFailure(checked, request);
+      return checked;
+    } catch (error) {
+      scope?.fail(error);
+      return this.handleError(error, request);
+    }
+  }
+
+  /** A stream that fails once its answer began cannot become a 500: it is logged, and its connection closed. */
+  private logStreamFailure(stream: EventStreamResponse, request: HttpRequest): void {
+    stream.body.once("error", (error: unknown) => {
+      // A web client that cancels its body is a client gone, not a failure.
+      if ((error as Error).name === "AbortError") return;
+      this.errorLogger.error(
+        { err: error, reqId: request.id, method: request.method, path: request.path },
+        "An event stream failed after its answer began; its connection was closed",
+      );
+    });
   }
 
   /** Turns an error into a response with the nearest exception handler; 500 when none applies. */

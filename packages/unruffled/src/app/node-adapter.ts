@@ -67,6 +67,7 @@ export class NodeAdapter {
       socket: message.socket,
       body: new NodeBodySource(message),
       limits: this.bodyLimits,
+      connection: res,
     });
     // handle() without its promise: the response is logged and written as soon as it exists.
     const requests = this.requests;
@@ -155,7 +156,7 @@ function writeNodeResponse(res: ServerResponse, response: HttpResponse, request:
       res.end();
     } else {
       body.on("error", () => res.destroy());
-      // A client gone mid-answer: the body's source (a file, a zlib stream) is released, not left open.
+      // A client gone before the end stops the source: a file, a zlib stream, an event stream's iterator.
       res.once("close", () => body.destroy());
       body.pipe(res);
     }

@@ -42,6 +42,21 @@ export interface LimitSettings {
   keep_alive_timeout?: number;
 }
 
+/**
+ * `RESPONSES` settings: how an answer is held to the model its `ResponseSpec` declares. Either way,
+ * a JSON body (or an event's data) is written through the model's compiled serializer, so fields the
+ * model does not declare are never sent, and a value of the wrong kind is a 500.
+ */
+export interface ResponseSettings {
+  /**
+   * `"strict"`: Zod validates every such body before it is sent (lengths, formats, refinements too);
+   * a body the model refuses is a 500 whose log names the endpoint, the status and the field.
+   * `"off"`: only the serializer's checks of each value's kind. Default: strict under tests
+   * (`NODE_ENV=test`, or Vitest) and with `DEBUG`, else off.
+   */
+  validate?: "strict" | "off";
+}
+
 /** The settings mapping of an app. Keys are upper case, as in the seed. */
 export interface Settings {
   OPENAPI?: OpenApiSettings;
@@ -50,6 +65,8 @@ export interface Settings {
   LIMITS?: LimitSettings;
   /** Levels and destination of the access and error logs; see `LoggingSettings` for the defaults. */
   LOGGING?: LoggingSettings;
+  /** Whether answers are validated against their models before they are sent; see `ResponseSettings`. */
+  RESPONSES?: ResponseSettings;
   [key: string]: unknown;
 }
 
@@ -103,4 +120,26 @@ export function resolveLimits(limits: LimitSettings | undefined): Required<Limit
 export function timeoutCheckInterval(limits: Required<LimitSettings>): number {
   const shortest = Math.min(limits.headers_timeout, limits.request_timeout);
   return Math.min(1_000, Math.max(10, Math.floor(shortest / 10)));
+}
+
+/**
+ * True when answers are validated with Zod before they are sent (`RESPONSES.validate`): by default
+ * under tests (`NODE_ENV=test`, or Vitest's `VITEST`) and with `DEBUG`.
+ *
+ * @example strictResponses({ DEBUG: true }, {}) // true
+ */
+export function strictResponses(settings: Settings, env: NodeJS.ProcessEnv = process.env): boolean {
+  const given = settings.RESPONSES ?? {};
+  for (const key of Object.keys(given)) {
+    if (key !== "validate") throw new TypeError(`Unknown RESPONSES setting "${key}"; use validate.`);
+  }
+  const validate = given.validate;
+  if (validate === undefined)
+    return settings.DEBUG === true || env.NODE_ENV === "test" || env.VITEST !== undefined;
+  if (validate !== "strict" && validate !== "off") {
+    throw new TypeError(
+      `The RESPONSES setting "validate" must be "strict" or "off", got ${JSON.stringify(validate)}`,
+    );
+  }
+  return validate === "strict";
 }

@@ -4,6 +4,7 @@ import { MalformedBodyError, PayloadTooLargeError } from "../errors.ts";
 import { parseQueryString } from "../node-builtins.ts";
 import type { BodyCallback, BodySource } from "./body.ts";
 import { type BodyLimits, DEFAULT_BODY_LIMITS } from "./body-limits.ts";
+import { type ClientConnection, clientGoneSignal } from "./client-signal.ts";
 import { parseCookies } from "./cookies.ts";
 import { jsonNestsDeeperThan } from "./json-depth.ts";
 
@@ -20,6 +21,8 @@ export interface RawRequest {
     | undefined;
   body: BodySource;
   limits: BodyLimits;
+  /** What tells that the client went away (the Node response, a web signal), for `request.signal`. */
+  connection?: ClientConnection | undefined;
 }
 
 // Most routes have no placeholders: one frozen object for all of their requests.
@@ -61,6 +64,8 @@ export class HttpRequest {
   afterResponseTasks: AfterResponseTask[] | undefined = undefined;
   readonly limits: BodyLimits;
   private readonly socket: RawRequest["socket"];
+  private readonly connection: ClientConnection | undefined;
+  private clientSignal: AbortSignal | undefined;
   private parsedQuery: ParsedUrlQuery | undefined;
   private parsedCookies: Record<string, string> | undefined;
   private bodyBytes: Promise<Buffer> | undefined;
@@ -76,6 +81,18 @@ export class HttpRequest {
     this.bodySource = raw.body;
     this.limits = raw.limits;
     this.socket = raw.socket;
+    this.connection = raw.connection;
+  }
+
+  /**
+   * Aborts when the client goes away before its answer is complete: stop work nobody will read (an
+   * event stream's source, a long query). Made on first use, so a request that never asks pays nothing.
+   *
+   * @example for await (const change of changes.watch(courseId, { signal: request.signal })) yield change;
+   */
+  get signal(): AbortSignal {
+    this.clientSignal ??= clientGoneSignal(this.connection);
+    return this.clientSignal;
   }
 
   /**

@@ -18,15 +18,21 @@ export type ResponseBody = string | Uint8Array | Readable | null;
 export class HttpResponse {
   status: number;
   readonly headers: Record<string, HeaderValue>;
-  readonly body: ResponseBody;
+  /** The body as given, or as a subclass made it (`JsonResponse` writes its own when first asked). */
+  protected content: ResponseBody;
 
   constructor(body: ResponseBody, init?: ResponseInit, contentType?: string) {
-    this.body = body;
+    this.content = body;
     this.status = init?.status === undefined ? 200 : checkedStatus(init.status);
     this.headers = init?.headers ? checkedHeaders(init.headers) : {};
     if (contentType !== undefined && this.headers["content-type"] === undefined) {
       this.headers["content-type"] = contentType;
     }
+  }
+
+  /** The bytes, text or stream sent as the body; `null` for none. */
+  get body(): ResponseBody {
+    return this.content;
   }
 
   /** Adds a `Set-Cookie` header. */
@@ -46,17 +52,48 @@ export class HttpResponse {
 }
 
 /**
- * A JSON response from any JSON-serialisable value.
+ * A JSON response from any JSON-serialisable value. `T` is the body's type: an endpoint that declares
+ * `ResponseSpec` models only compiles when `T` matches one of them, and at run time the body is
+ * written through the model of its status, so fields the model does not declare are never sent.
  *
  * @example new JsonResponse({ code: 0, message: "success", data: [] })
  */
 export class JsonResponse<T = unknown> extends HttpResponse {
-  /** The value before serialisation, for tests and middleware that inspect it. */
+  /** The value before serialisation, as the handler gave it, for tests and middleware that inspect it. */
   readonly data: T;
 
   constructor(data: T, init?: ResponseInit) {
-    super(JSON.stringify(data) ?? "null", init, "application/json");
+    // Serialised later, once: by the route's model when it declares one, else by JSON.stringify.
+    super(null, init, "application/json");
     this.data = data;
+  }
+
+  /** The JSON text: written through the route's model when the app answered with it, else `JSON.stringify`. */
+  override get body(): string {
+    return (this.content as string | null) ?? this.serialize();
+  }
+
+  /**
+   * Writes the body now, with `serializer` (the app passes the route's compiled model) or
+   * `JSON.stringify`; what either throws (a BigInt, a cycle, a body the model refuses) is thrown here.
+   *
+   * @example new JsonResponse({ a: 1, b: 2 }).serialize((data) => JSON.stringify({ a: data.a })) // '{"a":1}'
+   */
+  serialize(serializer?: (data: T) => string): string {
+    const text = serializer === undefined ? (JSON.stringify(this.data) ?? "null") : serializer(this.data);
+    this.content = text;
+    return text;
+  }
+
+  /**
+   * A response whose body the type checker does not compare with the endpoint's models: the escape
+   * hatch for values typed elsewhere (`any` from an untyped library). At run time the body still goes
+   * through the model of its status, like any other.
+   *
+   * @example return JsonResponse.unchecked(rowsFromLegacyModule);
+   */
+  static unchecked(data: unknown, init?: ResponseInit): JsonResponse<any> {
+    return new JsonResponse<any>(data, init);
   }
 }
 

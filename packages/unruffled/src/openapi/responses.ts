@@ -1,7 +1,9 @@
+import { EventStreamResponse } from "../http/event-stream-response.ts";
 import { HtmlResponse, JsonResponse, PlainTextResponse } from "../http/response.ts";
 import { isDeepStrictEqual, STATUS_CODES } from "../node-builtins.ts";
 import type { EndpointDescription } from "../route/description.ts";
 import type { ResponseSpec } from "../route/response-spec.ts";
+import { EVENT_STREAM, eventSchema } from "./event-stream-schema.ts";
 import type { SchemaConverter } from "./schema-converter.ts";
 import type { HeaderObject, JsonSchema, MediaTypeObject, ResponseObject } from "./types.ts";
 
@@ -54,7 +56,10 @@ export function toOpenApiResponse(spec: ResponseSpec, schemas: SchemaConverter):
     description: spec.description || defaultDescription(spec.code),
   };
   if (spec.headers) response.headers = headersOf(spec.headers);
-  response.content = { [spec.contentType]: { schema: schemas.convert(spec.model) } };
+  const schema = schemas.convert(spec.model);
+  response.content = {
+    [spec.contentType]: { schema: spec.contentType === EVENT_STREAM ? eventSchema(schema) : schema },
+  };
   return response;
 }
 
@@ -64,7 +69,10 @@ export function defaultDescription(code: string): string {
   return STATUS_CODES[code] ?? `Status ${code}`;
 }
 
-/** `returns: PlainTextResponse` documents a text body, `returns: JsonResponse` a JSON body of any shape. */
+/**
+ * `returns: PlainTextResponse` documents a text body, `returns: JsonResponse` a JSON body of any shape,
+ * `returns: EventStreamResponse` events whose data may be any JSON.
+ */
 function responseOfClass(responseClass: Function | undefined): ResponseObject {
   const response: ResponseObject = { description: defaultDescription("200") };
   const media = mediaTypeOfClass(responseClass);
@@ -80,6 +88,7 @@ function mediaTypeOfClass(
   if (is(PlainTextResponse)) return { type: "text/plain", schema: { type: "string" } };
   if (is(HtmlResponse)) return { type: "text/html", schema: { type: "string" } };
   if (is(JsonResponse)) return { type: "application/json", schema: {} };
+  if (is(EventStreamResponse)) return { type: EVENT_STREAM, schema: eventSchema({}) };
   return undefined;
 }
 

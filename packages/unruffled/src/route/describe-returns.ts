@@ -1,6 +1,7 @@
 import { TypeHintRequired, ValueError } from "../errors.ts";
 import { ResponseSpec } from "./response-spec.ts";
 import { isZodSchema } from "./schema-shape.ts";
+import { type ResponseSerializers, responseSerializersOf } from "./serializer/response-serializers.ts";
 
 /** What an endpoint answers, as its description holds it. */
 export interface ReturnsDescription {
@@ -8,11 +9,14 @@ export interface ReturnsDescription {
   responses: readonly ResponseSpec[] | null;
   /** The response class named by `returns`, when it is one. */
   responseClass: Function | undefined;
+  /** The compiled writer of each status with a JSON or event-stream model; undefined without any. */
+  serializers: ResponseSerializers | undefined;
 }
 
 /**
  * Reads an endpoint's `returns` (seed rule 15: required): a response class, or a non-empty list of
- * `p.ResponseSpec` with one entry per HTTP status code and a Zod model each.
+ * `p.ResponseSpec` with one entry per HTTP status code and a Zod model each, whose JSON and
+ * event-stream models are compiled into their serializers here, once.
  *
  * @example describeReturns([p.ResponseSpec({ model: Item })], label) // { responses: [spec], responseClass: undefined }
  */
@@ -22,7 +26,8 @@ export function describeReturns(returns: unknown, label: string): ReturnsDescrip
       `${label} has no returns. Declare what it answers: returns: JsonResponse, or returns: [p.ResponseSpec({ model: MyResponse })].`,
     );
   }
-  if (typeof returns === "function") return { responses: null, responseClass: returns };
+  if (typeof returns === "function")
+    return { responses: null, responseClass: returns, serializers: undefined };
   if (
     !Array.isArray(returns) ||
     returns.length === 0 ||
@@ -51,5 +56,6 @@ export function describeReturns(returns: unknown, label: string): ReturnsDescrip
     }
     codes.add(spec.code);
   }
-  return { responses: returns as ResponseSpec[], responseClass: undefined };
+  const responses = returns as ResponseSpec[];
+  return { responses, responseClass: undefined, serializers: responseSerializersOf(responses, label) };
 }

@@ -7,6 +7,7 @@ import type { FieldOptions, FileOptions, MarkerKind } from "./markers.ts";
 import type { QueryReader } from "./query-reader.ts";
 import type { ResponseSpec } from "./response-spec.ts";
 import type { SecurityScheme } from "./security-scheme.ts";
+import type { ResponseSerializers } from "./serializer/response-serializers.ts";
 
 /** Where a value is read; `body` covers JSON, forms and files, as in the `loc` of validation errors. */
 export type Location = "path" | "query" | "header" | "cookie" | "body";
@@ -114,4 +115,6 @@ export interface EndpointDescription {
   responses: readonly ResponseSpec[] | null;
   /** The response class named by `returns`, when it is one. */
   responseClass: Function | undefined;
+  /** The compiled writer of each status with a JSON or event-stream model; undefined without any. */
+  serializers: ResponseSerializers | undefined;
 }

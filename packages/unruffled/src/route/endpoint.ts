@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import type { UploadFile } from "../file/upload-file.ts";
 import type { HttpRequest } from "../http/request.ts";
-import type { HttpResponse } from "../http/response.ts";
+import type { HandlerResponse } from "./handler-response.ts";
 import type { DependsParam, FileParam, MarkerKind, Param, SecurityParam } from "./markers.ts";
 import type { ResponseClass, ResponseSpec } from "./response-spec.ts";
 
@@ -61,7 +61,8 @@ export interface EndpointConfig<
    * models also type the answers of `testClient(app).call(endpoint, ...)`.
    */
   returns: Ret;
-  handler(request: R, params: ResolvedParams<P>): HttpResponse | Promise<HttpResponse>;
+  /** Returns a response; with `ResponseSpec` models, a JSON body must match one of them (`HandlerResponse`). */
+  handler(request: R, params: ResolvedParams<P>): HandlerResponse<Ret> | Promise<HandlerResponse<Ret>>;
 }
 
 /** An endpoint as declared; routes analyse it when they are built. */

@@ -20,6 +20,7 @@ export type {
   Returns,
 } from "./endpoint.ts";
 export { endpoint } from "./endpoint.ts";
+export type { DeclaredBody, HandlerResponse, UnmodelledResponse } from "./handler-response.ts";
 export type { DependencyLike, FieldOptions, FileOptions, MarkerKind, SecurityOptions } from "./markers.ts";
 export { DependsParam, FileParam, Param, p, SecurityParam } from "./markers.ts";
 export type {
@@ -33,3 +34,7 @@ export { path } from "./path.ts";
 export type { ResponseClass, ResponseSpecOptions } from "./response-spec.ts";
 export { ResponseSpec } from "./response-spec.ts";
 export type { SecurityScheme, SecuritySchemeObject } from "./security-scheme.ts";
+export type { CompiledSerializer } from "./serializer/compile-serializer.ts";
+export { compileSerializer } from "./serializer/compile-serializer.ts";
+export type { ResponseSerializer, ResponseSerializers } from "./serializer/response-serializers.ts";
+export { responseSerializersOf } from "./serializer/response-serializers.ts";

@@ -2,6 +2,8 @@ export type { CallParams, DocumentedBody, ParamInput } from "./call-types.ts";
 export type { BodyOptions, QueryInput, RequestOptions } from "./encode-request.ts";
 export type { FilesInput, FormInput, FormValue, TestFile } from "./multipart-body.ts";
 export type { CheckedOverrides } from "./overrides.ts";
+export type { ReceivedEvent } from "./read-events.ts";
+export { readEvents } from "./read-events.ts";
 export type { RunningServer, StartServerOptions } from "./start-server.ts";
 export { startServer } from "./start-server.ts";
 export type { CallOptions, TestClientOptions } from "./test-client.ts";

@@ -87,14 +87,16 @@ export class TestClient {
     // As a server would, the app runs its onStartup hooks before it answers anything.
     await this.app.startup();
     const encoded = encodeRequest(path, options, this.defaults);
+    const client = new AbortController();
     const request = this.app.createRequest({
       method: method.toUpperCase(),
       url: encoded.url,
       headers: encoded.headers,
       socket: TEST_SOCKET,
       body: new WebBodySource(streamOf(encoded.body), encoded.headers["content-length"] ?? null),
+      connection: client.signal,
     });
-    const response = await readResponse(await this.app.handle(request), request.method);
+    const response = await readResponse(await this.app.handle(request), request.method, () => client.abort());
     // As on a server, the work queued with afterResponse() runs after the answer; a test sees it done.
     await this.app.settled();
     return response;

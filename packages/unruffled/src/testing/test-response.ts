@@ -1,5 +1,6 @@
 import type { HttpResponse } from "../http/response.ts";
 import { Readable } from "../node-builtins.ts";
+import { type ReceivedEvent, readEvents } from "./read-events.ts";
 
 /**
  * What the test client got back: status, headers and body as a client on the wire would see them.
@@ -19,13 +20,52 @@ export class TestResponse<T = unknown> {
   readonly text: string;
   /** The response object the app returned, e.g. a `JsonResponse` with its `data`. */
   readonly response: HttpResponse;
+  /** An event stream, read only as its events are asked for; `body` and `text` stay empty. */
+  private readonly stream: Readable | undefined;
+  private readonly hangUp: (() => void) | undefined;
 
-  constructor(response: HttpResponse, headers: Headers, body: Buffer) {
+  constructor(
+    response: HttpResponse,
+    headers: Headers,
+    body: Buffer,
+    stream?: Readable,
+    hangUp?: () => void,
+  ) {
     this.status = response.status;
     this.headers = headers;
     this.body = body;
     this.text = body.toString("utf8");
     this.response = response;
+    this.stream = stream;
+    this.hangUp = hangUp;
+  }
+
+  /**
+   * The events of a `text/event-stream` answer, as they come, typed as the endpoint's documented
+   * event model; it ends when the stream ends. Leaving the loop early keeps the stream open:
+   * `close()` hangs up.
+   *
+   * @example
+   * const response = await client.call(courseEvents, { course_id: 1 });
+   * for await (const event of response.events()) if (event.data.seats_left === 0) break;
+   * response.close();
+   */
+  events(): AsyncGenerator<ReceivedEvent<T>, void, undefined> {
+    if (this.stream === undefined) {
+      throw new TypeError(
+        `The answer is not an event stream (status ${this.status}, ${this.headers.get("content-type")})`,
+      );
+    }
+    const stream = this.stream;
+    return readEvents<T>({
+      [Symbol.asyncIterator]: () => stream.iterator({ destroyOnReturn: false }),
+    });
+  }
+
+  /** Hangs up an event stream, as a client that goes away: its source is closed, `request.signal` aborts. */
+  close(): void {
+    this.hangUp?.();
+    this.stream?.destroy();
   }
 
   /**
@@ -45,9 +85,14 @@ export class TestResponse<T = unknown> {
 
 /**
  * Reads an app's response the way Node's writer sends it: `content-length` for a complete body,
- * streams read to the end, no body for HEAD.
+ * streams read to the end (event streams as their events are asked for), no body for HEAD.
+ * `hangUp` tells the app that the client went away.
  */
-export async function readResponse(response: HttpResponse, method: string): Promise<TestResponse> {
+export async function readResponse(
+  response: HttpResponse,
+  method: string,
+  hangUp?: () => void,
+): Promise<TestResponse> {
   const headers = new Headers();
   for (const [name, value] of Object.entries(response.headers)) {
     if (typeof value === "string") headers.set(name, value);
@@ -63,6 +108,9 @@ export async function readResponse(response: HttpResponse, method: string): Prom
   if (method === "HEAD" || body === null) {
     if (body instanceof Readable) body.destroy();
     return new TestResponse(response, headers, Buffer.alloc(0));
+  }
+  if (body instanceof Readable && headers.get("content-type")?.startsWith("text/event-stream")) {
+    return new TestResponse(response, headers, Buffer.alloc(0), body, hangUp);
   }
   if (typeof body === "string") return new TestResponse(response, headers, Buffer.from(body));
   if (!(body instanceof Readable)) {

@@ -10,6 +10,13 @@ import { echo } from "../support/echo.ts";
 
 const Filters = z.object({ status: z.enum(["active", "done"]), tag: z.array(z.string()).default([]) });
 const Item = z.object({ id: z.int(), title: z.string() }).meta({ id: "Item" });
+// What getItem answers: the parameters it was given (its answer goes out through this model).
+const ItemRequest = z.object({
+  item_id: z.int(),
+  verbose: z.boolean(),
+  x_token: z.string(),
+  session: z.string(),
+});
 
 const getItem = endpoint({
   params: {
@@ -18,7 +25,7 @@ const getItem = endpoint({
     x_token: p.Header(z.string()),
     session: p.Cookie(z.string(), { default: "none" }),
   },
-  returns: [p.ResponseSpec({ model: Item })],
+  returns: [p.ResponseSpec({ model: ItemRequest })],
   handler: (_request, params) => new JsonResponse(params),
 });
 const search = echo({ filters: p.Query(Filters), page: p.Query(z.int(), { default: 1 }) });

@@ -26,7 +26,7 @@ const list = endpoint({
     tags: p.Query(z.array(z.string())),
   },
   returns: [p.ResponseSpec({ model: BindResponse }), p.ResponseSpec({ model: ErrorResponse, code: "404" })],
-  handler: () => new JsonResponse(null),
+  handler: () => new JsonResponse({ code: 404, message: "none", data: null }, { status: 404 }),
 });
 const upload = endpoint({
   params: { cv: p.File(), extras: p.File({ list: true, optional: true }), title: p.Form(z.string()) },

@@ -1,0 +1,431 @@
+import type { z } from "zod";
+import { kindOfValue, kindsOf, type ValueKind } from "./json-categories.ts";
+import { defOf, isExactOptional, lazyTarget, rewritesValue, type SchemaDef } from "./zod-def.ts";
+
+/**
+ * The source of a picker: JavaScript that builds, from a value the model accepts, a copy holding
+ * only what the model declares, with the same keys in the same order as Zod's parse would give, so
+ * that `JSON.stringify` of it equals `JSON.stringify(model.parse(value))`. Run as
+ * `new Function("c", "fail", code)(constants, fail)`, it returns the picker.
+ */
+export interface PickerSource {
+  code: string;
+  constants: unknown[];
+  /** The parts that Zod parses instead, and why: `data[].name (rewrites its value)`. */
+  fallbacks: string[];
+}
+
+/**
+ * Writes the picker of a model. Each value is checked for its JSON kind only (a string where the
+ * model says string); lengths, formats and refinements are Zod's to check, in strict mode.
+ *
+ * @example writePicker(z.object({ id: z.int() })).code // "… function f0(v) { … o.id = … } return f0;"
+ */
+export function writePicker(model: z.ZodType): PickerSource {
+  const writer = new PickerWriter();
+  return writer.finish(writer.convert(model, ""));
+}
+
+/** How a value of one schema becomes its output: checked and kept as it is (a leaf), or rebuilt by a function. */
+type Conversion =
+  | { kind: "leaf"; test: ((x: string) => string) | undefined; takesUndefined: boolean }
+  | { kind: "function"; name: string };
+
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+class PickerWriter {
+  private readonly functions: string[] = [];
+  private readonly afterFunctions: string[] = [];
+  private readonly constants: unknown[] = [];
+  private readonly named = new Map<z.ZodType, string>();
+  private readonly leaves = new Map<z.ZodType, Conversion | undefined>();
+  private readonly fallbacks: string[] = [];
+
+  finish(root: Conversion): PickerSource {
+    const prelude = this.constants.map((_, index) => `const k${index} = c[${index}];`);
+    const rootName = root.kind === "function" ? root.name : "root";
+    const rootFunction = root.kind === "leaf" ? [`function root(v) { return ${this.expr(root, "v")}; }`] : [];
+    const code = [
+      '"use strict";',
+      ...prelude,
+      ...this.functions,
+      ...rootFunction,
+      ...this.afterFunctions,
+      `return ${rootName};`,
+    ].join("\n");
+    return { code, constants: this.constants, fallbacks: this.fallbacks };
+  }
+
+  /** The conversion of `schema`, written once per schema (recursive models refer to their own function). */
+  convert(schema: z.ZodType, path: string): Conversion {
+    const target = this.resolveLazy(schema);
+    if (target === undefined) return this.fallback(schema, path, "a lazy schema that only refers to itself");
+    const leaf = this.leafOf(target, new Set());
+    if (leaf !== undefined) return leaf;
+    const def = defOf(target);
+    if (def.type === "readonly") return this.convert(def.innerType!, path);
+    const existing = this.named.get(target);
+    if (existing !== undefined) return { kind: "function", name: existing };
+    const name = `f${this.named.size}`;
+    this.named.set(target, name);
+    const body = this.body(target, def, path);
+    if (body === undefined) {
+      this.named.delete(target);
+      return this.fallback(target, path, fallbackReason(def));
+    }
+    this.functions.push(`function ${name}(v) {\n${body}\n}`);
+    return { kind: "function", name };
+  }
+
+  /** The schema a `z.lazy()` chain stands for; undefined when it never reaches one. */
+  private resolveLazy(schema: z.ZodType): z.ZodType | undefined {
+    let current = schema;
+    for (let depth = 0; depth < 32; depth++) {
+      const def = defOf(current);
+      if (def.type !== "lazy") return current;
+      current = lazyTarget(current);
+    }
+    return undefined;
+  }
+
+  /** A function body for a schema that rebuilds its value; undefined when Zod must parse it. */
+  private body(schema: z.ZodType, def: SchemaDef, path: string): string | undefined {
+    switch (def.type) {
+      case "object":
+        return this.objectBody(def, path);
+      case "array":
+        return this.arrayBody(def, path);
+      case "tuple":
+        return this.tupleBody(def, path);
+      case "record":
+        return this.recordBody(def, path);
+      case "union":
+        return def.discriminator === undefined
+          ? this.unionBody(def, path)
+          : this.discriminatedBody(def, path);
+      case "optional": {
+        const inner = this.convert(def.innerType!, path);
+        // `.optional()` on an exact-optional or a defaulted schema passes `undefined` on, as Zod does.
+        if (isExactOptional(schema) || def.innerType!._zod.optin === "defaulted") {
+          return `return ${this.expr(inner, "v")};`;
+        }
+        return `if (v === undefined) return undefined;\nreturn ${this.expr(inner, "v")};`;
+      }
+      case "nullable":
+        return `if (v === null) return null;\nreturn ${this.expr(this.convert(def.innerType!, path), "v")};`;
+      case "default": {
+        const owner = this.constant(def);
+        const inner = this.expr(this.convert(def.innerType!, path), "v");
+        return `if (v === undefined) return ${owner}.defaultValue;\nconst t = ${inner};\nreturn t === undefined ? ${owner}.defaultValue : t;`;
+      }
+      case "prefault": {
+        const owner = this.constant(def);
+        return `if (v === undefined) v = ${owner}.defaultValue;\nreturn ${this.expr(this.convert(def.innerType!, path), "v")};`;
+      }
+      case "nonoptional":
+        return `const t = ${this.expr(this.convert(def.innerType!, path), "v")};\nif (t === undefined) fail();\nreturn t;`;
+      default:
+        return undefined;
+    }
+  }
+
+  private objectBody(def: SchemaDef, path: string): string {
+    const shape = def.shape!;
+    const keys = Object.keys(shape);
+    const fields: string[] = [];
+    for (const key of keys) {
+      // Zod leaves a declared __proto__ out of what it returns.
+      if (key === "__proto__") continue;
+      const field = shape[key]!;
+      const conversion = this.convert(field, `${path}.${key}`);
+      const read = `v${access(key)}`;
+      let value: string;
+      if (conversion.kind === "leaf")
+        value = conversion.test === undefined ? read : `(t = ${read}, ${this.expr(conversion, "t")})`;
+      else if (field._zod.optin === "optional" && field._zod.optout === "optional") {
+        // An absent optional key stays absent, whatever its schema would make of undefined.
+        value = `(t = ${read}, t !== undefined || ${JSON.stringify(key)} in v ? ${conversion.name}(t) : undefined)`;
+      } else value = `${conversion.name}(${read})`;
+      fields.push(`${IDENTIFIER.test(key) ? key : JSON.stringify(key)}: ${value}`);
+    }
+    // One object literal: V8 allocates it with its final shape. An undefined value is left out by JSON.
+    const lines = [
+      'if (typeof v !== "object" || v === null || Array.isArray(v)) fail();',
+      "let t;",
+      `const o = {\n${fields.join(",\n")}\n};`,
+    ];
+    const catchall = def.catchall;
+    if (catchall !== undefined && defOf(catchall).type !== "never") {
+      // A loose object (or one with a catchall schema) keeps its other keys, after the declared ones.
+      const declared = this.constant(new Set(keys));
+      const conversion = this.convert(catchall, `${path}.*`);
+      lines.push(
+        `for (const k in v) { if (${declared}.has(k) || k === "__proto__") continue; t = ${this.expr(conversion, "v[k]")}; if (t !== undefined) o[k] = t; }`,
+      );
+    }
+    lines.push("return o;");
+    return lines.join("\n");
+  }
+
+  private arrayBody(def: SchemaDef, path: string): string {
+    const element = this.convert(def.element!, `${path}[]`);
+    if (element.kind === "leaf") {
+      // Leaves go out as they are: the array is checked, then copied in one go.
+      const check =
+        element.test === undefined
+          ? ""
+          : `for (let i = 0; i < v.length; i++) { const t = v[i]; if (!(${element.test("t")})) fail(); }\n`;
+      return `if (!Array.isArray(v)) fail();\n${check}return v.slice();`;
+    }
+    return `if (!Array.isArray(v)) fail();\nconst n = v.length;\nconst o = new Array(n);\nfor (let i = 0; i < n; i++) o[i] = ${element.name}(v[i]);\nreturn o;`;
+  }
+
+  private tupleBody(def: SchemaDef, path: string): string | undefined {
+    const items = def.items!;
+    // Optional items change the length Zod returns; those tuples are left to Zod.
+    if (items.some((item) => item._zod.optin !== undefined || item._zod.optout !== undefined))
+      return undefined;
+    const lines = ["if (!Array.isArray(v)) fail();", `const o = new Array(${items.length});`];
+    items.forEach((item, index) => {
+      lines.push(`o[${index}] = ${this.expr(this.convert(item, `${path}[${index}]`), `v[${index}]`)};`);
+    });
+    if (def.rest) {
+      const rest = this.convert(def.rest, `${path}[]`);
+      lines.push(`for (let i = ${items.length}; i < v.length; i++) o[i] = ${this.expr(rest, "v[i]")};`);
+    }
+    lines.push("return o;");
+    return lines.join("\n");
+  }
+
+  private recordBody(def: SchemaDef, path: string): string | undefined {
+    const keyType = def.keyType!;
+    const keyValues = keyType._zod.values;
+    const everyKey = keyValues !== undefined && def.partial !== true;
+    // Keys Zod would rename, or keep unchecked (a loose record), are left to Zod.
+    if (!everyKey && (def.mode === "loose" || this.leafOf(keyType, new Set()) === undefined))
+      return undefined;
+    const value = this.convert(def.valueType!, `${path}{}`);
+    const lines = ['if (typeof v !== "object" || v === null || Array.isArray(v)) fail();', "const o = {};"];
+    if (!everyKey) {
+      lines.push(
+        `for (const k of Object.keys(v)) { if (k === "__proto__") continue; o[k] = ${this.expr(value, "v[k]")}; }`,
+      );
+    } else {
+      // A record over an enum has every key of the enum, in the enum's order.
+      const keys = [...keyValues]
+        .filter((key) => typeof key === "string" || typeof key === "number")
+        .map(String)
+        .filter((key) => key !== "__proto__");
+      for (const key of keys) lines.push(`o${access(key)} = ${this.expr(value, `v${access(key)}`)};`);
+      if (def.mode === "loose") {
+        const declared = this.constant(new Set(keys));
+        lines.push(`for (const k in v) { if (!${declared}.has(k) && k !== "__proto__") o[k] = v[k]; }`);
+      }
+    }
+    lines.push("return o;");
+    return lines.join("\n");
+  }
+
+  /** A union picks its option from the value's kind when no two options accept the same kind. */
+  private unionBody(def: SchemaDef, path: string): string | undefined {
+    const options = def.options!;
+    const byKind = new Map<ValueKind, number>();
+    for (const [index, option] of options.entries()) {
+      const kinds = kindsOf(option);
+      if (kinds === "any") return undefined;
+      for (const kind of kinds) {
+        if (byKind.has(kind)) return undefined;
+        byKind.set(kind, index);
+      }
+    }
+    const conversions = options.map((option, index) => this.convert(option, `${path}|${index}`));
+    const take = (kind: ValueKind) => `return ${this.expr(conversions[byKind.get(kind)!]!, "v")};`;
+    const lines: string[] = [];
+    if (byKind.has("null")) lines.push(`if (v === null) ${take("null")}`);
+    if (byKind.has("array")) lines.push(`if (Array.isArray(v)) ${take("array")}`);
+    const cases = [...byKind.keys()]
+      .filter((kind) => kind !== "null" && kind !== "array")
+      .map((kind) => `case ${JSON.stringify(kind)}: ${take(kind)}`);
+    if (cases.length > 0) lines.push(`switch (typeof v) {\n${cases.join("\n")}\n}`);
+    lines.push("return fail();");
+    return lines.join("\n");
+  }
+
+  /** A discriminated union picks its option by the discriminator's value, as Zod does. */
+  private discriminatedBody(def: SchemaDef, path: string): string | undefined {
+    if (def.unionFallback === true) return undefined;
+    const discriminator = def.discriminator!;
+    const entries: [unknown, z.ZodType][] = [];
+    for (const option of def.options!) {
+      const values = option._zod.propValues?.[discriminator];
+      if (defOf(option).type !== "object" || values === undefined) return undefined;
+      for (const value of values) {
+        if (entries.some(([known]) => known === value)) return undefined;
+        entries.push([value, option]);
+      }
+    }
+    const map = `m${this.afterFunctions.length}`;
+    const values = this.constant(entries.map(([value]) => value));
+    const names = entries.map(([value, option]) => {
+      const conversion = this.convert(option, `${path}(${String(value)})`);
+      return conversion.kind === "function" ? conversion.name : undefined;
+    });
+    if (names.some((name) => name === undefined)) return undefined;
+    this.afterFunctions.push(
+      `const ${map} = new Map([${names.map((name, index) => `[${values}[${index}], ${name}]`).join(", ")}]);`,
+    );
+    return [
+      'if (typeof v !== "object" || v === null || Array.isArray(v)) fail();',
+      `const f = ${map}.get(v${access(discriminator)});`,
+      "if (f === undefined) fail();",
+      "return f(v);",
+    ].join("\n");
+  }
+
+  /** A schema whose value goes out as it is, after a test of its kind; undefined for one that rebuilds it. */
+  private leafOf(schema: z.ZodType, resolving: Set<z.ZodType>): Conversion | undefined {
+    if (this.leaves.has(schema)) return this.leaves.get(schema);
+    const leaf = this.computeLeaf(schema, resolving);
+    this.leaves.set(schema, leaf);
+    return leaf;
+  }
+
+  private computeLeaf(schema: z.ZodType, resolving: Set<z.ZodType>): Conversion | undefined {
+    const def = defOf(schema);
+    if (rewritesValue(def)) return undefined;
+    const leaf = (test: ((x: string) => string) | undefined, takesUndefined = false): Conversion => ({
+      kind: "leaf",
+      test,
+      takesUndefined,
+    });
+    switch (def.type) {
+      case "string":
+      case "template_literal":
+        return leaf((x) => `typeof ${x} === "string"`);
+      case "number":
+        return leaf((x) => `Number.isFinite(${x})`);
+      case "nan":
+        return leaf((x) => `Number.isNaN(${x})`);
+      case "boolean":
+      case "bigint":
+      case "symbol":
+        return leaf((x) => `typeof ${x} === "${def.type}"`);
+      case "null":
+        return leaf((x) => `${x} === null`);
+      case "undefined":
+      case "void":
+        return leaf((x) => `${x} === undefined`, true);
+      case "never":
+        return leaf(() => "false");
+      case "literal":
+      case "enum": {
+        const values = schema._zod.values!;
+        if ([...values].some((value) => kindOfValue(value) === "object")) return undefined;
+        const set = this.constant(values);
+        return leaf((x) => `${set}.has(${x})`, values.has(undefined));
+      }
+      case "date":
+        return leaf((x) => `${x} instanceof Date`);
+      case "map":
+        return leaf((x) => `${x} instanceof Map`);
+      case "set":
+        return leaf((x) => `${x} instanceof Set`);
+      case "any":
+      case "unknown":
+      case "custom":
+      case "file":
+        return leaf(undefined, true);
+      case "optional": {
+        if (isExactOptional(schema) || def.innerType!._zod.optin === "defaulted") return undefined;
+        const inner = this.leafOf(def.innerType!, resolving);
+        return inner?.kind === "leaf" ? either(inner, (x) => `${x} === undefined`, true) : undefined;
+      }
+      case "nullable": {
+        const inner = this.leafOf(def.innerType!, resolving);
+        return inner?.kind === "leaf"
+          ? either(inner, (x) => `${x} === null`, inner.takesUndefined)
+          : undefined;
+      }
+      case "readonly":
+        return this.leafOf(def.innerType!, resolving);
+      case "union": {
+        // Options that keep their value as it is: whichever Zod picks, the output is the value.
+        let result: Conversion | undefined;
+        for (const option of def.options!) {
+          if (option._zod.optin === "defaulted") return undefined;
+          const inner = this.leafOf(option, resolving);
+          if (inner?.kind !== "leaf") return undefined;
+          result =
+            result === undefined
+              ? inner
+              : either(result as Extract<Conversion, { kind: "leaf" }>, inner.test, inner.takesUndefined);
+        }
+        return result;
+      }
+      case "lazy": {
+        if (resolving.has(schema)) return undefined;
+        resolving.add(schema);
+        const inner = this.computeLeaf(lazyTarget(schema), resolving);
+        resolving.delete(schema);
+        return inner;
+      }
+      default:
+        return undefined;
+    }
+  }
+
+  /** A function that leaves the value to Zod's parse, noted for the build-time log. */
+  private fallback(schema: z.ZodType, path: string, why: string): Conversion {
+    this.fallbacks.push(`${path === "" ? "the whole body" : path.replace(/^\./, "")} (${why})`);
+    const owner = this.constant(schema);
+    const name = `z${this.fallbacks.length - 1}`;
+    this.functions.push(
+      `function ${name}(v) {\nconst r = ${owner}.safeParse(v);\nif (!r.success) fail();\nreturn r.data;\n}`,
+    );
+    return { kind: "function", name };
+  }
+
+  private constant(value: unknown): string {
+    this.constants.push(value);
+    return `k${this.constants.length - 1}`;
+  }
+
+  private expr(conversion: Conversion, x: string): string {
+    if (conversion.kind === "function") return `${conversion.name}(${x})`;
+    return conversion.test === undefined ? x : `(${conversion.test(x)} ? ${x} : fail())`;
+  }
+}
+
+/** Why Zod parses a part of the model, in the words of the build-time log. */
+function fallbackReason(def: SchemaDef): string {
+  if (rewritesValue(def)) return "its parse rewrites the value: .trim(), .toLowerCase(), z.coerce";
+  switch (def.type) {
+    case "pipe":
+      return "a transform or pipe";
+    case "union":
+      return "a union whose options accept the same kind of value";
+    case "record":
+      return "a record whose keys Zod rewrites or keeps unchecked";
+    case "tuple":
+      return "a tuple with optional items";
+    default:
+      return `a schema of type ${def.type}`;
+  }
+}
+
+/** A leaf that also accepts what `test` accepts. */
+function either(
+  leaf: Extract<Conversion, { kind: "leaf" }>,
+  test: ((x: string) => string) | undefined,
+  takesUndefined: boolean,
+): Conversion {
+  const first = leaf.test;
+  const combined =
+    first === undefined || test === undefined ? undefined : (x: string) => `(${test(x)} || ${first(x)})`;
+  return { kind: "leaf", test: combined, takesUndefined: leaf.takesUndefined || takesUndefined };
+}
+
+/** `.name` when the key is an identifier, else `["the key"]`. */
+function access(key: string): string {
+  return IDENTIFIER.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`;
+}

@@ -1,0 +1,133 @@
+import { z } from "zod";
+import { ResponseValidationError } from "../../errors.ts";
+import type { ResponseSpec } from "../response-spec.ts";
+import { type CompiledSerializer, compileSerializer, WRONG_KIND } from "./compile-serializer.ts";
+import { issuePath } from "./issue-path.ts";
+
+/**
+ * How the answer of one status is written: through its `ResponseSpec` model, compiled when the route
+ * is built. Both writers throw `ResponseValidationError` (answered with 500) naming the endpoint,
+ * the status and the field.
+ */
+export interface ResponseSerializer {
+  status: number;
+  /** `json`: the whole body; `events`: the `data` of each server-sent event. */
+  format: "json" | "events";
+  model: z.ZodType;
+  /** The compiled picker, then `JSON.stringify`: only declared fields go out. */
+  write(value: unknown): string;
+  /** Zod validates the value first (strict mode), then its parsed value is written. */
+  writeChecked(value: unknown): string;
+  /** The parts of the model Zod parses instead of the picker, for the build-time log. */
+  fallbacks: readonly string[];
+}
+
+/** The serializers of an endpoint, by status. */
+export type ResponseSerializers = ReadonlyMap<number, ResponseSerializer>;
+
+/**
+ * A serializer for each status whose `ResponseSpec` has a JSON body (`application/json`, `…+json`)
+ * or is an event stream (`text/event-stream`, whose model is each event's data); undefined when
+ * there is none, so routes without models pay nothing.
+ *
+ * @example responseSerializersOf([p.ResponseSpec({ model: Item })], label)?.get(200)?.write(item)
+ */
+export function responseSerializersOf(
+  responses: readonly ResponseSpec[] | null,
+  label: string,
+): ResponseSerializers | undefined {
+  const serializers = new Map<number, ResponseSerializer>();
+  for (const spec of responses ?? []) {
+    const format = formatOf(spec.contentType);
+    if (format === undefined) continue;
+    const status = Number(spec.code);
+    serializers.set(status, modelSerializer(spec.model, status, format, label));
+  }
+  return serializers.size === 0 ? undefined : serializers;
+}
+
+// How the log says what went wrong, for a body and for an event.
+const PHRASES = {
+  json: {
+    refused: "a body that its model refuses",
+    notJson: "a body that is not JSON",
+    unchecked: "a body that could not be checked",
+    unwritten: "a body that could not be written",
+  },
+  events: {
+    refused: "an event whose data its model refuses",
+    notJson: "an event whose data is not JSON",
+    unchecked: "an event whose data could not be checked",
+    unwritten: "an event whose data could not be written",
+  },
+};
+
+function formatOf(contentType: string): "json" | "events" | undefined {
+  const type = contentType.split(";")[0]!.trim().toLowerCase();
+  if (type === "application/json" || type.endsWith("+json")) return "json";
+  if (type === "text/event-stream") return "events";
+  return undefined;
+}
+
+function modelSerializer(
+  model: z.ZodType,
+  status: number,
+  format: "json" | "events",
+  label: string,
+): ResponseSerializer {
+  const compiled: CompiledSerializer = compileSerializer(model);
+  const what = format === "json" ? PHRASES.json : PHRASES.events;
+  let validator: z.ZodType | undefined;
+  const stringify = (value: unknown): string => {
+    try {
+      return JSON.stringify(value) ?? "null";
+    } catch (error) {
+      throw new ResponseValidationError(label, status, "", `${what.notJson}: ${message(error)}`, {
+        cause: error,
+      });
+    }
+  };
+  const writeChecked = (value: unknown): string => {
+    // Zod's compiled parser, made on first use: strict mode is mostly for tests and DEBUG.
+    validator ??= z.compile(model);
+    let result: z.ZodSafeParseResult<unknown>;
+    try {
+      result = validator.safeParse(value);
+    } catch (error) {
+      throw new ResponseValidationError(label, status, "", `${what.unchecked}: ${message(error)}`, {
+        cause: error,
+      });
+    }
+    if (!result.success) {
+      const issue = result.error.issues[0]!;
+      const path = issuePath(issue.path);
+      throw new ResponseValidationError(
+        label,
+        status,
+        path,
+        `${what.refused}: ${path === "" ? "" : `${path}: `}${issue.message}`,
+      );
+    }
+    return stringify(result.data);
+  };
+  const write = (value: unknown): string => {
+    let picked: unknown;
+    try {
+      picked = compiled.pick(value);
+    } catch (error) {
+      if (error !== WRONG_KIND) {
+        throw new ResponseValidationError(label, status, "", `${what.unwritten}: ${message(error)}`, {
+          cause: error,
+        });
+      }
+      // A value of the wrong kind: Zod says where, or (a value only the picker doubted) writes it.
+      return writeChecked(value);
+    }
+    return stringify(picked);
+  };
+  return { status, format, model, write, writeChecked, fallbacks: compiled.fallbacks };
+}
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,349 @@
+import {
+  createApp,
+  exceptionHandler,
+  HttpError,
+  type ResponseValidationError,
+  type Settings,
+} from "unruffled";
+import { JsonResponse } from "unruffled/http";
+import { endpoint, p, path } from "unruffled/route";
+import { testClient } from "unruffled/testing";
+import { describe, expect, it, vi } from "vitest";
+import { z } from "zod";
+import { strictResponses } from "../../src/app/settings.ts";
+import { jsonOf, serve } from "../support/serve.ts";
+
+const Student = z.object({
+  id: z.int(),
+  name: z.string().max(20),
+  nickname: z.string().optional(),
+  email: z.email(),
+});
+const StudentPage = z.object({
+  code: z.int().default(0),
+  message: z.string().default("success"),
+  data: z.array(Student),
+});
+
+const row = { id: 1, name: "Zoë", email: "zoe@example.edu", password_hash: "$argon2id$secret" };
+
+/** An endpoint declaring `StudentPage` whose handler answers `body` (typed loosely, as a bug would be). */
+function answering(body: unknown, status = 200) {
+  return endpoint({
+    returns: [p.ResponseSpec({ model: StudentPage })],
+    handler: () => JsonResponse.unchecked(body, { status }),
+  });
+}
+
+/** An app answering `body` at /page in the given mode, with its error log. */
+async function servedAnswering(body: unknown, validate: "strict" | "off") {
+  const logger = { error: vi.fn() };
+  const server = await serve([path("/page", { endpoint: answering(body), name: "page" })], {
+    settings: { RESPONSES: { validate } },
+    logger,
+  });
+  return { server, logger };
+}
+
+/** The message of the error logged for the last 500. */
+function loggedError(logger: { error: ReturnType<typeof vi.fn> }): string {
+  const error = logger.error.mock.calls.at(-1)![0].err as Error;
+  return `${error.name}: ${error.message}`;
+}
+
+describe("answers through their declared models", () => {
+  it("sends only the fields the model declares, at every depth, with its defaults", async () => {
+    for (const validate of ["strict", "off"] as const) {
+      const { server } = await servedAnswering(
+        { data: [row, { ...row, id: 2, nickname: "Z" }], debug: true },
+        validate,
+      );
+      const response = await server.fetch("/page");
+      const text = await response.text();
+      expect(text).toBe(
+        '{"code":0,"message":"success","data":[{"id":1,"name":"Zoë","email":"zoe@example.edu"},{"id":2,"name":"Zoë","nickname":"Z","email":"zoe@example.edu"}]}',
+      );
+      expect(response.headers.get("content-length")).toBe(String(Buffer.byteLength(text)));
+    }
+  });
+
+  it("keeps what the handler gave in response.data; only the body is filtered", async () => {
+    const app = createApp({ routes: [path("/page", { endpoint: answering({ data: [row] }) })] });
+    const response = await testClient(app).get("/page");
+    expect((response.response as JsonResponse).data).toEqual({ data: [row] });
+    expect(response.json()).toEqual({
+      code: 0,
+      message: "success",
+      data: [{ id: 1, name: "Zoë", email: "zoe@example.edu" }],
+    });
+  });
+
+  it("writes through the model even when the handler read the body before returning it", async () => {
+    const early = endpoint({
+      returns: [p.ResponseSpec({ model: Student })],
+      handler: () => {
+        const response = new JsonResponse(row);
+        expect(response.body).toContain("password_hash");
+        return response;
+      },
+    });
+    const response = await testClient(createApp({ routes: [path("/early", { endpoint: early })] })).get(
+      "/early",
+    );
+    expect(response.text).toBe('{"id":1,"name":"Zoë","email":"zoe@example.edu"}');
+  });
+
+  it("sends a status the endpoint declares no model for as the handler wrote it", async () => {
+    const missing = endpoint({
+      returns: [p.ResponseSpec({ model: Student })],
+      handler: () => JsonResponse.unchecked({ detail: "No student 9", hint: "try 1" }, { status: 404 }),
+    });
+    const server = await serve([path("/missing", { endpoint: missing })]);
+    expect(await jsonOf(server.fetch("/missing"))).toEqual({
+      status: 404,
+      body: { detail: "No student 9", hint: "try 1" },
+    });
+  });
+
+  it("does not hold an exception handler's answer to the endpoint's model", async () => {
+    const failing = endpoint({
+      returns: [p.ResponseSpec({ model: Student })],
+      handler: () => {
+        throw new HttpError(409, "taken");
+      },
+    });
+    const server = await serve([path("/failing", { endpoint: failing })], {
+      exceptionHandlers: [
+        exceptionHandler(
+          HttpError,
+          (error) => new JsonResponse({ code: error.status, message: error.message, data: null }),
+        ),
+      ],
+    });
+    expect(await jsonOf(server.fetch("/failing"))).toEqual({
+      status: 200,
+      body: { code: 409, message: "taken", data: null },
+    });
+  });
+});
+
+describe("strict mode (RESPONSES.validate)", () => {
+  it("answers 500 for a body its model refuses; the log names the endpoint, the status and the field", async () => {
+    const { server, logger } = await servedAnswering(
+      { data: [row, { ...row, email: "not an address" }] },
+      "strict",
+    );
+    expect(await jsonOf(server.fetch("/page"))).toEqual({
+      status: 500,
+      body: { detail: "Internal Server Error" },
+    });
+    expect(loggedError(logger)).toBe(
+      'ResponseValidationError: endpoint "page" (GET /page) answered 200 with a body that its model refuses: data[1].email: Invalid email address',
+    );
+    const error = logger.error.mock.calls.at(-1)![0].err as ResponseValidationError;
+    expect([error.endpoint, error.status, error.path]).toEqual([
+      'endpoint "page" (GET /page)',
+      200,
+      "data[1].email",
+    ]);
+  });
+
+  it("off: Zod's rules are not checked, but a value of the wrong kind is still a 500 naming the field", async () => {
+    const tooLong = await servedAnswering(
+      { data: [{ ...row, name: "A name past twenty characters" }] },
+      "off",
+    );
+    expect((await jsonOf(tooLong.server.fetch("/page"))).status).toBe(200);
+    const wrongKind = await servedAnswering({ data: [{ ...row, name: 7 }] }, "off");
+    expect(await jsonOf(wrongKind.server.fetch("/page"))).toEqual({
+      status: 500,
+      body: { detail: "Internal Server Error" },
+    });
+    expect(loggedError(wrongKind.logger)).toBe(
+      'ResponseValidationError: endpoint "page" (GET /page) answered 200 with a body that its model refuses: data[0].name: Invalid input: expected string, received number',
+    );
+  });
+
+  it("is the default under tests (NODE_ENV=test or Vitest) and with DEBUG; off otherwise", () => {
+    expect(strictResponses({}, {})).toBe(false);
+    expect(strictResponses({}, { NODE_ENV: "test" })).toBe(true);
+    expect(strictResponses({}, { VITEST: "true" })).toBe(true);
+    expect(strictResponses({ DEBUG: true }, {})).toBe(true);
+    expect(strictResponses({ DEBUG: true, RESPONSES: { validate: "off" } }, { VITEST: "true" })).toBe(false);
+    expect(strictResponses({ RESPONSES: { validate: "strict" } }, {})).toBe(true);
+  });
+
+  it("refuses an unknown RESPONSES key or value when the app is built", () => {
+    const build = (settings: Settings) => () => createApp({ settings, routes: [] });
+    expect(build({ RESPONSES: { check: true } as never })).toThrow(
+      'Unknown RESPONSES setting "check"; use validate.',
+    );
+    expect(build({ RESPONSES: { validate: "loose" as never } })).toThrow(
+      'The RESPONSES setting "validate" must be "strict" or "off", got "loose"',
+    );
+  });
+});
+
+describe("bad answers are a clear 500, never a crash or a half-written body", () => {
+  const cases: { what: string; body: unknown; problem: string }[] = [
+    {
+      what: "a required field left undefined",
+      body: { data: [{ ...row, email: undefined }] },
+      problem: "data[0].email: Invalid input: expected string, received undefined",
+    },
+    {
+      what: "NaN",
+      body: { data: [{ ...row, id: Number.NaN }] },
+      problem: "data[0].id: Invalid input: expected number, received NaN",
+    },
+    {
+      what: "a Date object where the model says string",
+      body: { data: [{ ...row, email: new Date(0) }] },
+      problem: "data[0].email: Invalid input: expected string, received Date",
+    },
+    {
+      what: "a BigInt",
+      body: { data: [{ ...row, id: 10n }] },
+      problem: "data[0].id: Invalid input: expected number, received bigint",
+    },
+    {
+      what: "a 100 MB string past the model's maximum length",
+      body: { data: [{ ...row, name: "x".repeat(100 * 1024 * 1024) }] },
+      problem: "data[0].name: Too big: expected string to have <=20 characters",
+    },
+  ];
+  it.each(cases)("$what: strict mode answers 500 and logs the field", async ({ body, problem }) => {
+    const { server, logger } = await servedAnswering(body, "strict");
+    const response = await server.fetch("/page");
+    expect([response.status, await response.text(), response.headers.get("content-length")]).toEqual([
+      500,
+      '{"detail":"Internal Server Error"}',
+      "34",
+    ]);
+    expect(loggedError(logger)).toBe(
+      `ResponseValidationError: endpoint "page" (GET /page) answered 200 with a body that its model refuses: ${problem}`,
+    );
+    // The server goes on answering.
+    expect((await server.fetch("/missing")).status).toBe(404);
+  });
+
+  it("a cycle in fields the model does not declare is left out with them", async () => {
+    const cyclic: Record<string, unknown> = { ...row };
+    cyclic.self = cyclic;
+    for (const validate of ["strict", "off"] as const) {
+      const { server } = await servedAnswering({ data: [cyclic], parent: cyclic }, validate);
+      expect(await jsonOf(server.fetch("/page"))).toEqual({
+        status: 200,
+        body: { code: 0, message: "success", data: [{ id: 1, name: "Zoë", email: "zoe@example.edu" }] },
+      });
+    }
+  });
+
+  it("a BigInt or a cycle where the model allows any value is a 500 saying the body is not JSON", async () => {
+    const Loose = z.object({ extra: z.unknown() });
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    for (const validate of ["strict", "off"] as const) {
+      for (const [value, reason] of [
+        [10n, "Do not know how to serialize a BigInt"],
+        [cyclic, "Converting circular structure to JSON"],
+      ] as const) {
+        const logger = { error: vi.fn() };
+        const loose = endpoint({
+          returns: [p.ResponseSpec({ model: Loose })],
+          handler: () => new JsonResponse({ extra: value }),
+        });
+        const server = await serve([path("/loose", { endpoint: loose, name: "loose" })], {
+          settings: { RESPONSES: { validate } },
+          logger,
+        });
+        expect((await jsonOf(server.fetch("/loose"))).status).toBe(500);
+        expect(loggedError(logger)).toMatch(
+          `ResponseValidationError: endpoint "loose" (GET /loose) answered 200 with a body that is not JSON: ${reason}`,
+        );
+      }
+    }
+  });
+
+  it("a cycle through a recursive model is a 500, not a crash", async () => {
+    interface Node {
+      name: string;
+      children: Node[];
+    }
+    const Node: z.ZodType<Node> = z.object({
+      name: z.string(),
+      get children() {
+        return z.array(Node);
+      },
+    });
+    const loop: Node = { name: "loop", children: [] };
+    loop.children.push(loop);
+    for (const validate of ["strict", "off"] as const) {
+      const logger = { error: vi.fn() };
+      const tree = endpoint({
+        returns: [p.ResponseSpec({ model: Node })],
+        handler: () => new JsonResponse(loop),
+      });
+      const server = await serve([path("/tree", { endpoint: tree, name: "tree" })], {
+        settings: { RESPONSES: { validate } },
+        logger,
+      });
+      expect(await jsonOf(server.fetch("/tree"))).toEqual({
+        status: 500,
+        body: { detail: "Internal Server Error" },
+      });
+      // JSON.stringify's message goes on to show where the cycle starts.
+      expect(loggedError(logger)).toMatch(
+        `ResponseValidationError: endpoint "tree" (GET /tree) answered 200 with ${
+          validate === "strict"
+            ? "a body that is not JSON: Converting circular structure to JSON"
+            : "a body that could not be written: Maximum call stack size exceeded"
+        }`,
+      );
+    }
+  });
+});
+
+describe("the build-time log", () => {
+  it("says at debug level which parts of a model Zod parses instead of the compiled serializer", () => {
+    const records: Record<string, unknown>[] = [];
+    const Tagged = z.object({ id: z.int(), tags: z.array(z.string().trim()) });
+    const tagged = endpoint({
+      returns: [p.ResponseSpec({ model: Tagged })],
+      handler: () => new JsonResponse({ id: 1, tags: [] }),
+    });
+    const plain = endpoint({
+      returns: [p.ResponseSpec({ model: Student })],
+      handler: () => new JsonResponse(row),
+    });
+    createApp({
+      settings: {
+        LOGGING: {
+          level: "debug",
+          destination: { write: (line: string) => void records.push(JSON.parse(line)) },
+        },
+      },
+      routes: [
+        path("/tagged", { endpoint: tagged, name: "tagged" }),
+        path("/plain", { endpoint: plain, name: "plain" }),
+      ],
+    });
+    expect(
+      records.map(({ level, endpoint, status, zodParses, msg }) => ({
+        level,
+        endpoint,
+        status,
+        zodParses,
+        msg,
+      })),
+    ).toEqual([
+      {
+        level: 20,
+        endpoint: 'endpoint "tagged" (GET /tagged)',
+        status: 200,
+        zodParses: ["tags[] (its parse rewrites the value: .trim(), .toLowerCase(), z.coerce)"],
+        msg: 'endpoint "tagged" (GET /tagged) status 200: Zod parses tags[] (its parse rewrites the value: .trim(), .toLowerCase(), z.coerce); the rest of the model is compiled',
+      },
+    ]);
+  });
+});

@@ -1,0 +1,404 @@
+import { EventEmitter, on } from "node:events";
+import { type IncomingMessage, request } from "node:http";
+import { waitFor } from "process-support";
+import { type App, createApp } from "unruffled";
+import { EventStreamResponse, eventFrame, type HttpRequest } from "unruffled/http";
+import { endpoint, p, path } from "unruffled/route";
+import { readEvents, testClient } from "unruffled/testing";
+import { afterAll, describe, expect, it, vi } from "vitest";
+import { z } from "zod";
+
+const SeatCount = z.object({ course_id: z.int(), seats_left: z.int() }).meta({ id: "SeatCount" });
+const seatEvents = [p.ResponseSpec({ model: SeatCount, content_type: "text/event-stream" })] as const;
+type Seats = z.input<typeof SeatCount>;
+
+const apps: App[] = [];
+afterAll(async () => {
+  await Promise.all(apps.splice(0).map((app) => app.close({ timeout: 1_000 })));
+});
+
+/** Serves an app on a loopback port; closed after the file. */
+async function listening(app: App): Promise<number> {
+  apps.push(app);
+  await app.listen({ port: 0 });
+  return app.address()!.port;
+}
+
+/** A GET whose answer is read as it arrives; `close()` hangs up, as a browser tab closing would. */
+function openStream(port: number, target: string, headers: Record<string, string> = {}) {
+  return new Promise<{ response: IncomingMessage; close: () => void }>((resolve, reject) => {
+    const outgoing = request({ host: "127.0.0.1", port, path: target, headers, agent: false }, (response) =>
+      resolve({ response, close: () => outgoing.destroy() }),
+    );
+    outgoing.on("error", reject);
+    outgoing.end();
+  });
+}
+
+/** The body of a stream that ends, read to its end. */
+async function bodyOf(response: IncomingMessage): Promise<string> {
+  let text = "";
+  for await (const chunk of response) text += chunk;
+  return text;
+}
+
+describe("event streams", () => {
+  it("sends each event's data as JSON through the event model, with its event, id and retry lines", async () => {
+    const seats = endpoint({
+      returns: seatEvents,
+      handler: () =>
+        new EventStreamResponse([
+          { data: { course_id: 7, seats_left: 2, password_hash: "x" }, event: "seats", id: "1", retry: 5000 },
+          { data: { course_id: 7, seats_left: 1 } },
+        ]),
+    });
+    const port = await listening(createApp({ routes: [path("/seats", { endpoint: seats })] }));
+    const { response } = await openStream(port, "/seats");
+    expect([
+      response.statusCode,
+      response.headers["content-type"],
+      response.headers["cache-control"],
+      response.headers["content-length"],
+    ]).toEqual([200, "text/event-stream", "no-cache", undefined]);
+    expect(await bodyOf(response)).toBe(
+      ": connected\n\n" +
+        'event: seats\nid: 1\nretry: 5000\ndata: {"course_id":7,"seats_left":2}\n\n' +
+        'data: {"course_id":7,"seats_left":1}\n\n',
+    );
+  });
+
+  it("is read by the test client event by event, typed as the event model", async () => {
+    const counting = endpoint({
+      params: { from: p.Query(z.int(), { default: 3 }) },
+      returns: seatEvents,
+      handler: (_request, { from }) => {
+        async function* countdown() {
+          for (let left = from; left >= 0; left--) yield { data: { course_id: 1, seats_left: left } };
+        }
+        return new EventStreamResponse(countdown());
+      },
+    });
+    const client = testClient(createApp({ routes: [path("/countdown", { endpoint: counting })] }));
+    const response = await client.call(counting, { from: 2 });
+    const received: number[] = [];
+    for await (const event of response.events()) received.push(event.data.seats_left);
+    expect(received).toEqual([2, 1, 0]);
+  });
+
+  it("reads Last-Event-ID as a header parameter like any other", async () => {
+    const resumable = endpoint({
+      params: { last_event_id: p.Header(z.coerce.number().int().optional()) },
+      returns: seatEvents,
+      handler: (_request, { last_event_id }) => {
+        const first = (last_event_id ?? 0) + 1;
+        return new EventStreamResponse(
+          [first, first + 1].map((id) => ({ id: String(id), data: { course_id: 1, seats_left: 10 - id } })),
+        );
+      },
+    });
+    const client = testClient(createApp({ routes: [path("/resume", { endpoint: resumable })] }));
+    const response = await client.get("/resume", { headers: { "Last-Event-ID": "5" } });
+    const events = [];
+    for await (const event of response.events()) events.push(event);
+    expect(events).toEqual([
+      { id: "6", data: { course_id: 1, seats_left: 4 } },
+      { id: "7", data: { course_id: 1, seats_left: 3 } },
+    ]);
+  });
+
+  it("sends a heartbeat comment after an interval without events", async () => {
+    const quiet = endpoint({
+      returns: seatEvents,
+      handler: (request: HttpRequest) =>
+        new EventStreamResponse<Seats>(silentUntil(request.signal), { heartbeat: 20 }),
+    });
+    const port = await listening(createApp({ routes: [path("/quiet", { endpoint: quiet })] }));
+    const { response, close } = await openStream(port, "/quiet");
+    let text = "";
+    for await (const chunk of response) {
+      text += chunk;
+      if (text.includes(": heartbeat\n\n")) break;
+    }
+    close();
+    expect(text.startsWith(": connected\n\n: heartbeat\n\n")).toBe(true);
+  });
+
+  it("closes the events' iterator and aborts request.signal when the client goes away", async () => {
+    const seen = { aborted: false, closed: false };
+    const watched = endpoint({
+      returns: seatEvents,
+      handler: (request: HttpRequest) => {
+        request.signal.addEventListener("abort", () => {
+          seen.aborted = true;
+        });
+        async function* seats() {
+          try {
+            yield { data: { course_id: 1, seats_left: 3 } };
+            yield* silentUntil(request.signal);
+          } finally {
+            seen.closed = true;
+          }
+        }
+        return new EventStreamResponse(seats());
+      },
+    });
+    const port = await listening(createApp({ routes: [path("/watched", { endpoint: watched })] }));
+    const { response, close } = await openStream(port, "/watched");
+    for await (const event of readEvents(response)) {
+      expect(event.data).toEqual({ course_id: 1, seats_left: 3 });
+      break;
+    }
+    close();
+    await waitFor("the iterator to close", () => (seen.closed ? true : undefined));
+    expect(seen).toEqual({ aborted: true, closed: true });
+  });
+
+  it("closes the iterator of a source that does not watch request.signal", async () => {
+    let closed = false;
+    const endless = endpoint({
+      returns: seatEvents,
+      handler: () => {
+        async function* seats() {
+          try {
+            for (let left = 1_000_000; ; left--) {
+              yield { data: { course_id: 1, seats_left: left } };
+              await new Promise((resolve) => setTimeout(resolve, 5));
+            }
+          } finally {
+            closed = true;
+          }
+        }
+        return new EventStreamResponse(seats());
+      },
+    });
+    const port = await listening(createApp({ routes: [path("/endless", { endpoint: endless })] }));
+    const { response, close } = await openStream(port, "/endless");
+    await firstEvent(response);
+    close();
+    await waitFor("the iterator to close", () => (closed ? true : undefined));
+  });
+
+  it("leaks no iterator and no listener after 500 streams opened and dropped", async () => {
+    const bus = new EventEmitter();
+    bus.setMaxListeners(0);
+    const counts = { opened: 0, closed: 0 };
+    const ticking = endpoint({
+      returns: seatEvents,
+      handler: (request: HttpRequest) => new EventStreamResponse<Seats>(ticks(bus, request.signal, counts)),
+    });
+    const app = createApp({ routes: [path("/ticks", { endpoint: ticking })] });
+    const port = await listening(app);
+    for (let batch = 0; batch < 10; batch++) {
+      const streams = await Promise.all(Array.from({ length: 50 }, () => openStream(port, "/ticks")));
+      await waitFor("every stream to listen", () => (bus.listenerCount("tick") === 50 ? true : undefined));
+      bus.emit("tick", batch);
+      await Promise.all(streams.map(({ response }) => firstEvent(response)));
+      for (const stream of streams) stream.close();
+      await waitFor("the dropped streams to stop listening", () =>
+        bus.listenerCount("tick") === 0 ? true : undefined,
+      );
+    }
+    await waitFor("every iterator to close", () => (counts.closed === 500 ? true : undefined));
+    expect({ ...counts, listeners: bus.listenerCount("tick") }).toEqual({
+      opened: 500,
+      closed: 500,
+      listeners: 0,
+    });
+  });
+
+  it("pulls events only as fast as the client reads them (back-pressure)", async () => {
+    let pulled = 0;
+    const big = "x".repeat(64 * 1024);
+    const flood = endpoint({
+      returns: EventStreamResponse,
+      handler: (request: HttpRequest) => {
+        async function* events() {
+          while (!request.signal.aborted) {
+            pulled++;
+            yield { data: big };
+          }
+        }
+        return new EventStreamResponse(events());
+      },
+    });
+    const port = await listening(createApp({ routes: [path("/flood", { endpoint: flood })] }));
+    const { response, close } = await openStream(port, "/flood");
+    response.pause();
+    const stalled = await waitFor(
+      "the server to stop pulling",
+      stableValue(() => pulled),
+      { timeoutMs: 15_000 },
+    );
+    // Socket buffers and the stream's own: a few megabytes, never the endless source.
+    expect(stalled * big.length).toBeLessThan(32 * 1024 * 1024);
+    let read = 0;
+    for await (const _event of readEvents(response)) if (++read === stalled + 50) break;
+    expect(pulled).toBeGreaterThan(stalled);
+    close();
+  });
+
+  it("closes the connection of an event its model refuses (strict) and logs endpoint, status and field", async () => {
+    const logger = { error: vi.fn() };
+    const broken = endpoint({
+      returns: seatEvents,
+      handler: () =>
+        new EventStreamResponse([
+          { data: { course_id: 1, seats_left: 1 } },
+          { data: JSON.parse('{"course_id":1,"seats_left":"none"}') },
+        ]),
+    });
+    const port = await listening(
+      createApp({ routes: [path("/broken", { endpoint: broken, name: "broken" })], logger }),
+    );
+    const { response } = await openStream(port, "/broken");
+    const received: unknown[] = [];
+    await expect(
+      (async () => {
+        for await (const event of readEvents(response)) received.push(event.data);
+      })(),
+    ).rejects.toThrow("aborted");
+    expect(received).toEqual([{ course_id: 1, seats_left: 1 }]);
+    const [details, message] = logger.error.mock.calls[0]!;
+    expect([message, `${details.err.name}: ${details.err.message}`]).toEqual([
+      "An event stream failed after its answer began; its connection was closed",
+      'ResponseValidationError: endpoint "broken" (GET /broken) answered 200 with an event whose data its model refuses: seats_left: Invalid input: expected number, received string',
+    ]);
+  });
+
+  it("refuses an event whose id or type holds a line break, which would forge another event", () => {
+    expect(() => eventFrame({ data: 1, id: "1\ndata: forged" }, JSON.stringify)).toThrow(
+      `An event's id must be a string without line breaks or NUL, got "1\\ndata: forged"`,
+    );
+    expect(() => eventFrame({ data: 1, event: "a\rb" }, JSON.stringify)).toThrow("An event's event must be");
+  });
+
+  it("streams through fetch(Request) too; cancelling the body closes the iterator", async () => {
+    let closed = false;
+    const seats = endpoint({
+      returns: seatEvents,
+      handler: (request: HttpRequest) => {
+        async function* events() {
+          try {
+            yield { data: { course_id: 2, seats_left: 5 } };
+            yield* silentUntil(request.signal);
+          } finally {
+            closed = true;
+          }
+        }
+        return new EventStreamResponse(events());
+      },
+    });
+    const app = createApp({ routes: [path("/seats", { endpoint: seats })] });
+    const abort = new AbortController();
+    const response = await app.fetch(new Request("http://localhost/seats", { signal: abort.signal }));
+    expect(response.headers.get("content-type")).toBe("text/event-stream");
+    for await (const event of readEvents(response.body!)) {
+      expect(event).toEqual({ data: { course_id: 2, seats_left: 5 } });
+      break;
+    }
+    abort.abort();
+    await waitFor("the iterator to close", () => (closed ? true : undefined));
+  });
+
+  it("documents the answer as text/event-stream with the schema of one event", () => {
+    const seats = endpoint({ returns: seatEvents, handler: () => new EventStreamResponse<Seats>([]) });
+    const document = createApp({ routes: [path("/seats", { endpoint: seats, name: "seats" })] }).openapi();
+    expect(document.paths["/seats"]!.get!.responses["200"]).toEqual({
+      description: "Successful Response",
+      content: {
+        "text/event-stream": {
+          schema: {
+            type: "object",
+            description: "One server-sent event; `data` is sent as JSON on its `data:` line.",
+            properties: {
+              data: { $ref: "#/components/schemas/SeatCount" },
+              event: { type: "string", description: "The event's type" },
+              id: {
+                type: "string",
+                description: "The event's id, sent back as Last-Event-ID on reconnection",
+              },
+              retry: { type: "integer", minimum: 0, description: "Milliseconds to wait before reconnecting" },
+            },
+            required: ["data"],
+          },
+        },
+      },
+    });
+  });
+});
+
+describe("request.signal", () => {
+  it("does not abort for a request answered in full", async () => {
+    let signal: AbortSignal | undefined;
+    const plain = endpoint({
+      returns: EventStreamResponse,
+      handler: (request: HttpRequest) => {
+        signal = request.signal;
+        return new EventStreamResponse([{ data: "done" }]);
+      },
+    });
+    const port = await listening(createApp({ routes: [path("/plain", { endpoint: plain })] }));
+    const { response } = await openStream(port, "/plain");
+    await bodyOf(response);
+    await new Promise((resolve) => response.socket?.once("close", resolve) ?? resolve(undefined));
+    expect(signal!.aborted).toBe(false);
+  });
+
+  it("aborts when the client leaves while the handler is still working", async () => {
+    let signal: AbortSignal | undefined;
+    let release: () => void = () => undefined;
+    const slow = endpoint({
+      returns: EventStreamResponse,
+      async handler(request: HttpRequest) {
+        signal = request.signal;
+        await new Promise<void>((resolve) => {
+          release = resolve;
+        });
+        return new EventStreamResponse([]);
+      },
+    });
+    const port = await listening(createApp({ routes: [path("/slow", { endpoint: slow })] }));
+    const outgoing = request({ host: "127.0.0.1", port, path: "/slow", agent: false });
+    outgoing.on("error", () => undefined);
+    outgoing.end();
+    await waitFor("the handler to start", () => signal);
+    outgoing.destroy();
+    await waitFor("the signal to abort", () => (signal!.aborted ? true : undefined));
+    release();
+  });
+});
+
+/** Events of nothing, ending when `signal` aborts: a source that waits. */
+async function* silentUntil(signal: AbortSignal): AsyncGenerator<never> {
+  if (signal.aborted) return;
+  await new Promise((resolve) => signal.addEventListener("abort", resolve, { once: true }));
+}
+
+/** A seat count per `tick` of the bus, until the client goes away. */
+async function* ticks(bus: EventEmitter, signal: AbortSignal, counts: { opened: number; closed: number }) {
+  counts.opened++;
+  try {
+    for await (const [n] of on(bus, "tick", { signal }))
+      yield { data: { course_id: 1, seats_left: n as number } };
+  } catch (error) {
+    if (!signal.aborted) throw error;
+  } finally {
+    counts.closed++;
+  }
+}
+
+async function firstEvent(response: IncomingMessage): Promise<void> {
+  for await (const _event of readEvents(response)) return;
+}
+
+/** A probe for waitFor: the value once it has stayed the same over five looks. */
+function stableValue(read: () => number): () => number | undefined {
+  let last = -1;
+  let same = 0;
+  return () => {
+    const value = read();
+    same = value === last ? same + 1 : 0;
+    last = value;
+    return same >= 5 && value > 0 ? value : undefined;
+  };
+}

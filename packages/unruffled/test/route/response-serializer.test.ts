@@ -1,0 +1,151 @@
+import fc from "fast-check";
+import { modelValues, UNDECLARED_VALUE } from "hostile-input/model-values";
+import { p, type ResponseSerializer, responseSerializersOf } from "unruffled/route";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+
+const Address = z.object({ street: z.string(), city: z.string().max(50), postcode: z.string().nullable() });
+
+/** A model with every shape a response model tends to have. */
+const Profile = z.object({
+  id: z.int(),
+  name: z.string().max(100),
+  nickname: z.string().optional(),
+  email: z.email().nullable(),
+  born: z.iso.date(),
+  updated_at: z.iso.datetime(),
+  score: z.number().nullable(),
+  active: z.boolean().default(true),
+  role: z.enum(["student", "teacher", "admin"]),
+  contact: z.discriminatedUnion("kind", [
+    z.object({ kind: z.literal("email"), address: z.email() }),
+    z.object({ kind: z.literal("post"), address: Address }),
+  ]),
+  tag: z.union([z.string(), z.int(), z.null()]),
+  either: z.union([z.object({ label: z.string() }), z.array(z.int())]),
+  labels: z.record(z.string(), z.object({ colour: z.string(), weight: z.number().optional() })),
+  levels: z.record(z.enum(["low", "high"]), z.int()),
+  grid: z.array(z.array(z.object({ x: z.int(), y: z.int() }))),
+  notes: z.array(z.string()).optional(),
+  pair: z.tuple([z.string(), z.number()]),
+  versioned: z.looseObject({ version: z.int() }),
+  anything: z.unknown(),
+  nested: z.object({ deeper: z.object({ addresses: z.array(Address) }) }),
+});
+
+interface Category {
+  name: string;
+  children: Category[];
+}
+const Category: z.ZodType<Category> = z.object({
+  name: z.string(),
+  get children() {
+    return z.array(Category);
+  },
+});
+
+/** Parts the picker cannot express: Zod parses them in place. */
+const Rewritten = z.object({
+  title: z.string().trim(),
+  slug: z.string().transform((text) => text.toLowerCase()),
+  either: z.union([z.object({ a: z.string() }), z.object({ a: z.string(), b: z.int() })]),
+  kept: z.object({ id: z.int() }),
+});
+
+function serializerOf(model: z.ZodType): ResponseSerializer {
+  return responseSerializersOf([p.ResponseSpec({ model })], 'endpoint "test" (GET /test)')!.get(200)!;
+}
+
+/** What Zod's parse gives, as JSON: the contract. */
+function parsedJson(model: z.ZodType, value: unknown): string {
+  return JSON.stringify(model.parse(value)) ?? "null";
+}
+
+describe("the compiled serializer", () => {
+  it("writes what JSON.stringify(model.parse(value)) writes, for every value the model accepts", () => {
+    const serializer = serializerOf(Profile);
+    expect(serializer.fallbacks).toEqual([]);
+    fc.assert(
+      fc.property(modelValues(Profile), (value) => {
+        const expected = parsedJson(Profile, value);
+        expect(serializer.write(value)).toBe(expected);
+        expect(serializer.writeChecked(value)).toBe(expected);
+        expect(expected).not.toContain(UNDECLARED_VALUE);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("follows recursive models to every depth", () => {
+    const serializer = serializerOf(Category);
+    expect(serializer.fallbacks).toEqual([]);
+    fc.assert(
+      fc.property(modelValues(Category), (value) => {
+        expect(serializer.write(value)).toBe(parsedJson(Category, value));
+      }),
+    );
+  });
+
+  it("leaves to Zod what it cannot express, says which, and still writes what Zod's parse gives", () => {
+    const serializer = serializerOf(Rewritten);
+    expect(serializer.fallbacks).toEqual([
+      "title (its parse rewrites the value: .trim(), .toLowerCase(), z.coerce)",
+      "slug (a transform or pipe)",
+      "either (a union whose options accept the same kind of value)",
+    ]);
+    fc.assert(
+      fc.property(modelValues(Rewritten), (value) => {
+        expect(serializer.write(value)).toBe(parsedJson(Rewritten, value));
+      }),
+    );
+  });
+
+  it("leaves out undeclared fields at every depth: objects in lists, in records, in union options", () => {
+    const serializer = serializerOf(Profile);
+    const secret = { password_hash: "x" };
+    const value = {
+      id: 1,
+      name: "Zoë",
+      email: null,
+      born: "2001-02-03",
+      updated_at: "2024-01-01T00:00:00.000Z",
+      score: null,
+      role: "admin",
+      contact: {
+        kind: "post",
+        address: { street: "Rue", city: "Łódź", postcode: null, ...secret },
+        ...secret,
+      },
+      tag: null,
+      either: { label: "l", ...secret },
+      labels: { a: { colour: "red", ...secret } },
+      levels: { low: 1, high: 2, ...secret },
+      grid: [[{ x: 1, y: 2, ...secret }]],
+      pair: ["p", 1],
+      versioned: { version: 2, kept: true },
+      anything: { kept: true },
+      nested: { deeper: { addresses: [{ street: "S", city: "C", postcode: "1", ...secret }], ...secret } },
+      ...secret,
+    };
+    expect(JSON.parse(serializer.write(value))).toEqual({
+      id: 1,
+      name: "Zoë",
+      email: null,
+      born: "2001-02-03",
+      updated_at: "2024-01-01T00:00:00.000Z",
+      score: null,
+      active: true,
+      role: "admin",
+      contact: { kind: "post", address: { street: "Rue", city: "Łódź", postcode: null } },
+      tag: null,
+      either: { label: "l" },
+      labels: { a: { colour: "red" } },
+      levels: { low: 1, high: 2 },
+      grid: [[{ x: 1, y: 2 }]],
+      pair: ["p", 1],
+      versioned: { version: 2, kept: true },
+      anything: { kept: true },
+      nested: { deeper: { addresses: [{ street: "S", city: "C", postcode: "1" }] } },
+    });
+  });
+});

@@ -1,0 +1,101 @@
+// Type tests of answers against their declared models: checked by `tsc` (npm run typecheck), never run.
+import { EventStreamResponse, HttpResponse, JsonResponse, PlainTextResponse } from "unruffled/http";
+import { endpoint, p } from "unruffled/route";
+import { expectTypeOf } from "vitest";
+import { z } from "zod";
+
+const Student = z.object({ id: z.int(), name: z.string(), nickname: z.string().optional() });
+const Page = z.object({ code: z.int().default(0), message: z.string().default(""), data: z.array(Student) });
+const NotFound = z.object({ detail: z.string() });
+const SeatCount = z.object({ course_id: z.int(), seats_left: z.int() });
+
+// A JsonResponse carries its body's type.
+expectTypeOf(new JsonResponse({ id: 1, name: "Ann" }).data).toEqualTypeOf<{ id: number; name: string }>();
+
+// A body that matches the model compiles, extra fields included (they are left out when sent).
+endpoint({
+  returns: [p.ResponseSpec({ model: Student })],
+  handler: () => new JsonResponse({ id: 1, name: "Ann", password_hash: "x" }),
+});
+
+// Defaulted fields may be left out: the body is the model's input.
+endpoint({
+  returns: [p.ResponseSpec({ model: Page })],
+  handler: () => new JsonResponse({ data: [{ id: 1, name: "Ann" }] }),
+});
+
+// A field of the wrong type does not compile.
+endpoint({
+  returns: [p.ResponseSpec({ model: Student })],
+  // @ts-expect-error id is a number in the model
+  handler: () => new JsonResponse({ id: "1", name: "Ann" }),
+});
+
+// A missing required field does not compile, in an async handler too.
+endpoint({
+  returns: [p.ResponseSpec({ model: Student })],
+  // @ts-expect-error name is required
+  handler: async () => new JsonResponse({ id: 1 }),
+});
+
+// Nested bodies are checked at every depth.
+endpoint({
+  returns: [p.ResponseSpec({ model: Page })],
+  // @ts-expect-error a student's name is a string
+  handler: () => new JsonResponse({ code: 0, data: [{ id: 1, name: 2 }] }),
+});
+
+// With several models, a body matching any one of them compiles, and one matching none does not.
+endpoint({
+  params: { id: p.Path(z.int()) },
+  returns: [p.ResponseSpec({ model: Student }), p.ResponseSpec({ model: NotFound, code: "404" })],
+  handler: (_request, { id }) =>
+    id > 0
+      ? new JsonResponse({ id, name: "Ann" })
+      : new JsonResponse({ detail: "no such student" }, { status: 404 }),
+});
+endpoint({
+  returns: [p.ResponseSpec({ model: Student }), p.ResponseSpec({ model: NotFound, code: "404" })],
+  // @ts-expect-error neither a student nor a NotFound body
+  handler: () => new JsonResponse({ error: "no such student" }, { status: 404 }),
+});
+
+// Responses of another kind have no model to match.
+endpoint({
+  returns: [p.ResponseSpec({ model: Student })],
+  handler: () => new PlainTextResponse("moved", { status: 303, headers: { location: "/students/1" } }),
+});
+endpoint({
+  returns: [p.ResponseSpec({ model: Student })],
+  handler: () => new HttpResponse('{"id":1,"name":"Ann"}', {}, "application/json"),
+});
+
+// A response class as `returns` takes any JSON body, as before.
+endpoint({ returns: JsonResponse, handler: () => new JsonResponse({ anything: [1, "two"] }) });
+
+// The escape hatch: JsonResponse.unchecked() is not compared with the models (the model still filters it).
+declare const fromUntypedLibrary: unknown;
+endpoint({
+  returns: [p.ResponseSpec({ model: Student })],
+  handler: () => JsonResponse.unchecked(fromUntypedLibrary),
+});
+
+// An event stream's data must match its model.
+endpoint({
+  returns: [p.ResponseSpec({ model: SeatCount, content_type: "text/event-stream" })],
+  handler: () => new EventStreamResponse([{ data: { course_id: 1, seats_left: 3 }, id: "1" }]),
+});
+endpoint({
+  returns: [p.ResponseSpec({ model: SeatCount, content_type: "text/event-stream" })],
+  // @ts-expect-error seats_left is missing from the event's data
+  handler: () => new EventStreamResponse([{ data: { course_id: 1 } }]),
+});
+endpoint({
+  returns: [p.ResponseSpec({ model: SeatCount, content_type: "text/event-stream" })],
+  async handler(request) {
+    async function* seats(signal: AbortSignal) {
+      while (!signal.aborted) yield { data: { course_id: 1, seats_left: 2 }, event: "seats" };
+    }
+    return new EventStreamResponse(seats(request.signal), { heartbeat: 10_000 });
+  },
+});
