@@ -10,7 +10,7 @@ export { exceptionHandler } from "./app/exception-handlers.ts";
 export type { ErrorLogger, LoggingSettings } from "./app/logging.ts";
 export { createLogger, DEFAULT_LOG_LEVEL } from "./app/logging.ts";
 export type { CloseOptions, ListenOptions } from "./app/node-adapter.ts";
-export type { LimitSettings, Settings } from "./app/settings.ts";
+export type { LimitSettings, ResponseSettings, Settings } from "./app/settings.ts";
 export { DEFAULT_LIMITS } from "./app/settings.ts";
 export type { ShutdownSignalOptions } from "./app/shutdown-signals.ts";
 export { handleShutdownSignals } from "./app/shutdown-signals.ts";

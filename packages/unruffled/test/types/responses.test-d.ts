@@ -1,6 +1,8 @@
 // Type tests of answers against their declared models: checked by `tsc` (npm run typecheck), never run.
+import { createApp } from "unruffled";
 import { EventStreamResponse, HttpResponse, JsonResponse, PlainTextResponse } from "unruffled/http";
-import { endpoint, p } from "unruffled/route";
+import { endpoint, p, path } from "unruffled/route";
+import { testClient } from "unruffled/testing";
 import { expectTypeOf } from "vitest";
 import { z } from "zod";
 
@@ -99,3 +101,16 @@ endpoint({
     return new EventStreamResponse(seats(request.signal), { heartbeat: 10_000 });
   },
 });
+
+// The test client reads an event stream's events typed as the event model.
+const seatStream = endpoint({
+  returns: [p.ResponseSpec({ model: SeatCount, content_type: "text/event-stream" })],
+  handler: () => new EventStreamResponse([{ data: { course_id: 1, seats_left: 3 } }]),
+});
+const events = (
+  await testClient(createApp({ routes: [path("/seats", { endpoint: seatStream })] })).call(seatStream)
+).events();
+for await (const event of events) {
+  expectTypeOf(event.data).toEqualTypeOf<{ course_id: number; seats_left: number }>();
+  expectTypeOf(event.id).toEqualTypeOf<string | undefined>();
+}
