@@ -91,6 +91,7 @@ describe("the write endpoints outside the seed", () => {
       ["/api/enroll/unbind", undefined],
       ["/api/enroll/student-create", [{ adminToken: [] }]],
       ["/api/enroll/course-create", [{ adminToken: [] }]],
+      ["/api/enroll/course-events", undefined],
     ]);
   });
 });
