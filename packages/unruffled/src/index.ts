@@ -1,5 +1,5 @@
 export type { Logger } from "pino";
-export type { AppOptions, DependencyOverride } from "./app/app.ts";
+export type { AppOptions } from "./app/app.ts";
 export { App, createApp } from "./app/app.ts";
 export type { CompressionOptions } from "./app/compression.ts";
 export { compression } from "./app/compression.ts";
@@ -42,3 +42,4 @@ export {
   ValidationIssueSchema,
 } from "./openapi/error-schemas.ts";
 export type { OpenApiSettings } from "./openapi/settings.ts";
+export type { DependencyOverride } from "./route/overrides.ts";

@@ -10,11 +10,8 @@ import { docsRoutes } from "../openapi/docs-routes.ts";
 import { generateOpenApi } from "../openapi/generate.ts";
 import type { OpenApiDocument } from "../openapi/types.ts";
 import { type BuiltRoute, buildRoutes } from "../route/build-routes.ts";
-import { type Dependency, isDependency } from "../route/dependency.ts";
-import type { Overrides } from "../route/dependency-graph.ts";
-import type { DependencyLike } from "../route/markers.ts";
+import { type DependencyOverride, type Overrides, overridesOf } from "../route/overrides.ts";
 import type { RouteDefinition, RouteDependency } from "../route/path.ts";
-import type { SecurityScheme } from "../route/security-scheme.ts";
 import { AccessLog } from "./access-log.ts";
 import { AfterResponseWork } from "./after-response.ts";
 import { type ExceptionHandler, ExceptionHandlers } from "./exception-handlers.ts";
@@ -30,15 +27,6 @@ import {
 import { logSerializerFallbacks } from "./serializer-log.ts";
 import { type LimitSettings, resolveLimits, type Settings, strictResponses } from "./settings.ts";
 import { runStartupHooks, type StartupHook, startupHooks } from "./startup.ts";
-
-/**
- * A replacement for a dependency (or an authentication scheme) wherever routes declare it: the
- * replacement must resolve to what the original does.
- */
-export type DependencyOverride = readonly [
-  original: DependencyLike<any> | SecurityScheme<any>,
-  replacement: DependencyLike<any>,
-];
 
 export interface AppOptions {
   settings?: Settings;
@@ -191,20 +179,7 @@ export class App {
    * @example const fake = app.withOverrides([[database, dependency({ resolve: () => memoryDb })]]);
    */
   withOverrides(overrides: Iterable<DependencyOverride>): App {
-    const replacements = new Map<object, Dependency>();
-    for (const entry of overrides) {
-      if (!Array.isArray(entry) || entry.length !== 2) {
-        throw new TypeError(
-          "Each override is a pair: [original dependency or scheme, replacement dependency].",
-        );
-      }
-      const [original, replacement] = entry;
-      if (!isDependency(replacement)) {
-        throw new TypeError("An override's replacement is a dependency made by dependency({ resolve }).");
-      }
-      replacements.set(original, replacement);
-    }
-    return new App(this.options, replacements);
+    return new App(this.options, overridesOf(overrides));
   }
 
   /** Adds a route after construction (used for the documentation pages). */

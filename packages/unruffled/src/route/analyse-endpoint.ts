@@ -1,9 +1,10 @@
 import { z } from "zod";
 import { bodyFormatOf } from "./body-format.ts";
-import { buildDependencyGraph, type Overrides } from "./dependency-graph.ts";
+import { buildDependencyGraph } from "./dependency-graph.ts";
 import { describeReturns } from "./describe-returns.ts";
 import { type EndpointDescription, LOCATIONS, type Location, type ParamDescription } from "./description.ts";
 import type { EndpointDefinition } from "./endpoint.ts";
+import type { Overrides } from "./overrides.ts";
 import { QueryReader } from "./query-reader.ts";
 
 export interface AnalyseOptions {

@@ -1,9 +1,9 @@
 import { ValueError } from "../errors.ts";
 import { checkedMiddleware, type Middleware } from "../http/middleware.ts";
 import { analyseEndpoint } from "./analyse-endpoint.ts";
-import type { Overrides } from "./dependency-graph.ts";
 import type { EndpointDescription } from "./description.ts";
 import type { EndpointDefinition } from "./endpoint.ts";
+import type { Overrides } from "./overrides.ts";
 import type { HttpMethod, RouteDefinition, RouteDependency } from "./path.ts";
 
 /** A route with its full path, its name and its analysed endpoint: what the app and the document use. */

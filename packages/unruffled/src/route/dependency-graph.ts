@@ -9,11 +9,9 @@ import type {
   SecurityRequirement,
 } from "./description.ts";
 import { DependsParam, SecurityParam } from "./markers.ts";
+import type { Overrides } from "./overrides.ts";
 import type { SecurityScheme } from "./security-scheme.ts";
 import { WireNames } from "./wire-names.ts";
-
-/** A replacement for a dependency or a scheme, wherever routes declare it (tests use these). */
-export type Overrides = ReadonlyMap<object, Dependency>;
 
 /** An endpoint's parameters with its dependencies', analysed together. */
 export interface DependencyGraph {

@@ -2,7 +2,6 @@ export type { BuiltRoute } from "./build-routes.ts";
 export { buildRoutes } from "./build-routes.ts";
 export type { Dependency, DependencyConfig, Resolved, ResolveStyle } from "./dependency.ts";
 export { dependency } from "./dependency.ts";
-export type { Overrides } from "./dependency-graph.ts";
 export type {
   BodyFormat,
   EndpointDescription,
@@ -23,6 +22,8 @@ export { endpoint } from "./endpoint.ts";
 export type { DeclaredBody, HandlerResponse, UnmodelledResponse } from "./handler-response.ts";
 export type { DependencyLike, FieldOptions, FileOptions, MarkerKind, SecurityOptions } from "./markers.ts";
 export { DependsParam, FileParam, Param, p, SecurityParam } from "./markers.ts";
+export type { DependencyOverride, Overrides } from "./overrides.ts";
+export { overridesOf } from "./overrides.ts";
 export type {
   EndpointRouteOptions,
   GroupRouteOptions,

@@ -1,5 +1,6 @@
-import type { App, DependencyOverride } from "../app/app.ts";
+import type { App } from "../app/app.ts";
 import type { DependencyLike } from "../route/markers.ts";
+import type { DependencyOverride } from "../route/overrides.ts";
 import type { SecurityScheme } from "../route/security-scheme.ts";
 
 /**

@@ -1,7 +1,8 @@
-import type { App, DependencyOverride } from "../app/app.ts";
+import type { App } from "../app/app.ts";
 import { WebBodySource } from "../http/body.ts";
 import type { BuiltRoute } from "../route/build-routes.ts";
 import type { ParamDeclarations, Returns } from "../route/endpoint.ts";
+import type { DependencyOverride } from "../route/overrides.ts";
 import type { AnyEndpoint, CallArguments, DocumentedBody } from "./call-types.ts";
 import { type BodyOptions, encodeRequest, type RequestOptions } from "./encode-request.ts";
 import { endpointRequest } from "./endpoint-request.ts";

@@ -1,5 +1,7 @@
 import type { z } from "zod";
-import { kindOfValue, kindsOf, type ValueKind } from "./json-categories.ts";
+import { type Conversion, expressionOf } from "./conversion.ts";
+import { kindsOf, type ValueKind } from "./json-categories.ts";
+import { LeafConversions } from "./leaf-conversions.ts";
 import { defOf, isExactOptional, lazyTarget, rewritesValue, type SchemaDef } from "./zod-def.ts";
 
 /**
@@ -26,11 +28,6 @@ export function writePicker(model: z.ZodType): PickerSource {
   return writer.finish(writer.convert(model, ""));
 }
 
-/** How a value of one schema becomes its output: checked and kept as it is (a leaf), or rebuilt by a function. */
-type Conversion =
-  | { kind: "leaf"; test: ((x: string) => string) | undefined; takesUndefined: boolean }
-  | { kind: "function"; name: string };
-
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
 class PickerWriter {
@@ -38,13 +35,14 @@ class PickerWriter {
   private readonly afterFunctions: string[] = [];
   private readonly constants: unknown[] = [];
   private readonly named = new Map<z.ZodType, string>();
-  private readonly leaves = new Map<z.ZodType, Conversion | undefined>();
+  private readonly leaves = new LeafConversions((value) => this.constant(value));
   private readonly fallbacks: string[] = [];
 
   finish(root: Conversion): PickerSource {
     const prelude = this.constants.map((_, index) => `const k${index} = c[${index}];`);
     const rootName = root.kind === "function" ? root.name : "root";
-    const rootFunction = root.kind === "leaf" ? [`function root(v) { return ${this.expr(root, "v")}; }`] : [];
+    const rootFunction =
+      root.kind === "leaf" ? [`function root(v) { return ${expressionOf(root, "v")}; }`] : [];
     const code = [
       '"use strict";',
       ...prelude,
@@ -60,7 +58,7 @@ class PickerWriter {
   convert(schema: z.ZodType, path: string): Conversion {
     const target = this.resolveLazy(schema);
     if (target === undefined) return this.fallback(schema, path, "a lazy schema that only refers to itself");
-    const leaf = this.leafOf(target, new Set());
+    const leaf = this.leaves.of(target, new Set());
     if (leaf !== undefined) return leaf;
     const def = defOf(target);
     if (def.type === "readonly") return this.convert(def.innerType!, path);
@@ -107,23 +105,23 @@ class PickerWriter {
         const inner = this.convert(def.innerType!, path);
         // `.optional()` on an exact-optional or a defaulted schema passes `undefined` on, as Zod does.
         if (isExactOptional(schema) || def.innerType!._zod.optin === "defaulted") {
-          return `return ${this.expr(inner, "v")};`;
+          return `return ${expressionOf(inner, "v")};`;
         }
-        return `if (v === undefined) return undefined;\nreturn ${this.expr(inner, "v")};`;
+        return `if (v === undefined) return undefined;\nreturn ${expressionOf(inner, "v")};`;
       }
       case "nullable":
-        return `if (v === null) return null;\nreturn ${this.expr(this.convert(def.innerType!, path), "v")};`;
+        return `if (v === null) return null;\nreturn ${expressionOf(this.convert(def.innerType!, path), "v")};`;
       case "default": {
         const owner = this.constant(def);
-        const inner = this.expr(this.convert(def.innerType!, path), "v");
+        const inner = expressionOf(this.convert(def.innerType!, path), "v");
         return `if (v === undefined) return ${owner}.defaultValue;\nconst t = ${inner};\nreturn t === undefined ? ${owner}.defaultValue : t;`;
       }
       case "prefault": {
         const owner = this.constant(def);
-        return `if (v === undefined) v = ${owner}.defaultValue;\nreturn ${this.expr(this.convert(def.innerType!, path), "v")};`;
+        return `if (v === undefined) v = ${owner}.defaultValue;\nreturn ${expressionOf(this.convert(def.innerType!, path), "v")};`;
       }
       case "nonoptional":
-        return `const t = ${this.expr(this.convert(def.innerType!, path), "v")};\nif (t === undefined) fail();\nreturn t;`;
+        return `const t = ${expressionOf(this.convert(def.innerType!, path), "v")};\nif (t === undefined) fail();\nreturn t;`;
       default:
         return undefined;
     }
@@ -141,7 +139,7 @@ class PickerWriter {
       const read = `v${access(key)}`;
       let value: string;
       if (conversion.kind === "leaf")
-        value = conversion.test === undefined ? read : `(t = ${read}, ${this.expr(conversion, "t")})`;
+        value = conversion.test === undefined ? read : `(t = ${read}, ${expressionOf(conversion, "t")})`;
       else if (field._zod.optin === "optional" && field._zod.optout === "optional") {
         // An absent optional key stays absent, whatever its schema would make of undefined.
         value = `(t = ${read}, t !== undefined || ${JSON.stringify(key)} in v ? ${conversion.name}(t) : undefined)`;
@@ -160,7 +158,7 @@ class PickerWriter {
       const declared = this.constant(new Set(keys));
       const conversion = this.convert(catchall, `${path}.*`);
       lines.push(
-        `for (const k in v) { if (${declared}.has(k) || k === "__proto__") continue; t = ${this.expr(conversion, "v[k]")}; if (t !== undefined) o[k] = t; }`,
+        `for (const k in v) { if (${declared}.has(k) || k === "__proto__") continue; t = ${expressionOf(conversion, "v[k]")}; if (t !== undefined) o[k] = t; }`,
       );
     }
     lines.push("return o;");
@@ -187,11 +185,11 @@ class PickerWriter {
       return undefined;
     const lines = ["if (!Array.isArray(v)) fail();", `const o = new Array(${items.length});`];
     items.forEach((item, index) => {
-      lines.push(`o[${index}] = ${this.expr(this.convert(item, `${path}[${index}]`), `v[${index}]`)};`);
+      lines.push(`o[${index}] = ${expressionOf(this.convert(item, `${path}[${index}]`), `v[${index}]`)};`);
     });
     if (def.rest) {
       const rest = this.convert(def.rest, `${path}[]`);
-      lines.push(`for (let i = ${items.length}; i < v.length; i++) o[i] = ${this.expr(rest, "v[i]")};`);
+      lines.push(`for (let i = ${items.length}; i < v.length; i++) o[i] = ${expressionOf(rest, "v[i]")};`);
     }
     lines.push("return o;");
     return lines.join("\n");
@@ -202,13 +200,13 @@ class PickerWriter {
     const keyValues = keyType._zod.values;
     const everyKey = keyValues !== undefined && def.partial !== true;
     // Keys Zod would rename, or keep unchecked (a loose record), are left to Zod.
-    if (!everyKey && (def.mode === "loose" || this.leafOf(keyType, new Set()) === undefined))
+    if (!everyKey && (def.mode === "loose" || this.leaves.of(keyType, new Set()) === undefined))
       return undefined;
     const value = this.convert(def.valueType!, `${path}{}`);
     const lines = ['if (typeof v !== "object" || v === null || Array.isArray(v)) fail();', "const o = {};"];
     if (!everyKey) {
       lines.push(
-        `for (const k of Object.keys(v)) { if (k === "__proto__") continue; o[k] = ${this.expr(value, "v[k]")}; }`,
+        `for (const k of Object.keys(v)) { if (k === "__proto__") continue; o[k] = ${expressionOf(value, "v[k]")}; }`,
       );
     } else {
       // A record over an enum has every key of the enum, in the enum's order.
@@ -216,7 +214,7 @@ class PickerWriter {
         .filter((key) => typeof key === "string" || typeof key === "number")
         .map(String)
         .filter((key) => key !== "__proto__");
-      for (const key of keys) lines.push(`o${access(key)} = ${this.expr(value, `v${access(key)}`)};`);
+      for (const key of keys) lines.push(`o${access(key)} = ${expressionOf(value, `v${access(key)}`)};`);
       if (def.mode === "loose") {
         const declared = this.constant(new Set(keys));
         lines.push(`for (const k in v) { if (!${declared}.has(k) && k !== "__proto__") o[k] = v[k]; }`);
@@ -239,7 +237,7 @@ class PickerWriter {
       }
     }
     const conversions = options.map((option, index) => this.convert(option, `${path}|${index}`));
-    const take = (kind: ValueKind) => `return ${this.expr(conversions[byKind.get(kind)!]!, "v")};`;
+    const take = (kind: ValueKind) => `return ${expressionOf(conversions[byKind.get(kind)!]!, "v")};`;
     const lines: string[] = [];
     if (byKind.has("null")) lines.push(`if (v === null) ${take("null")}`);
     if (byKind.has("array")) lines.push(`if (Array.isArray(v)) ${take("array")}`);
@@ -282,98 +280,6 @@ class PickerWriter {
     ].join("\n");
   }
 
-  /** A schema whose value goes out as it is, after a test of its kind; undefined for one that rebuilds it. */
-  private leafOf(schema: z.ZodType, resolving: Set<z.ZodType>): Conversion | undefined {
-    if (this.leaves.has(schema)) return this.leaves.get(schema);
-    const leaf = this.computeLeaf(schema, resolving);
-    this.leaves.set(schema, leaf);
-    return leaf;
-  }
-
-  private computeLeaf(schema: z.ZodType, resolving: Set<z.ZodType>): Conversion | undefined {
-    const def = defOf(schema);
-    if (rewritesValue(def)) return undefined;
-    const leaf = (test: ((x: string) => string) | undefined, takesUndefined = false): Conversion => ({
-      kind: "leaf",
-      test,
-      takesUndefined,
-    });
-    switch (def.type) {
-      case "string":
-      case "template_literal":
-        return leaf((x) => `typeof ${x} === "string"`);
-      case "number":
-        return leaf((x) => `Number.isFinite(${x})`);
-      case "nan":
-        return leaf((x) => `Number.isNaN(${x})`);
-      case "boolean":
-      case "bigint":
-      case "symbol":
-        return leaf((x) => `typeof ${x} === "${def.type}"`);
-      case "null":
-        return leaf((x) => `${x} === null`);
-      case "undefined":
-      case "void":
-        return leaf((x) => `${x} === undefined`, true);
-      case "never":
-        return leaf(() => "false");
-      case "literal":
-      case "enum": {
-        const values = schema._zod.values!;
-        if ([...values].some((value) => kindOfValue(value) === "object")) return undefined;
-        const set = this.constant(values);
-        return leaf((x) => `${set}.has(${x})`, values.has(undefined));
-      }
-      case "date":
-        return leaf((x) => `${x} instanceof Date`);
-      case "map":
-        return leaf((x) => `${x} instanceof Map`);
-      case "set":
-        return leaf((x) => `${x} instanceof Set`);
-      case "any":
-      case "unknown":
-      case "custom":
-      case "file":
-        return leaf(undefined, true);
-      case "optional": {
-        if (isExactOptional(schema) || def.innerType!._zod.optin === "defaulted") return undefined;
-        const inner = this.leafOf(def.innerType!, resolving);
-        return inner?.kind === "leaf" ? either(inner, (x) => `${x} === undefined`, true) : undefined;
-      }
-      case "nullable": {
-        const inner = this.leafOf(def.innerType!, resolving);
-        return inner?.kind === "leaf"
-          ? either(inner, (x) => `${x} === null`, inner.takesUndefined)
-          : undefined;
-      }
-      case "readonly":
-        return this.leafOf(def.innerType!, resolving);
-      case "union": {
-        // Options that keep their value as it is: whichever Zod picks, the output is the value.
-        let result: Conversion | undefined;
-        for (const option of def.options!) {
-          if (option._zod.optin === "defaulted") return undefined;
-          const inner = this.leafOf(option, resolving);
-          if (inner?.kind !== "leaf") return undefined;
-          result =
-            result === undefined
-              ? inner
-              : either(result as Extract<Conversion, { kind: "leaf" }>, inner.test, inner.takesUndefined);
-        }
-        return result;
-      }
-      case "lazy": {
-        if (resolving.has(schema)) return undefined;
-        resolving.add(schema);
-        const inner = this.computeLeaf(lazyTarget(schema), resolving);
-        resolving.delete(schema);
-        return inner;
-      }
-      default:
-        return undefined;
-    }
-  }
-
   /** A function that leaves the value to Zod's parse, noted for the build-time log. */
   private fallback(schema: z.ZodType, path: string, why: string): Conversion {
     this.fallbacks.push(`${path === "" ? "the whole body" : path.replace(/^\./, "")} (${why})`);
@@ -388,11 +294,6 @@ class PickerWriter {
   private constant(value: unknown): string {
     this.constants.push(value);
     return `k${this.constants.length - 1}`;
-  }
-
-  private expr(conversion: Conversion, x: string): string {
-    if (conversion.kind === "function") return `${conversion.name}(${x})`;
-    return conversion.test === undefined ? x : `(${conversion.test(x)} ? ${x} : fail())`;
   }
 }
 
@@ -411,18 +312,6 @@ function fallbackReason(def: SchemaDef): string {
     default:
       return `a schema of type ${def.type}`;
   }
-}
-
-/** A leaf that also accepts what `test` accepts. */
-function either(
-  leaf: Extract<Conversion, { kind: "leaf" }>,
-  test: ((x: string) => string) | undefined,
-  takesUndefined: boolean,
-): Conversion {
-  const first = leaf.test;
-  const combined =
-    first === undefined || test === undefined ? undefined : (x: string) => `(${test(x)} || ${first(x)})`;
-  return { kind: "leaf", test: combined, takesUndefined: leaf.takesUndefined || takesUndefined };
 }
 
 /** `.name` when the key is an identifier, else `["the key"]`. */
