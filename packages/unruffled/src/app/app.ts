@@ -242,8 +242,8 @@ export class App {
 
   /**
    * Stops the server gracefully: accepts no new connection, closes idle keep-alive connections,
-   * lets requests in flight finish (their answers carry `Connection: close`), and at the deadline
-   * cuts whatever connections remain. Then waits for the work queued with `afterResponse()` until
+   * lets requests in flight finish (their answers carry `Connection: close`), ends event streams
+   * (their clients reconnect elsewhere), and at the deadline cuts whatever connections remain. Then waits for the work queued with `afterResponse()` until
    * the same deadline (logging what it abandons), and runs `onClose`. Does nothing for an app that
    * neither listens nor started; a closed app runs `onStartup` again when it next starts.
    *

@@ -2,6 +2,7 @@ import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { NodeBodySource } from "../http/body.ts";
 import type { BodyLimits } from "../http/body-limits.ts";
+import { EventFrames } from "../http/event-frames.ts";
 import type { HttpRequest, RawRequest } from "../http/request.ts";
 import { checkedStatus, type HttpResponse } from "../http/response.ts";
 import { createServer, Readable } from "../node-builtins.ts";
@@ -49,6 +50,8 @@ export class NodeAdapter {
   private server: Server | undefined;
   /** Set while `close()` runs: answers then carry `Connection: close`. */
   private closing = false;
+  /** The event streams being written, which `close()` ends. */
+  private readonly streams = new Set<EventFrames>();
 
   constructor(options: NodeAdapterOptions) {
     this.requests = options.requests;
@@ -82,6 +85,7 @@ export class NodeAdapter {
     if (this.closing && !res.headersSent) res.setHeader("connection", "close");
     // "close" follows "finish" (written out) or a client gone: either way the answer is over.
     if (request.afterResponseTasks !== undefined) res.once("close", () => this.work.start(request));
+    if (response.body instanceof EventFrames) this.follow(res, response.body);
     try {
       writeNodeResponse(res, response, request);
     } catch (error) {
@@ -120,6 +124,16 @@ export class NodeAdapter {
     return (this.server?.address() as AddressInfo | null) ?? undefined;
   }
 
+  /** An event stream being written: `close()` ends it, since it would otherwise never end. */
+  private follow(res: ServerResponse, stream: EventFrames): void {
+    if (this.closing) {
+      stream.finish();
+      return;
+    }
+    this.streams.add(stream);
+    res.once("close", () => this.streams.delete(stream));
+  }
+
   /**
    * Stops the server gracefully (see `App.close`). Resolves to false when nothing was listening,
    * else to true once every connection is closed.
@@ -129,6 +143,7 @@ export class NodeAdapter {
     if (!server) return false;
     this.server = undefined;
     this.closing = true;
+    for (const stream of this.streams) stream.finish();
     try {
       await closeGracefully(server, options.timeout ?? DEFAULT_CLOSE_TIMEOUT_MS);
     } finally {

@@ -55,6 +55,18 @@ export class EventFrames extends Readable {
     callback(error);
   }
 
+  /**
+   * Ends the stream after what was already sent and closes the events' iterator: the app is
+   * closing, and a client of an event stream reconnects (to another server) rather than being cut.
+   */
+  finish(): void {
+    if (this.ended || this.destroyed) return;
+    this.ended = true;
+    this.stop();
+    closeIterator(this.source);
+    this.push(null);
+  }
+
   private start(): void {
     this.started = true;
     this.push(OPENING);

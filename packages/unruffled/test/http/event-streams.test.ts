@@ -402,3 +402,38 @@ function stableValue(read: () => number): () => number | undefined {
     return same >= 5 && value > 0 ? value : undefined;
   };
 }
+
+describe("closing an app with event streams open", () => {
+  it("ends each stream after what was sent, closes its events, and does not wait for the deadline", async () => {
+    let closed = 0;
+    async function* forever(signal: AbortSignal) {
+      try {
+        for (let n = 1; !signal.aborted; n++) {
+          yield { data: { course_id: 7, seats_left: n } };
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+      } finally {
+        closed++;
+      }
+    }
+    const seats = endpoint({
+      returns: seatEvents,
+      handler: (request) => new EventStreamResponse(forever(request.signal)),
+    });
+    const app = createApp({ routes: [path("/seats", { endpoint: seats })] });
+    const port = await listening(app);
+    const first = await openStream(port, "/seats");
+    const second = await openStream(port, "/seats");
+    const bodies = Promise.all([bodyOf(first.response), bodyOf(second.response)]);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+
+    const started = performance.now();
+    await app.close({ timeout: 10_000 });
+    expect(performance.now() - started).toBeLessThan(5_000);
+    const [one, two] = await bodies;
+    expect(one).toMatch(/^: connected\n\n(data: \{"course_id":7,"seats_left":\d+\}\n\n)+$/);
+    expect(two).toMatch(/^: connected\n\n(data: \{"course_id":7,"seats_left":\d+\}\n\n)+$/);
+    // An iterator waiting inside its loop closes once it reaches its next yield.
+    await waitFor("both iterators closed", () => (closed === 2 ? true : undefined));
+  });
+});
