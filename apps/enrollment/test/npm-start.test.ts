@@ -28,10 +28,19 @@ interface Outcome {
   stderr: string;
 }
 
+// npm's own warnings about the machine's configuration (an npm 11 that no longer knows a `nodedir`
+// set in ~/.npmrc, say) are the machine's, not the app's: they are left out of what is compared.
+function withoutNpmWarnings(stderr: string): string {
+  return stderr
+    .split(/(?<=\n)/)
+    .filter((line) => !line.startsWith("npm warn "))
+    .join("");
+}
+
 function npmStart(variables: Record<string, string>): Promise<Outcome> {
   return new Promise((resolve) => {
     execFile("npm", ["start"], { cwd: ROOT, env: { ...env, ...variables } }, (error, stdout, stderr) => {
-      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
+      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr: withoutNpmWarnings(stderr) });
     });
   });
 }
