@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { modelValues, UNDECLARED_VALUE } from "hostile-input/model-values";
-import { p, type ResponseSerializer, responseSerializersOf } from "unruffled/route";
+import { ResponseValidationError } from "unruffled";
+import { compileSerializer, p, type ResponseSerializer, responseSerializersOf } from "unruffled/route";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 
@@ -25,6 +26,7 @@ const Profile = z.object({
   either: z.union([z.object({ label: z.string() }), z.array(z.int())]),
   labels: z.record(z.string(), z.object({ colour: z.string(), weight: z.number().optional() })),
   levels: z.record(z.enum(["low", "high"]), z.int()),
+  names: z.partialRecord(z.enum(["en", "fr", "de"]), z.string()),
   grid: z.array(z.array(z.object({ x: z.int(), y: z.int() }))),
   notes: z.array(z.string()).optional(),
   pair: z.tuple([z.string(), z.number()]),
@@ -65,9 +67,12 @@ describe("the compiled serializer", () => {
   it("writes what JSON.stringify(model.parse(value)) writes, for every value the model accepts", () => {
     const serializer = serializerOf(Profile);
     expect(serializer.fallbacks).toEqual([]);
+    const { pick } = compileSerializer(Profile);
     fc.assert(
       fc.property(modelValues(Profile), (value) => {
         const expected = parsedJson(Profile, value);
+        // The picker's own output, not Zod's: write() would hide a picker that refused the value.
+        expect(JSON.stringify(pick(value))).toBe(expected);
         expect(serializer.write(value)).toBe(expected);
         expect(serializer.writeChecked(value)).toBe(expected);
         expect(expected).not.toContain(UNDECLARED_VALUE);
@@ -79,8 +84,10 @@ describe("the compiled serializer", () => {
   it("follows recursive models to every depth", () => {
     const serializer = serializerOf(Category);
     expect(serializer.fallbacks).toEqual([]);
+    const { pick } = compileSerializer(Category);
     fc.assert(
       fc.property(modelValues(Category), (value) => {
+        expect(JSON.stringify(pick(value))).toBe(parsedJson(Category, value));
         expect(serializer.write(value)).toBe(parsedJson(Category, value));
       }),
     );
@@ -120,6 +127,7 @@ describe("the compiled serializer", () => {
       either: { label: "l", ...secret },
       labels: { a: { colour: "red", ...secret } },
       levels: { low: 1, high: 2, ...secret },
+      names: { fr: "Zoé" },
       grid: [[{ x: 1, y: 2, ...secret }]],
       pair: ["p", 1],
       versioned: { version: 2, kept: true },
@@ -141,11 +149,35 @@ describe("the compiled serializer", () => {
       either: { label: "l" },
       labels: { a: { colour: "red" } },
       levels: { low: 1, high: 2 },
+      names: { fr: "Zoé" },
       grid: [[{ x: 1, y: 2 }]],
       pair: ["p", 1],
       versioned: { version: 2, kept: true },
       anything: { kept: true },
       nested: { deeper: { addresses: [{ street: "S", city: "C", postcode: "1" }] } },
     });
+  });
+
+  it("never sends a key that a record's key schema refuses: the answer is refused instead", () => {
+    const byLanguage = z.object({ names: z.partialRecord(z.enum(["en", "fr"]), z.string()) });
+    const serializer = serializerOf(byLanguage);
+    expect(serializer.fallbacks).toEqual([]);
+    expect(serializer.write({ names: { en: "x" } })).toBe('{"names":{"en":"x"}}');
+    expect(() => serializer.write({ names: { en: "x", password_hash: "secret" } })).toThrow(
+      new ResponseValidationError(
+        'endpoint "test" (GET /test)',
+        200,
+        "names",
+        'a body that its model refuses: names: Unrecognized key: "password_hash"',
+      ),
+    );
+  });
+
+  it("leaves records whose keys Zod checks in another way to Zod, which refuses an undeclared key", () => {
+    const byCode = z.object({ codes: z.record(z.string().regex(/^[A-Z]{3}$/), z.int()) });
+    const serializer = serializerOf(byCode);
+    expect(serializer.fallbacks).toEqual(["codes (a record whose keys Zod checks, rewrites or keeps unchecked)"]);
+    expect(serializer.write({ codes: { ABC: 1 } })).toBe('{"codes":{"ABC":1}}');
+    expect(() => serializer.write({ codes: { ABC: 1, password_hash: 2 } })).toThrow(ResponseValidationError);
   });
 });

@@ -199,14 +199,16 @@ class PickerWriter {
     const keyType = def.keyType!;
     const keyValues = keyType._zod.values;
     const everyKey = keyValues !== undefined && def.partial !== true;
-    // Keys Zod would rename, or keep unchecked (a loose record), are left to Zod.
-    if (!everyKey && (def.mode === "loose" || this.leaves.of(keyType, new Set()) === undefined))
-      return undefined;
+    // Keys of a partial record over an enum are tested against it; any string is a key of a plain
+    // string record. Keys Zod would check otherwise, rename, or keep unchecked (a loose record) are
+    // left to Zod: a key its model refuses is a field the model does not declare.
+    const keyTest = everyKey ? undefined : this.keyTest(keyType);
+    if (!everyKey && (def.mode === "loose" || keyTest === undefined)) return undefined;
     const value = this.convert(def.valueType!, `${path}{}`);
     const lines = ['if (typeof v !== "object" || v === null || Array.isArray(v)) fail();', "const o = {};"];
     if (!everyKey) {
       lines.push(
-        `for (const k of Object.keys(v)) { if (k === "__proto__") continue; o[k] = ${expressionOf(value, "v[k]")}; }`,
+        `for (const k of Object.keys(v)) { if (k === "__proto__") continue; ${keyTest}o[k] = ${expressionOf(value, "v[k]")}; }`,
       );
     } else {
       // A record over an enum has every key of the enum, in the enum's order.
@@ -222,6 +224,19 @@ class PickerWriter {
     }
     lines.push("return o;");
     return lines.join("\n");
+  }
+
+  /**
+   * The statement a partial record's loop runs on each key before copying it: nothing for a plain
+   * string key, a test of membership for an enum's or literal's keys; undefined for other keys.
+   */
+  private keyTest(keyType: z.ZodType): string | undefined {
+    const def = defOf(keyType);
+    if (def.type === "string" && (def.checks ?? []).length === 0) return "";
+    const values = keyType._zod.values;
+    if (values === undefined || (def.type !== "enum" && def.type !== "literal")) return undefined;
+    const keys = this.constant(new Set([...values].map(String)));
+    return `if (!${keys}.has(k)) fail(); `;
   }
 
   /** A union picks its option from the value's kind when no two options accept the same kind. */
@@ -306,7 +321,7 @@ function fallbackReason(def: SchemaDef): string {
     case "union":
       return "a union whose options accept the same kind of value";
     case "record":
-      return "a record whose keys Zod rewrites or keeps unchecked";
+      return "a record whose keys Zod checks, rewrites or keeps unchecked";
     case "tuple":
       return "a tuple with optional items";
     default:
