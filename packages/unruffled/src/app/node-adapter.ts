@@ -50,8 +50,8 @@ export class NodeAdapter {
   private server: Server | undefined;
   /** Set while `close()` runs: answers then carry `Connection: close`. */
   private closing = false;
-  /** The event streams being written, which `close()` ends. */
-  private readonly streams = new Set<EventFrames>();
+  /** The event streams being written, with their requests, which `close()` ends. */
+  private readonly streams = new Map<EventFrames, HttpRequest>();
 
   constructor(options: NodeAdapterOptions) {
     this.requests = options.requests;
@@ -85,7 +85,7 @@ export class NodeAdapter {
     if (this.closing && !res.headersSent) res.setHeader("connection", "close");
     // "close" follows "finish" (written out) or a client gone: either way the answer is over.
     if (request.afterResponseTasks !== undefined) res.once("close", () => this.work.start(request));
-    if (response.body instanceof EventFrames) this.follow(res, response.body);
+    if (response.body instanceof EventFrames) this.follow(res, response.body, request);
     try {
       writeNodeResponse(res, response, request);
     } catch (error) {
@@ -125,12 +125,12 @@ export class NodeAdapter {
   }
 
   /** An event stream being written: `close()` ends it, since it would otherwise never end. */
-  private follow(res: ServerResponse, stream: EventFrames): void {
+  private follow(res: ServerResponse, stream: EventFrames, request: HttpRequest): void {
     if (this.closing) {
-      stream.finish();
+      endStream(stream, request);
       return;
     }
-    this.streams.add(stream);
+    this.streams.set(stream, request);
     res.once("close", () => this.streams.delete(stream));
   }
 
@@ -143,7 +143,7 @@ export class NodeAdapter {
     if (!server) return false;
     this.server = undefined;
     this.closing = true;
-    for (const stream of this.streams) stream.finish();
+    for (const [stream, request] of this.streams) endStream(stream, request);
     try {
       await closeGracefully(server, options.timeout ?? DEFAULT_CLOSE_TIMEOUT_MS);
     } finally {
@@ -151,6 +151,15 @@ export class NodeAdapter {
     }
     return true;
   }
+}
+
+/**
+ * Ends an event stream because the app is closing: after what was sent, with its iterator closed
+ * and its request's signal aborted, so that a source waiting on something stops too.
+ */
+function endStream(stream: EventFrames, request: HttpRequest): void {
+  stream.finish();
+  request.stopWork(new Error("The app is closing"));
 }
 
 /**

@@ -9,20 +9,24 @@ export interface NodeResponseEvents {
 export type ClientConnection = NodeResponseEvents | AbortSignal;
 
 /**
- * An `AbortSignal` that aborts when the client goes away before its answer is complete: the Node
- * response closed unfinished, or the web request's own signal. Made only when a request asks.
+ * Aborts `controller` when the client goes away before its answer is complete: the Node response
+ * closed unfinished, or the web request's own signal. Made only when a request asks for its signal.
  *
- * @example clientGoneSignal(res).addEventListener("abort", () => query.cancel())
+ * @example abortWhenClientGoes(res, controller); controller.signal.addEventListener("abort", () => query.cancel())
  */
-export function clientGoneSignal(connection: ClientConnection | undefined): AbortSignal {
-  if (connection instanceof AbortSignal) return connection;
-  const controller = new AbortController();
-  if (connection !== undefined) {
-    const abortUnlessFinished = () => {
-      if (!connection.writableFinished) controller.abort();
-    };
-    if (connection.closed) abortUnlessFinished();
-    else connection.once("close", abortUnlessFinished);
+export function abortWhenClientGoes(
+  connection: ClientConnection | undefined,
+  controller: AbortController,
+): void {
+  if (connection === undefined) return;
+  if (connection instanceof AbortSignal) {
+    if (connection.aborted) controller.abort(connection.reason);
+    else connection.addEventListener("abort", () => controller.abort(connection.reason), { once: true });
+    return;
   }
-  return controller.signal;
+  const abortUnlessFinished = () => {
+    if (!connection.writableFinished) controller.abort();
+  };
+  if (connection.closed) abortUnlessFinished();
+  else connection.once("close", abortUnlessFinished);
 }

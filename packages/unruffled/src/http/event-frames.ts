@@ -113,6 +113,9 @@ export class EventFrames extends Readable {
       },
       (error: unknown) => {
         this.pulling = false;
+        // A source that stops with an error once finish() ended the stream (its signal aborted
+        // while it waited) leaves the stream as it ended: complete, not cut.
+        if (this.ended) return;
         this.destroy(asError(error));
       },
     );

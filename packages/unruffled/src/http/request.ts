@@ -4,7 +4,7 @@ import { MalformedBodyError, PayloadTooLargeError } from "../errors.ts";
 import { parseQueryString } from "../node-builtins.ts";
 import type { BodyCallback, BodySource } from "./body.ts";
 import { type BodyLimits, DEFAULT_BODY_LIMITS } from "./body-limits.ts";
-import { type ClientConnection, clientGoneSignal } from "./client-signal.ts";
+import { abortWhenClientGoes, type ClientConnection } from "./client-signal.ts";
 import { parseCookies } from "./cookies.ts";
 import { jsonNestsDeeperThan } from "./json-depth.ts";
 
@@ -65,7 +65,7 @@ export class HttpRequest {
   readonly limits: BodyLimits;
   private readonly socket: RawRequest["socket"];
   private readonly connection: ClientConnection | undefined;
-  private clientSignal: AbortSignal | undefined;
+  private work: AbortController | undefined;
   private parsedQuery: ParsedUrlQuery | undefined;
   private parsedCookies: Record<string, string> | undefined;
   private bodyBytes: Promise<Buffer> | undefined;
@@ -85,14 +85,26 @@ export class HttpRequest {
   }
 
   /**
-   * Aborts when the client goes away before its answer is complete: stop work nobody will read (an
-   * event stream's source, a long query). Made on first use, so a request that never asks pays nothing.
+   * Aborts when the client goes away before its answer is complete, or when the app closes while the
+   * answer streams: stop work nobody will read (an event stream's source, a long query). Made on
+   * first use, so a request that never asks pays nothing.
    *
    * @example for await (const change of changes.watch(courseId, { signal: request.signal })) yield change;
    */
   get signal(): AbortSignal {
-    this.clientSignal ??= clientGoneSignal(this.connection);
-    return this.clientSignal;
+    if (this.work === undefined) {
+      this.work = new AbortController();
+      abortWhenClientGoes(this.connection, this.work);
+    }
+    return this.work.signal;
+  }
+
+  /**
+   * Aborts `signal` from the server's side: the app is closing while this request's event stream is
+   * written, so the stream's source stops even where it waits on something other than its next event.
+   */
+  stopWork(reason: Error): void {
+    if (!this.signal.aborted) this.work!.abort(reason);
   }
 
   /**

@@ -206,6 +206,60 @@ describe("event streams", () => {
     });
   });
 
+  it("closes 500 dropped sources that never look at request.signal, and stops their heartbeats", async () => {
+    // The source above stops by its signal alone; this one stops only if the stream closes it.
+    const HEARTBEAT_MS = 4_321;
+    const counts = { opened: 0, closed: 0 };
+    async function* unaware() {
+      counts.opened++;
+      try {
+        for (let left = 1_000; ; left--) {
+          yield { data: { course_id: 1, seats_left: left } };
+          await new Promise((resolve) => setTimeout(resolve, 2));
+        }
+      } finally {
+        counts.closed++;
+      }
+    }
+    const ticking = endpoint({
+      returns: seatEvents,
+      handler: () => new EventStreamResponse(unaware(), { heartbeat: HEARTBEAT_MS }),
+    });
+    const port = await listening(createApp({ routes: [path("/unaware", { endpoint: ticking })] }));
+    // The heartbeat timers started and stopped meanwhile (a spy's calls are gone once it is restored).
+    const heartbeats: unknown[] = [];
+    const stopped = new Set<unknown>();
+    const setInterval = globalThis.setInterval;
+    const clearInterval = globalThis.clearInterval;
+    const starting = vi.spyOn(globalThis, "setInterval").mockImplementation(((
+      ...args: Parameters<typeof setInterval>
+    ) => {
+      const timer = setInterval(...args);
+      if (args[1] === HEARTBEAT_MS) heartbeats.push(timer);
+      return timer;
+    }) as typeof setInterval);
+    const stopping = vi.spyOn(globalThis, "clearInterval").mockImplementation((timer) => {
+      stopped.add(timer);
+      clearInterval(timer);
+    });
+    try {
+      for (let batch = 0; batch < 10; batch++) {
+        const streams = await Promise.all(Array.from({ length: 50 }, () => openStream(port, "/unaware")));
+        await Promise.all(streams.map(({ response }) => firstEvent(response)));
+        for (const stream of streams) stream.close();
+      }
+      await waitFor("every source to close", () => (counts.closed === 500 ? true : undefined));
+    } finally {
+      starting.mockRestore();
+      stopping.mockRestore();
+    }
+    expect({
+      ...counts,
+      heartbeats: heartbeats.length,
+      running: heartbeats.filter((timer) => !stopped.has(timer)).length,
+    }).toEqual({ opened: 500, closed: 500, heartbeats: 500, running: 0 });
+  });
+
   it("pulls events only as fast as the client reads them (back-pressure)", async () => {
     let pulled = 0;
     const big = "x".repeat(64 * 1024);
@@ -435,5 +489,35 @@ describe("closing an app with event streams open", () => {
     expect(two).toMatch(/^: connected\n\n(data: \{"course_id":7,"seats_left":\d+\}\n\n)+$/);
     // An iterator waiting inside its loop closes once it reaches its next yield.
     await waitFor("both iterators closed", () => (closed === 2 ? true : undefined));
+  });
+});
+
+describe("closing an app with an event stream whose source waits", () => {
+  it("aborts the request's signal, so a source waiting for its next event stops and leaves no listener", async () => {
+    const bus = new EventEmitter();
+    let closed = 0;
+    async function* changes(signal: AbortSignal) {
+      try {
+        yield { data: { course_id: 7, seats_left: 3 } };
+        for await (const [seats] of on(bus, "seats", { signal }))
+          yield { data: { course_id: 7, seats_left: seats } };
+      } finally {
+        closed++;
+      }
+    }
+    const seats = endpoint({
+      returns: seatEvents,
+      handler: (request) => new EventStreamResponse(changes(request.signal)),
+    });
+    const app = createApp({ routes: [path("/seats", { endpoint: seats })] });
+    const port = await listening(app);
+    const { response } = await openStream(port, "/seats");
+    const body = bodyOf(response);
+    await waitFor("the stream's listener", () => (bus.listenerCount("seats") === 1 ? true : undefined));
+
+    await app.close({ timeout: 10_000 });
+    expect(await body).toBe(': connected\n\ndata: {"course_id":7,"seats_left":3}\n\n');
+    await waitFor("the source closed", () => (closed === 1 ? true : undefined));
+    expect(bus.listenerCount("seats")).toBe(0);
   });
 });

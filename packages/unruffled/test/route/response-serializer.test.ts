@@ -176,7 +176,9 @@ describe("the compiled serializer", () => {
   it("leaves records whose keys Zod checks in another way to Zod, which refuses an undeclared key", () => {
     const byCode = z.object({ codes: z.record(z.string().regex(/^[A-Z]{3}$/), z.int()) });
     const serializer = serializerOf(byCode);
-    expect(serializer.fallbacks).toEqual(["codes (a record whose keys Zod checks, rewrites or keeps unchecked)"]);
+    expect(serializer.fallbacks).toEqual([
+      "codes (a record whose keys Zod checks, rewrites or keeps unchecked)",
+    ]);
     expect(serializer.write({ codes: { ABC: 1 } })).toBe('{"codes":{"ABC":1}}');
     expect(() => serializer.write({ codes: { ABC: 1, password_hash: 2 } })).toThrow(ResponseValidationError);
   });
