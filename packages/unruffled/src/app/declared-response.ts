@@ -1,12 +1,15 @@
+import { ResponseValidationError } from "../errors.ts";
 import { EventStreamResponse } from "../http/event-stream-response.ts";
 import { type HttpResponse, JsonResponse } from "../http/response.ts";
-import type { ResponseSerializers } from "../route/serializer/response-serializers.ts";
+import type { ResponseSerializer, ResponseSerializers } from "../route/serializer/response-serializers.ts";
 
 /**
  * Writes an endpoint's answer through the model its route declares for the answer's status: a JSON
  * body is written now (fields the model does not declare left out; validated by Zod first when
  * `strict`), so that what that throws is answered like any error of the handler; an event stream
- * gets the writer of its events' data. A JSON body without a model is serialised now too.
+ * gets the writer of its events' data. A JSON body without a model is serialised now too. A JSON
+ * body where the status declares an event stream, or the other way round, is refused (500): the
+ * model could not filter it, and the document would say one thing while the service sends another.
  *
  * @example writeThroughModel(new JsonResponse(row), description.serializers, false)
  */
@@ -17,14 +20,27 @@ export function writeThroughModel(
 ): void {
   if (response instanceof JsonResponse) {
     const serializer = serializers?.get(response.status);
-    if (serializer?.format !== "json") response.serialize();
-    else response.serialize(strict ? serializer.writeChecked : serializer.write);
+    if (serializer === undefined) response.serialize();
+    else if (serializer.format === "json") {
+      response.serialize(strict ? serializer.writeChecked : serializer.write);
+    } else throw kindMismatch(serializer, "a JSON body");
     return;
   }
   if (serializers !== undefined && response instanceof EventStreamResponse) {
     const serializer = serializers.get(response.status);
-    if (serializer?.format === "events") {
+    if (serializer === undefined) return;
+    if (serializer.format === "events") {
       response.serializeDataWith(strict ? serializer.writeChecked : serializer.write);
-    }
+    } else throw kindMismatch(serializer, "an event stream");
   }
+}
+
+function kindMismatch(serializer: ResponseSerializer, given: string): ResponseValidationError {
+  const declared = serializer.format === "json" ? "a JSON body" : "an event stream";
+  return new ResponseValidationError(
+    serializer.endpoint,
+    serializer.status,
+    "",
+    `${given} where its ResponseSpec declares ${declared}`,
+  );
 }

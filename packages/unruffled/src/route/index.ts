@@ -19,7 +19,13 @@ export type {
   Returns,
 } from "./endpoint.ts";
 export { endpoint } from "./endpoint.ts";
-export type { DeclaredBody, HandlerResponse, UnmodelledResponse } from "./handler-response.ts";
+export type {
+  DeclaredBody,
+  DeclaredEventData,
+  DeclaredJsonBody,
+  HandlerResponse,
+  UnmodelledResponse,
+} from "./handler-response.ts";
 export type { DependencyLike, FieldOptions, FileOptions, MarkerKind, SecurityOptions } from "./markers.ts";
 export { DependsParam, FileParam, Param, p, SecurityParam } from "./markers.ts";
 export type { DependencyOverride, Overrides } from "./overrides.ts";

@@ -182,7 +182,10 @@ export const p = {
   ): SecurityParam<O extends { optional: true } ? Principal | undefined : Principal> {
     return new SecurityParam(scheme as SecurityScheme, options);
   },
-  ResponseSpec<M extends z.ZodType>(options: ResponseSpecOptions<M>): ResponseSpec<M> {
+  ResponseSpec<M extends z.ZodType, const C extends string = "application/json">(
+    options: ResponseSpecOptions<M, C>,
+  ): ResponseSpec<M, NoInfer<C>> {
+    // NoInfer: C comes from content_type alone (else its default), never from where the spec is used.
     return new ResponseSpec(options);
   },
 };

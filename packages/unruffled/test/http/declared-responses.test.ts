@@ -5,7 +5,7 @@ import {
   type ResponseValidationError,
   type Settings,
 } from "unruffled";
-import { JsonResponse } from "unruffled/http";
+import { EventStreamResponse, JsonResponse } from "unruffled/http";
 import { endpoint, p, path } from "unruffled/route";
 import { testClient } from "unruffled/testing";
 import { describe, expect, it, vi } from "vitest";
@@ -103,6 +103,43 @@ describe("answers through their declared models", () => {
       status: 404,
       body: { detail: "No student 9", hint: "try 1" },
     });
+  });
+
+  it("refuses, in both modes, a JSON body where the status declares an event stream, and the other way round", async () => {
+    const SeatCount = z.object({ seats_left: z.int() });
+    // The types refuse both; a cast (or untyped code) gets past them.
+    const jsonForEvents = endpoint({
+      returns: [p.ResponseSpec({ model: SeatCount, content_type: "text/event-stream" })],
+      handler: () => JsonResponse.unchecked({ seats_left: 3, password_hash: "x" }) as never,
+    });
+    const eventsForJson = endpoint({
+      returns: [p.ResponseSpec({ model: Student })],
+      handler: () => new EventStreamResponse([{ data: row }]) as never,
+    });
+    for (const validate of ["strict", "off"] as const) {
+      const logger = { error: vi.fn() };
+      const server = await serve(
+        [
+          path("/json-for-events", { endpoint: jsonForEvents, name: "json_for_events" }),
+          path("/events-for-json", { endpoint: eventsForJson, name: "events_for_json" }),
+        ],
+        { settings: { RESPONSES: { validate } }, logger },
+      );
+      expect(await jsonOf(server.fetch("/json-for-events"))).toEqual({
+        status: 500,
+        body: { detail: "Internal Server Error" },
+      });
+      expect(loggedError(logger)).toBe(
+        'ResponseValidationError: endpoint "json_for_events" (GET /json-for-events) answered 200 with a JSON body where its ResponseSpec declares an event stream',
+      );
+      expect(await jsonOf(server.fetch("/events-for-json"))).toEqual({
+        status: 500,
+        body: { detail: "Internal Server Error" },
+      });
+      expect(loggedError(logger)).toBe(
+        'ResponseValidationError: endpoint "events_for_json" (GET /events-for-json) answered 200 with an event stream where its ResponseSpec declares a JSON body',
+      );
+    }
   });
 
   it("does not hold an exception handler's answer to the endpoint's model", async () => {

@@ -114,3 +114,36 @@ for await (const event of events) {
   expectTypeOf(event.data).toEqualTypeOf<{ course_id: number; seats_left: number }>();
   expectTypeOf(event.id).toEqualTypeOf<string | undefined>();
 }
+
+// A JSON body and an event's data are each matched against the models of their own media type.
+endpoint({
+  returns: [p.ResponseSpec({ model: Student })],
+  // @ts-expect-error the endpoint declares a JSON body, not an event stream
+  handler: () => new EventStreamResponse([{ data: { id: 1, name: "Ann" } }]),
+});
+endpoint({
+  returns: [p.ResponseSpec({ model: SeatCount, content_type: "text/event-stream" })],
+  // @ts-expect-error the endpoint declares an event stream, not a JSON body
+  handler: () => new JsonResponse({ course_id: 1, seats_left: 3 }),
+});
+endpoint({
+  params: { follow: p.Query(z.boolean(), { default: false }) },
+  returns: [
+    p.ResponseSpec({ model: Student }),
+    p.ResponseSpec({ model: SeatCount, code: "202", content_type: "text/event-stream" }),
+  ],
+  handler: (_request, { follow }) =>
+    follow
+      ? new EventStreamResponse([{ data: { course_id: 1, seats_left: 3 } }], { status: 202 })
+      : new JsonResponse({ id: 1, name: "Ann" }),
+});
+// A media type the types cannot see (a string) may be either.
+declare const mediaType: string;
+endpoint({
+  returns: [p.ResponseSpec({ model: SeatCount, content_type: mediaType })],
+  handler: () => new JsonResponse({ course_id: 1, seats_left: 3 }),
+});
+endpoint({
+  returns: [p.ResponseSpec({ model: SeatCount, content_type: mediaType })],
+  handler: () => new EventStreamResponse([{ data: { course_id: 1, seats_left: 3 } }]),
+});

@@ -10,6 +10,8 @@ import { issuePath } from "./issue-path.ts";
  * the status and the field.
  */
 export interface ResponseSerializer {
+  /** How errors name the endpoint: `endpoint "list_students" (GET /api/enroll/student-list)`. */
+  endpoint: string;
   status: number;
   /** `json`: the whole body; `events`: the `data` of each server-sent event. */
   format: "json" | "events";
@@ -125,7 +127,7 @@ function modelSerializer(
     }
     return stringify(picked);
   };
-  return { status, format, model, write, writeChecked, fallbacks: compiled.fallbacks };
+  return { endpoint: label, status, format, model, write, writeChecked, fallbacks: compiled.fallbacks };
 }
 
 function message(error: unknown): string {
