@@ -1,8 +1,9 @@
 import { Readable } from "node:stream";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { type CompressionOptions, compression, createApp, ValueError } from "unruffled";
-import { HttpResponse, JsonResponse, PlainTextResponse } from "unruffled/http";
+import { EventStreamResponse, HttpResponse, JsonResponse, PlainTextResponse } from "unruffled/http";
 import { endpoint, path } from "unruffled/route";
+import { readEvents } from "unruffled/testing";
 import { describe, expect, it } from "vitest";
 import { wireRequest } from "../support/http-request.ts";
 import { serve } from "../support/serve.ts";
@@ -145,6 +146,31 @@ describe("compression()", () => {
         where === "/encoded" ? "identity-ish" : undefined,
       ]);
     }
+  });
+
+  it("sends a live event stream uncompressed, each event as soon as it is made", async () => {
+    // Each event is made only once the client has read the one before: a compressor that held
+    // the bytes back would leave the client waiting for the first event, and the test would time out.
+    let read: () => void = () => undefined;
+    async function* events() {
+      for (let n = 1; n <= 3; n++) {
+        const next = new Promise<void>((resolve) => {
+          read = resolve;
+        });
+        yield { data: { n, text: "x".repeat(2_000) } };
+        await next;
+      }
+    }
+    const live = endpoint({ returns: EventStreamResponse, handler: () => new EventStreamResponse(events()) });
+    const server = await serve([path("/live", { endpoint: live })], { middleware: [compression()] });
+    const response = await fetch(`${server.url}/live`, { headers: { "accept-encoding": "gzip, br" } });
+    expect([response.headers.get("content-encoding"), response.headers.get("vary")]).toEqual([null, null]);
+    const seen: number[] = [];
+    for await (const event of readEvents<{ n: number; text: string }>(response.body!)) {
+      seen.push(event.data.n);
+      read();
+    }
+    expect(seen).toEqual([1, 2, 3]);
   });
 
   it("answers HEAD with the headers of the uncompressed answer", async () => {
