@@ -35,7 +35,7 @@ import {
 import { median, medianInterval } from "./stats.ts";
 import { enrollment } from "./suites/enrollment.ts";
 import { frameworks } from "./suites/frameworks.ts";
-import { appliesTo, type EndpointDef, type Suite } from "./suites/suite.ts";
+import { appliesTo, type Check, type EndpointDef, type Suite } from "./suites/suite.ts";
 
 /** Not a server of the suite: what corun checks and loads by default is what every server answers. */
 const COMMON = "(any server)";
@@ -136,8 +136,9 @@ function readConfig(argv: string[]): CorunConfig {
 /** Starts a server and checks it against the suite; stops it and throws when a check fails. */
 async function startChecked(file: string, config: CorunConfig): Promise<Running> {
   const running = await startServer(file, config.suite.readyPath, 30_000, config.serverCpu);
-  // Any two versions are compared, an older one too: only the checks every server of the suite passes.
-  const report = await validate(running.port, config.suite.checks, COMMON);
+  // Any two versions are compared, an older one too: only the checks every server of the suite
+  // passes, of the endpoints loaded (an older version may lack the others).
+  const report = await validate(running.port, checksOf(config), COMMON);
   if (report.failures.length > 0) {
     await stopServer(running.child);
     throw new Error(
@@ -145,6 +146,13 @@ async function startChecked(file: string, config: CorunConfig): Promise<Running>
     );
   }
   return running;
+}
+
+/** The suite's checks of the paths that the loaded endpoints request. */
+function checksOf(config: CorunConfig): Check[] {
+  const pathOf = (target: string) => target.split("?")[0];
+  const loaded = new Set(config.endpoints.map((endpoint) => pathOf(endpoint.path)));
+  return config.suite.checks.filter((check) => loaded.has(pathOf(check.path)));
 }
 
 function failed(result: LoadResult): number {
