@@ -13,11 +13,16 @@ export function bodyFormatOf(params: readonly ParamDescription[], label: string)
   const form = params.find((param) => param.marker === "form" || param.marker === "file");
   if (json && form) {
     throw new ValueError(
-      `${label}: parameters "${json.name}" (${json.detected ? "a model, detected as Json" : "p.Json"}) and "${form.name}" (${MARKER_NAMES[form.marker]}) read the body in two formats. An endpoint reads a JSON body or a form, not both: use p.Json for every body parameter, or p.Form/p.File for all of them.`,
+      `${label}: parameters ${named(json)} (${json.detected ? "a model, detected as Json" : "p.Json"}) and ${named(form)} (${MARKER_NAMES[form.marker]}) read the body in two formats. An endpoint reads a JSON body or a form, not both: use p.Json for every body parameter, or p.Form/p.File for all of them.`,
     );
   }
   if (json) return "json";
   if (params.some((param) => param.marker === "file")) return "multipart";
   if (form) return "form";
   return undefined;
+}
+
+/** `"note" of dependency "notes"`, or `"note"` for the endpoint's own parameter. */
+function named(param: ParamDescription): string {
+  return param.owner === undefined ? `"${param.name}"` : `"${param.name}" of ${param.owner}`;
 }

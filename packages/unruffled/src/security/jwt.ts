@@ -112,20 +112,40 @@ function keySource(
   }
   const publicKey = options.publicKey!;
   if (typeof publicKey !== "string" && !isJwk(publicKey)) return async () => publicKey as KeyInput;
-  // PEM and JWK keys are imported for the algorithm a token names (one of those accepted), once each.
-  const imported = new Map<string, Promise<CryptoKey | Uint8Array>>();
-  return async (library) => async (header: JWTHeaderParameters) => {
-    const algorithm = header.alg;
-    let key = imported.get(algorithm);
-    if (key === undefined) {
-      key =
-        typeof publicKey === "string"
-          ? library.importSPKI(publicKey, algorithm)
-          : library.importJWK(publicKey as JWK, algorithm);
-      imported.set(algorithm, key);
-    }
-    return key;
+  // A PEM or JWK key is imported once for each accepted algorithm its type can serve. A token naming
+  // another (an RSA key, a token signed ES256) is the client's mistake, refused as a token;
+  // a key that serves none of the algorithms is the server's, and fails loudly.
+  let byAlgorithm: Promise<Map<string, CryptoKey | Uint8Array>> | undefined;
+  return async (library) => {
+    byAlgorithm ??= importForEach(library, publicKey, algorithms);
+    const keys = await byAlgorithm;
+    return async (header: JWTHeaderParameters) => {
+      const key = keys.get(header.alg ?? "");
+      if (key === undefined)
+        throw new library.errors.JOSEAlgNotAllowed(`the key cannot verify ${header.alg}`);
+      return key;
+    };
   };
+}
+
+async function importForEach(
+  library: Jose,
+  publicKey: string | JWK,
+  algorithms: readonly string[],
+): Promise<Map<string, CryptoKey | Uint8Array>> {
+  const imports = await Promise.allSettled(
+    algorithms.map((algorithm) =>
+      typeof publicKey === "string"
+        ? library.importSPKI(publicKey, algorithm)
+        : library.importJWK(publicKey, algorithm),
+    ),
+  );
+  const keys = new Map<string, CryptoKey | Uint8Array>();
+  imports.forEach((outcome, i) => {
+    if (outcome.status === "fulfilled") keys.set(algorithms[i]!, outcome.value);
+  });
+  if (keys.size === 0) throw (imports[0] as PromiseRejectedResult).reason;
+  return keys;
 }
 
 function checkedAlgorithms(algorithms: readonly string[] | undefined): readonly string[] {

@@ -501,9 +501,15 @@ describe("definition errors at start-up", () => {
   });
 
   it("Json and Form mixed across the endpoint and its dependencies", () => {
-    const form = dependency({ params: { note: p.Form(z.string()) }, resolve: (_request, { note }) => note });
+    const form = dependency({
+      name: "notes",
+      params: { note: p.Form(z.string()) },
+      resolve: (_request, { note }) => note,
+    });
     expect(build({ note: p.Depends(form), body: p.Json(z.object({ a: z.int() })) })).toThrow(
-      /read the body in two formats/,
+      new ValueError(
+        'endpoint "x" (GET /x): parameters "body" (p.Json) and "note" of dependency "notes" (p.Form) read the body in two formats. An endpoint reads a JSON body or a form, not both: use p.Json for every body parameter, or p.Form/p.File for all of them.',
+      ),
     );
   });
 

@@ -126,6 +126,16 @@ describe("jwtVerifier with public keys", () => {
     expect(await verifyJwks(await sign("RS256", rsa.privateKey, "unknown"))).toBeNull();
   });
 
+  it("refuses, as a bad token, one that names an accepted algorithm its key cannot serve", async () => {
+    const pem = rsa.publicKey.export({ type: "spki", format: "pem" }).toString();
+    const jwk = await exportJWK(rsa.publicKey);
+    for (const publicKey of [pem, jwk]) {
+      const verifyEither = jwtVerifier({ publicKey, algorithms: ["RS256", "ES256"] });
+      expect(await verifyEither(await sign("ES256", ec.privateKey))).toBeNull();
+      expect(await verifyEither(await sign("RS256", rsa.privateKey))).toMatchObject({ sub: "svc" });
+    }
+  });
+
   it("fails loudly, not with a 401, when its own key cannot be read", async () => {
     const broken = jwtVerifier({
       publicKey: "-----BEGIN PUBLIC KEY-----\nnope\n-----END PUBLIC KEY-----",
