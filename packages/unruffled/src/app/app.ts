@@ -243,9 +243,11 @@ export class App {
   /**
    * Stops the server gracefully: accepts no new connection, closes idle keep-alive connections,
    * lets requests in flight finish (their answers carry `Connection: close`), ends event streams
-   * (their clients reconnect elsewhere), and at the deadline cuts whatever connections remain. Then waits for the work queued with `afterResponse()` until
-   * the same deadline (logging what it abandons), and runs `onClose`. Does nothing for an app that
-   * neither listens nor started; a closed app runs `onStartup` again when it next starts.
+   * (their clients reconnect elsewhere), and at the deadline cuts whatever connections remain. Then
+   * waits for the work queued with `afterResponse()` until the same deadline, logs one error record
+   * (`reqId`, `method`, `path`) for each request whose work it abandons, and runs `onClose`. Does
+   * nothing for an app that neither listens nor started; a closed app runs `onStartup` again when it
+   * next starts.
    *
    * @example process.once("SIGTERM", () => app.close({ timeout: 5_000 }).then(() => process.exit(0)));
    */
@@ -255,11 +257,11 @@ export class App {
     if (!listened && !this.started) return;
     this.started = false;
     this.starting = undefined;
-    const abandoned = await this.work.settle(deadline - performance.now());
-    if (abandoned > 0) {
+    // One record per request, with the fields of a failed task's record: found by its request id.
+    for (const request of await this.work.settle(deadline - performance.now())) {
       this.errorLogger.error(
-        { abandoned },
-        `Closed with the work after ${abandoned} answer(s) still running; it was abandoned`,
+        { reqId: request.id, method: request.method, path: request.path },
+        "The app closed while a task queued with afterResponse() was still running; it was abandoned",
       );
     }
     await this.onClose?.();

@@ -1,5 +1,6 @@
+import type { ServerResponse } from "node:http";
 import { createApp } from "unruffled";
-import { JsonResponse } from "unruffled/http";
+import { HttpRequest, JsonResponse, PlainTextResponse, type RawRequest } from "unruffled/http";
 import { endpoint, path } from "unruffled/route";
 import { startServer, testClient } from "unruffled/testing";
 import { describe, expect, it } from "vitest";
@@ -23,7 +24,49 @@ function errorLog() {
   };
 }
 
+/** A request that keeps the Node response it is answered on, so that a task can look at it. */
+class WatchedRequest extends HttpRequest {
+  readonly nodeResponse: ServerResponse;
+
+  constructor(raw: RawRequest) {
+    super(raw);
+    this.nodeResponse = raw.connection as ServerResponse;
+  }
+}
+
 describe("request.afterResponse(task)", () => {
+  it("starts the task only once the whole answer is written out", async () => {
+    // 4 MiB: more than the socket takes at once, so the answer is finished only once the client reads it.
+    const body = "x".repeat(4 * 1024 * 1024);
+    const seen: { ended: boolean; finished: boolean }[] = [];
+    const app = createApp({
+      requestClass: WatchedRequest,
+      routes: [
+        path("/export", {
+          endpoint: endpoint({
+            returns: PlainTextResponse,
+            handler(request) {
+              const { nodeResponse } = request as WatchedRequest;
+              request.afterResponse(() => {
+                seen.push({ ended: nodeResponse.writableEnded, finished: nodeResponse.writableFinished });
+              });
+              return new PlainTextResponse(body);
+            },
+          }),
+        }),
+      ],
+    });
+    const server = await startServer(app);
+    try {
+      const response = await server.fetch("/export");
+      expect([response.status, (await response.text()).length]).toEqual([200, body.length]);
+      await app.settled();
+      expect(seen).toEqual([{ ended: true, finished: true }]);
+    } finally {
+      await server.close();
+    }
+  });
+
   it("runs the task after the client has the answer", async () => {
     const events: string[] = [];
     const release = gate();
@@ -192,13 +235,13 @@ describe("app.close() and the work after the answer", () => {
     expect(events).toEqual(["task finished", "onClose"]);
   });
 
-  it("abandons work past its timeout and says so in the log", async () => {
+  it("abandons work past its timeout and logs each request it abandoned: id, method and path", async () => {
     const log = errorLog();
     const never = gate();
     const app = createApp({
       logger: log.logger,
       routes: [
-        path("/", {
+        path("/reports/{id}", {
           endpoint: endpoint({
             returns: JsonResponse,
             handler(request) {
@@ -206,20 +249,41 @@ describe("app.close() and the work after the answer", () => {
               return new JsonResponse({ ok: true });
             },
           }),
+          methods: ["POST"],
+        }),
+        path("/quick", {
+          endpoint: endpoint({
+            returns: JsonResponse,
+            handler(request) {
+              request.afterResponse(() => undefined);
+              return new JsonResponse({ ok: true });
+            },
+          }),
         }),
       ],
     });
     await app.listen({ port: 0 });
-    expect((await fetch(`http://127.0.0.1:${app.address()!.port}/`)).status).toBe(200);
+    const base = `http://127.0.0.1:${app.address()!.port}`;
+    const stuck = await fetch(`${base}/reports/7?format=pdf`, {
+      method: "POST",
+      headers: { "x-request-id": "req-stuck" },
+    });
+    const quick = await fetch(`${base}/quick`, { headers: { "x-request-id": "req-quick" } });
+    expect([stuck.status, quick.status]).toEqual([200, 200]);
+    const timeout = 200;
     const started = performance.now();
-    await app.close({ timeout: 200 });
-    expect(performance.now() - started).toBeLessThan(5_000);
+    await app.close({ timeout });
+    const elapsed = performance.now() - started;
+    // Named by its request, without the query string; the finished work of req-quick is not named.
     expect(log.records).toEqual([
       {
-        details: { abandoned: 1 },
-        message: "Closed with the work after 1 answer(s) still running; it was abandoned",
+        details: { reqId: "req-stuck", method: "POST", path: "/reports/7" },
+        message:
+          "The app closed while a task queued with afterResponse() was still running; it was abandoned",
       },
     ]);
+    expect(elapsed).toBeGreaterThanOrEqual(timeout - 20);
+    expect(elapsed).toBeLessThan(5_000);
     never.open();
   });
 });
