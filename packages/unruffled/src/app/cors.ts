@@ -1,7 +1,7 @@
 import { ValueError } from "../errors.ts";
 import type { Middleware, MiddlewareRoute, Next } from "../http/middleware.ts";
 import type { HttpRequest } from "../http/request.ts";
-import { HttpResponse, PlainTextResponse } from "../http/response.ts";
+import { type HeaderValue, HttpResponse, PlainTextResponse } from "../http/response.ts";
 import { type CorsOrigins, type OriginCheck, originCheck } from "./cors-origins.ts";
 import { addVary } from "./vary.ts";
 
@@ -111,7 +111,11 @@ function corsAt(policy: CorsPolicy, route: MiddlewareRoute): Middleware {
   };
 }
 
-/** An answer with the CORS headers for an allowed origin (none for a refused one), and Vary. */
+/**
+ * An answer with the CORS headers for an allowed origin, set over any already there, and none for a
+ * refused one (or no `Origin`): those present are removed, so that a response object a handler
+ * shares across requests never carries an allowed origin's headers to another. Vary once.
+ */
 function withCorsHeaders(
   policy: CorsPolicy,
   response: HttpResponse | Promise<HttpResponse>,
@@ -123,10 +127,21 @@ function withCorsHeaders(
   if (policy.varies) addVary(headers, "Origin");
   if (policy.wildcard) headers["access-control-allow-origin"] = "*";
   else if (origin !== undefined) headers["access-control-allow-origin"] = origin;
-  else return response;
+  else {
+    withoutCorsHeaders(headers);
+    return response;
+  }
   if (policy.credentials) headers["access-control-allow-credentials"] = "true";
   if (policy.exposeHeaders !== undefined) headers["access-control-expose-headers"] = policy.exposeHeaders;
   return response;
+}
+
+/** Removes the headers that grant an origin access; checked first, since `delete` slows the object down. */
+function withoutCorsHeaders(headers: Record<string, HeaderValue>): void {
+  if (headers["access-control-allow-origin"] !== undefined) delete headers["access-control-allow-origin"];
+  if (headers["access-control-allow-credentials"] !== undefined)
+    delete headers["access-control-allow-credentials"];
+  if (headers["access-control-expose-headers"] !== undefined) delete headers["access-control-expose-headers"];
 }
 
 /** A refused preflight: 400 with the reason, and no CORS header, so the browser stops there. */

@@ -91,6 +91,32 @@ describe("cors()", () => {
     });
   });
 
+  it("decides every answer: a response object shared across requests keeps no allowed origin's headers for a refused one", async () => {
+    // One object for every request, as a handler returning a constant answer would have it.
+    const shared = new JsonResponse({ status: "up" });
+    const health = endpoint({ returns: JsonResponse, handler: () => shared });
+    const server = await serve([path("/health", { endpoint: health })], {
+      middleware: [cors({ origins: [APP], credentials: true, exposeHeaders: ["x-request-id"] })],
+    });
+    // Every header but the date and the request id, which are not CORS's to decide.
+    const headersOf = async (origin?: string) => {
+      const sent: Record<string, string> = origin === undefined ? {} : { origin };
+      const answer = await wireRequest(server.url, "GET", "/health", sent);
+      const { date: _date, "x-request-id": _id, ...headers } = answer.headers;
+      return headers;
+    };
+    const common = { connection: "close", "content-length": "15", "content-type": "application/json" };
+    expect(await headersOf(APP)).toEqual({
+      ...common,
+      "access-control-allow-origin": APP,
+      "access-control-allow-credentials": "true",
+      "access-control-expose-headers": "x-request-id",
+      vary: "Origin",
+    });
+    expect(await headersOf("https://evil.example")).toEqual({ ...common, vary: "Origin" });
+    expect(await headersOf()).toEqual({ ...common, vary: "Origin" });
+  });
+
   it("adds the CORS headers to error answers too", async () => {
     const server = await serveWithCors({ origins: [APP] });
     const answer = await wireRequest(server.url, "GET", "/items?page=0", { origin: APP });
