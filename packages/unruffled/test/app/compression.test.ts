@@ -103,6 +103,21 @@ describe("compression()", () => {
     }
   });
 
+  it("sends the body as it is, 200, when the client refuses identity but accepts no coding it offers", async () => {
+    // RFC 9110 (§12.1) lets a server send this rather than a 406: the client gets its data, as with Fastify.
+    const server = await serveCompressed();
+    for (const accepted of ["identity;q=0", "*;q=0", "zstd, identity;q=0"]) {
+      const answer = await wireRequest(server.url, "GET", "/rows", { "accept-encoding": accepted });
+      expect([
+        answer.status,
+        answer.headers["content-encoding"],
+        answer.headers["content-length"],
+        answer.headers.vary,
+        answer.body.toString(),
+      ]).toEqual([200, undefined, String(ROWS_JSON.length), "Accept-Encoding", ROWS_JSON]);
+    }
+  });
+
   it("leaves a body under the threshold alone, without Vary", async () => {
     const server = await serveCompressed();
     const answer = await wireRequest(server.url, "GET", "/small", { "accept-encoding": "gzip" });
