@@ -1,6 +1,8 @@
 import { createApp, type ErrorLogger, exceptionHandler, ValueError } from "unruffled";
 import { type HttpRequest, JsonResponse } from "unruffled/http";
+import type { OpenApiDocument } from "unruffled/openapi";
 import { dependency, endpoint, p, path } from "unruffled/route";
+import { httpBearer } from "unruffled/security";
 import { startServer, testClient } from "unruffled/testing";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -144,74 +146,89 @@ describe("one request resolves each dependency once", () => {
 });
 
 describe("generator dependencies", () => {
-  function transactionApp(
-    log: string[],
-    handler: () => unknown,
-    beforeCommit: Promise<void> = Promise.resolve(),
-  ) {
+  class SeatTaken extends Error {}
+
+  /**
+   * An app whose transaction logs what it sees, and ends its clean-up (commit, or rollback of the
+   * error thrown in) only once `cleanUpMayEnd` resolves; `/ok` answers, `/taken` throws SeatTaken.
+   */
+  function transactionApp(log: string[], cleanUpMayEnd: Promise<void>) {
     const transaction = dependency({
       async *resolve() {
         log.push("begin");
         try {
           yield { id: 7 };
-          await beforeCommit;
+          await cleanUpMayEnd;
           log.push("commit");
         } catch (error) {
-          log.push(`rollback: ${(error as Error).message}`);
+          log.push(`thrown in: ${(error as Error).message}`);
+          await cleanUpMayEnd;
+          log.push("rolled back");
           throw error;
         }
       },
     });
+    const booking = (fail: boolean) =>
+      endpoint({
+        params: { tx: p.Depends(transaction) },
+        returns: JsonResponse,
+        handler: (_request, { tx }) => {
+          log.push(`handler with ${tx.id}`);
+          if (fail) throw new SeatTaken("seat taken");
+          return new JsonResponse({ tx: tx.id });
+        },
+      });
     return createApp({
       logger: errorLog(),
-      routes: [
-        path("/", {
-          endpoint: endpoint({
-            params: { tx: p.Depends(transaction) },
-            returns: JsonResponse,
-            handler: (_request, { tx }) => {
-              log.push(`handler with ${tx.id}`);
-              handler();
-              return new JsonResponse({ tx: tx.id });
-            },
-          }),
+      exceptionHandlers: [
+        exceptionHandler(SeatTaken, (error) => {
+          log.push("error answer made");
+          return new JsonResponse({ detail: error.message }, { status: 409 });
         }),
       ],
+      routes: [path("/ok", { endpoint: booking(false) }), path("/taken", { endpoint: booking(true) })],
     });
   }
 
-  it("run their code after yield once the answer is written, which does not wait for it", async () => {
-    const log: string[] = [];
+  /** Fetches `at` from a real server, logs that the client has the answer, then lets the clean-up end. */
+  async function fetchThenEndCleanUp(log: string[], at: string): Promise<[number, unknown]> {
     let release!: () => void;
     const app = transactionApp(
       log,
-      () => {},
       new Promise<void>((resolve) => {
         release = resolve;
       }),
     );
     const server = await startServer(app);
     try {
-      const response = await server.fetch("/");
-      expect(await response.json()).toEqual({ tx: 7 });
+      const response = await server.fetch(at);
+      const answer: [number, unknown] = [response.status, await response.json()];
       log.push("client has the answer");
       release();
       await app.settled();
+      return answer;
     } finally {
       await server.close();
     }
+  }
+
+  it("run their code after yield once the answer is written, which does not wait for it", async () => {
+    const log: string[] = [];
+    expect(await fetchThenEndCleanUp(log, "/ok")).toEqual([200, { tx: 7 }]);
     expect(log).toEqual(["begin", "handler with 7", "client has the answer", "commit"]);
   });
 
-  it("get the handler's error thrown in at the yield, after the error answer", async () => {
+  it("get the handler's error thrown in at the yield once the error answer is sent, which does not wait for them", async () => {
     const log: string[] = [];
-    const response = await testClient(
-      transactionApp(log, () => {
-        throw new Error("seat taken");
-      }),
-    ).get("/");
-    expect(response.status).toBe(500);
-    expect(log).toEqual(["begin", "handler with 7", "rollback: seat taken"]);
+    expect(await fetchThenEndCleanUp(log, "/taken")).toEqual([409, { detail: "seat taken" }]);
+    expect(log).toEqual([
+      "begin",
+      "handler with 7",
+      "error answer made",
+      "thrown in: seat taken",
+      "client has the answer",
+      "rolled back",
+    ]);
   });
 
   it("close the last entered first, sync and async alike", async () => {
@@ -396,6 +413,67 @@ describe("route, group and app dependencies", () => {
   });
 });
 
+describe("app dependencies with parameters and security", () => {
+  const requireTenant = dependency({
+    params: { tenant: p.Header(z.string(), { alias: "X-Tenant" }) },
+    resolve: () => {},
+  });
+  const staff = httpBearer({ verify: (token) => (token === "staff-token" ? { name: "ann" } : null) });
+  const hello = endpoint({
+    returns: JsonResponse,
+    handler: (request: HttpRequest) => new JsonResponse({ path: request.path }),
+  });
+  const app = createApp({
+    dependencies: [requireTenant, p.Security(staff)],
+    routes: [path("/a", { endpoint: hello }), path("/g", { routes: [path("/b", { endpoint: hello })] })],
+  });
+  const client = testClient(app);
+
+  it("give every operation the header parameter, the security requirement and the 401", () => {
+    const paths = app.openapi().paths;
+    expect(Object.keys(paths)).toEqual(["/a", "/g/b"]);
+    for (const operation of [paths["/a"]!.get!, paths["/g/b"]!.get!]) {
+      expect(operation.parameters).toEqual([
+        { name: "X-Tenant", in: "header", required: true, schema: { type: "string" } },
+      ]);
+      expect(operation.security).toEqual([{ bearerAuth: [] }]);
+      expect(operation.responses["401"]).toEqual({
+        description: "Not authenticated",
+        headers: {
+          "WWW-Authenticate": {
+            description: "The authentication scheme to use, and why the credentials failed",
+            schema: { type: "string" },
+          },
+        },
+        content: { "application/json": { schema: { $ref: "#/components/schemas/HTTPError" } } },
+      });
+    }
+  });
+
+  it("answer 200 with the header and credentials, wherever the route is", async () => {
+    const headers = { "x-tenant": "acme", authorization: "Bearer staff-token" };
+    const response = await client.get("/g/b", { headers });
+    expect([response.status, response.json()]).toEqual([200, { path: "/g/b" }]);
+  });
+
+  it("answer 422 without the header", async () => {
+    const response = await client.get("/g/b", { headers: { authorization: "Bearer staff-token" } });
+    expect([response.status, response.json()]).toEqual([
+      422,
+      { detail: [{ loc: ["header", "x-tenant"], msg: "Field required", type: "missing", input: null }] },
+    ]);
+  });
+
+  it("answer 401 with the challenge without credentials", async () => {
+    const response = await client.get("/a", { headers: { "x-tenant": "acme" } });
+    expect([response.status, response.headers.get("www-authenticate"), response.json()]).toEqual([
+      401,
+      "Bearer",
+      { detail: "Not authenticated: send the header Authorization: Bearer <token>" },
+    ]);
+  });
+});
+
 describe("overrides", () => {
   const realDb = dependency({ resolve: (): { name: string } => ({ name: "production" }) });
   const fakeDb = dependency({ resolve: () => ({ name: "memory" }) });
@@ -430,6 +508,37 @@ describe("overrides", () => {
     const client = testClient(app, { overrides: [[realDb, pickDb]] });
     expect((await client.get("/db?db=b")).json()).toEqual({ db: "b" });
     expect((await client.get("/db?db=c")).status).toBe(422);
+  });
+
+  it("replace a security scheme: the handler gets the fake principal, its scopes unchecked, and the document keeps the requirement", async () => {
+    const bearer = httpBearer({ verify: (): { name: string; scope: string } | null => null });
+    const secured = createApp({
+      settings: { OPENAPI: { info: { title: "Secured", version: "1.0.0" }, allow_public: true } },
+      routes: [
+        path("/me", {
+          endpoint: endpoint({
+            params: { user: p.Security(bearer, { scopes: ["notes:write"] }) },
+            returns: JsonResponse,
+            handler: (_request, { user }) => new JsonResponse({ user }),
+          }),
+        }),
+      ],
+    });
+    const fakeUser = dependency({ resolve: () => ({ name: "Test", scope: "notes:read" }) });
+    const server = await startServer(secured, { overrides: [[bearer, fakeUser]] });
+    try {
+      const response = await server.fetch("/me");
+      expect([response.status, await response.json()]).toEqual([
+        200,
+        { user: { name: "Test", scope: "notes:read" } },
+      ]);
+      const document = (await (await server.fetch("/openapi/openapi.json")).json()) as OpenApiDocument;
+      const operation = document.paths["/me"]!.get!;
+      expect(operation.security).toEqual([{ bearerAuth: ["notes:write"] }]);
+      expect(Object.keys(operation.responses)).toEqual(["200", "401", "403"]);
+    } finally {
+      await server.close();
+    }
   });
 
   it("refuse a replacement that is not a dependency", () => {

@@ -205,6 +205,24 @@ describe("httpBasic", () => {
     const response = await client.get("/me", { headers: { authorization: header } });
     expect([response.status, response.json()]).toEqual([401, { detail: message }]);
   });
+
+  it("answers 403 naming the scope the user lacks, through scopesOf", async () => {
+    const roles: Record<string, string[]> = { ann: ["admin"], bob: [] };
+    const withRoles = httpBasic({
+      verify: ({ username, password }) => (password === "pw" && username in roles ? { username } : null),
+      scopesOf: ({ username }) => roles[username]!,
+    });
+    const client = testClient(appWith(withRoles, { scopes: ["admin"] }));
+    expect((await client.get("/me", { headers: { authorization: encode("ann:pw") } })).json()).toEqual({
+      user: { username: "ann" },
+    });
+    const refused = await client.get("/me", { headers: { authorization: encode("bob:pw") } });
+    expect([refused.status, refused.headers.get("www-authenticate"), refused.json()]).toEqual([
+      403,
+      null,
+      { detail: "Not enough permissions: the scope admin is required" },
+    ]);
+  });
 });
 
 describe("API keys", () => {
@@ -227,16 +245,57 @@ describe("API keys", () => {
 
   it("in a query parameter", async () => {
     const client = testClient(appWith(apiKeyQuery({ query: "api_key", verify })));
-    expect((await client.get(`/me?api_key=${TOKEN}`)).status).toBe(200);
-    expect((await client.get("/me?api_key=")).json()).toEqual({
-      detail: "Not authenticated: send the API key in the query parameter api_key",
-    });
+    expect((await client.get(`/me?api_key=${TOKEN}`)).json()).toEqual({ user: { service: "billing" } });
+    const missing = { detail: "Not authenticated: send the API key in the query parameter api_key" };
+    for (const at of ["/me", "/me?api_key="]) {
+      const response = await client.get(at);
+      expect([response.status, response.headers.get("www-authenticate"), response.json()]).toEqual([
+        401,
+        'APIKey query="api_key"',
+        missing,
+      ]);
+    }
+    const wrong = await client.get("/me?api_key=guess");
+    expect([wrong.status, wrong.headers.get("www-authenticate"), wrong.json()]).toEqual([
+      401,
+      'APIKey query="api_key"',
+      { detail: "Invalid API key" },
+    ]);
   });
 
   it("in a cookie", async () => {
     const client = testClient(appWith(apiKeyCookie({ cookie: "session", verify })));
-    expect((await client.get("/me", { cookies: { session: TOKEN } })).status).toBe(200);
-    expect((await client.get("/me", { cookies: { session: "stale" } })).status).toBe(401);
+    expect((await client.get("/me", { cookies: { session: TOKEN } })).json()).toEqual({
+      user: { service: "billing" },
+    });
+    const missing = await client.get("/me");
+    expect([missing.status, missing.headers.get("www-authenticate"), missing.json()]).toEqual([
+      401,
+      'APIKey cookie="session"',
+      { detail: "Not authenticated: send the API key in the cookie session" },
+    ]);
+    const stale = await client.get("/me", { cookies: { session: "stale" } });
+    expect([stale.status, stale.headers.get("www-authenticate"), stale.json()]).toEqual([
+      401,
+      'APIKey cookie="session"',
+      { detail: "Invalid API key" },
+    ]);
+  });
+
+  it("answer 403 naming the scope the key's principal lacks", async () => {
+    const keys: Record<string, { service: string; scopes: string[] }> = {
+      [TOKEN]: { service: "billing", scopes: ["invoices:write"] },
+      "read-key": { service: "reports", scopes: ["invoices:read"] },
+    };
+    const scheme = apiKeyHeader({ header: "X-API-Key", verify: (key) => keys[key] ?? null });
+    const client = testClient(appWith(scheme, { scopes: ["invoices:write"] }));
+    expect((await client.get("/me", { headers: { "x-api-key": TOKEN } })).status).toBe(200);
+    const refused = await client.get("/me", { headers: { "x-api-key": "read-key" } });
+    expect([refused.status, refused.headers.get("www-authenticate"), refused.json()]).toEqual([
+      403,
+      null,
+      { detail: "Not enough permissions: the scope invoices:write is required" },
+    ]);
   });
 });
 

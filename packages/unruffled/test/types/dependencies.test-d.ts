@@ -4,7 +4,7 @@ import { createApp } from "unruffled";
 import { type HttpRequest, JsonResponse } from "unruffled/http";
 import { dependency, endpoint, p, path } from "unruffled/route";
 import { httpBearer, type JwtClaims, jwtVerifier } from "unruffled/security";
-import { testClient } from "unruffled/testing";
+import { startServer, testClient } from "unruffled/testing";
 import { expectTypeOf } from "vitest";
 import { z } from "zod";
 
@@ -91,6 +91,16 @@ testClient(app, { overrides: [[bearer, dependency({ resolve: () => ({ name: "tes
 testClient(app, { overrides: [[paging, dependency({ resolve: () => "nope" })]] });
 // @ts-expect-error: a scheme's replacement must give its principal
 testClient(app, { overrides: [[bearer, dependency({ resolve: () => 7 })]] });
+
+// startServer checks its overrides the same way.
+void startServer(app, { overrides: [[paging, fakePaging]] });
+void startServer(app, {
+  overrides: [[bearer, dependency({ resolve: () => ({ name: "test", admin: false }) })]],
+});
+// @ts-expect-error: the replacement resolves to a string, paging to { offset, limit }
+void startServer(app, { overrides: [[paging, dependency({ resolve: () => "nope" })]] });
+// @ts-expect-error: a scheme's replacement must give its principal
+void startServer(app, { overrides: [[bearer, dependency({ resolve: () => 7 })]] });
 
 // The test client's call() takes the parameters of the endpoint's dependencies too.
 const client = testClient(app);
