@@ -37,7 +37,11 @@ describe("the write endpoints outside the seed", () => {
       "/api/enroll/student-create",
       { json: studentInput(1) },
     );
-    expect(response.json()).toEqual({ code: 401, message: "Invalid bearer token", data: null });
+    expect([response.status, response.headers.get("www-authenticate"), response.json()]).toEqual([
+      200,
+      'Bearer error="invalid_token"',
+      { code: 401, message: "Invalid bearer token", data: null },
+    ]);
     expect(response.text).not.toContain("guessed-token");
     expect(await db().kysely.selectFrom("students").selectAll().execute()).toEqual([]);
   });
@@ -99,36 +103,39 @@ describe("the write endpoints outside the seed", () => {
 describe("the lists' paging dependency", () => {
   const db = useFreshDatabase("sqlite");
 
-  it("documents page and size exactly as the seed defines them, before search", () => {
-    const operation = createEnrollmentApp(db()).openapi().paths["/api/enroll/student-list"]!.get!;
-    expect(operation.parameters).toEqual([
-      {
-        name: "page",
-        in: "query",
-        required: false,
-        description: "Page number, from 1",
-        schema: { type: "integer", minimum: 1, default: 1, description: "Page number, from 1" },
-      },
-      {
-        name: "size",
-        in: "query",
-        required: false,
-        description: "Items per page",
-        schema: { type: "integer", minimum: 1, maximum: 100, default: 10, description: "Items per page" },
-      },
-      {
-        name: "search",
-        in: "query",
-        required: false,
-        description: "Keep names that contain this, ignoring case",
-        schema: {
-          type: "string",
-          maxLength: 100,
-          description: "Keep names that contain this, ignoring case",
+  it.each(["student-list", "course-list"])(
+    "%s documents page and size exactly as the seed defines them, before search",
+    (list) => {
+      const operation = createEnrollmentApp(db()).openapi().paths[`/api/enroll/${list}`]!.get!;
+      expect(operation.parameters).toEqual([
+        {
+          name: "page",
+          in: "query",
+          required: false,
+          description: "Page number, from 1",
+          schema: { type: "integer", minimum: 1, default: 1, description: "Page number, from 1" },
         },
-      },
-    ]);
-  });
+        {
+          name: "size",
+          in: "query",
+          required: false,
+          description: "Items per page",
+          schema: { type: "integer", minimum: 1, maximum: 100, default: 10, description: "Items per page" },
+        },
+        {
+          name: "search",
+          in: "query",
+          required: false,
+          description: "Keep names that contain this, ignoring case",
+          schema: {
+            type: "string",
+            maxLength: 100,
+            description: "Keep names that contain this, ignoring case",
+          },
+        },
+      ]);
+    },
+  );
 
   it("is the one dependency of both lists, and a test may replace it", async () => {
     for (let n = 1; n <= 3; n++) await createStudentDirectly(n);
