@@ -1,4 +1,4 @@
-import { createApp } from "unruffled";
+import { createApp, HttpError } from "unruffled";
 import { JsonResponse } from "unruffled/http";
 import { dependency, endpoint, p, path } from "unruffled/route";
 import { z } from "zod";
@@ -45,6 +45,7 @@ const addNote = endpoint({
   returns: JsonResponse,
   handler(_request, { work, text }) {
     work.push(text);
+    if (journal.includes(text)) throw new HttpError(409, `"${text}" is already in the journal`);
     return new JsonResponse({ queued: text }, { status: 202 });
   },
 });
