@@ -8,6 +8,24 @@ import { startService } from "./reliability/support/service-process.ts";
 
 const folder = await mkdtemp(join(tmpdir(), "enrollment-service-"));
 afterAll(() => rm(folder, { recursive: true, force: true }));
+// The service inherits this process's environment: a CORS_ORIGINS set in the shell must not leak in.
+delete process.env.CORS_ORIGINS;
+
+/** The status of an answer and its CORS headers (and Vary), for one exact comparison. */
+async function corsAnswer(port: number, method: string, path: string, headers: Record<string, string>) {
+  const response = await fetch(`http://127.0.0.1:${port}${path}`, { method, headers });
+  await response.arrayBuffer();
+  const picked: Record<string, string> = {};
+  for (const [name, value] of response.headers) {
+    if (name.startsWith("access-control-") || name === "vary") picked[name] = value;
+  }
+  return { status: response.status, headers: picked };
+}
+
+const JSON_POST_PREFLIGHT = {
+  "access-control-request-method": "POST",
+  "access-control-request-headers": "content-type",
+};
 
 it("serves the API and the documentation pages on its embedded database, and keeps the data across a restart", async () => {
   const databaseUrl = join(folder, "enrollment.db");
@@ -74,4 +92,62 @@ it("makes an admin token at its first start on the embedded database, prints it 
   expect(second.output()).not.toContain(line![1]!);
   second.signal("SIGTERM");
   expect(await second.exited).toBe(0);
+});
+
+it("lets the pages of CORS_ORIGINS call it, with their preflights, and no other page", async () => {
+  const service = await startService({
+    databaseUrl: join(folder, "cors.db"),
+    env: { CORS_ORIGINS: "https://a.example,https://b.example" },
+  });
+  try {
+    for (const origin of ["https://a.example", "https://b.example"]) {
+      expect(await corsAnswer(service.port, "GET", "/api/enroll/hello", { origin })).toEqual({
+        status: 200,
+        headers: {
+          "access-control-allow-origin": origin,
+          "access-control-expose-headers": "x-request-id",
+          vary: "Origin",
+        },
+      });
+      const preflight = { origin, ...JSON_POST_PREFLIGHT };
+      expect(await corsAnswer(service.port, "OPTIONS", "/api/enroll/bind", preflight)).toEqual({
+        status: 204,
+        headers: {
+          "access-control-allow-origin": origin,
+          "access-control-allow-methods": "POST",
+          "access-control-allow-headers": "content-type",
+          "access-control-max-age": "600",
+          vary: "Origin, Access-Control-Request-Headers",
+        },
+      });
+    }
+    const refused = { origin: "https://c.example" };
+    expect(await corsAnswer(service.port, "GET", "/api/enroll/hello", refused)).toEqual({
+      status: 200,
+      headers: { vary: "Origin" },
+    });
+    expect(
+      await corsAnswer(service.port, "OPTIONS", "/api/enroll/bind", { ...refused, ...JSON_POST_PREFLIGHT }),
+    ).toEqual({ status: 400, headers: { vary: "Origin" } });
+  } finally {
+    service.signal("SIGTERM");
+    await service.exited;
+  }
+});
+
+it("sends no CORS header to any page without CORS_ORIGINS", async () => {
+  const service = await startService({ databaseUrl: join(folder, "no-cors.db") });
+  try {
+    const page = { origin: "https://a.example" };
+    expect(await corsAnswer(service.port, "GET", "/api/enroll/hello", page)).toEqual({
+      status: 200,
+      headers: {},
+    });
+    expect(
+      await corsAnswer(service.port, "OPTIONS", "/api/enroll/bind", { ...page, ...JSON_POST_PREFLIGHT }),
+    ).toEqual({ status: 400, headers: {} });
+  } finally {
+    service.signal("SIGTERM");
+    await service.exited;
+  }
 });
