@@ -1,5 +1,6 @@
 // fast-check generators of the values a Zod model accepts, read from the model itself, with
-// undeclared keys in every object the model strips: what a handler hands to a response model.
+// undeclared keys in every object the model strips and keys in any order: what a handler hands to a
+// response model.
 import fc from "fast-check";
 import { z } from "zod";
 
@@ -31,9 +32,9 @@ const MAX_ITEMS = 4;
 
 /**
  * Values `model` accepts (every one passes `model.safeParse`), built from its definition: objects
- * with each optional key present or not and {@link UNDECLARED_KEY} added where the model would strip
- * it, lists, records, union options, nulls, ISO dates, emails, and text with non-ASCII and control
- * characters.
+ * with each optional key present or not, {@link UNDECLARED_KEY} (and at times other keys) added where
+ * the model would strip them, and their keys in any order; lists, records, union options, nulls,
+ * ISO dates, emails, and text with non-ASCII and control characters.
  *
  * @example fc.assert(fc.property(modelValues(Student), (value) => Student.safeParse(value).success))
  */
@@ -89,8 +90,9 @@ function valuesOf(schema: Schema, depth: number): fc.Arbitrary<unknown> {
       return fc.option(valuesOf(innerOf(def), depth), { nil: undefined, freq: 4 });
     case "nullable":
       return fc.option(valuesOf(innerOf(def), depth), { nil: null, freq: 4 });
-    case "readonly":
     case "nonoptional":
+      return valuesOf(innerOf(def), depth).filter((value) => value !== undefined);
+    case "readonly":
     case "catch":
       return valuesOf(innerOf(def), depth);
     case "pipe":
@@ -176,14 +178,33 @@ function objectsFor(def: z.core.$ZodObjectDef, depth: number): fc.Arbitrary<Reco
   for (const key of keys) values[key] = valuesOf(shape[key]!, depth + 1);
   const requiredKeys = keys.filter((key) => shape[key]!._zod.optin === undefined);
   const declared = fc.record(values, { requiredKeys });
-  const catchall = def.catchall === undefined ? "strip" : def.catchall._zod.def.type;
-  if (catchall === "never") return declared;
-  // Where the model strips unknown keys, a secret it does not declare; where it keeps them, any.
+  const catchall = def.catchall;
+  const mode = catchall === undefined ? "strip" : catchall._zod.def.type;
+  if (mode === "never") return declared.chain(shuffled);
+  // Other keys than the declared ones: a key the model declares would be held to its schema.
+  const otherKey = fc.string().filter((key) => !Object.hasOwn(shape, key));
+  // Where the model strips unknown keys, a secret it does not declare, and at times a few more;
+  // where it keeps them, any value its catchall accepts.
   const extra =
-    catchall === "strip"
-      ? fc.constant({ [UNDECLARED_KEY]: UNDECLARED_VALUE })
-      : fc.dictionary(fc.string(), fc.jsonValue());
-  return fc.tuple(extra, declared).map(([undeclared, known]) => ({ ...undeclared, ...known }));
+    catchall === undefined
+      ? fc
+          .dictionary(otherKey, fc.jsonValue({ maxDepth: 1 }), { maxKeys: 2 })
+          .map((more) => ({ ...more, [UNDECLARED_KEY]: UNDECLARED_VALUE }))
+      : fc.dictionary(
+          otherKey,
+          mode === "unknown" || mode === "any" ? fc.jsonValue() : valuesOf(catchall, depth + 1),
+          { maxKeys: depth >= MAX_DEPTH ? 0 : MAX_ITEMS },
+        );
+  return fc.tuple(extra, declared).chain(([undeclared, known]) => shuffled({ ...undeclared, ...known }));
+}
+
+/** The same keys and values in a random order: Zod's output follows the model, not the input. */
+function shuffled(value: Record<string, unknown>): fc.Arbitrary<Record<string, unknown>> {
+  const entries = Object.entries(value);
+  if (entries.length < 2) return fc.constant(value);
+  return fc
+    .shuffledSubarray(entries, { minLength: entries.length, maxLength: entries.length })
+    .map((order) => Object.fromEntries(order));
 }
 
 function recordsFor(def: z.core.$ZodRecordDef, depth: number): fc.Arbitrary<Record<string, unknown>> {
@@ -194,7 +215,7 @@ function recordsFor(def: z.core.$ZodRecordDef, depth: number): fc.Arbitrary<Reco
     const entries: Record<string, fc.Arbitrary<unknown>> = {};
     for (const key of keys) entries[key] = value;
     const partial = (def as { partial?: boolean }).partial === true;
-    return fc.record(entries, { requiredKeys: partial ? [] : keys });
+    return fc.record(entries, { requiredKeys: partial ? [] : keys }).chain(shuffled);
   }
   if (depth >= MAX_DEPTH) return fc.constant({});
   const accepts = (key: string) => z.safeParse(def.keyType, key).success;
