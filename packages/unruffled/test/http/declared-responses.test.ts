@@ -378,8 +378,8 @@ describe("the build-time log", () => {
         level: 20,
         endpoint: 'endpoint "tagged" (GET /tagged)',
         status: 200,
-        zodParses: ["tags[] (its parse rewrites the value: .trim(), .toLowerCase(), z.coerce)"],
-        msg: 'endpoint "tagged" (GET /tagged) status 200: Zod parses tags[] (its parse rewrites the value: .trim(), .toLowerCase(), z.coerce); the rest of the model is compiled',
+        zodParses: ["tags[] (its parse rewrites the value: .trim(), .toLowerCase(), .overwrite(), z.coerce)"],
+        msg: 'endpoint "tagged" (GET /tagged) status 200: Zod parses tags[] (its parse rewrites the value: .trim(), .toLowerCase(), .overwrite(), z.coerce); the rest of the model is compiled',
       },
     ]);
   });

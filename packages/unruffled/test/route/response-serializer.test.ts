@@ -7,6 +7,12 @@ import { z } from "zod";
 
 const Address = z.object({ street: z.string(), city: z.string().max(50), postcode: z.string().nullable() });
 
+interface Branch {
+  label: string;
+  branches: Branch[];
+}
+const Branch: z.ZodType<Branch> = z.lazy(() => z.object({ label: z.string(), branches: z.array(Branch) }));
+
 /** A model with every shape a response model tends to have. */
 const Profile = z.object({
   id: z.int(),
@@ -33,6 +39,12 @@ const Profile = z.object({
   versioned: z.looseObject({ version: z.int() }),
   anything: z.unknown(),
   nested: z.object({ deeper: z.object({ addresses: z.array(Address) }) }),
+  tree: Branch,
+  scores: z.object({ total: z.int() }).catchall(z.object({ points: z.int() })),
+  sealed: z.strictObject({ code: z.string(), flags: z.array(z.boolean()) }),
+  series: z.tuple([z.string(), z.object({ x: z.int() })], z.int()),
+  motto: z.string().prefault("none"),
+  level: z.int().optional().nonoptional(),
 });
 
 interface Category {
@@ -96,7 +108,7 @@ describe("the compiled serializer", () => {
   it("leaves to Zod what it cannot express, says which, and still writes what Zod's parse gives", () => {
     const serializer = serializerOf(Rewritten);
     expect(serializer.fallbacks).toEqual([
-      "title (its parse rewrites the value: .trim(), .toLowerCase(), z.coerce)",
+      "title (its parse rewrites the value: .trim(), .toLowerCase(), .overwrite(), z.coerce)",
       "slug (a transform or pipe)",
       "either (a union whose options accept the same kind of value)",
     ]);
@@ -133,6 +145,11 @@ describe("the compiled serializer", () => {
       versioned: { version: 2, kept: true },
       anything: { kept: true },
       nested: { deeper: { addresses: [{ street: "S", city: "C", postcode: "1", ...secret }], ...secret } },
+      tree: { label: "root", branches: [{ label: "leaf", branches: [], ...secret }], ...secret },
+      scores: { total: 3, math: { points: 2, ...secret } },
+      sealed: { code: "c", flags: [true] },
+      series: ["s", { x: 1, ...secret }, 7, 8],
+      level: 4,
       ...secret,
     };
     expect(JSON.parse(serializer.write(value))).toEqual({
@@ -155,7 +172,70 @@ describe("the compiled serializer", () => {
       versioned: { version: 2, kept: true },
       anything: { kept: true },
       nested: { deeper: { addresses: [{ street: "S", city: "C", postcode: "1" }] } },
+      tree: { label: "root", branches: [{ label: "leaf", branches: [] }] },
+      scores: { total: 3, math: { points: 2 } },
+      sealed: { code: "c", flags: [true] },
+      series: ["s", { x: 1 }, 7, 8],
+      motto: "none",
+      level: 4,
     });
+  });
+
+  it("copies a list of simple values into a plain array: an Array subclass's toJSON is not called", () => {
+    // slice() would keep the subclass, and JSON.stringify would send what its toJSON returns.
+    class Tags extends Array<string> {
+      toJSON() {
+        return { password_hash: "$argon2id$secret" };
+      }
+    }
+    const Tagged = z.object({ tags: z.array(z.string()), anything: z.array(z.unknown()) });
+    const serializer = serializerOf(Tagged);
+    const value = { tags: Tags.from(["a", "b"]), anything: Tags.from(["c"]) };
+    expect(serializer.fallbacks).toEqual([]);
+    expect(serializer.write(value)).toBe('{"tags":["a","b"],"anything":["c"]}');
+    expect(serializer.write(value)).toBe(parsedJson(Tagged, value));
+  });
+
+  it("writes a Map or a Set as Zod's fresh copy is written, {}: its own keys and a subclass's toJSON stay home", () => {
+    class Secretive extends Map<string, number> {
+      toJSON() {
+        return { password_hash: "$argon2id$secret" };
+      }
+    }
+    const set = Object.assign(new Set([1]), { password_hash: "$argon2id$secret" });
+    const Collections = z.object({ counts: z.map(z.string(), z.int()), ids: z.set(z.int()) });
+    const value = { counts: new Secretive([["a", 1]]), ids: set };
+    expect(serializerOf(Collections).write(value)).toBe('{"counts":{},"ids":{}}');
+    expect(serializerOf(Collections).write(value)).toBe(parsedJson(Collections, value));
+  });
+
+  it("leaves to Zod an object, list, record, tuple or union whose parse rewrites it (.overwrite()), and says so", () => {
+    const sorted = (list: number[]) => [...list].sort((a, b) => a - b);
+    const Overwritten = z.object({
+      ids: z.array(z.int()).overwrite(sorted),
+      page: z.object({ n: z.int() }).overwrite((page) => ({ n: page.n + 1 })),
+      totals: z.record(z.string(), z.int()).overwrite((totals) => ({ ...totals, all: 0 })),
+      pair: z.tuple([z.int(), z.int()]).overwrite(([a, b]) => [b, a]),
+      either: z.union([z.int(), z.array(z.int())]).overwrite((x) => (Array.isArray(x) ? sorted(x) : x)),
+      tree: z.lazy(() => z.array(z.int())).overwrite(sorted),
+    });
+    const serializer = serializerOf(Overwritten);
+    const why = "its parse rewrites the value: .trim(), .toLowerCase(), .overwrite(), z.coerce";
+    expect(serializer.fallbacks).toEqual(
+      ["ids", "page", "totals", "pair", "either", "tree"].map((field) => `${field} (${why})`),
+    );
+    const value = {
+      ids: [3, 1, 2],
+      page: { n: 1 },
+      totals: { a: 1 },
+      pair: [1, 2],
+      either: [2, 1],
+      tree: [9, 8],
+    };
+    expect(serializer.write(value)).toBe(
+      '{"ids":[1,2,3],"page":{"n":2},"totals":{"a":1,"all":0},"pair":[2,1],"either":[1,2],"tree":[8,9]}',
+    );
+    expect(serializer.write(value)).toBe(parsedJson(Overwritten, value));
   });
 
   it("never sends a key that a record's key schema refuses: the answer is refused instead", () => {

@@ -60,10 +60,6 @@ export class LeafConversions {
       }
       case "date":
         return leaf((x) => `${x} instanceof Date`);
-      case "map":
-        return leaf((x) => `${x} instanceof Map`);
-      case "set":
-        return leaf((x) => `${x} instanceof Set`);
       case "any":
       case "unknown":
       case "custom":

@@ -61,6 +61,8 @@ class PickerWriter {
     const leaf = this.leaves.of(target, new Set());
     if (leaf !== undefined) return leaf;
     const def = defOf(target);
+    // A value its parse rewrites (`.overwrite()` on a list, `.trim()` on a string) is Zod's, whatever its kind.
+    if (rewritesValue(def)) return this.fallback(target, path, REWRITES);
     if (def.type === "readonly") return this.convert(def.innerType!, path);
     const existing = this.named.get(target);
     if (existing !== undefined) return { kind: "function", name: existing };
@@ -80,7 +82,8 @@ class PickerWriter {
     let current = schema;
     for (let depth = 0; depth < 32; depth++) {
       const def = defOf(current);
-      if (def.type !== "lazy") return current;
+      // A lazy with its own `.overwrite()` is kept, so that its rewrite is seen.
+      if (def.type !== "lazy" || rewritesValue(def)) return current;
       current = lazyTarget(current);
     }
     return undefined;
@@ -120,6 +123,10 @@ class PickerWriter {
         const owner = this.constant(def);
         return `if (v === undefined) v = ${owner}.defaultValue;\nreturn ${expressionOf(this.convert(def.innerType!, path), "v")};`;
       }
+      case "map":
+      case "set":
+        // JSON writes Zod's fresh Map or Set as {}: the value's own keys and a subclass's toJSON stay home.
+        return `if (!(v instanceof ${def.type === "map" ? "Map" : "Set"})) fail();\nreturn {};`;
       case "nonoptional":
         return `const t = ${expressionOf(this.convert(def.innerType!, path), "v")};\nif (t === undefined) fail();\nreturn t;`;
       default:
@@ -167,15 +174,15 @@ class PickerWriter {
 
   private arrayBody(def: SchemaDef, path: string): string {
     const element = this.convert(def.element!, `${path}[]`);
-    if (element.kind === "leaf") {
-      // Leaves go out as they are: the array is checked, then copied in one go.
-      const check =
-        element.test === undefined
-          ? ""
-          : `for (let i = 0; i < v.length; i++) { const t = v[i]; if (!(${element.test("t")})) fail(); }\n`;
-      return `if (!Array.isArray(v)) fail();\n${check}return v.slice();`;
-    }
-    return `if (!Array.isArray(v)) fail();\nconst n = v.length;\nconst o = new Array(n);\nfor (let i = 0; i < n; i++) o[i] = ${element.name}(v[i]);\nreturn o;`;
+    // A plain array, as Zod's parse gives: slice() would keep an Array subclass and its toJSON.
+    const tested = element.kind === "leaf" && element.test !== undefined;
+    const copy =
+      element.kind === "function"
+        ? `${element.name}(v[i])`
+        : tested
+          ? `(t = v[i], ${element.test!("t")} ? t : fail())`
+          : "v[i]";
+    return `if (!Array.isArray(v)) fail();\nconst n = v.length;\nconst o = new Array(n);\n${tested ? "let t;\n" : ""}for (let i = 0; i < n; i++) o[i] = ${copy};\nreturn o;`;
   }
 
   private tupleBody(def: SchemaDef, path: string): string | undefined {
@@ -312,9 +319,10 @@ class PickerWriter {
   }
 }
 
+const REWRITES = "its parse rewrites the value: .trim(), .toLowerCase(), .overwrite(), z.coerce";
+
 /** Why Zod parses a part of the model, in the words of the build-time log. */
 function fallbackReason(def: SchemaDef): string {
-  if (rewritesValue(def)) return "its parse rewrites the value: .trim(), .toLowerCase(), z.coerce";
   switch (def.type) {
     case "pipe":
       return "a transform or pipe";
