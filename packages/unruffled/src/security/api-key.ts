@@ -74,9 +74,9 @@ function apiKey<P, R extends HttpRequest>(
     challenge: { missing: `APIKey ${where}="${wireName}"`, rejected: `APIKey ${where}="${wireName}"` },
     messages: {
       missing: `Not authenticated: send the API key in ${place}`,
-      malformed: "Not authenticated: the API key is empty",
       rejected: "Invalid API key",
     },
+    // An empty key is no key: told how to send one, as when it is missing.
     read(request) {
       const key = find(request, wireName);
       return key === undefined || key === "" ? undefined : key;

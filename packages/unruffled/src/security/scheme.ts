@@ -32,8 +32,8 @@ export interface SchemeParts<C, P> {
   openapi: SecuritySchemeObject;
   /** The `WWW-Authenticate` challenge without credentials, and with ones that failed. */
   challenge: { missing: string; rejected: string };
-  /** The 401 messages: never the credential itself. */
-  messages: { missing: string; malformed: string; rejected: string };
+  /** The 401 messages: never the credential itself; `malformed` for schemes whose `read` can say so. */
+  messages: { missing: string; malformed?: string; rejected: string };
   /** The credential in the request; undefined when there is none. */
   read(request: HttpRequest): C | undefined | typeof MALFORMED;
   verify(credential: C, request: HttpRequest): Verified<P>;
@@ -66,7 +66,11 @@ export function securityScheme<C, P>(parts: SchemeParts<C, P>): SecurityScheme<P
       const credential = parts.read(request);
       if (credential === undefined) return refuse(parts.messages.missing, parts.challenge.missing, optional);
       if (credential === MALFORMED)
-        return refuse(parts.messages.malformed, parts.challenge.rejected, optional);
+        return refuse(
+          parts.messages.malformed ?? parts.messages.rejected,
+          parts.challenge.rejected,
+          optional,
+        );
       const verified = parts.verify(credential, request);
       if (verified instanceof Promise) return verified.then((principal) => accept(principal, optional));
       return accept(verified, optional);
