@@ -84,9 +84,9 @@ function modelSerializer(
     try {
       return JSON.stringify(value) ?? "null";
     } catch (error) {
-      throw new ResponseValidationError(label, status, "", `${what.notJson}: ${message(error)}`, {
-        cause: error,
-      });
+      // A BigInt or a cycle is a TypeError; a RangeError is JSON too long for one string, or too deep.
+      const phrase = error instanceof RangeError ? what.unwritten : what.notJson;
+      throw new ResponseValidationError(label, status, "", `${phrase}: ${message(error)}`, { cause: error });
     }
   };
   const writeChecked = (value: unknown): string => {
