@@ -63,6 +63,8 @@ type Config = {
   quietWait: number;
   retries: number;
   only: string[] | null;
+  /** the endpoints loaded, in the suite's order; null: all of them */
+  endpoints: string[] | null;
   pin: boolean;
   serverCpu: string;
   loadCpu: string;
@@ -91,6 +93,13 @@ ${Object.values(SUITES)
     (suite) => `                         ${suite.id.padEnd(11)} ${suite.servers.map((s) => s.id).join(",")}`,
   )
   .join("\n")}
+  --endpoints a,b      load only these endpoints (env BENCH_ENDPOINTS), with the route each is compared with:
+${Object.values(SUITES)
+  .map(
+    (suite) =>
+      `                         ${suite.id.padEnd(11)} ${suite.endpoints.map((e) => e.id).join(",")}`,
+  )
+  .join("\n")}
   --quiet-wait S       before each run, wait up to S seconds for the machine to be idle (default 2, quick 0.5; 0: never)
   --retries N          re-run a measurement disturbed by other processes (other CPU ≥ ${NOISY_PCT}% of a core) up
                        to N times, keeping the least disturbed run (default 1, quick 0; env BENCH_RETRIES)
@@ -113,6 +122,7 @@ function readConfig(argv: string[]): Config {
       pipelining: { type: "string" },
       "max-requests": { type: "string" },
       only: { type: "string" },
+      endpoints: { type: "string" },
       "quiet-wait": { type: "string" },
       retries: { type: "string" },
       "no-pin": { type: "boolean", default: false },
@@ -142,16 +152,26 @@ function readConfig(argv: string[]): Config {
       throw new Error(`--${name} must be a non-negative number, got ${raw}`);
     return value;
   };
-  const onlyRaw = values.only ?? env.BENCH_ONLY;
-  const only = onlyRaw
-    ? onlyRaw
-        .split(",")
-        .map((s) => s.trim())
-        .filter(Boolean)
-    : null;
+  const list = (raw: string | undefined) =>
+    raw
+      ? raw
+          .split(",")
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : null;
+  const only = list(values.only ?? env.BENCH_ONLY);
   for (const id of only ?? []) {
     if (!suite.servers.some((s) => s.id === id))
       throw new Error(`--only: unknown server "${id}" in the ${suite.id} suite`);
+  }
+  const endpoints = list(values.endpoints ?? env.BENCH_ENDPOINTS);
+  for (const id of endpoints ?? []) {
+    const endpoint = suite.endpoints.find((e) => e.id === id);
+    if (endpoint === undefined)
+      throw new Error(`--endpoints: unknown endpoint "${id}" in the ${suite.id} suite`);
+    // Its ratio to the route it is compared with needs that route in the same rounds.
+    if (endpoint.baseline !== undefined && !endpoints!.includes(endpoint.baseline))
+      throw new Error(`--endpoints: ${id} is compared with ${endpoint.baseline}; load both`);
   }
   const loadGenerator = values["load-generator"] ?? env.BENCH_LOAD_GENERATOR ?? "auto";
   if (loadGenerator !== "auto" && loadGenerator !== "wrk" && loadGenerator !== "autocannon")
@@ -177,6 +197,7 @@ function readConfig(argv: string[]): Config {
     quietWait: number(values["quiet-wait"], env.BENCH_QUIET_WAIT, quick ? 0.5 : 2, "quiet-wait"),
     retries: Math.round(number(values.retries, env.BENCH_RETRIES, quick ? 0 : 1, "retries")),
     only,
+    endpoints,
     pin: !values["no-pin"] && env.BENCH_NO_PIN !== "1",
     serverCpu: values["server-cpu"] ?? env.BENCH_SERVER_CPU ?? "0",
     loadCpu: values["load-cpu"] ?? env.BENCH_LOAD_CPU ?? "1",
@@ -402,7 +423,12 @@ async function startChecked(
 
 async function main(): Promise<void> {
   const config = readConfig(process.argv.slice(2));
-  const suite: Suite = SUITES[config.suite];
+  const whole: Suite = SUITES[config.suite];
+  // Checks stay whole: every server is still checked on every endpoint before it is loaded.
+  const suite: Suite = {
+    ...whole,
+    endpoints: whole.endpoints.filter((e) => config.endpoints === null || config.endpoints.includes(e.id)),
+  };
   const servers = suite.servers.filter((s) => config.only === null || config.only.includes(s.id));
   const canPin = config.pin && os.availableParallelism() >= 2 && hasTaskset();
   const serverCpu = canPin ? config.serverCpu : null;

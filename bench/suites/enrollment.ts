@@ -140,6 +140,8 @@ export const enrollment: Suite = {
     const uf = summary.unruffled;
     return enrollment.endpoints.flatMap((endpoint) => {
       const u = uf?.endpoints[endpoint.id];
+      // Not loaded in this run (--endpoints).
+      if (u === undefined) return [];
       const peer = (id: string) => summary[id]?.endpoints[endpoint.id];
       return [
         rpsLine(`${endpoint.id}: req/s vs Fastify`, summary, endpoint.id, "fastify", 1),

@@ -206,6 +206,8 @@ export const frameworks: Suite = {
     const lines: string[] = [];
     for (const endpoint of frameworks.endpoints) {
       const u = uf?.endpoints[endpoint.id];
+      // Not loaded in this run (--endpoints).
+      if (u === undefined) continue;
       const name = endpoint.id;
       const peer = (id: string) => summary[id]?.endpoints[name];
       const factors = FACTORS[name] ?? DEFAULT_FACTORS;
