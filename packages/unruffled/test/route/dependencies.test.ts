@@ -6,6 +6,7 @@ import { httpBearer } from "unruffled/security";
 import { startServer, testClient } from "unruffled/testing";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { DOCUMENTED_401 } from "../support/documented-401.ts";
 
 const paging = dependency({
   params: {
@@ -437,16 +438,7 @@ describe("app dependencies with parameters and security", () => {
         { name: "X-Tenant", in: "header", required: true, schema: { type: "string" } },
       ]);
       expect(operation.security).toEqual([{ bearerAuth: [] }]);
-      expect(operation.responses["401"]).toEqual({
-        description: "Not authenticated",
-        headers: {
-          "WWW-Authenticate": {
-            description: "The authentication scheme to use, and why the credentials failed",
-            schema: { type: "string" },
-          },
-        },
-        content: { "application/json": { schema: { $ref: "#/components/schemas/HTTPError" } } },
-      });
+      expect(operation.responses["401"]).toEqual(DOCUMENTED_401);
     }
   });
 

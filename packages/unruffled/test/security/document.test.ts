@@ -4,6 +4,7 @@ import { endpoint, p, path } from "unruffled/route";
 import { httpBearer } from "unruffled/security";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { DOCUMENTED_401 } from "../support/documented-401.ts";
 import { securedApp } from "./secured-app.ts";
 
 const document = securedApp().openapi();
@@ -59,16 +60,7 @@ describe("the document of an app with security", () => {
   });
 
   it("documents the 401 (with its challenge) and, where a scope is needed, the 403", () => {
-    expect(operation("/bearer").responses["401"]).toEqual({
-      description: "Not authenticated",
-      headers: {
-        "WWW-Authenticate": {
-          description: "The authentication scheme to use, and why the credentials failed",
-          schema: { type: "string" },
-        },
-      },
-      content: { "application/json": { schema: { $ref: "#/components/schemas/HTTPError" } } },
-    });
+    expect(operation("/bearer").responses["401"]).toEqual(DOCUMENTED_401);
     expect(operation("/bearer").responses["403"]).toBeUndefined();
     expect(operation("/write").responses["403"]).toEqual({
       description: "Not enough permissions",
