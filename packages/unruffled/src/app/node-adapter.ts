@@ -7,6 +7,7 @@ import type { HttpRequest, RawRequest } from "../http/request.ts";
 import { checkedStatus, type HttpResponse } from "../http/response.ts";
 import { createServer, Readable } from "../node-builtins.ts";
 import type { AfterResponseWork } from "./after-response.ts";
+import { BodyEncoder } from "./body-encoder.ts";
 import { closeGracefully } from "./graceful-close.ts";
 import type { RequestHandler } from "./handle-request.ts";
 import { type LimitSettings, timeoutCheckInterval } from "./settings.ts";
@@ -52,6 +53,8 @@ export class NodeAdapter {
   private closing = false;
   /** The event streams being written, with their requests, which `close()` ends. */
   private readonly streams = new Map<EventFrames, HttpRequest>();
+  /** Large string bodies, encoded once before Node writes them. */
+  private readonly encoder = new BodyEncoder();
 
   constructor(options: NodeAdapterOptions) {
     this.requests = options.requests;
@@ -87,12 +90,12 @@ export class NodeAdapter {
     if (request.afterResponseTasks !== undefined) res.once("close", () => this.work.start(request));
     if (response.body instanceof EventFrames) this.follow(res, response.body, request);
     try {
-      writeNodeResponse(res, response, request);
+      writeNodeResponse(res, response, request, this.encoder);
     } catch (error) {
       // What Node refuses to write (a header changed after the response was built, to a value with a
       // line break) is a 500, not an exception that would stop the process.
       if (res.headersSent) res.destroy();
-      else writeNodeResponse(res, this.requests.unwritable(error, request), request);
+      else writeNodeResponse(res, this.requests.unwritable(error, request), request, this.encoder);
     }
   }
 
@@ -164,10 +167,16 @@ function endStream(stream: EventFrames, request: HttpRequest): void {
 
 /**
  * Writes a response to Node. Content-Length is computed here so that Node does not fall back to
- * chunked encoding; HEAD gets the headers only. A request whose body was refused part-way closes
- * its connection after the answer, so the unread rest is never read.
+ * chunked encoding; HEAD gets the headers only. A large string body goes out as the bytes the
+ * encoder made of it, whose length is the Content-Length. A request whose body was refused part-way
+ * closes its connection after the answer, so the unread rest is never read.
  */
-function writeNodeResponse(res: ServerResponse, response: HttpResponse, request: HttpRequest): void {
+function writeNodeResponse(
+  res: ServerResponse,
+  response: HttpResponse,
+  request: HttpRequest,
+  encoder: BodyEncoder,
+): void {
   // Node would send a 1xx as if informational and leave the client waiting: refused like a bad header.
   checkedStatus(response.status);
   const headers = response.headers as Record<string, string | string[]>;
@@ -186,9 +195,20 @@ function writeNodeResponse(res: ServerResponse, response: HttpResponse, request:
     }
     return;
   }
+  const head = request.method === "HEAD";
+  if (typeof body === "string" && !head && headers["content-length"] === undefined) {
+    const bytes = encoder.encode(body);
+    if (bytes !== undefined) {
+      headers["content-length"] = String(bytes.length);
+      res.writeHead(response.status, headers);
+      res.end(bytes);
+      encoder.release(res, bytes);
+      return;
+    }
+  }
   if (body !== null && headers["content-length"] === undefined) {
     headers["content-length"] = String(typeof body === "string" ? Buffer.byteLength(body) : body.byteLength);
   }
   res.writeHead(response.status, headers);
-  res.end(request.method === "HEAD" || body === null ? undefined : body);
+  res.end(head || body === null ? undefined : body);
 }
