@@ -11,6 +11,13 @@ describe("BodyEncoder.encode", () => {
     expect(bytes?.equals(Buffer.from(LONG, "utf8"))).toBe(true);
   });
 
+  it("writes a lone surrogate as U+FFFD, as Node does with the string", () => {
+    const text = `${"x".repeat(MIN_ENCODED_CHARS)}\ud800`;
+    const bytes = new BodyEncoder().encode(text)!;
+    expect(bytes.subarray(-3)).toEqual(Buffer.from([0xef, 0xbf, 0xbd]));
+    expect(bytes.length).toBe(Buffer.byteLength(text));
+  });
+
   it("leaves a body shorter than MIN_ENCODED_CHARS to Node", () => {
     expect(new BodyEncoder().encode("x".repeat(MIN_ENCODED_CHARS - 1))).toBeUndefined();
   });
