@@ -196,19 +196,14 @@ function writeNodeResponse(
     return;
   }
   const head = request.method === "HEAD";
-  if (typeof body === "string" && !head && headers["content-length"] === undefined) {
-    const bytes = encoder.encode(body);
-    if (bytes !== undefined) {
-      headers["content-length"] = String(bytes.length);
-      res.writeHead(response.status, headers);
-      res.end(bytes);
-      encoder.release(res, bytes);
-      return;
-    }
-  }
+  let bytes: Buffer | undefined;
   if (body !== null && headers["content-length"] === undefined) {
-    headers["content-length"] = String(typeof body === "string" ? Buffer.byteLength(body) : body.byteLength);
+    if (typeof body === "string") {
+      bytes = head ? undefined : encoder.encode(body);
+      headers["content-length"] = String(bytes?.length ?? Buffer.byteLength(body));
+    } else headers["content-length"] = String(body.byteLength);
   }
   res.writeHead(response.status, headers);
-  res.end(head || body === null ? undefined : body);
+  res.end(head || body === null ? undefined : (bytes ?? body));
+  if (bytes !== undefined) encoder.release(res, bytes);
 }
