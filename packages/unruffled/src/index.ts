@@ -1,23 +1,10 @@
 export type { Logger } from "pino";
 export type { AppOptions } from "./app/app.ts";
 export { App, createApp } from "./app/app.ts";
-export type { CompressionOptions } from "./app/compression.ts";
-export { compression } from "./app/compression.ts";
-export type { CorsOptions, CorsOrigins } from "./app/cors.ts";
-export { cors } from "./app/cors.ts";
-export type { ErrorClass, ExceptionHandler, ExceptionHandlerFunction } from "./app/exception-handlers.ts";
-export { exceptionHandler } from "./app/exception-handlers.ts";
-export type { ErrorLogger, LoggingSettings } from "./app/logging.ts";
-export { createLogger, DEFAULT_LOG_LEVEL } from "./app/logging.ts";
-export type { CloseOptions, ListenOptions } from "./app/node-adapter.ts";
 export type { LimitSettings, ResponseSettings, Settings } from "./app/settings.ts";
 export { DEFAULT_LIMITS } from "./app/settings.ts";
-export type { ShutdownSignalOptions } from "./app/shutdown-signals.ts";
-export { handleShutdownSignals } from "./app/shutdown-signals.ts";
 export type { StartupHook } from "./app/startup.ts";
 export { StartupError } from "./app/startup.ts";
-export type { WorkerOptions } from "./app/workers.ts";
-export { runWorkers } from "./app/workers.ts";
 export type { ValidationIssue } from "./errors.ts";
 export {
   ForbiddenError,
@@ -35,11 +22,28 @@ export {
   UnsupportedMediaTypeError,
   ValueError,
 } from "./errors.ts";
+export type {
+  ErrorClass,
+  ExceptionHandler,
+  ExceptionHandlerFunction,
+} from "./handling/exception-handlers.ts";
+export { exceptionHandler } from "./handling/exception-handlers.ts";
 export type { Middleware, MiddlewareRoute, Next } from "./http/middleware.ts";
+export type { ErrorLogger, LoggingSettings } from "./logging/logger.ts";
+export { createLogger, DEFAULT_LOG_LEVEL } from "./logging/logger.ts";
+export type { CompressionOptions } from "./middleware/compression.ts";
+export { compression } from "./middleware/compression.ts";
+export type { CorsOptions, CorsOrigins } from "./middleware/cors.ts";
+export { cors } from "./middleware/cors.ts";
 export {
   HttpErrorSchema,
   HttpValidationErrorSchema,
   ValidationIssueSchema,
-} from "./openapi/error-schemas.ts";
+} from "./openapi/operation/error-schemas.ts";
 export type { OpenApiSettings } from "./openapi/settings.ts";
-export type { DependencyOverride } from "./route/overrides.ts";
+export type { DependencyOverride } from "./route/declare/overrides.ts";
+export type { CloseOptions, ListenOptions } from "./server/node-adapter.ts";
+export type { ShutdownSignalOptions } from "./server/shutdown-signals.ts";
+export { handleShutdownSignals } from "./server/shutdown-signals.ts";
+export type { WorkerOptions } from "./server/workers.ts";
+export { runWorkers } from "./server/workers.ts";

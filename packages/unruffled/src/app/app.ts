@@ -1,29 +1,29 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Logger } from "pino";
+import { AfterResponseWork } from "../handling/after-response.ts";
+import { type ExceptionHandler, ExceptionHandlers } from "../handling/exception-handlers.ts";
+import { RequestHandler } from "../handling/handle-request.ts";
 import type { BodyLimits } from "../http/body-limits.ts";
 import { checkedMiddleware, type Middleware } from "../http/middleware.ts";
 import { HttpRequest, type RawRequest } from "../http/request.ts";
 import type { HttpResponse } from "../http/response.ts";
+import { AccessLog } from "../logging/access-log.ts";
+import { type ErrorLogger, isPinoLogger, LazyLogger } from "../logging/logger.ts";
 import { checkOpenApiSettings } from "../openapi/check-settings.ts";
-import { docsRoutes } from "../openapi/docs-routes.ts";
+import { docsRoutes } from "../openapi/docs-pages/routes.ts";
 import { generateOpenApi } from "../openapi/generate.ts";
 import type { OpenApiDocument } from "../openapi/types.ts";
-import { type BuiltRoute, buildRoutes } from "../route/build-routes.ts";
-import { type DependencyOverride, type Overrides, overridesOf } from "../route/overrides.ts";
-import type { RouteDefinition, RouteDependency } from "../route/path.ts";
-import { AccessLog } from "./access-log.ts";
-import { AfterResponseWork } from "./after-response.ts";
-import { type ExceptionHandler, ExceptionHandlers } from "./exception-handlers.ts";
-import { fetchHandler } from "./fetch-adapter.ts";
-import { RequestHandler } from "./handle-request.ts";
-import { type ErrorLogger, isPinoLogger, LazyLogger } from "./logging.ts";
+import { type BuiltRoute, buildRoutes } from "../route/analyse/build-routes.ts";
+import { type DependencyOverride, type Overrides, overridesOf } from "../route/declare/overrides.ts";
+import type { RouteDefinition, RouteDependency } from "../route/declare/path.ts";
+import { fetchHandler } from "../server/fetch-adapter.ts";
 import {
   type CloseOptions,
   DEFAULT_CLOSE_TIMEOUT_MS,
   type ListenOptions,
   NodeAdapter,
-} from "./node-adapter.ts";
+} from "../server/node-adapter.ts";
 import { logSerializerFallbacks } from "./serializer-log.ts";
 import { type LimitSettings, resolveLimits, type Settings, strictResponses } from "./settings.ts";
 import { runStartupHooks, type StartupHook, startupHooks } from "./startup.ts";

@@ -1,5 +1,5 @@
-import type { BuiltRoute } from "../route/build-routes.ts";
-import type { LazyLogger } from "./logging.ts";
+import type { LazyLogger } from "../logging/logger.ts";
+import type { BuiltRoute } from "../route/analyse/build-routes.ts";
 
 // pino's number for `debug`.
 const DEBUG_LEVEL = 20;

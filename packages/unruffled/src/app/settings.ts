@@ -1,7 +1,7 @@
 import { DEFAULT_UPLOAD_LIMITS } from "../file/upload-limits.ts";
 import { DEFAULT_BODY_LIMITS } from "../http/body-limits.ts";
+import type { LoggingSettings } from "../logging/logger.ts";
 import type { OpenApiSettings } from "../openapi/settings.ts";
-import type { LoggingSettings } from "./logging.ts";
 
 /**
  * `LIMITS` settings. Every limit is answered with a clear status, never a crash or a hang: 413 for
@@ -110,16 +110,6 @@ export function resolveLimits(limits: LimitSettings | undefined): Required<Limit
     );
   }
   return result;
-}
-
-/**
- * How often Node's server looks for connections past `headers_timeout` or `request_timeout`. Node
- * checks every 30 s by default, which would let a 500 ms limit last half a minute; a tenth of the
- * shorter timeout, at most a second, keeps every limit within about 10 % of its value.
- */
-export function timeoutCheckInterval(limits: Required<LimitSettings>): number {
-  const shortest = Math.min(limits.headers_timeout, limits.request_timeout);
-  return Math.min(1_000, Math.max(10, Math.floor(shortest / 10)));
 }
 
 /**

@@ -1,5 +1,5 @@
-import type { BuiltRoute } from "../route/build-routes.ts";
-import type { MarkerKind } from "../route/markers.ts";
+import type { BuiltRoute } from "../route/analyse/build-routes.ts";
+import type { MarkerKind } from "../route/declare/markers.ts";
 
 // Sources in the order a request is read: the URL, the head, then the body.
 const SOURCE_ORDER: readonly MarkerKind[] = ["path", "query", "header", "cookie", "json", "form", "file"];

@@ -1,7 +1,7 @@
 import cluster from "node:cluster";
 import type { LevelWithSilent } from "pino";
-import { handleShutdownSignals } from "../app/shutdown-signals.ts";
-import { runWorkers } from "../app/workers.ts";
+import { handleShutdownSignals } from "../server/shutdown-signals.ts";
+import { runWorkers } from "../server/workers.ts";
 import { readAppArguments } from "./app-arguments.ts";
 import { type CliCommand, CliFailure, type CliIo, CliUsageError } from "./command.ts";
 import { loadApp } from "./load-app.ts";

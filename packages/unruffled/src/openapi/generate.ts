@@ -1,17 +1,17 @@
 import { RequestValidationError } from "../errors.ts";
-import type { BuiltRoute } from "../route/build-routes.ts";
-import type { ResponseSpec } from "../route/response-spec.ts";
+import type { BuiltRoute } from "../route/analyse/build-routes.ts";
+import type { ResponseSpec } from "../route/declare/response-spec.ts";
 import { mergeComponents } from "./merge-components.ts";
-import { toOpenApiParameters } from "./parameters.ts";
-import { toOpenApiRequestBody } from "./request-body.ts";
-import { type HandlerResponses, toOpenApiResponses } from "./responses.ts";
-import { AnonymousNames, SchemaConverter } from "./schema-converter.ts";
+import { toOpenApiParameters } from "./operation/parameters.ts";
+import { toOpenApiRequestBody } from "./operation/request-body.ts";
+import { type HandlerResponses, toOpenApiResponses } from "./operation/responses.ts";
 import {
   type DocumentedErrors,
   operationSecurity,
   securityResponses,
   securitySchemesOf,
-} from "./security.ts";
+} from "./operation/security.ts";
+import { AnonymousNames, SchemaConverter } from "./schema-converter.ts";
 import type { OpenApiSettings } from "./settings.ts";
 import type {
   ComponentsObject,

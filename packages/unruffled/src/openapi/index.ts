@@ -1,11 +1,11 @@
-export { DOCS_ASSETS, type DocsAsset, loadDocsAsset } from "./docs-assets.ts";
-export { redocPage, swaggerUiPage } from "./docs-pages.ts";
-export { DOCS_PREFIX, docsRoutes } from "./docs-routes.ts";
+export { DOCS_ASSETS, type DocsAsset, loadDocsAsset } from "./docs-pages/assets.ts";
+export { redocPage, swaggerUiPage } from "./docs-pages/html.ts";
+export { DOCS_PREFIX, docsRoutes } from "./docs-pages/routes.ts";
 export { DEFAULT_INFO, type DocumentedApp, type DocumentedHandler, generateOpenApi } from "./generate.ts";
 export { mergeComponents } from "./merge-components.ts";
-export { toOpenApiParameters } from "./parameters.ts";
-export { toOpenApiRequestBody } from "./request-body.ts";
-export { defaultDescription, toOpenApiResponse, toOpenApiResponses } from "./responses.ts";
+export { toOpenApiParameters } from "./operation/parameters.ts";
+export { toOpenApiRequestBody } from "./operation/request-body.ts";
+export { defaultDescription, toOpenApiResponse, toOpenApiResponses } from "./operation/responses.ts";
 export { AnonymousNames, SchemaConverter, type SchemaIo } from "./schema-converter.ts";
 export type { OpenApiSettings } from "./settings.ts";
 export type * from "./types.ts";

@@ -1,13 +1,13 @@
 import type { z } from "zod";
 import type { HttpRequest } from "../http/request.ts";
-import type { Coercer } from "./coerce.ts";
-import type { ResolveStyle } from "./dependency.ts";
-import type { EndpointDefinition } from "./endpoint.ts";
-import type { FieldOptions, FileOptions, MarkerKind } from "./markers.ts";
-import type { QueryReader } from "./query-reader.ts";
-import type { ResponseSpec } from "./response-spec.ts";
-import type { SecurityScheme } from "./security-scheme.ts";
+import type { ResolveStyle } from "./declare/dependency.ts";
+import type { EndpointDefinition } from "./declare/endpoint.ts";
+import type { FieldOptions, FileOptions, MarkerKind } from "./declare/markers.ts";
+import type { ResponseSpec } from "./declare/response-spec.ts";
+import type { SecurityScheme } from "./declare/security-scheme.ts";
 import type { ResponseSerializers } from "./serializer/response-serializers.ts";
+import type { Coercer } from "./wire/coerce.ts";
+import type { QueryReader } from "./wire/query-reader.ts";
 
 /** Where a value is read; `body` covers JSON, forms and files, as in the `loc` of validation errors. */
 export type Location = "path" | "query" | "header" | "cookie" | "body";

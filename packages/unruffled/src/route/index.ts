@@ -1,14 +1,7 @@
-export type { BuiltRoute } from "./build-routes.ts";
-export { buildRoutes } from "./build-routes.ts";
-export type { Dependency, DependencyConfig, Resolved, ResolveStyle } from "./dependency.ts";
-export { dependency } from "./dependency.ts";
-export type {
-  BodyFormat,
-  EndpointDescription,
-  Location,
-  ParamDescription,
-  WireField,
-} from "./description.ts";
+export type { BuiltRoute } from "./analyse/build-routes.ts";
+export { buildRoutes } from "./analyse/build-routes.ts";
+export type { Dependency, DependencyConfig, Resolved, ResolveStyle } from "./declare/dependency.ts";
+export { dependency } from "./declare/dependency.ts";
 export type {
   EndpointConfig,
   EndpointDefinition,
@@ -17,30 +10,43 @@ export type {
   ParamValue,
   ResolvedParams,
   Returns,
-} from "./endpoint.ts";
-export { endpoint } from "./endpoint.ts";
+} from "./declare/endpoint.ts";
+export { endpoint } from "./declare/endpoint.ts";
 export type {
   DeclaredBody,
   DeclaredEventData,
   DeclaredJsonBody,
   HandlerResponse,
   UnmodelledResponse,
-} from "./handler-response.ts";
-export type { DependencyLike, FieldOptions, FileOptions, MarkerKind, SecurityOptions } from "./markers.ts";
-export { DependsParam, FileParam, Param, p, SecurityParam } from "./markers.ts";
-export type { DependencyOverride, Overrides } from "./overrides.ts";
-export { overridesOf } from "./overrides.ts";
+} from "./declare/handler-response.ts";
+export type {
+  DependencyLike,
+  FieldOptions,
+  FileOptions,
+  MarkerKind,
+  SecurityOptions,
+} from "./declare/markers.ts";
+export { DependsParam, FileParam, Param, p, SecurityParam } from "./declare/markers.ts";
+export type { DependencyOverride, Overrides } from "./declare/overrides.ts";
+export { overridesOf } from "./declare/overrides.ts";
 export type {
   EndpointRouteOptions,
   GroupRouteOptions,
   HttpMethod,
   RouteDefinition,
   RouteDependency,
-} from "./path.ts";
-export { path } from "./path.ts";
-export type { ResponseClass, ResponseSpecOptions } from "./response-spec.ts";
-export { ResponseSpec } from "./response-spec.ts";
-export type { SecurityScheme, SecuritySchemeObject } from "./security-scheme.ts";
+} from "./declare/path.ts";
+export { path } from "./declare/path.ts";
+export type { ResponseClass, ResponseSpecOptions } from "./declare/response-spec.ts";
+export { ResponseSpec } from "./declare/response-spec.ts";
+export type { SecurityScheme, SecuritySchemeObject } from "./declare/security-scheme.ts";
+export type {
+  BodyFormat,
+  EndpointDescription,
+  Location,
+  ParamDescription,
+  WireField,
+} from "./description.ts";
 export type { CompiledSerializer } from "./serializer/compile-serializer.ts";
 export { compileSerializer } from "./serializer/compile-serializer.ts";
 export type { ResponseSerializer, ResponseSerializers } from "./serializer/response-serializers.ts";

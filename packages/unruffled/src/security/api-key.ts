@@ -1,5 +1,5 @@
 import type { HttpRequest } from "../http/request.ts";
-import type { SecurityScheme } from "../route/security-scheme.ts";
+import type { SecurityScheme } from "../route/declare/security-scheme.ts";
 import { checkedVerify, documented, type SchemeOptions, securityScheme, type Verified } from "./scheme.ts";
 
 /** Options of the API key schemes; their `name` defaults to `"apiKey"`. */

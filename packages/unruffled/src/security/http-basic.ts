@@ -1,5 +1,5 @@
 import type { HttpRequest } from "../http/request.ts";
-import type { SecurityScheme } from "../route/security-scheme.ts";
+import type { SecurityScheme } from "../route/declare/security-scheme.ts";
 import { credentialsOf } from "./authorization-header.ts";
 import {
   checkedVerify,

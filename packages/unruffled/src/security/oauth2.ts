@@ -1,5 +1,5 @@
 import type { HttpRequest } from "../http/request.ts";
-import type { SecurityScheme } from "../route/security-scheme.ts";
+import type { SecurityScheme } from "../route/declare/security-scheme.ts";
 import { bearerScheme } from "./http-bearer.ts";
 import { checkedVerify, documented, type SchemeOptions, type Verified } from "./scheme.ts";
 

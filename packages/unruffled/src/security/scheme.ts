@@ -1,6 +1,6 @@
 import { UnauthorizedError } from "../errors.ts";
 import type { HttpRequest } from "../http/request.ts";
-import type { SecurityScheme, SecuritySchemeObject } from "../route/security-scheme.ts";
+import type { SecurityScheme, SecuritySchemeObject } from "../route/declare/security-scheme.ts";
 
 /** What `verify` may answer: the principal, or nothing for credentials it does not accept. */
 export type Verified<P> = P | null | undefined | Promise<P | null | undefined>;

@@ -2,9 +2,9 @@
 // what the endpoint documents that it answers. Read from one endpoint's declarations only, so an
 // editor never walks the whole route table.
 import type { z } from "zod";
-import type { EndpointDefinition, ParamDeclarations, Returns } from "../route/endpoint.ts";
-import type { DependsParam, FileParam, MarkerKind, Param } from "../route/markers.ts";
-import type { ResponseSpec } from "../route/response-spec.ts";
+import type { EndpointDefinition, ParamDeclarations, Returns } from "../route/declare/endpoint.ts";
+import type { DependsParam, FileParam, MarkerKind, Param } from "../route/declare/markers.ts";
+import type { ResponseSpec } from "../route/declare/response-spec.ts";
 import type { TestFile } from "./multipart-body.ts";
 
 /** What a caller gives for one declaration: the schema's input type, or files to upload. */

@@ -1,4 +1,4 @@
-import type { BuiltRoute } from "../route/build-routes.ts";
+import type { BuiltRoute } from "../route/analyse/build-routes.ts";
 import type { ParamDescription } from "../route/description.ts";
 import type { BodyOptions } from "./encode-request.ts";
 import type { FormValue, TestFile } from "./multipart-body.ts";

@@ -1,7 +1,7 @@
 import type { App } from "../app/app.ts";
-import type { DependencyLike } from "../route/markers.ts";
-import type { DependencyOverride } from "../route/overrides.ts";
-import type { SecurityScheme } from "../route/security-scheme.ts";
+import type { DependencyLike } from "../route/declare/markers.ts";
+import type { DependencyOverride } from "../route/declare/overrides.ts";
+import type { SecurityScheme } from "../route/declare/security-scheme.ts";
 
 /**
  * Each override as its original allows it: the replacement must resolve to what the original

@@ -1,5 +1,5 @@
 import type { App } from "../app/app.ts";
-import type { DependencyOverride } from "../route/overrides.ts";
+import type { DependencyOverride } from "../route/declare/overrides.ts";
 import { type CheckedOverrides, withOverrides } from "./overrides.ts";
 
 /** An app listening on an ephemeral loopback port, for tests that need a real socket. */

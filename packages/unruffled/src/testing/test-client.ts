@@ -1,8 +1,8 @@
 import type { App } from "../app/app.ts";
 import { WebBodySource } from "../http/body.ts";
-import type { BuiltRoute } from "../route/build-routes.ts";
-import type { ParamDeclarations, Returns } from "../route/endpoint.ts";
-import type { DependencyOverride } from "../route/overrides.ts";
+import type { BuiltRoute } from "../route/analyse/build-routes.ts";
+import type { ParamDeclarations, Returns } from "../route/declare/endpoint.ts";
+import type { DependencyOverride } from "../route/declare/overrides.ts";
 import type { AnyEndpoint, CallArguments, DocumentedBody } from "./call-types.ts";
 import { type BodyOptions, encodeRequest, type RequestOptions } from "./encode-request.ts";
 import { endpointRequest } from "./endpoint-request.ts";

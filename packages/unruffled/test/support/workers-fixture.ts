@@ -1,7 +1,7 @@
 // A cluster for the workers test. WORKERS_FIXTURE=crash: every worker fails at start-up.
 // WORKERS_FIXTURE=serve: two workers answer GET /pid on PORT with their process id.
 // Only the supervisor is imported up front, so that a crashing worker fails within milliseconds.
-import { runWorkers } from "../../src/app/workers.ts";
+import { runWorkers } from "../../src/server/workers.ts";
 
 async function serve(): Promise<void> {
   if (process.env.WORKERS_FIXTURE === "crash") throw new Error("cannot start");

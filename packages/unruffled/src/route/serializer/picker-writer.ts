@@ -2,20 +2,15 @@ import type { z } from "zod";
 import { type Conversion, expressionOf } from "./conversion.ts";
 import { kindsOf, type ValueKind } from "./json-categories.ts";
 import { LeafConversions } from "./leaf-conversions.ts";
+import {
+  access,
+  fallbackReason,
+  PickerProgram,
+  type PickerSource,
+  propertyName,
+  REWRITES,
+} from "./picker-program.ts";
 import { defOf, isExactOptional, lazyTarget, rewritesValue, type SchemaDef } from "./zod-def.ts";
-
-/**
- * The source of a picker: JavaScript that builds, from a value the model accepts, a copy holding
- * only what the model declares, with the same keys in the same order as Zod's parse would give, so
- * that `JSON.stringify` of it equals `JSON.stringify(model.parse(value))`. Run as
- * `new Function("c", "fail", code)(constants, fail)`, it returns the picker.
- */
-export interface PickerSource {
-  code: string;
-  constants: unknown[];
-  /** The parts that Zod parses instead, and why: `data[].name (rewrites its value)`. */
-  fallbacks: string[];
-}
 
 /**
  * Writes the picker of a model. Each value is checked for its JSON kind only (a string where the
@@ -25,34 +20,13 @@ export interface PickerSource {
  */
 export function writePicker(model: z.ZodType): PickerSource {
   const writer = new PickerWriter();
-  return writer.finish(writer.convert(model, ""));
+  return writer.program.finish(writer.convert(model, ""));
 }
 
-const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
-
 class PickerWriter {
-  private readonly functions: string[] = [];
-  private readonly afterFunctions: string[] = [];
-  private readonly constants: unknown[] = [];
+  readonly program = new PickerProgram();
   private readonly named = new Map<z.ZodType, string>();
   private readonly leaves = new LeafConversions((value) => this.constant(value));
-  private readonly fallbacks: string[] = [];
-
-  finish(root: Conversion): PickerSource {
-    const prelude = this.constants.map((_, index) => `const k${index} = c[${index}];`);
-    const rootName = root.kind === "function" ? root.name : "root";
-    const rootFunction =
-      root.kind === "leaf" ? [`function root(v) { return ${expressionOf(root, "v")}; }`] : [];
-    const code = [
-      '"use strict";',
-      ...prelude,
-      ...this.functions,
-      ...rootFunction,
-      ...this.afterFunctions,
-      `return ${rootName};`,
-    ].join("\n");
-    return { code, constants: this.constants, fallbacks: this.fallbacks };
-  }
 
   /** The conversion of `schema`, written once per schema (recursive models refer to their own function). */
   convert(schema: z.ZodType, path: string): Conversion {
@@ -73,7 +47,7 @@ class PickerWriter {
       this.named.delete(target);
       return this.fallback(target, path, fallbackReason(def));
     }
-    this.functions.push(`function ${name}(v) {\n${body}\n}`);
+    this.program.functions.push(`function ${name}(v) {\n${body}\n}`);
     return { kind: "function", name };
   }
 
@@ -151,7 +125,7 @@ class PickerWriter {
         // An absent optional key stays absent, whatever its schema would make of undefined.
         value = `(t = ${read}, t !== undefined || ${JSON.stringify(key)} in v ? ${conversion.name}(t) : undefined)`;
       } else value = `${conversion.name}(${read})`;
-      fields.push(`${IDENTIFIER.test(key) ? key : JSON.stringify(key)}: ${value}`);
+      fields.push(`${propertyName(key)}: ${value}`);
     }
     // One object literal: V8 allocates it with its final shape. An undefined value is left out by JSON.
     const lines = [
@@ -284,14 +258,14 @@ class PickerWriter {
         entries.push([value, option]);
       }
     }
-    const map = `m${this.afterFunctions.length}`;
+    const map = `m${this.program.afterFunctions.length}`;
     const values = this.constant(entries.map(([value]) => value));
     const names = entries.map(([value, option]) => {
       const conversion = this.convert(option, `${path}(${String(value)})`);
       return conversion.kind === "function" ? conversion.name : undefined;
     });
     if (names.some((name) => name === undefined)) return undefined;
-    this.afterFunctions.push(
+    this.program.afterFunctions.push(
       `const ${map} = new Map([${names.map((name, index) => `[${values}[${index}], ${name}]`).join(", ")}]);`,
     );
     return [
@@ -304,40 +278,16 @@ class PickerWriter {
 
   /** A function that leaves the value to Zod's parse, noted for the build-time log. */
   private fallback(schema: z.ZodType, path: string, why: string): Conversion {
-    this.fallbacks.push(`${path === "" ? "the whole body" : path.replace(/^\./, "")} (${why})`);
+    this.program.fallbacks.push(`${path === "" ? "the whole body" : path.replace(/^\./, "")} (${why})`);
     const owner = this.constant(schema);
-    const name = `z${this.fallbacks.length - 1}`;
-    this.functions.push(
+    const name = `z${this.program.fallbacks.length - 1}`;
+    this.program.functions.push(
       `function ${name}(v) {\nconst r = ${owner}.safeParse(v);\nif (!r.success) fail();\nreturn r.data;\n}`,
     );
     return { kind: "function", name };
   }
 
   private constant(value: unknown): string {
-    this.constants.push(value);
-    return `k${this.constants.length - 1}`;
+    return this.program.constant(value);
   }
-}
-
-const REWRITES = "its parse rewrites the value: .trim(), .toLowerCase(), .overwrite(), z.coerce";
-
-/** Why Zod parses a part of the model, in the words of the build-time log. */
-function fallbackReason(def: SchemaDef): string {
-  switch (def.type) {
-    case "pipe":
-      return "a transform or pipe";
-    case "union":
-      return "a union whose options accept the same kind of value";
-    case "record":
-      return "a record whose keys Zod checks, rewrites or keeps unchecked";
-    case "tuple":
-      return "a tuple with optional items";
-    default:
-      return `a schema of type ${def.type}`;
-  }
-}
-
-/** `.name` when the key is an identifier, else `["the key"]`. */
-function access(key: string): string {
-  return IDENTIFIER.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`;
 }

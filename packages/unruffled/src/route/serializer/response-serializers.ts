@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ResponseValidationError } from "../../errors.ts";
-import type { ResponseSpec } from "../response-spec.ts";
+import type { ResponseSpec } from "../declare/response-spec.ts";
 import { type CompiledSerializer, compileSerializer, WRONG_KIND } from "./compile-serializer.ts";
 import { issuePath } from "./issue-path.ts";
 

@@ -1,0 +1,45 @@
+import type { HttpRequest } from "../http/request.ts";
+import type { HttpResponse } from "../http/response.ts";
+import type { LazyLogger } from "./logger.ts";
+
+/** The header that carries the request id, both ways. */
+export const REQUEST_ID_HEADER = "x-request-id";
+
+/**
+ * One `info` record per answered request: id, method, path (never the query string), status and
+ * milliseconds until the response was ready. Never headers, cookies or bodies. The clock is read only
+ * while `info` is enabled, so a quieter level costs nothing but the id.
+ */
+export class AccessLog {
+  private readonly logger: LazyLogger;
+  private readonly enabled: boolean;
+
+  constructor(logger: LazyLogger, enabled: boolean) {
+    this.logger = logger;
+    this.enabled = enabled;
+  }
+
+  /** The start time of a request, or -1 when it will not be logged. */
+  start(): number {
+    // levelVal is pino's numeric level (info = 30): a property read, cheaper than isLevelEnabled().
+    return this.enabled && this.logger.levelVal <= 30 ? performance.now() : -1;
+  }
+
+  /** Echoes the request id (unless the handler set its own) and writes the record. */
+  finish(request: HttpRequest, response: HttpResponse, started: number): HttpResponse {
+    response.headers[REQUEST_ID_HEADER] ??= request.id;
+    if (started >= 0) {
+      this.logger.logger.info(
+        {
+          reqId: request.id,
+          method: request.method,
+          path: request.path,
+          status: response.status,
+          durationMs: Math.round((performance.now() - started) * 1000) / 1000,
+        },
+        "request completed",
+      );
+    }
+    return response;
+  }
+}

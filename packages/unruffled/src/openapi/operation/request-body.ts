@@ -1,0 +1,52 @@
+import type { BodyFormat, EndpointDescription, ParamDescription } from "../../route/description.ts";
+import type { SchemaConverter } from "../schema-converter.ts";
+import type { JsonSchema, RequestBodyObject } from "../types.ts";
+
+const MEDIA_TYPES: Record<BodyFormat, string> = {
+  json: "application/json",
+  form: "application/x-www-form-urlencoded",
+  multipart: "multipart/form-data",
+};
+
+/**
+ * The Request Body object of an endpoint, or `undefined` when it reads no body. A model that fills
+ * the whole body is documented as itself (a `$ref` when named); several body parameters are
+ * documented as one object whose properties are the names the request path reads, model fields
+ * flattened beside the scalars. Files are binary strings, so that Swagger UI offers a file input.
+ *
+ * @example
+ * toOpenApiRequestBody(bindCourse, schemas);
+ * // { required: true, content: { "application/json": { schema: { $ref: "#/components/schemas/BindRequest" } } } }
+ */
+export function toOpenApiRequestBody(
+  description: EndpointDescription,
+  schemas: SchemaConverter,
+): RequestBodyObject | undefined {
+  const format = description.bodyFormat;
+  if (format === undefined) return undefined;
+  const params = description.byLocation.body;
+  const single = params.length === 1 ? params[0]! : undefined;
+  if (single !== undefined && readsAsItself(single)) {
+    return {
+      required: single.required,
+      content: { [MEDIA_TYPES[format]]: { schema: schemas.convert(single.schema) } },
+    };
+  }
+  const properties: Record<string, JsonSchema> = {};
+  const required: string[] = [];
+  for (const param of params) {
+    for (const field of param.fields) {
+      properties[field.wireName] = schemas.convert(field.schema);
+      if (param.required && field.required) required.push(field.wireName);
+    }
+  }
+  const schema: JsonSchema = { type: "object", properties };
+  if (required.length > 0) schema.required = required;
+  return { required: required.length > 0, content: { [MEDIA_TYPES[format]]: { schema } } };
+}
+
+/** A model is its body's schema when it takes the whole body, or when no field is renamed on the wire. */
+function readsAsItself(param: ParamDescription): boolean {
+  if (param.shape !== "model") return false;
+  return param.wholeBody || param.fields.every((field) => field.wireName === field.key);
+}

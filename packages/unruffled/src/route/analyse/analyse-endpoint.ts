@@ -1,0 +1,97 @@
+import { z } from "zod";
+import type { EndpointDefinition } from "../declare/endpoint.ts";
+import type { Overrides } from "../declare/overrides.ts";
+import { type EndpointDescription, LOCATIONS, type Location, type ParamDescription } from "../description.ts";
+import { QueryReader } from "../wire/query-reader.ts";
+import { bodyFormatOf } from "./body-format.ts";
+import { buildDependencyGraph } from "./dependency-graph.ts";
+import { describeReturns } from "./describe-returns.ts";
+
+export interface AnalyseOptions {
+  /** The route's full path, with its `{name}` placeholders. */
+  path: string;
+  /** How messages name the endpoint: `endpoint "list_students" (GET /api/enroll/student-list)`. */
+  label: string;
+  /** The app's per-file size limit, the ceiling of every `p.File({ maxSize })`. */
+  fileSizeLimit: number;
+  /** The app's and the route's groups' dependencies, outermost first: resolved, never injected. */
+  dependencies?: readonly unknown[];
+  /** Replacements for dependencies or schemes wherever they are declared (tests). */
+  overrides?: Overrides;
+}
+
+/**
+ * Analyses an endpoint's declarations against its route path, once, into the description that the
+ * request path, the OpenAPI generator and the error messages read. Raises `ValueError` or
+ * `TypeHintRequired` naming the endpoint, the parameter, the problem and the fix.
+ *
+ * @example analyseEndpoint(listStudents, { path: "/students", label, fileSizeLimit }).byLocation.query
+ */
+export function analyseEndpoint(endpoint: EndpointDefinition, options: AnalyseOptions): EndpointDescription {
+  const { label } = options;
+  const returns = describeReturns(endpoint.returns as unknown, label);
+  const context = {
+    label,
+    path: options.path,
+    placeholders: placeholdersOf(options.path),
+    fileSizeLimit: options.fileSizeLimit,
+  };
+  const declared = (endpoint.params ?? {}) as Record<string, unknown>;
+  const graph = buildDependencyGraph(
+    declared,
+    options.dependencies ?? [],
+    context,
+    options.overrides ?? NO_OVERRIDES,
+  );
+  const params = graph.params;
+  const bodyFormat = bodyFormatOf(params, label);
+  const byLocation = Object.fromEntries(
+    LOCATIONS.map((location) => [location, [] as ParamDescription[]]),
+  ) as Record<Location, ParamDescription[]>;
+  for (const param of params) byLocation[param.location].push(param);
+  // A JSON model alone in the body is validated on the body itself (its errors then point at
+  // `body`, and strict or loose objects keep their meaning), unless aliases rename its fields.
+  const jsonParams = byLocation.body.filter((param) => param.marker === "json");
+  const only = jsonParams.length === 1 ? jsonParams[0]! : undefined;
+  if (only?.shape === "model" && only.fields.every((field) => field.wireName === field.key))
+    only.wholeBody = true;
+
+  const plain = graph.dependencies.length === 0 && graph.handlerArgs.every((arg) => arg.key === arg.name);
+  return {
+    endpoint,
+    label,
+    params,
+    dependencies: graph.dependencies.length === 0 ? undefined : graph.dependencies,
+    // Without dependencies, keys are the parameters' names: the validated values are the handler's.
+    handlerArgs: plain ? undefined : graph.handlerArgs,
+    security: graph.security,
+    byLocation,
+    queryReader:
+      byLocation.query.length === 0
+        ? undefined
+        : new QueryReader(byLocation.query.flatMap((param) => param.fields.map((field) => field.wireName))),
+    bodyFormat,
+    fileSizeLimits: new Map(
+      params.flatMap((param) =>
+        param.fileSizeLimit === undefined ? [] : [[param.fields[0]!.wireName, param.fileSizeLimit] as const],
+      ),
+    ),
+    validator: buildValidator(byLocation),
+    ...returns,
+  };
+}
+
+function buildValidator(byLocation: Record<Location, ParamDescription[]>): z.ZodType | undefined {
+  // Keyed by parameter key (unique across locations), in location order, so that issues come in
+  // the order the sources are read.
+  const shape: Record<string, z.ZodType> = {};
+  for (const location of LOCATIONS) for (const param of byLocation[location]) shape[param.key] = param.schema;
+  if (Object.keys(shape).length === 0) return undefined;
+  return z.compile(z.object(shape));
+}
+
+const NO_OVERRIDES: Overrides = new Map();
+
+function placeholdersOf(path: string): Set<string> {
+  return new Set(Array.from(path.matchAll(/\{([^}]+)\}/g), (match) => match[1]!));
+}

@@ -1,0 +1,165 @@
+import { ValueError } from "../../errors.ts";
+import { checkedMiddleware, type Middleware } from "../../http/middleware.ts";
+import type { EndpointDefinition } from "../declare/endpoint.ts";
+import type { Overrides } from "../declare/overrides.ts";
+import type { HttpMethod, RouteDefinition, RouteDependency } from "../declare/path.ts";
+import type { EndpointDescription } from "../description.ts";
+import { analyseEndpoint } from "./analyse-endpoint.ts";
+
+/** A route with its full path, its name and its analysed endpoint: what the app and the document use. */
+export interface BuiltRoute {
+  path: string;
+  methods: HttpMethod[];
+  name: string;
+  /** One stable operation id per method. */
+  operationIds: Partial<Record<HttpMethod, string>>;
+  tags: string[];
+  summary: string | undefined;
+  description: string | undefined;
+  deprecated: boolean;
+  includeInSchema: boolean;
+  endpoint: EndpointDefinition;
+  endpointDescription: EndpointDescription;
+  /** The groups' middleware, outermost first, then the route's own (the app adds its own around). */
+  middleware: readonly Middleware[];
+}
+
+export interface BuildRoutesOptions {
+  fileSizeLimit: number;
+  /** The app's dependencies, resolved for every route before the groups' and the route's own. */
+  dependencies?: readonly RouteDependency[];
+  /** Replacements for dependencies or schemes, wherever they are declared (tests). */
+  overrides?: Overrides;
+}
+
+/**
+ * Flattens nested `path()` groups and analyses every endpoint against its full path. Every
+ * definition error is raised here, before the server listens.
+ */
+export function buildRoutes(
+  definitions: readonly RouteDefinition[],
+  options: BuildRoutesOptions,
+): BuiltRoute[] {
+  const routes: BuiltRoute[] = [];
+  collect(
+    definitions,
+    { prefix: "", tags: [], includeInSchema: true, dependencies: options.dependencies ?? [], middleware: [] },
+    options,
+    routes,
+  );
+  const operationIds = new Map<string, BuiltRoute>();
+  for (const route of routes) {
+    for (const [method, id] of Object.entries(route.operationIds)) {
+      const other = operationIds.get(id);
+      if (other) {
+        throw new ValueError(
+          `The routes ${method} ${route.path} and ${other.path} share the name (operationId) "${id}"; give each route its own name.`,
+        );
+      }
+      operationIds.set(id, route);
+    }
+  }
+  return routes;
+}
+
+/** What a group passes down to the routes under it. */
+interface Inherited {
+  prefix: string;
+  tags: readonly string[];
+  includeInSchema: boolean;
+  dependencies: readonly RouteDependency[];
+  middleware: readonly Middleware[];
+}
+
+function collect(
+  definitions: readonly RouteDefinition[],
+  { prefix, tags, includeInSchema, dependencies, middleware }: Inherited,
+  options: BuildRoutesOptions,
+  into: BuiltRoute[],
+): void {
+  for (const definition of definitions) {
+    if (definition?.kind !== "route" && definition?.kind !== "group") {
+      throw new ValueError(
+        `Under "${prefix || "/"}", ${String(definition)} is not a route; build routes with path(...).`,
+      );
+    }
+    const fullPath = joinPaths(prefix, definition.path);
+    const routeTags = [...tags, ...(definition.options.tags ?? [])];
+    const included = includeInSchema && definition.options.includeInSchema !== false;
+    const routeDependencies = [
+      ...dependencies,
+      ...checkedDependencies(definition.options.dependencies, fullPath),
+    ];
+    const routeMiddleware = [
+      ...middleware,
+      ...checkedMiddleware(definition.options.middleware, `path("${definition.path}")`),
+    ];
+    if (definition.kind === "group") {
+      const inherited = {
+        prefix: fullPath,
+        tags: routeTags,
+        includeInSchema: included,
+        dependencies: routeDependencies,
+        middleware: routeMiddleware,
+      };
+      collect(definition.routes, inherited, options, into);
+      continue;
+    }
+    const { endpoint, methods } = definition;
+    const routeOptions = definition.options;
+    const name = routeOptions.name ?? endpoint.name ?? derivedName(methods[0]!, fullPath);
+    const label = `endpoint "${name}" (${methods.join(", ")} ${fullPath})`;
+    const operationIds: Partial<Record<HttpMethod, string>> = {};
+    const documented = methods.filter((method) => method !== "HEAD");
+    for (const method of documented) {
+      const base = routeOptions.operationId ?? name;
+      operationIds[method] = documented.length === 1 ? base : `${base}_${method.toLowerCase()}`;
+    }
+    into.push({
+      path: fullPath,
+      methods,
+      name,
+      operationIds,
+      tags: [...new Set([...routeTags, ...(endpoint.tags ?? [])])],
+      summary: routeOptions.summary ?? endpoint.summary,
+      description: routeOptions.description ?? endpoint.description,
+      deprecated: endpoint.deprecated ?? false,
+      includeInSchema: included,
+      endpoint,
+      endpointDescription: analyseEndpoint(endpoint, {
+        path: fullPath,
+        label,
+        fileSizeLimit: options.fileSizeLimit,
+        dependencies: routeDependencies,
+        overrides: options.overrides,
+      }),
+      middleware: routeMiddleware,
+    });
+  }
+}
+
+function checkedDependencies(dependencies: unknown, path: string): readonly RouteDependency[] {
+  if (dependencies === undefined) return [];
+  if (!Array.isArray(dependencies)) {
+    throw new ValueError(
+      `path("${path}"): dependencies must be a list such as [requireAdmin, p.Security(apiKey)].`,
+    );
+  }
+  return dependencies;
+}
+
+/** `"/api/enroll"` + `"/hello"` → `"/api/enroll/hello"`; a child `"/"` is the prefix itself. */
+export function joinPaths(prefix: string, path: string): string {
+  if (prefix === "" || prefix === "/") return path;
+  if (path === "/") return prefix;
+  return prefix.endsWith("/") ? prefix + path.slice(1) : prefix + path;
+}
+
+/** `GET /api/enroll/student-list/{id}` → `get_api_enroll_student_list_id`. */
+function derivedName(method: string, path: string): string {
+  const words = path
+    .replace(/[{}]/g, "")
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean);
+  return [method.toLowerCase(), ...words].join("_");
+}

@@ -1,0 +1,212 @@
+import { z } from "zod";
+import { TypeHintRequired, ValueError } from "../../errors.ts";
+import { type FieldOptions, FileParam, MARKER_NAMES, type MarkerKind, Param } from "../declare/markers.ts";
+import type { Location, ParamDescription, WireField } from "../description.ts";
+import { describeFile } from "./describe-file.ts";
+import { applyFieldOptions } from "./field-options.ts";
+import {
+  acceptsMissing,
+  hasOwnDefault,
+  isZodSchema,
+  type ModelField,
+  type SchemaShape,
+  shapeOf,
+  typeName,
+  unwrap,
+} from "./schema-shape.ts";
+
+const SUPPORTED =
+  "supported types are string, number, int, boolean, enum, literal, arrays of those, z.object models, and files (p.File)";
+
+const LOCATION_OF: Record<MarkerKind, Location> = {
+  path: "path",
+  query: "query",
+  header: "header",
+  cookie: "cookie",
+  json: "body",
+  form: "body",
+  file: "body",
+};
+
+/** What describing one parameter needs to know of its endpoint and route. */
+export interface ParamContext {
+  /** How messages name the endpoint: `endpoint "list_students" (GET /api/enroll/student-list)`. */
+  label: string;
+  /** The route's full path, with its `{name}` placeholders. */
+  path: string;
+  /** The names of those placeholders. */
+  placeholders: ReadonlySet<string>;
+  /** The app's per-file size limit, the ceiling of every `p.File({ maxSize })`. */
+  fileSizeLimit: number;
+}
+
+/**
+ * Describes one entry of `params`: its source (declared by a marker, or detected for a bare schema),
+ * its shape, the schema that validates it with the marker's options applied, and the names it reads
+ * on the wire. Raises `ValueError` or `TypeHintRequired` naming the endpoint, the parameter and the fix.
+ *
+ * @example describeParam("page", p.Query(z.int(), { default: 1 }), context).fields[0].wireName // "page"
+ */
+export function describeParam(name: string, declaration: unknown, context: ParamContext): ParamDescription {
+  const where = `${context.label}, parameter "${name}"`;
+  if (declaration === undefined || declaration === null) {
+    throw new TypeHintRequired(
+      `${where} has no schema. Give its type with a marker: ${name}: p.Query(z.string()).`,
+    );
+  }
+  if (declaration instanceof FileParam) return describeFile(name, declaration, where, context.fileSizeLimit);
+  if (declaration instanceof Param) {
+    if (!isZodSchema(declaration.schema)) {
+      throw new TypeHintRequired(
+        `${where} has no schema. Give its type to the marker: ${name}: ${MARKER_NAMES[declaration.kind as MarkerKind]}(z.string()).`,
+      );
+    }
+    return describeMarked(name, declaration.kind, declaration.schema, declaration.options, false, context);
+  }
+  if (isZodSchema(declaration)) {
+    if (hasOwnDefault(declaration)) {
+      throw new ValueError(
+        `${where} is a bare schema with a default. Give the default with a marker: ${name}: p.Query(z.${zodFactoryName(declaration)}(), { default: … }).`,
+      );
+    }
+    const kind = detectSource(name, declaration, context.placeholders);
+    if (kind === undefined) {
+      throw new ValueError(`${where} has an unsupported type ${describeType(declaration)}; ${SUPPORTED}.`);
+    }
+    return describeMarked(name, kind, declaration, {}, true, context);
+  }
+  throw new ValueError(
+    `${where} is a bare default (${JSON.stringify(declaration)}), not a schema. Declare the type with a marker and give the default there: ${name}: p.Query(z.${typeof declaration === "number" ? "int" : typeof declaration}(), { default: ${JSON.stringify(declaration)} }).`,
+  );
+}
+
+/** Rule 9: scalars named like a placeholder are Path, other scalars and lists Query, models Json. */
+function detectSource(
+  name: string,
+  schema: z.ZodType,
+  placeholders: ReadonlySet<string>,
+): MarkerKind | undefined {
+  const shape = shapeOf(schema, true);
+  if (shape.kind === "model") return "json";
+  if (shape.kind === "scalar") return placeholders.has(name) ? "path" : "query";
+  if (shape.kind === "list") return "query";
+  return undefined;
+}
+
+function describeMarked(
+  name: string,
+  kind: MarkerKind,
+  declaredSchema: z.ZodType,
+  fieldOptions: FieldOptions,
+  detected: boolean,
+  context: ParamContext,
+): ParamDescription {
+  const where = `${context.label}, parameter "${name}"`;
+  const marker = MARKER_NAMES[kind as MarkerKind];
+  const fromStrings = kind !== "json";
+  const shape: SchemaShape = shapeOf(declaredSchema, fromStrings);
+  if (shape.kind === "unsupported") {
+    throw new ValueError(`${where} has an unsupported type ${shape.typeName} for ${marker}; ${SUPPORTED}.`);
+  }
+  if (kind === "path" && shape.kind === "list") {
+    throw new ValueError(
+      `${where}: a path placeholder holds one value, not a list; read lists from p.Query.`,
+    );
+  }
+  if (shape.kind === "model" && fieldOptions.default !== undefined) {
+    throw new ValueError(
+      `${where}: a model takes its defaults on its fields, not on the marker; put .default(…) on the model's fields.`,
+    );
+  }
+  if (shape.kind === "model" && fieldOptions.alias !== undefined) {
+    throw new ValueError(
+      `${where}: a model has no wire name of its own; give aliases on its fields with .meta({ alias: "…" }).`,
+    );
+  }
+  const schema = applyFieldOptions(declaredSchema, fieldOptions);
+  if (typeof schema === "string") throw new ValueError(`${where}: ${schema}.`);
+
+  const fields: WireField[] =
+    shape.kind === "model"
+      ? shape.fields.map((field) => modelWireField(kind, field))
+      : [
+          {
+            key: null,
+            ...wireNames(kind, name, fieldOptions.alias),
+            list: shape.kind === "list",
+            coerce: shape.coerce,
+            schema,
+            required: !acceptsMissing(schema),
+          },
+        ];
+  if (kind === "path") {
+    for (const field of fields) {
+      if (!context.placeholders.has(field.wireName)) {
+        const read = field.key === null ? `is read from the path` : `has the path field "${field.key}"`;
+        throw new ValueError(
+          `${where} ${read}, but the route path "${context.path}" has no placeholder {${field.wireName}}. Add {${field.wireName}} to the path, or read the value from another source such as p.Query.`,
+        );
+      }
+    }
+  }
+  return {
+    name,
+    key: name,
+    owner: undefined,
+    marker: kind,
+    location: LOCATION_OF[kind],
+    detected,
+    shape: shape.kind === "model" ? "model" : shape.kind,
+    schema,
+    required: !acceptsMissing(schema),
+    fields,
+    options: fieldOptions,
+    wholeBody: false,
+    fileSizeLimit: undefined,
+  };
+}
+
+function modelWireField(kind: MarkerKind, field: ModelField): WireField {
+  const alias = aliasOf(field.schema);
+  return {
+    key: field.key,
+    ...wireNames(kind, field.key, alias),
+    list: field.shape.kind === "list",
+    coerce: field.shape.kind === "scalar" || field.shape.kind === "list" ? field.shape.coerce : undefined,
+    schema: field.schema,
+    required: !acceptsMissing(field.schema),
+  };
+}
+
+/** A model field's alias, given with `.meta({ alias: "X-Token" })`. */
+function aliasOf(schema: z.ZodType): string | undefined {
+  const alias = z.globalRegistry.get(schema)?.alias;
+  return typeof alias === "string" ? alias : undefined;
+}
+
+/**
+ * Header names: `x_token` and `xToken` read `x-token`; an alias is used as given. Lookup is by the
+ * lower-case name because Node (and the Fetch standard) lower-case header names.
+ */
+function wireNames(kind: MarkerKind, name: string, alias: string | undefined) {
+  if (kind !== "header") return { wireName: alias ?? name, documentedName: alias ?? name };
+  const documented =
+    alias ??
+    name
+      .replace(/_/g, "-")
+      .replace(/([a-z0-9])([A-Z])/g, "$1-$2")
+      .toLowerCase();
+  return { wireName: documented.toLowerCase(), documentedName: documented };
+}
+
+function describeType(schema: z.ZodType): string {
+  const shape = shapeOf(schema, true);
+  return shape.kind === "unsupported" ? shape.typeName : typeName(schema);
+}
+
+/** How the schema is usually written: `int` for `z.int()`, else its type name. */
+function zodFactoryName(schema: z.ZodType): string {
+  const base = unwrap(schema);
+  const format = (base._zod.def as { format?: string }).format;
+  return format?.includes("int") ? "int" : typeName(base);
+}

@@ -1,0 +1,159 @@
+import type { z } from "zod";
+import { type Coercer, coerceTowards, toBoolean, toNumber } from "../wire/coerce.ts";
+
+/**
+ * How a Zod schema is read from a request: one value, a list of values, or a model whose fields are
+ * read one by one. Worked out once, when a route is built.
+ */
+export type SchemaShape =
+  | { kind: "scalar"; coerce: Coercer | undefined }
+  | { kind: "list"; coerce: Coercer | undefined }
+  | { kind: "model"; fields: ModelField[] }
+  | { kind: "unsupported"; typeName: string };
+
+export interface ModelField {
+  key: string;
+  schema: z.ZodType;
+  shape: SchemaShape;
+}
+
+type Def = {
+  type: string;
+  innerType?: z.ZodType;
+  in?: z.ZodType;
+  element?: z.ZodType;
+  options?: z.ZodType[];
+};
+
+const WRAPPERS = new Set(["optional", "nullable", "default", "prefault", "readonly", "catch", "nonoptional"]);
+
+export function isZodSchema(value: unknown): value is z.ZodType {
+  return typeof value === "object" && value !== null && "_zod" in value;
+}
+
+function def(schema: z.ZodType): Def {
+  return schema._zod.def as unknown as Def;
+}
+
+/** The schema under optional/nullable/default/… wrappers, and the input side of a pipe. */
+export function unwrap(schema: z.ZodType): z.ZodType {
+  let current = schema;
+  for (;;) {
+    const d = def(current);
+    if (WRAPPERS.has(d.type) && d.innerType) current = d.innerType;
+    else if (d.type === "pipe" && d.in) current = d.in;
+    else return current;
+  }
+}
+
+export function typeName(schema: z.ZodType): string {
+  return def(unwrap(schema)).type;
+}
+
+/** True for a schema that carries its own default (`z.int().default(1)`). */
+export function hasOwnDefault(schema: z.ZodType): boolean {
+  let current = schema;
+  for (;;) {
+    const d = def(current);
+    if (d.type === "default" || d.type === "prefault") return true;
+    if (WRAPPERS.has(d.type) && d.innerType) current = d.innerType;
+    else return false;
+  }
+}
+
+/** True when the schema accepts a missing value (optional or defaulted). */
+export function acceptsMissing(schema: z.ZodType): boolean {
+  return schema._zod.optin !== undefined;
+}
+
+/**
+ * Classifies a schema. `fromStrings` is true for sources whose values arrive as strings (everything
+ * but JSON): their scalars get a coercer, and models may only hold scalars and lists.
+ */
+export function shapeOf(schema: z.ZodType, fromStrings: boolean): SchemaShape {
+  const base = unwrap(schema);
+  const type = def(base).type;
+  if (type === "array") {
+    const element = def(base).element!;
+    if (!fromStrings) return { kind: "list", coerce: undefined };
+    const elementShape = scalarShape(element);
+    return elementShape
+      ? { kind: "list", coerce: elementShape.coerce }
+      : { kind: "unsupported", typeName: `array of ${typeName(element)}` };
+  }
+  if (type === "object") {
+    const shape = (base as z.ZodObject).shape as Record<string, z.ZodType>;
+    const fields: ModelField[] = [];
+    for (const key of Object.keys(shape)) {
+      const fieldSchema = shape[key]!;
+      const fieldShape = fromStrings
+        ? shapeOf(fieldSchema, true)
+        : ({ kind: "scalar", coerce: undefined } as const);
+      if (fieldShape.kind === "model" || fieldShape.kind === "unsupported") {
+        return {
+          kind: "unsupported",
+          typeName: `object with a field "${key}" of type ${typeName(fieldSchema)}`,
+        };
+      }
+      fields.push({ key, schema: fieldSchema, shape: fieldShape });
+    }
+    return { kind: "model", fields };
+  }
+  if (type === "union" && def(base).options!.some((option) => typeName(option) === "object")) {
+    return { kind: "unsupported", typeName: "union of models" };
+  }
+  const scalar = scalarShape(base);
+  if (!scalar) return { kind: "unsupported", typeName: type };
+  return fromStrings ? scalar : { kind: "scalar", coerce: undefined };
+}
+
+function scalarShape(schema: z.ZodType): { kind: "scalar"; coerce: Coercer | undefined } | undefined {
+  const base = unwrap(schema);
+  const d = base._zod.def as unknown as {
+    type: string;
+    entries?: Record<string, unknown>;
+    values?: unknown[];
+    options?: z.ZodType[];
+  };
+  switch (d.type) {
+    case "string":
+      return { kind: "scalar", coerce: undefined };
+    case "number":
+      return { kind: "scalar", coerce: toNumber };
+    case "boolean":
+      return { kind: "scalar", coerce: toBoolean };
+    case "enum":
+      return { kind: "scalar", coerce: coercerForValues(Object.values(d.entries!)) };
+    case "literal":
+      return { kind: "scalar", coerce: coercerForValues(d.values!) };
+    case "union": {
+      const values: unknown[] = [];
+      for (const option of d.options!) {
+        const optionType = typeName(option);
+        if (optionType === "number") values.push(0);
+        else if (optionType === "boolean") values.push(true);
+        else if (optionType === "string") values.push("");
+        else if (optionType === "enum" || optionType === "literal") {
+          const od = unwrap(option)._zod.def as unknown as {
+            entries?: Record<string, unknown>;
+            values?: unknown[];
+          };
+          values.push(...(od.entries ? Object.values(od.entries) : od.values!));
+        } else return undefined;
+      }
+      return { kind: "scalar", coerce: coercerForValues(values) };
+    }
+    default:
+      return undefined;
+  }
+}
+
+function coercerForValues(values: readonly unknown[]): Coercer | undefined {
+  const strings = new Set(values.filter((value): value is string => typeof value === "string"));
+  const number = values.some((value) => typeof value === "number");
+  const boolean = values.some((value) => typeof value === "boolean");
+  if (!number && !boolean) return undefined;
+  if (strings.size === 0 && !boolean) return toNumber;
+  if (strings.size === 0 && !number) return toBoolean;
+  return coerceTowards(strings, number, boolean);
+}

@@ -1,0 +1,94 @@
+import type { z } from "zod";
+import type { UploadFile } from "../../file/upload-file.ts";
+import type { HttpRequest } from "../../http/request.ts";
+import type { HandlerResponse } from "./handler-response.ts";
+import type { DependsParam, FileParam, MarkerKind, Param, SecurityParam } from "./markers.ts";
+import type { ResponseClass, ResponseSpec } from "./response-spec.ts";
+
+/**
+ * One entry of `params`: a marker, a bare Zod schema whose source is detected (rule 9), or a value a
+ * dependency or an authentication scheme gives (`p.Depends`, `p.Security`).
+ */
+export type ParamDeclaration =
+  | Param<MarkerKind, z.ZodType, boolean>
+  | FileParam
+  | z.ZodType
+  | DependsParam<any, any>
+  | SecurityParam<any>;
+
+export type ParamDeclarations = Record<string, ParamDeclaration>;
+
+/** The type a handler receives for one declaration. */
+export type ParamValue<D> =
+  D extends DependsParam<infer T, any>
+    ? T
+    : D extends SecurityParam<infer T>
+      ? T
+      : D extends FileParam<infer List, infer Optional>
+        ? List extends true
+          ? UploadFile[]
+          : Optional extends true
+            ? UploadFile | undefined
+            : UploadFile
+        : D extends Param<MarkerKind, infer S extends z.ZodType, infer HasDefault>
+          ? HasDefault extends true
+            ? Exclude<z.output<S>, undefined>
+            : z.output<S>
+          : D extends z.ZodType
+            ? z.output<D>
+            : never;
+
+/** The handler's second argument: every declared parameter, resolved, coerced and validated. */
+export type ResolvedParams<P extends ParamDeclarations> = { -readonly [K in keyof P]: ParamValue<P[K]> };
+
+/** What an endpoint answers: a response class, or one `ResponseSpec` per status code. */
+export type Returns = ResponseClass | readonly ResponseSpec[];
+
+export interface EndpointConfig<
+  P extends ParamDeclarations,
+  R extends HttpRequest,
+  Ret extends Returns = Returns,
+> {
+  /** A name for error messages and the default operation id, when no route name is given. */
+  name?: string;
+  summary?: string;
+  description?: string;
+  deprecated?: boolean;
+  tags?: string[];
+  params?: P;
+  /**
+   * Required (the seed's return annotation): a response class or a list of `p.ResponseSpec`. Its
+   * models also type the answers of `testClient(app).call(endpoint, ...)`.
+   */
+  returns: Ret;
+  /** Returns a response; with `ResponseSpec` models, a JSON body must match one of them (`HandlerResponse`). */
+  handler(request: R, params: ResolvedParams<P>): HandlerResponse<Ret> | Promise<HandlerResponse<Ret>>;
+}
+
+/** An endpoint as declared; routes analyse it when they are built. */
+export interface EndpointDefinition<
+  P extends ParamDeclarations = ParamDeclarations,
+  R extends HttpRequest = HttpRequest,
+  Ret extends Returns = Returns,
+> extends Readonly<EndpointConfig<P, R, Ret>> {
+  readonly kind: "endpoint";
+}
+
+/**
+ * Declares an endpoint: its parameters, what it returns, and the handler. The handler's parameter
+ * types are inferred from the declarations.
+ *
+ * @example
+ * export const hello = endpoint({
+ *   params: { name: p.Query(z.string(), { default: "World" }) },
+ *   returns: PlainTextResponse,
+ *   handler: (_request, { name }) => new PlainTextResponse(`Hello, ${name}!`),
+ * });
+ */
+export function endpoint<
+  const P extends ParamDeclarations = {},
+  R extends HttpRequest = HttpRequest,
+  const Ret extends Returns = Returns,
+>(config: EndpointConfig<P, R, Ret>): EndpointDefinition<P, R, Ret> {
+  return Object.freeze({ ...config, kind: "endpoint" as const });
+}

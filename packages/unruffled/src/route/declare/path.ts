@@ -1,0 +1,127 @@
+import { ValueError } from "../../errors.ts";
+import type { Middleware } from "../../http/middleware.ts";
+import type { Dependency } from "./dependency.ts";
+import type { EndpointDefinition } from "./endpoint.ts";
+import type { DependsParam, SecurityParam } from "./markers.ts";
+
+export const HTTP_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
+export type HttpMethod = (typeof HTTP_METHODS)[number];
+
+/**
+ * A dependency a route or group runs for every request without handing its value to anyone: a
+ * check (`requireAdmin`), or authentication (`p.Security(apiKey)`). Its parameters and security are
+ * documented on every operation below it.
+ */
+export type RouteDependency = Dependency<any, any, any> | DependsParam<any, any> | SecurityParam<any>;
+
+/** Options shared by a route and a group of routes. */
+export interface RouteCommonOptions {
+  tags?: string[];
+  /** Resolved for every request of the route (or of every route of the group), before its own. */
+  dependencies?: readonly RouteDependency[];
+  /** False keeps the route (or every route of the group) out of the OpenAPI document. */
+  includeInSchema?: boolean;
+  /** Around the route (or every route of the group), inside the app's and the outer groups'. */
+  middleware?: readonly Middleware[];
+}
+
+export interface EndpointRouteOptions extends RouteCommonOptions {
+  endpoint: EndpointDefinition<any, any>;
+  routes?: never;
+  /** Default `["GET"]`; HEAD is answered wherever GET is. */
+  methods?: readonly string[];
+  /** The route's name: its stable `operationId` and how messages name it. */
+  name?: string;
+  summary?: string;
+  description?: string;
+  operationId?: string;
+}
+
+export interface GroupRouteOptions extends RouteCommonOptions {
+  routes: readonly RouteDefinition[];
+  endpoint?: never;
+}
+
+/** A route as declared: one endpoint at a path, or a group of routes under a prefix. */
+export type RouteDefinition =
+  | {
+      kind: "route";
+      path: string;
+      endpoint: EndpointDefinition<any, any>;
+      methods: HttpMethod[];
+      options: EndpointRouteOptions;
+    }
+  | { kind: "group"; path: string; routes: readonly RouteDefinition[]; options: GroupRouteOptions };
+
+const PLACEHOLDER = /^\{[A-Za-z_][A-Za-z0-9_]*\}$/;
+
+/**
+ * Declares a route, or a group of routes under a prefix. The endpoint is analysed when the app is
+ * built, against the full path.
+ *
+ * @example
+ * path("/api/enroll", { routes: [
+ *   path("/student-list", { endpoint: listStudents, name: "list_students" }),
+ *   path("/bind", { endpoint: bindCourse, methods: ["POST"], name: "bind_course" }),
+ * ] })
+ */
+export function path(routePath: string, options: EndpointRouteOptions | GroupRouteOptions): RouteDefinition {
+  checkPath(routePath);
+  const hasEndpoint = options.endpoint !== undefined;
+  const hasRoutes = options.routes !== undefined;
+  if (hasEndpoint === hasRoutes) {
+    throw new ValueError(`path("${routePath}") takes exactly one of endpoint and routes.`);
+  }
+  if (hasRoutes) {
+    if (!Array.isArray(options.routes))
+      throw new ValueError(`path("${routePath}"): routes must be a list of path(...) routes.`);
+    return { kind: "group", path: routePath, routes: options.routes, options: options as GroupRouteOptions };
+  }
+  const routeOptions = options as EndpointRouteOptions;
+  if (routeOptions.endpoint.kind !== "endpoint") {
+    throw new ValueError(`path("${routePath}"): endpoint must be made with endpoint({ ... }).`);
+  }
+  return {
+    kind: "route",
+    path: routePath,
+    endpoint: routeOptions.endpoint,
+    methods: checkMethods(routePath, routeOptions.methods),
+    options: routeOptions,
+  };
+}
+
+function checkPath(routePath: string): void {
+  if (typeof routePath !== "string" || !routePath.startsWith("/")) {
+    throw new ValueError(`The route path ${JSON.stringify(routePath)} must start with "/".`);
+  }
+  const seen = new Set<string>();
+  for (const segment of routePath.split("/")) {
+    if (!segment.includes("{") && !segment.includes("}")) continue;
+    if (!PLACEHOLDER.test(segment)) {
+      throw new ValueError(
+        `The route path "${routePath}" has a malformed placeholder "${segment}"; a placeholder is a whole segment such as {student_id}.`,
+      );
+    }
+    if (seen.has(segment))
+      throw new ValueError(`The route path "${routePath}" repeats the placeholder ${segment}.`);
+    seen.add(segment);
+  }
+}
+
+function checkMethods(routePath: string, methods: readonly string[] | undefined): HttpMethod[] {
+  if (methods === undefined) return ["GET"];
+  if (!Array.isArray(methods) || methods.length === 0) {
+    throw new ValueError(`path("${routePath}"): methods must be a non-empty list such as ["GET"].`);
+  }
+  const result: HttpMethod[] = [];
+  for (const method of methods) {
+    const upper = String(method).toUpperCase() as HttpMethod;
+    if (!HTTP_METHODS.includes(upper)) {
+      throw new ValueError(
+        `path("${routePath}"): unknown method "${method}"; use one of ${HTTP_METHODS.join(", ")}.`,
+      );
+    }
+    if (!result.includes(upper)) result.push(upper);
+  }
+  return result;
+}

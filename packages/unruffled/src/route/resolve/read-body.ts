@@ -1,0 +1,63 @@
+import { UnsupportedMediaTypeError } from "../../errors.ts";
+import { readMultipart } from "../../file/multipart.ts";
+import type { UploadFile } from "../../file/upload-file.ts";
+import type { UploadLimits } from "../../file/upload-limits.ts";
+import type { HttpRequest } from "../../http/request.ts";
+import type { EndpointDescription } from "../description.ts";
+import type { StringSource } from "../wire/string-source.ts";
+
+/** The decoded body, in the shape its format gives. */
+export interface ReadBody {
+  json?: unknown;
+  fields?: StringSource;
+  files?: Readonly<Record<string, UploadFile[]>>;
+}
+
+/**
+ * Refuses a body that is not JSON with 415 before it is read. A client that sends no content type
+ * gets the benefit of the doubt.
+ */
+export function checkJsonMediaType(type: string): void {
+  if (type !== "" && type !== "application/json" && !type.endsWith("+json")) {
+    throw new UnsupportedMediaTypeError(`Expected a JSON body (application/json), got ${type}`);
+  }
+}
+
+/**
+ * Reads the form body of an endpoint with form or file parameters: urlencoded or multipart for a
+ * form, multipart only when it has files, 415 for anything else. Files stream through the upload
+ * limits and each file field's own size limit.
+ *
+ * @example const { fields, files } = await readFormBody(description, request, uploadLimits);
+ */
+export async function readFormBody(
+  description: EndpointDescription,
+  request: HttpRequest,
+  limits: UploadLimits,
+): Promise<ReadBody> {
+  const type = request.contentType;
+  if (description.bodyFormat === "form") {
+    if (type === "multipart/form-data") return readMultipartBody(description, request, limits);
+    if (type !== "" && type !== "application/x-www-form-urlencoded") {
+      throw new UnsupportedMediaTypeError(
+        `Expected a form body (application/x-www-form-urlencoded or multipart/form-data), got ${type}`,
+      );
+    }
+    return { fields: await request.form() };
+  }
+  if (type !== "multipart/form-data") {
+    throw new UnsupportedMediaTypeError(
+      `Expected a multipart/form-data body, got ${type || "no content type"}`,
+    );
+  }
+  return readMultipartBody(description, request, limits);
+}
+
+async function readMultipartBody(
+  description: EndpointDescription,
+  request: HttpRequest,
+  limits: UploadLimits,
+): Promise<ReadBody> {
+  const body = await readMultipart(request.bodySource, request.headers, limits, description.fileSizeLimits);
+  return { fields: body.fields, files: body.files };
+}

@@ -1,0 +1,191 @@
+import { RequestValidationError } from "../../errors.ts";
+import type { UploadLimits } from "../../file/upload-limits.ts";
+import type { HttpRequest } from "../../http/request.ts";
+import { parseJsonBody } from "../../http/request.ts";
+import type { EndpointDescription, ParamDescription, WireField } from "../description.ts";
+import type { StringSource } from "../wire/string-source.ts";
+import { checkJsonMediaType, type ReadBody, readFormBody } from "./read-body.ts";
+import { toValidationIssues } from "./validation-issues.ts";
+
+type Values = Record<string, unknown>;
+
+const NO_VALUES: Values = Object.freeze({}) as Values;
+
+/** Gets the values of an endpoint's parameters, or the error that refused them. */
+export type ParamsCallback = (error: unknown, values: Values | undefined) => void;
+
+/** What the app reads parameters with. */
+export interface ResolveOptions {
+  uploads: UploadLimits;
+  /**
+   * False when the app's request class defines its own `query`: query parameters are then read
+   * through it, never from the raw query string.
+   */
+  rawQuery: boolean;
+}
+
+/**
+ * Resolves an endpoint's parameters from a request: gathers the raw values, coerces strings, and
+ * validates everything in one Zod call; `done` is called once. At once when the endpoint reads no
+ * body, and with a JSON body as soon as it has arrived, without a promise on the way.
+ */
+export function resolveParams(
+  description: EndpointDescription,
+  request: HttpRequest,
+  options: ResolveOptions,
+  done: ParamsCallback,
+): void {
+  if (description.validator === undefined) {
+    done(undefined, NO_VALUES);
+    return;
+  }
+  switch (description.bodyFormat) {
+    case undefined:
+      validateThen(description, request, options, undefined, done);
+      return;
+    case "json":
+      try {
+        checkJsonMediaType(request.contentType);
+      } catch (error) {
+        done(error, undefined);
+        return;
+      }
+      request.collectBody((error, bytes) => {
+        if (error !== undefined) {
+          done(error, undefined);
+          return;
+        }
+        let json: unknown;
+        try {
+          json = parseJsonBody(bytes!, request.limits.jsonDepth);
+        } catch (parseError) {
+          done(parseError, undefined);
+          return;
+        }
+        validateThen(description, request, options, { json }, done);
+      });
+      return;
+    default:
+      readFormBody(description, request, options.uploads).then(
+        (body) => validateThen(description, request, options, body, done),
+        (error) => done(error, undefined),
+      );
+  }
+}
+
+/** Gathers and validates; the outcome goes to `done`, outside the `try` so that it is called once. */
+function validateThen(
+  description: EndpointDescription,
+  request: HttpRequest,
+  options: ResolveOptions,
+  body: ReadBody | undefined,
+  done: ParamsCallback,
+): void {
+  let values: Values;
+  try {
+    values = validate(description, gather(description, request, options, body));
+  } catch (error) {
+    done(error, undefined);
+    return;
+  }
+  done(undefined, values);
+}
+
+function gather(
+  description: EndpointDescription,
+  request: HttpRequest,
+  options: ResolveOptions,
+  body: ReadBody | undefined,
+): Values {
+  // One flat object by parameter name, the shape of the validator: no object per location to build,
+  // and Zod's output is the handler's values as they are.
+  const input: Values = {};
+  const { byLocation, queryReader } = description;
+  if (byLocation.path.length > 0) gatherStrings(byLocation.path, request.pathParams, false, input);
+  if (queryReader !== undefined) {
+    // The reader gives up (undefined) where only request.query's own parsing is sure to be right.
+    const query = (options.rawQuery ? queryReader.read(request.queryString) : undefined) ?? request.query;
+    gatherStrings(byLocation.query, query, false, input);
+  }
+  if (byLocation.header.length > 0)
+    gatherStrings(byLocation.header, request.headers as StringSource, true, input);
+  if (byLocation.cookie.length > 0) gatherStrings(byLocation.cookie, request.cookies, false, input);
+  if (byLocation.body.length > 0 && body !== undefined) gatherBody(byLocation.body, body, input);
+  return input;
+}
+
+/** Writes each parameter's raw value (coerced from its string) into `values`, under its name. */
+function gatherStrings(
+  params: readonly ParamDescription[],
+  source: StringSource,
+  commaLists: boolean,
+  values: Values,
+): void {
+  for (const param of params) {
+    if (param.shape === "model") {
+      const model: Values = {};
+      for (const field of param.fields) {
+        const value = readString(source, field, commaLists);
+        if (value !== undefined) model[field.key!] = value;
+      }
+      values[param.key] = model;
+    } else {
+      values[param.key] = readString(source, param.fields[0]!, commaLists);
+    }
+  }
+}
+
+/** One wire name's value: the last of repeated keys for a scalar, all of them for a list. */
+function readString(source: StringSource, field: WireField, commaLists: boolean): unknown {
+  const raw = source[field.wireName];
+  if (raw === undefined) return undefined;
+  const coerce = field.coerce;
+  if (field.list) {
+    let items: readonly string[] = typeof raw === "string" ? [raw] : raw;
+    // Repeated headers arrive joined by commas (RFC 9110 §5.3).
+    if (commaLists) items = items.flatMap((item) => item.split(",").map((part) => part.trim()));
+    return coerce ? items.map(coerce) : items.slice();
+  }
+  const value = typeof raw === "string" ? raw : raw[raw.length - 1]!;
+  return coerce ? coerce(value) : value;
+}
+
+function gatherBody(params: readonly ParamDescription[], body: ReadBody, values: Values): void {
+  if (body.fields !== undefined || body.files !== undefined) {
+    gatherStrings(
+      params.filter((param) => param.marker === "form"),
+      body.fields ?? {},
+      false,
+      values,
+    );
+    for (const param of params) {
+      if (param.marker !== "file") continue;
+      const files = body.files?.[param.fields[0]!.wireName];
+      values[param.key] = param.shape === "file-list" ? files : files?.[files.length - 1];
+    }
+    return;
+  }
+  const json = body.json;
+  const isObject = typeof json === "object" && json !== null && !Array.isArray(json);
+  for (const param of params) {
+    if (param.wholeBody || (param.shape === "model" && !isObject)) {
+      values[param.key] = json;
+    } else if (param.shape === "model") {
+      const model: Values = {};
+      for (const field of param.fields) {
+        if (Object.hasOwn(json as object, field.wireName))
+          model[field.key!] = (json as Values)[field.wireName];
+      }
+      values[param.key] = model;
+    } else if (isObject) {
+      const wireName = param.fields[0]!.wireName;
+      values[param.key] = Object.hasOwn(json as object, wireName) ? (json as Values)[wireName] : undefined;
+    }
+  }
+}
+
+function validate(description: EndpointDescription, input: Values): Values {
+  const result = description.validator!.safeParse(input, { reportInput: true });
+  if (!result.success) throw new RequestValidationError(toValidationIssues(description, result.error.issues));
+  return result.data as Values;
+}

@@ -1,0 +1,44 @@
+import type { z } from "zod";
+import type { ValidationIssue } from "../../errors.ts";
+import type { EndpointDescription, ParamDescription } from "../description.ts";
+
+// A value that is absent fails as invalid_type, invalid_value (enums) or invalid_union alike.
+const MISSING_CODES = new Set(["invalid_type", "invalid_value", "invalid_union"]);
+
+/**
+ * Turns Zod issues into `{loc, msg, type, input}` with the wire names the client used:
+ * `["query", "size"]`, `["header", "x-token"]`, `["body", "student_id"]`. The description's third
+ * reader, beside the request path and the document.
+ *
+ * @example toValidationIssues(description, result.error.issues)[0] // { loc: ["query", "size"], msg: "Too big: …", type: "too_big", input: 500 }
+ */
+export function toValidationIssues(
+  description: EndpointDescription,
+  issues: readonly z.core.$ZodIssue[],
+): ValidationIssue[] {
+  const result: ValidationIssue[] = [];
+  const seen = new Set<string>();
+  for (const issue of issues) {
+    const [paramKey, ...rest] = issue.path as (string | number)[];
+    const param = description.params.find((candidate) => candidate.key === paramKey);
+    const loc = param ? locOf(param, rest) : (issue.path as (string | number)[]);
+    const missing = MISSING_CODES.has(issue.code) && (!("input" in issue) || issue.input === undefined);
+    const entry: ValidationIssue = missing
+      ? { loc, msg: "Field required", type: "missing", input: null }
+      : { loc, msg: issue.message, type: issue.code, input: "input" in issue ? issue.input : null };
+    const key = JSON.stringify([entry.loc, entry.type, entry.msg]);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    result.push(entry);
+  }
+  return result;
+}
+
+/** Where a parameter's issue points: its source and wire name, then the path inside the value. */
+function locOf(param: ParamDescription, rest: (string | number)[]): (string | number)[] {
+  if (param.shape !== "model") return [param.location, param.fields[0]!.wireName, ...rest];
+  if (rest.length === 0) return [param.location];
+  const [key, ...deeper] = rest;
+  const field = param.fields.find((candidate) => candidate.key === key);
+  return [param.location, field ? field.wireName : key!, ...deeper];
+}

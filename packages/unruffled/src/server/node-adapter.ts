@@ -1,0 +1,209 @@
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { AfterResponseWork } from "../handling/after-response.ts";
+import type { RequestHandler } from "../handling/handle-request.ts";
+import { NodeBodySource } from "../http/body.ts";
+import type { BodyLimits } from "../http/body-limits.ts";
+import { EventFrames } from "../http/event-frames.ts";
+import type { HttpRequest, RawRequest } from "../http/request.ts";
+import { checkedStatus, type HttpResponse } from "../http/response.ts";
+import { createServer, Readable } from "../node-builtins.ts";
+import { BodyEncoder } from "./body-encoder.ts";
+import { type ConnectionLimits, timeoutCheckInterval } from "./connection-limits.ts";
+import { closeGracefully } from "./graceful-close.ts";
+
+export interface ListenOptions {
+  port?: number;
+  host?: string;
+}
+
+/** How long `close()` lets requests in flight finish unless told otherwise. */
+export const DEFAULT_CLOSE_TIMEOUT_MS = 10_000;
+
+export interface CloseOptions {
+  /** Milliseconds requests in flight get to finish before their connections are cut (default 10 s). */
+  timeout?: number;
+}
+
+/** What the Node adapter needs of the app. */
+export interface NodeAdapterOptions {
+  requests: RequestHandler;
+  /** Runs what requests queue with `afterResponse()`, once their answer is written. */
+  work: AfterResponseWork;
+  requestClass: new (raw: RawRequest) => HttpRequest;
+  bodyLimits: BodyLimits;
+  /** The connection limits of Node's server: head size and timeouts. */
+  limits: ConnectionLimits;
+}
+
+/**
+ * The app on Node's `http`: a `(req, res)` handler that builds the request, has the app answer it
+ * and writes the answer, and the server's life (listen, graceful close).
+ */
+export class NodeAdapter {
+  private readonly requests: RequestHandler;
+  private readonly work: AfterResponseWork;
+  private readonly requestClass: new (
+    raw: RawRequest,
+  ) => HttpRequest;
+  private readonly bodyLimits: BodyLimits;
+  private readonly limits: ConnectionLimits;
+  private server: Server | undefined;
+  /** Set while `close()` runs: answers then carry `Connection: close`. */
+  private closing = false;
+  /** The event streams being written, with their requests, which `close()` ends. */
+  private readonly streams = new Map<EventFrames, HttpRequest>();
+  /** Large string bodies, encoded once before Node writes them. */
+  private readonly encoder = new BodyEncoder();
+
+  constructor(options: NodeAdapterOptions) {
+    this.requests = options.requests;
+    this.work = options.work;
+    this.requestClass = options.requestClass;
+    this.bodyLimits = options.bodyLimits;
+    this.limits = options.limits;
+  }
+
+  /** A Node `(req, res)` handler, for `http.createServer(handler)` or embedding. */
+  readonly handler = (message: IncomingMessage, res: ServerResponse): void => {
+    const request = new this.requestClass({
+      method: message.method ?? "GET",
+      url: message.url ?? "/",
+      headers: message.headers,
+      socket: message.socket,
+      body: new NodeBodySource(message),
+      limits: this.bodyLimits,
+      connection: res,
+    });
+    // handle() without its promise: the response is logged and written as soon as it exists.
+    const requests = this.requests;
+    const started = requests.begin(request);
+    requests.respond(request, (response) =>
+      this.send(res, requests.finish(request, response, started), request),
+    );
+  };
+
+  private send(res: ServerResponse, response: HttpResponse, request: HttpRequest): void {
+    // While closing, the client must not keep the connection for another request.
+    if (this.closing && !res.headersSent) res.setHeader("connection", "close");
+    // "close" follows "finish" (written out) or a client gone: either way the answer is over.
+    if (request.afterResponseTasks !== undefined) res.once("close", () => this.work.start(request));
+    if (response.body instanceof EventFrames) this.follow(res, response.body, request);
+    try {
+      writeNodeResponse(res, response, request, this.encoder);
+    } catch (error) {
+      // What Node refuses to write (a header changed after the response was built, to a value with a
+      // line break) is a 500, not an exception that would stop the process.
+      if (res.headersSent) res.destroy();
+      else writeNodeResponse(res, this.requests.unwritable(error, request), request, this.encoder);
+    }
+  }
+
+  /** Starts Node's HTTP server with the app's connection limits; resolves once it listens. */
+  listen(options: ListenOptions): Promise<Server> {
+    if (this.server) return Promise.reject(new Error("The app is already listening; close() it first"));
+    const server = createServer(
+      {
+        maxHeaderSize: this.limits.header_size,
+        headersTimeout: this.limits.headers_timeout,
+        requestTimeout: this.limits.request_timeout,
+        keepAliveTimeout: this.limits.keep_alive_timeout,
+        connectionsCheckingInterval: timeoutCheckInterval(this.limits),
+      },
+      this.handler,
+    );
+    this.server = server;
+    return new Promise((resolve, reject) => {
+      server.once("error", (error) => {
+        this.server = undefined;
+        reject(error);
+      });
+      server.listen(options.port ?? 8000, options.host ?? "127.0.0.1", () => resolve(server));
+    });
+  }
+
+  /** The address the server listens on, once `listen()` resolved. */
+  address(): AddressInfo | undefined {
+    return (this.server?.address() as AddressInfo | null) ?? undefined;
+  }
+
+  /** An event stream being written: `close()` ends it, since it would otherwise never end. */
+  private follow(res: ServerResponse, stream: EventFrames, request: HttpRequest): void {
+    if (this.closing) {
+      endStream(stream, request);
+      return;
+    }
+    this.streams.set(stream, request);
+    res.once("close", () => this.streams.delete(stream));
+  }
+
+  /**
+   * Stops the server gracefully (see `App.close`). Resolves to false when nothing was listening,
+   * else to true once every connection is closed.
+   */
+  async close(options: CloseOptions): Promise<boolean> {
+    const server = this.server;
+    if (!server) return false;
+    this.server = undefined;
+    this.closing = true;
+    for (const [stream, request] of this.streams) endStream(stream, request);
+    try {
+      await closeGracefully(server, options.timeout ?? DEFAULT_CLOSE_TIMEOUT_MS);
+    } finally {
+      this.closing = false;
+    }
+    return true;
+  }
+}
+
+/**
+ * Ends an event stream because the app is closing: after what was sent, with its iterator closed
+ * and its request's signal aborted, so that a source waiting on something stops too.
+ */
+function endStream(stream: EventFrames, request: HttpRequest): void {
+  stream.finish();
+  request.stopWork(new Error("The app is closing"));
+}
+
+/**
+ * Writes a response to Node. Content-Length is computed here so that Node does not fall back to
+ * chunked encoding; HEAD gets the headers only. A large string body goes out as the bytes the
+ * encoder made of it, whose length is the Content-Length. A request whose body was refused part-way
+ * closes its connection after the answer, so the unread rest is never read.
+ */
+function writeNodeResponse(
+  res: ServerResponse,
+  response: HttpResponse,
+  request: HttpRequest,
+  encoder: BodyEncoder,
+): void {
+  // Node would send a 1xx as if informational and leave the client waiting: refused like a bad header.
+  checkedStatus(response.status);
+  const headers = response.headers as Record<string, string | string[]>;
+  const body = response.body;
+  if (request.bodySource.abandoned) headers.connection = "close";
+  if (body instanceof Readable) {
+    res.writeHead(response.status, headers);
+    if (request.method === "HEAD") {
+      body.destroy();
+      res.end();
+    } else {
+      body.on("error", () => res.destroy());
+      // A client gone before the end stops the source: a file, a zlib stream, an event stream's iterator.
+      res.once("close", () => body.destroy());
+      body.pipe(res);
+    }
+    return;
+  }
+  const head = request.method === "HEAD";
+  let bytes: Buffer | undefined;
+  if (body !== null && headers["content-length"] === undefined) {
+    if (typeof body === "string") {
+      bytes = head ? undefined : encoder.encode(body);
+      headers["content-length"] = String(bytes?.length ?? Buffer.byteLength(body));
+    } else headers["content-length"] = String(body.byteLength);
+  }
+  res.writeHead(response.status, headers);
+  res.end(head || body === null ? undefined : (bytes ?? body));
+  if (bytes !== undefined) encoder.release(res, bytes);
+}

@@ -1,0 +1,372 @@
+import { p } from "unruffled/route";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { echo } from "../../support/echo.ts";
+import { JSON_HEADERS, jsonOf, serveEndpoint } from "../../support/serve.ts";
+
+describe("rule 2: Path reads the {name} placeholders", () => {
+  it("fills a scalar from its placeholder", async () => {
+    const server = await serveEndpoint("/students/{student_id}", echo({ student_id: p.Path(z.int()) }));
+    expect(await jsonOf(server.fetch("/students/7"))).toEqual({ status: 200, body: { student_id: 7 } });
+  });
+
+  it("groups several placeholders in a model whose field names are the placeholder names", async () => {
+    const Ids = z.object({ student_id: z.int(), course_id: z.string() });
+    const server = await serveEndpoint(
+      "/students/{student_id}/courses/{course_id}",
+      echo({ ids: p.Path(Ids) }),
+    );
+    expect(await jsonOf(server.fetch("/students/7/courses/CS-101"))).toEqual({
+      status: 200,
+      body: { ids: { student_id: 7, course_id: "CS-101" } },
+    });
+  });
+
+  it("percent-decodes placeholder values", async () => {
+    const server = await serveEndpoint("/tags/{tag}", echo({ tag: p.Path(z.string()) }));
+    expect(await jsonOf(server.fetch("/tags/caf%C3%A9%20bar"))).toEqual({
+      status: 200,
+      body: { tag: "café bar" },
+    });
+  });
+});
+
+describe("rule 3: Query reads the query string", () => {
+  const Filters = z.object({ search: z.string().optional(), active: z.boolean().default(true) });
+
+  it("fills a scalar with its default when absent", async () => {
+    const server = await serveEndpoint("/list", echo({ page: p.Query(z.int(), { default: 1 }) }));
+    expect(await jsonOf(server.fetch("/list"))).toEqual({ status: 200, body: { page: 1 } });
+    expect(await jsonOf(server.fetch("/list?page=3"))).toEqual({ status: 200, body: { page: 3 } });
+  });
+
+  it("groups parameters in a model whose fields carry their own defaults", async () => {
+    const server = await serveEndpoint("/list", echo({ filters: p.Query(Filters) }));
+    expect(await jsonOf(server.fetch("/list?search=ann"))).toEqual({
+      status: 200,
+      body: { filters: { search: "ann", active: true } },
+    });
+    expect(await jsonOf(server.fetch("/list?active=no"))).toEqual({
+      status: 200,
+      body: { filters: { active: false } },
+    });
+  });
+
+  it("fills a list from repeated keys, and a list of one from a single key", async () => {
+    const server = await serveEndpoint("/list", echo({ tag: p.Query(z.array(z.string())) }));
+    expect(await jsonOf(server.fetch("/list?tag=a&tag=b"))).toEqual({
+      status: 200,
+      body: { tag: ["a", "b"] },
+    });
+    expect(await jsonOf(server.fetch("/list?tag=a"))).toEqual({ status: 200, body: { tag: ["a"] } });
+  });
+
+  it("takes the last value of a repeated key for a scalar", async () => {
+    const server = await serveEndpoint("/list", echo({ page: p.Query(z.int()) }));
+    expect(await jsonOf(server.fetch("/list?page=1&page=2"))).toEqual({ status: 200, body: { page: 2 } });
+  });
+
+  it("reads the alias on the wire", async () => {
+    const server = await serveEndpoint(
+      "/list",
+      echo({ pageSize: p.Query(z.int(), { alias: "page-size", default: 10 }) }),
+    );
+    expect(await jsonOf(server.fetch("/list?page-size=25"))).toEqual({ status: 200, body: { pageSize: 25 } });
+    expect(await jsonOf(server.fetch("/list?pageSize=25"))).toEqual({ status: 200, body: { pageSize: 10 } });
+  });
+
+  it("reads a model field's alias given with .meta({ alias })", async () => {
+    const Paging = z.object({ pageSize: z.int().meta({ alias: "page[size]" }) });
+    const server = await serveEndpoint("/list", echo({ paging: p.Query(Paging) }));
+    expect(await jsonOf(server.fetch("/list?page%5Bsize%5D=5"))).toEqual({
+      status: 200,
+      body: { paging: { pageSize: 5 } },
+    });
+  });
+});
+
+describe("rule 4: Header reads HTTP headers", () => {
+  it("makes a scalar without default required and one with a default optional", async () => {
+    const server = await serveEndpoint(
+      "/h",
+      echo({ authorization: p.Header(z.string()), x_locale: p.Header(z.string(), { default: "en" }) }),
+    );
+    expect(await jsonOf(server.fetch("/h", { headers: { Authorization: "Bearer t" } }))).toEqual({
+      status: 200,
+      body: { authorization: "Bearer t", x_locale: "en" },
+    });
+    expect(await jsonOf(server.fetch("/h"))).toEqual({
+      status: 422,
+      body: {
+        detail: [{ loc: ["header", "authorization"], msg: "Field required", type: "missing", input: null }],
+      },
+    });
+  });
+
+  it("maps x_token and xToken to the header x-token, case-insensitively", async () => {
+    const server = await serveEndpoint(
+      "/h",
+      echo({ x_token: p.Header(z.string()), xRequestId: p.Header(z.string()) }),
+    );
+    expect(await jsonOf(server.fetch("/h", { headers: { "X-TOKEN": "abc", "x-request-id": "r1" } }))).toEqual(
+      {
+        status: 200,
+        body: { x_token: "abc", xRequestId: "r1" },
+      },
+    );
+  });
+
+  it("reads an alias instead of the mapped name", async () => {
+    const server = await serveEndpoint("/h", echo({ token: p.Header(z.string(), { alias: "X-Api-Key" }) }));
+    expect(await jsonOf(server.fetch("/h", { headers: { "x-api-key": "k" } }))).toEqual({
+      status: 200,
+      body: { token: "k" },
+    });
+  });
+
+  it("groups headers in a model, mapping its field names", async () => {
+    const Headers = z.object({ user_agent: z.string(), x_trace: z.string().default("none") });
+    const server = await serveEndpoint("/h", echo({ headers: p.Header(Headers) }));
+    expect(await jsonOf(server.fetch("/h", { headers: { "user-agent": "test-agent" } }))).toEqual({
+      status: 200,
+      body: { headers: { user_agent: "test-agent", x_trace: "none" } },
+    });
+  });
+
+  it("fills a list from a comma-separated header", async () => {
+    const server = await serveEndpoint("/h", echo({ x_ids: p.Header(z.array(z.int())) }));
+    expect(await jsonOf(server.fetch("/h", { headers: { "x-ids": "1, 2,3" } }))).toEqual({
+      status: 200,
+      body: { x_ids: [1, 2, 3] },
+    });
+  });
+});
+
+describe("rule 5: Cookie reads request cookies", () => {
+  it("reads a scalar and a model", async () => {
+    const Prefs = z.object({ theme: z.enum(["light", "dark"]), font_size: z.int().default(12) });
+    const server = await serveEndpoint("/c", echo({ session: p.Cookie(z.string()), prefs: p.Cookie(Prefs) }));
+    expect(await jsonOf(server.fetch("/c", { headers: { cookie: "session=s%201; theme=dark" } }))).toEqual({
+      status: 200,
+      body: { session: "s 1", prefs: { theme: "dark", font_size: 12 } },
+    });
+  });
+});
+
+describe("rule 6: Json reads the JSON body", () => {
+  const BindRequest = z.object({ student_id: z.int().gt(0), course_id: z.int().gt(0) });
+
+  it("fills a model from the top level of the body", async () => {
+    const server = await serveEndpoint("/bind", echo({ body: p.Json(BindRequest) }), ["POST"]);
+    const response = server.fetch("/bind", {
+      method: "POST",
+      headers: JSON_HEADERS,
+      body: '{"student_id":1,"course_id":2}',
+    });
+    expect(await jsonOf(response)).toEqual({ status: 200, body: { body: { student_id: 1, course_id: 2 } } });
+  });
+
+  it("mixes a model with scalars that read their own top-level keys", async () => {
+    const server = await serveEndpoint(
+      "/bind",
+      echo({
+        body: p.Json(BindRequest),
+        note: p.Json(z.string(), { default: "" }),
+        priority: p.Json(z.int(), { default: 0 }),
+      }),
+      ["POST"],
+    );
+    const response = server.fetch("/bind", {
+      method: "POST",
+      headers: JSON_HEADERS,
+      body: '{"student_id":1,"course_id":2,"priority":5}',
+    });
+    expect(await jsonOf(response)).toEqual({
+      status: 200,
+      body: { body: { student_id: 1, course_id: 2 }, note: "", priority: 5 },
+    });
+  });
+
+  it("flattens several models from the same body", async () => {
+    const Student = z.object({ student_id: z.int() });
+    const Course = z.object({ course_id: z.int() });
+    const server = await serveEndpoint("/bind", echo({ student: p.Json(Student), course: p.Json(Course) }), [
+      "POST",
+    ]);
+    const response = server.fetch("/bind", {
+      method: "POST",
+      headers: JSON_HEADERS,
+      body: '{"student_id":1,"course_id":2}',
+    });
+    expect(await jsonOf(response)).toEqual({
+      status: 200,
+      body: { student: { student_id: 1 }, course: { course_id: 2 } },
+    });
+  });
+
+  it("does not coerce JSON values: a string where an int is declared is an error", async () => {
+    const server = await serveEndpoint("/bind", echo({ body: p.Json(BindRequest) }), ["POST"]);
+    const response = server.fetch("/bind", {
+      method: "POST",
+      headers: JSON_HEADERS,
+      body: '{"student_id":"1","course_id":2}',
+    });
+    expect(await jsonOf(response)).toEqual({
+      status: 422,
+      body: {
+        detail: [
+          {
+            loc: ["body", "student_id"],
+            msg: "Invalid input: expected number, received string",
+            type: "invalid_type",
+            input: "1",
+          },
+        ],
+      },
+    });
+  });
+});
+
+describe("rule 7: Form reads an urlencoded body", () => {
+  it("fills a model and a scalar with a default", async () => {
+    const Login = z.object({ username: z.string(), remember: z.boolean().default(false) });
+    const server = await serveEndpoint(
+      "/login",
+      echo({ login: p.Form(Login), next: p.Form(z.string(), { default: "/" }) }),
+      ["POST"],
+    );
+    const response = server.fetch("/login", {
+      method: "POST",
+      body: new URLSearchParams({ username: "ann", remember: "on" }),
+    });
+    expect(await jsonOf(response)).toEqual({
+      status: 200,
+      body: { login: { username: "ann", remember: true }, next: "/" },
+    });
+  });
+
+  it("also reads the same fields from a multipart body", async () => {
+    const server = await serveEndpoint("/login", echo({ username: p.Form(z.string()) }), ["POST"]);
+    const form = new FormData();
+    form.set("username", "ann");
+    expect(await jsonOf(server.fetch("/login", { method: "POST", body: form }))).toEqual({
+      status: 200,
+      body: { username: "ann" },
+    });
+  });
+});
+
+describe("rule 8: File reads a multipart body as UploadFile", () => {
+  it("reads one file with its name, type, size and content", async () => {
+    const { JsonResponse } = await import("unruffled/http");
+    const { endpoint } = await import("unruffled/route");
+    const upload = endpoint({
+      params: { avatar: p.File() },
+      returns: JsonResponse,
+      async handler(_request, { avatar }) {
+        const content = await avatar.read();
+        return new JsonResponse({
+          ...avatar.toJSON(),
+          content: content.toString("utf8"),
+          length: content.length,
+        });
+      },
+    });
+    const server = await serveEndpoint("/upload", upload, ["POST"]);
+    const form = new FormData();
+    form.set("avatar", new Blob(["hello file"], { type: "text/plain" }), "hello.txt");
+    expect(await jsonOf(server.fetch("/upload", { method: "POST", body: form }))).toEqual({
+      status: 200,
+      body: { filename: "hello.txt", contentType: "text/plain", size: 10, content: "hello file", length: 10 },
+    });
+  });
+
+  it("combines files with Form fields, scalar and model, from the same body", async () => {
+    const Meta = z.object({ title: z.string(), pages: z.int() });
+    const server = await serveEndpoint(
+      "/upload",
+      echo({ document: p.File(), meta: p.Form(Meta), public: p.Form(z.boolean(), { default: false }) }),
+      ["POST"],
+    );
+    const form = new FormData();
+    form.set("title", "Report");
+    form.set("pages", "12");
+    form.set("public", "yes");
+    form.set("document", new Blob([new Uint8Array(2048)], { type: "application/pdf" }), "report.pdf");
+    expect(await jsonOf(server.fetch("/upload", { method: "POST", body: form }))).toEqual({
+      status: 200,
+      body: {
+        document: { filename: "report.pdf", contentType: "application/pdf", size: 2048 },
+        meta: { title: "Report", pages: 12 },
+        public: true,
+      },
+    });
+  });
+
+  it("reads a list of files under one field", async () => {
+    const server = await serveEndpoint("/upload", echo({ photos: p.File({ list: true }) }), ["POST"]);
+    const form = new FormData();
+    form.append("photos", new Blob(["a"]), "a.jpg");
+    form.append("photos", new Blob(["bb"]), "b.jpg");
+    expect(await jsonOf(server.fetch("/upload", { method: "POST", body: form }))).toEqual({
+      status: 200,
+      body: {
+        photos: [
+          { filename: "a.jpg", contentType: "application/octet-stream", size: 1 },
+          { filename: "b.jpg", contentType: "application/octet-stream", size: 2 },
+        ],
+      },
+    });
+  });
+
+  it("requires a file unless it is optional", async () => {
+    const server = await serveEndpoint(
+      "/upload",
+      echo({ avatar: p.File(), note: p.Form(z.string(), { default: "" }) }),
+      ["POST"],
+    );
+    const form = new FormData();
+    form.set("note", "no file");
+    expect(await jsonOf(server.fetch("/upload", { method: "POST", body: form }))).toEqual({
+      status: 422,
+      body: { detail: [{ loc: ["body", "avatar"], msg: "Field required", type: "missing", input: null }] },
+    });
+    const described = await serveEndpoint(
+      "/upload",
+      echo({ avatar: p.File({ description: "A photo" }), note: p.Form(z.string(), { default: "" }) }),
+      ["POST"],
+    );
+    expect(await jsonOf(described.fetch("/upload", { method: "POST", body: form }))).toEqual({
+      status: 422,
+      body: { detail: [{ loc: ["body", "avatar"], msg: "Field required", type: "missing", input: null }] },
+    });
+    const optional = await serveEndpoint(
+      "/upload",
+      echo({ avatar: p.File({ optional: true }), photos: p.File({ list: true, optional: true }) }),
+      ["POST"],
+    );
+    expect(await jsonOf(optional.fetch("/upload", { method: "POST", body: form }))).toEqual({
+      status: 200,
+      body: { photos: [] },
+    });
+  });
+});
+
+describe("aliases of JSON model fields", () => {
+  it("read the alias whether the model is alone in the body or beside other parameters", async () => {
+    const Student = z.object({ studentId: z.int().meta({ alias: "student_id" }) });
+    const alone = await serveEndpoint("/a", echo({ body: p.Json(Student) }), ["POST"]);
+    const beside = await serveEndpoint(
+      "/b",
+      echo({ body: p.Json(Student), note: p.Json(z.string(), { default: "" }) }),
+      ["POST"],
+    );
+    for (const [server, url, expected] of [
+      [alone, "/a", { body: { studentId: 3 } }],
+      [beside, "/b", { body: { studentId: 3 }, note: "" }],
+    ] as const) {
+      const response = server.fetch(url, { method: "POST", headers: JSON_HEADERS, body: '{"student_id":3}' });
+      expect(await jsonOf(response)).toEqual({ status: 200, body: expected });
+    }
+  });
+});

@@ -1,0 +1,261 @@
+import { exceptionHandler, HttpError } from "unruffled";
+import { JsonResponse } from "unruffled/http";
+import { endpoint, p, path } from "unruffled/route";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { echo } from "../../support/echo.ts";
+import { bodyOf, openRaw, statusOf } from "../../support/raw-http.ts";
+import { JSON_HEADERS, jsonOf, serve, serveEndpoint } from "../../support/serve.ts";
+
+const bind = echo({ body: p.Json(z.object({ student_id: z.int(), course_id: z.int() })) });
+
+describe("JSON bodies", () => {
+  it("reports malformed JSON as a 400 client error", async () => {
+    const server = await serveEndpoint("/bind", bind, ["POST"]);
+    expect(
+      await jsonOf(
+        server.fetch("/bind", { method: "POST", headers: JSON_HEADERS, body: '{"student_id": 1,' }),
+      ),
+    ).toEqual({
+      status: 400,
+      body: {
+        detail:
+          "Malformed JSON body: Expected double-quoted property name in JSON at position 17 (line 1 column 18)",
+      },
+    });
+  });
+
+  it("refuses a body in another format with 415", async () => {
+    const server = await serveEndpoint("/bind", bind, ["POST"]);
+    expect(
+      await jsonOf(
+        server.fetch("/bind", { method: "POST", headers: { "content-type": "text/plain" }, body: "{}" }),
+      ),
+    ).toEqual({
+      status: 415,
+      body: { detail: "Expected a JSON body (application/json), got text/plain" },
+    });
+  });
+
+  it("accepts a JSON body sent without a content type, and +json media types", async () => {
+    const server = await serveEndpoint("/bind", bind, ["POST"]);
+    const plain = await fetch(`${server.url}/bind`, {
+      method: "POST",
+      body: new Blob(['{"student_id":1,"course_id":2}']),
+    });
+    expect(await jsonOf(plain)).toEqual({ status: 200, body: { body: { student_id: 1, course_id: 2 } } });
+    const vendor = server.fetch("/bind", {
+      method: "POST",
+      headers: { "content-type": "application/vnd.api+json; charset=utf-8" },
+      body: '{"student_id":3,"course_id":4}',
+    });
+    expect(await jsonOf(vendor)).toEqual({ status: 200, body: { body: { student_id: 3, course_id: 4 } } });
+  });
+
+  it("refuses a body whose announced length passes the limit with 413, before reading it", async () => {
+    const server = await serveEndpoint("/bind", bind, ["POST"], {
+      settings: { LIMITS: { body_size: 1024 } },
+    });
+    const exchange = await openRaw(server.port);
+    await exchange.write(
+      "POST /bind HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 10000000\r\n\r\n",
+    );
+    const raw = await exchange.closed();
+    expect(statusOf(raw)).toBe(413);
+    expect(raw).toContain("connection: close");
+    expect(JSON.parse(bodyOf(raw))).toEqual({
+      detail: "Request body is larger than the limit of 1024 bytes",
+    });
+  });
+
+  it("refuses a chunked body as soon as it passes the limit", async () => {
+    const server = await serveEndpoint("/bind", bind, ["POST"], {
+      settings: { LIMITS: { body_size: 1024 } },
+    });
+    const exchange = await openRaw(server.port);
+    await exchange.write(
+      "POST /bind HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n",
+    );
+    const chunk = "x".repeat(800);
+    await exchange.write(`${chunk.length.toString(16)}\r\n${chunk}\r\n`);
+    await exchange.write(`${chunk.length.toString(16)}\r\n${chunk}\r\n`);
+    const raw = await exchange.waitFor("limit of 1024 bytes");
+    expect(statusOf(raw)).toBe(413);
+  });
+
+  it("treats an empty body as a missing model", async () => {
+    const server = await serveEndpoint("/bind", bind, ["POST"]);
+    expect(await jsonOf(server.fetch("/bind", { method: "POST", headers: JSON_HEADERS }))).toEqual({
+      status: 422,
+      body: { detail: [{ loc: ["body"], msg: "Field required", type: "missing", input: null }] },
+    });
+  });
+
+  it("never lets __proto__ keys reach the prototype", async () => {
+    const server = await serveEndpoint("/bind", echo({ body: p.Json(z.object({ student_id: z.int() })) }), [
+      "POST",
+    ]);
+    const response = server.fetch("/bind", {
+      method: "POST",
+      headers: JSON_HEADERS,
+      body: '{"student_id":1,"__proto__":{"polluted":true}}',
+    });
+    expect(await jsonOf(response)).toEqual({ status: 200, body: { body: { student_id: 1 } } });
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+});
+
+describe("deeply nested JSON", () => {
+  // Regression: 10,000 levels of "[" parsed fine, then the 422 that echoed the value overflowed the
+  // stack in JSON.stringify and the client got a 500.
+  it("refuses a body nested deeper than json_depth with 400, before parsing it", async () => {
+    const server = await serveEndpoint("/bind", bind, ["POST"]);
+    const deep = `${"[".repeat(10_000)}${"]".repeat(10_000)}`;
+    expect(
+      await jsonOf(server.fetch("/bind", { method: "POST", headers: JSON_HEADERS, body: deep })),
+    ).toEqual({
+      status: 400,
+      body: { detail: "Malformed JSON body: nested deeper than the limit of 64 levels" },
+    });
+  });
+
+  it("counts objects and arrays alike, ignores brackets inside strings, and follows the setting", async () => {
+    const server = await serveEndpoint(
+      "/bind",
+      echo({ body: p.Json(z.object({ a: z.unknown() })) }),
+      ["POST"],
+      {
+        settings: { LIMITS: { json_depth: 3 } },
+      },
+    );
+    const send = (body: string) =>
+      jsonOf(server.fetch("/bind", { method: "POST", headers: JSON_HEADERS, body }));
+    expect(await send('{"a":[{"b":"[[[[\\"]]]"}]}')).toEqual({
+      status: 200,
+      body: { body: { a: [{ b: '[[[["]]]' }] } },
+    });
+    expect(await send('{"a":[{"b":[]}]}')).toEqual({
+      status: 400,
+      body: { detail: "Malformed JSON body: nested deeper than the limit of 3 levels" },
+    });
+  });
+});
+
+describe("form bodies", () => {
+  it("refuses a form past its limit with 413", async () => {
+    const server = await serveEndpoint("/f", echo({ name: p.Form(z.string()) }), ["POST"], {
+      settings: { LIMITS: { form_size: 64 } },
+    });
+    const response = server.fetch("/f", {
+      method: "POST",
+      body: new URLSearchParams({ name: "x".repeat(100) }),
+    });
+    expect(await jsonOf(response)).toEqual({
+      status: 413,
+      body: { detail: "Request body is larger than the limit of 64 bytes" },
+    });
+  });
+
+  it("refuses more urlencoded fields than the fields limit with 413", async () => {
+    const server = await serveEndpoint("/f", echo({ name: p.Form(z.string()) }), ["POST"], {
+      settings: { LIMITS: { fields: 3 } },
+    });
+    const send = (body: string) =>
+      jsonOf(
+        server.fetch("/f", {
+          method: "POST",
+          headers: { "content-type": "application/x-www-form-urlencoded" },
+          body,
+        }),
+      );
+    expect(await send("name=a&&b=1&c=2&")).toEqual({ status: 200, body: { name: "a" } });
+    expect(await send("name=a&b=1&c=2&d=3")).toEqual({
+      status: 413,
+      body: { detail: "Too many form fields: the limit is 3" },
+    });
+  });
+
+  it("reads more than Node's default 1,000 urlencoded keys when the limit allows it", async () => {
+    const server = await serveEndpoint("/f", echo({ name: p.Form(z.string()) }), ["POST"], {
+      settings: { LIMITS: { fields: 2_000 } },
+    });
+    const filler = Array.from({ length: 1_500 }, (_, index) => `k${index}=v`).join("&");
+    expect(
+      await jsonOf(
+        server.fetch("/f", {
+          method: "POST",
+          headers: { "content-type": "application/x-www-form-urlencoded" },
+          body: `${filler}&name=last`,
+        }),
+      ),
+    ).toEqual({ status: 200, body: { name: "last" } });
+  });
+
+  it("refuses a JSON body sent to a form endpoint with 415", async () => {
+    const server = await serveEndpoint("/f", echo({ name: p.Form(z.string()) }), ["POST"]);
+    expect(await jsonOf(server.fetch("/f", { method: "POST", headers: JSON_HEADERS, body: "{}" }))).toEqual({
+      status: 415,
+      body: {
+        detail:
+          "Expected a form body (application/x-www-form-urlencoded or multipart/form-data), got application/json",
+      },
+    });
+  });
+});
+
+describe("clients that leave in the middle of their body", () => {
+  /** Serves a JSON endpoint and a slow one that reads the body itself; records the errors answered. */
+  async function serveRecording(gate: Promise<void>) {
+    const answered: string[] = [];
+    const slow = endpoint({
+      returns: JsonResponse,
+      async handler(request) {
+        await gate;
+        return new JsonResponse(await request.json());
+      },
+    });
+    const server = await serve(
+      [
+        path("/bind", { endpoint: bind, methods: ["POST"] }),
+        path("/slow", { endpoint: slow, methods: ["POST"] }),
+      ],
+      {
+        exceptionHandlers: [
+          exceptionHandler(HttpError, (error) => {
+            answered.push(error.message);
+            return new JsonResponse({ detail: error.message }, { status: error.status });
+          }),
+        ],
+      },
+    );
+    return { server, answered };
+  }
+
+  async function sendHalfAndLeave(port: number, route: string): Promise<void> {
+    const exchange = await openRaw(port);
+    await exchange.write(
+      `POST ${route} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"student_id":`,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    exchange.socket.destroy();
+  }
+
+  it("ends the request being read with a client error, not a request left hanging", async () => {
+    const { server, answered } = await serveRecording(Promise.resolve());
+    await sendHalfAndLeave(server.port, "/bind");
+    await expect
+      .poll(() => answered)
+      .toEqual(["The client closed the connection before the body was complete"]);
+  });
+
+  it("ends it too when the handler asks for the body only after the client left", async () => {
+    let open!: () => void;
+    const { server, answered } = await serveRecording(new Promise((resolve) => (open = resolve)));
+    await sendHalfAndLeave(server.port, "/slow");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    open();
+    await expect
+      .poll(() => answered)
+      .toEqual(["The client closed the connection before the body was complete"]);
+  });
+});

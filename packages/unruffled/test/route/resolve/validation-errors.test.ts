@@ -1,0 +1,173 @@
+import { p } from "unruffled/route";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { echo } from "../../support/echo.ts";
+import { JSON_HEADERS, jsonOf, serveEndpoint } from "../../support/serve.ts";
+
+describe("rule 16: everything read is validated, and failures of all sources come back together", () => {
+  it("collects path, query, header, cookie and body failures into one 422", async () => {
+    const server = await serveEndpoint(
+      "/courses/{course_id}",
+      echo({
+        course_id: p.Path(z.int(), { gt: 0 }),
+        size: p.Query(z.int(), { default: 10, ge: 1, le: 100 }),
+        x_token: p.Header(z.string(), { minLength: 8 }),
+        session: p.Cookie(z.string()),
+        body: p.Json(z.object({ student_id: z.int().gt(0), note: z.string().max(5).optional() })),
+      }),
+      ["POST"],
+    );
+    const response = server.fetch("/courses/0?size=101", {
+      method: "POST",
+      headers: { ...JSON_HEADERS, "x-token": "short" },
+      body: JSON.stringify({ student_id: -1, note: "far too long" }),
+    });
+    expect(await jsonOf(response)).toEqual({
+      status: 422,
+      body: {
+        detail: [
+          {
+            loc: ["path", "course_id"],
+            msg: "Too small: expected number to be >0",
+            type: "too_small",
+            input: 0,
+          },
+          {
+            loc: ["query", "size"],
+            msg: "Too big: expected number to be <=100",
+            type: "too_big",
+            input: 101,
+          },
+          {
+            loc: ["header", "x-token"],
+            msg: "Too small: expected string to have >=8 characters",
+            type: "too_small",
+            input: "short",
+          },
+          { loc: ["cookie", "session"], msg: "Field required", type: "missing", input: null },
+          {
+            loc: ["body", "student_id"],
+            msg: "Too small: expected number to be >0",
+            type: "too_small",
+            input: -1,
+          },
+          {
+            loc: ["body", "note"],
+            msg: "Too big: expected string to have <=5 characters",
+            type: "too_big",
+            input: "far too long",
+          },
+        ],
+      },
+    });
+  });
+
+  it("lists the failures by source (path, query, header, cookie, body), whatever the declaration order", async () => {
+    const server = await serveEndpoint(
+      "/list",
+      echo({
+        token: p.Header(z.string()),
+        size: p.Query(z.int(), { le: 100 }),
+        session: p.Cookie(z.string()),
+      }),
+    );
+    expect(await jsonOf(server.fetch("/list?size=101"))).toEqual({
+      status: 422,
+      body: {
+        detail: [
+          {
+            loc: ["query", "size"],
+            msg: "Too big: expected number to be <=100",
+            type: "too_big",
+            input: 101,
+          },
+          { loc: ["header", "token"], msg: "Field required", type: "missing", input: null },
+          { loc: ["cookie", "session"], msg: "Field required", type: "missing", input: null },
+        ],
+      },
+    });
+  });
+
+  it("names a model field by the wire name the client used", async () => {
+    const Paging = z.object({ pageSize: z.int().max(50).meta({ alias: "page-size" }) });
+    const server = await serveEndpoint(
+      "/list",
+      echo({ paging: p.Query(Paging), token: p.Header(z.string(), { alias: "X-Api-Key" }) }),
+    );
+    expect(await jsonOf(server.fetch("/list?page-size=99"))).toEqual({
+      status: 422,
+      body: {
+        detail: [
+          {
+            loc: ["query", "page-size"],
+            msg: "Too big: expected number to be <=50",
+            type: "too_big",
+            input: 99,
+          },
+          { loc: ["header", "x-api-key"], msg: "Field required", type: "missing", input: null },
+        ],
+      },
+    });
+  });
+
+  it("points at the whole body when a JSON model gets something that is not an object", async () => {
+    const server = await serveEndpoint("/bind", echo({ body: p.Json(z.object({ student_id: z.int() })) }), [
+      "POST",
+    ]);
+    const response = server.fetch("/bind", { method: "POST", headers: JSON_HEADERS, body: "[1,2]" });
+    expect(await jsonOf(response)).toEqual({
+      status: 422,
+      body: {
+        detail: [
+          {
+            loc: ["body"],
+            msg: "Invalid input: expected object, received array",
+            type: "invalid_type",
+            input: [1, 2],
+          },
+        ],
+      },
+    });
+  });
+
+  it("enforces every constraint option: gt, lt, multipleOf, minLength, maxLength, pattern", async () => {
+    const server = await serveEndpoint(
+      "/c",
+      echo({
+        a: p.Query(z.number(), { gt: 0, lt: 1 }),
+        b: p.Query(z.int(), { multipleOf: 5 }),
+        c: p.Query(z.string(), { minLength: 2, maxLength: 3, pattern: "^[a-z]+$" }),
+      }),
+    );
+    expect(await jsonOf(server.fetch("/c?a=0.5&b=10&c=ab"))).toEqual({
+      status: 200,
+      body: { a: 0.5, b: 10, c: "ab" },
+    });
+    expect(await jsonOf(server.fetch("/c?a=1&b=7&c=A"))).toEqual({
+      status: 422,
+      body: {
+        detail: [
+          { loc: ["query", "a"], msg: "Too big: expected number to be <1", type: "too_big", input: 1 },
+          {
+            loc: ["query", "b"],
+            msg: "Invalid number: must be a multiple of 5",
+            type: "not_multiple_of",
+            input: 7,
+          },
+          {
+            loc: ["query", "c"],
+            msg: "Too small: expected string to have >=2 characters",
+            type: "too_small",
+            input: "A",
+          },
+          {
+            loc: ["query", "c"],
+            msg: "Invalid string: must match pattern /^[a-z]+$/",
+            type: "invalid_format",
+            input: "A",
+          },
+        ],
+      },
+    });
+  });
+});

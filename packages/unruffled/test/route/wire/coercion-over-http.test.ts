@@ -1,0 +1,185 @@
+import { p } from "unruffled/route";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { echo } from "../../support/echo.ts";
+import { jsonOf, serveEndpoint } from "../../support/serve.ts";
+
+describe("string sources are coerced to the declared type before validation", () => {
+  it("turns ?page=2 into the number 2", async () => {
+    const server = await serveEndpoint(
+      "/c",
+      echo({ page: p.Query(z.int()), ratio: p.Query(z.number(), { default: 1 }) }),
+    );
+    expect(await jsonOf(server.fetch("/c?page=2&ratio=-1.5e1"))).toEqual({
+      status: 200,
+      body: { page: 2, ratio: -15 },
+    });
+  });
+
+  it.each([
+    ["true", true],
+    ["false", false],
+    ["1", true],
+    ["0", false],
+    ["yes", true],
+    ["no", false],
+    ["on", true],
+    ["off", false],
+    ["TRUE", true],
+    ["Off", false],
+  ])("reads the boolean spelling %s as %s", async (spelling, expected) => {
+    const server = await serveEndpoint("/c", echo({ flag: p.Query(z.boolean()) }));
+    expect(await jsonOf(server.fetch(`/c?flag=${spelling}`))).toEqual({
+      status: 200,
+      body: { flag: expected },
+    });
+  });
+
+  it.each(["maybe", "", "2", "t"])(
+    "refuses the boolean spelling %j instead of using truthiness",
+    async (spelling) => {
+      const server = await serveEndpoint("/c", echo({ flag: p.Query(z.boolean()) }));
+      expect(await jsonOf(server.fetch(`/c?flag=${spelling}`))).toEqual({
+        status: 422,
+        body: {
+          detail: [
+            {
+              loc: ["query", "flag"],
+              msg: "Invalid input: expected boolean, received string",
+              type: "invalid_type",
+              input: spelling,
+            },
+          ],
+        },
+      });
+    },
+  );
+
+  it.each(["abc", "", "0x10", "NaN", "Infinity", "1,5", " 2"])(
+    "leaves %j a string so that Zod reports it",
+    async (raw) => {
+      const server = await serveEndpoint("/c", echo({ page: p.Query(z.int()) }));
+      expect(await jsonOf(server.fetch(`/c?page=${encodeURIComponent(raw)}`))).toEqual({
+        status: 422,
+        body: {
+          detail: [
+            {
+              loc: ["query", "page"],
+              msg: "Invalid input: expected number, received string",
+              type: "invalid_type",
+              input: raw,
+            },
+          ],
+        },
+      });
+    },
+  );
+
+  it("refuses a decimal where an int is declared", async () => {
+    const server = await serveEndpoint("/c", echo({ page: p.Query(z.int()) }));
+    expect(await jsonOf(server.fetch("/c?page=1.5"))).toEqual({
+      status: 422,
+      body: {
+        detail: [
+          {
+            loc: ["query", "page"],
+            msg: "Invalid input: expected int, received number",
+            type: "invalid_type",
+            input: 1.5,
+          },
+        ],
+      },
+    });
+  });
+
+  it("coerces each item of a list", async () => {
+    const server = await serveEndpoint("/c", echo({ ids: p.Query(z.array(z.int())) }));
+    expect(await jsonOf(server.fetch("/c?ids=1&ids=2&ids=3"))).toEqual({
+      status: 200,
+      body: { ids: [1, 2, 3] },
+    });
+  });
+
+  it("reports the bad item of a list by its index", async () => {
+    const server = await serveEndpoint("/c", echo({ ids: p.Query(z.array(z.int())) }));
+    expect(await jsonOf(server.fetch("/c?ids=1&ids=x"))).toEqual({
+      status: 422,
+      body: {
+        detail: [
+          {
+            loc: ["query", "ids", 1],
+            msg: "Invalid input: expected number, received string",
+            type: "invalid_type",
+            input: "x",
+          },
+        ],
+      },
+    });
+  });
+
+  it("coerces numeric enums and literals, and keeps string enums as strings", async () => {
+    const server = await serveEndpoint(
+      "/c",
+      echo({
+        level: p.Query(z.literal([1, 2, 3])),
+        order: p.Query(z.enum(["asc", "desc"])),
+        mode: p.Query(z.union([z.literal("auto"), z.int()])),
+      }),
+    );
+    expect(await jsonOf(server.fetch("/c?level=2&order=desc&mode=auto"))).toEqual({
+      status: 200,
+      body: { level: 2, order: "desc", mode: "auto" },
+    });
+    expect(await jsonOf(server.fetch("/c?level=3&order=asc&mode=7"))).toEqual({
+      status: 200,
+      body: { level: 3, order: "asc", mode: 7 },
+    });
+  });
+
+  it("coerces path, header, cookie and form values the same way", async () => {
+    const server = await serveEndpoint(
+      "/c/{id}",
+      echo({
+        id: p.Path(z.int()),
+        x_count: p.Header(z.int()),
+        seen: p.Cookie(z.boolean()),
+        age: p.Form(z.int()),
+      }),
+      ["POST"],
+    );
+    const response = server.fetch("/c/5", {
+      method: "POST",
+      headers: { "x-count": "3", cookie: "seen=yes" },
+      body: new URLSearchParams({ age: "42" }),
+    });
+    expect(await jsonOf(response)).toEqual({ status: 200, body: { id: 5, x_count: 3, seen: true, age: 42 } });
+  });
+});
+
+describe("rule 9: a bare schema's source is detected", () => {
+  it("reads a scalar named like a placeholder from the path", async () => {
+    const server = await serveEndpoint("/students/{id}", echo({ id: z.int() }));
+    expect(await jsonOf(server.fetch("/students/3"))).toEqual({ status: 200, body: { id: 3 } });
+  });
+
+  it("reads any other scalar, and a list, from the query", async () => {
+    const server = await serveEndpoint(
+      "/students",
+      echo({ page: z.int(), active: z.boolean().optional(), tag: z.array(z.string()) }),
+    );
+    expect(await jsonOf(server.fetch("/students?page=2&tag=x"))).toEqual({
+      status: 200,
+      body: { page: 2, tag: ["x"] },
+    });
+  });
+
+  it("reads a model from the JSON body", async () => {
+    const server = await serveEndpoint("/bind", echo({ body: z.object({ student_id: z.int() }) }), ["POST"]);
+    const response = server.fetch("/bind", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: '{"student_id":9}',
+    });
+    expect(await jsonOf(response)).toEqual({ status: 200, body: { body: { student_id: 9 } } });
+  });
+});

@@ -1,0 +1,108 @@
+import { parse as parseQueryString } from "node:querystring";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { HttpRequest } from "../../../src/http/request.ts";
+import { JsonResponse } from "../../../src/http/response.ts";
+import { endpoint } from "../../../src/route/declare/endpoint.ts";
+import { p } from "../../../src/route/declare/markers.ts";
+import { path } from "../../../src/route/declare/path.ts";
+import { QueryReader } from "../../../src/route/wire/query-reader.ts";
+import { jsonOf, serve } from "../../support/serve.ts";
+
+const NAMES = ["a", "b", "ab", "constructor", "__proto__"];
+
+/** What `request.query` gives for the declared names (a null-prototype object, so no inherited keys). */
+function expectedFor(queryString: string): Record<string, unknown> {
+  const parsed = parseQueryString(queryString);
+  return Object.fromEntries(NAMES.map((name) => [name, parsed[name]]));
+}
+
+/** Deterministic strings over pieces that make every kind of pair: empty, key only, "=" inside values. */
+function* queryStrings(count: number): Generator<string> {
+  const pieces = ["a", "b", "ab", "c", "=", "&", "1", "constructor", "__proto__", "&&", "=="];
+  let seed = 7;
+  for (let n = 0; n < count; n++) {
+    let text = "";
+    const length = n % 12;
+    for (let i = 0; i < length; i++) {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      text += pieces[seed % pieces.length];
+    }
+    yield text;
+  }
+}
+
+describe("QueryReader", () => {
+  it("gives what Node's querystring gives for every declared name, on 5,000 generated strings", () => {
+    const reader = new QueryReader(NAMES);
+    let compared = 0;
+    for (const text of queryStrings(5_000)) {
+      const values = reader.read(text);
+      expect({ text, values: { ...values } }).toEqual({ text, values: expectedFor(text) });
+      compared++;
+    }
+    expect(compared).toBe(5_000);
+  });
+
+  it("keeps repeated keys in order, the way request.query does", () => {
+    expect({ ...new QueryReader(["page", "size"]).read("page=2&size=5&page=3&page=&x=1") }).toEqual({
+      page: ["2", "3", ""],
+      size: "5",
+    });
+  });
+
+  it("never reads a declared name from Object.prototype", () => {
+    const values = new QueryReader(["constructor", "toString"]).read("x=1");
+    expect(values?.constructor).toBeUndefined();
+    expect(values?.toString).toBeUndefined();
+  });
+
+  it.each([
+    ["a percent-encoded character", "a=caf%C3%A9"],
+    ["a plus for a space", "a=x+y"],
+    ["a string long enough for Node's 1,000-key cap", `${"z&".repeat(499)}a=1`],
+  ])("leaves a string with %s to request.query", (_why, text) => {
+    expect(new QueryReader(["a"]).read(text)).toBeUndefined();
+  });
+
+  it("reads a string just short of the cap itself", () => {
+    const text = `${"z&".repeat(498)}a=1`;
+    expect(text.length).toBe(999);
+    expect(new QueryReader(["a"]).read(text)?.a).toBe("1");
+  });
+
+  it("leaves a route that declares the empty name to request.query", () => {
+    expect(new QueryReader(["", "a"]).read("=x&a=1")).toBeUndefined();
+  });
+});
+
+describe("query parameters", () => {
+  const search = endpoint({
+    params: { q: p.Query(z.string()), page: p.Query(z.int(), { default: 1 }) },
+    returns: JsonResponse,
+    handler: (_request, { q, page }) => new JsonResponse({ q, page }),
+  });
+
+  it.each([
+    ["plain", "q=abc&page=2", { q: "abc", page: 2 }],
+    ["percent-encoded", "q=caf%C3%A9&p%61ge=3", { q: "café", page: 3 }],
+    ["with plus signs", "q=a+b&page=4", { q: "a b", page: 4 }],
+  ])("read the same whether %s or not", async (_kind, queryString, expected) => {
+    const server = await serve([path("/search", { endpoint: search })]);
+    expect(await jsonOf(server.fetch(`/search?${queryString}`))).toEqual({ status: 200, body: expected });
+  });
+
+  it("are read through a request class that defines its own query", async () => {
+    class NestedQueryRequest extends HttpRequest {
+      override get query() {
+        // Such a class might parse `filter[q]=…`; this one takes the value from a bracketed key.
+        return { ...super.query, q: String(super.query["filter[q]"] ?? "") };
+      }
+    }
+    const server = await serve([path("/search", { endpoint: search })], { requestClass: NestedQueryRequest });
+    expect(await jsonOf(server.fetch("/search?filter[q]=maths&q=ignored"))).toEqual({
+      status: 200,
+      body: { q: "maths", page: 1 },
+    });
+  });
+});
