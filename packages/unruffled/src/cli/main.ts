@@ -1,4 +1,5 @@
 import { TypeHintRequired, ValueError } from "../errors.ts";
+import { fsPromises } from "../node-builtins.ts";
 import { type CliCommand, CliFailure, type CliIo, CliUsageError } from "./command.ts";
 import { openapiCommand } from "./openapi.ts";
 import { routesCommand } from "./routes.ts";
@@ -8,8 +9,8 @@ import { serveCommand } from "./serve.ts";
 export const COMMANDS: readonly CliCommand[] = [openapiCommand, serveCommand, routesCommand];
 
 /**
- * Runs `unruffled <command> [options]` and resolves to the exit code: 0 on success, 2 for a wrong
- * command line, 1 when the command failed.
+ * Runs `unruffled <command> [options]` (or `unruffled --version`) and resolves to the exit code:
+ * 0 on success, 2 for a wrong command line, 1 when the command failed.
  *
  * @example process.exitCode = await runCli(process.argv.slice(2), nodeIo());
  */
@@ -18,6 +19,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   if (name === undefined || name === "help" || name === "--help" || name === "-h") {
     await io.write(helpText());
     return name === undefined ? 2 : 0;
+  }
+  if (name === "--version") {
+    await io.write(`${await packageVersion()}\n`);
+    return 0;
   }
   const command = COMMANDS.find((candidate) => candidate.name === name);
   if (command === undefined) {
@@ -51,7 +56,13 @@ function helpText(): string {
   const lines = COMMANDS.map(
     (command) => `  ${command.name.padEnd(10)} ${command.summary}\n    ${command.usage}`,
   );
-  return `Usage: unruffled <command> [options]\n\nCommands:\n${lines.join("\n")}\n`;
+  return `Usage: unruffled <command> [options]\n       unruffled --version\n\nCommands:\n${lines.join("\n")}\n`;
+}
+
+/** The version of the package this command belongs to (src/cli/ and dist/cli/ are two levels down). */
+async function packageVersion(): Promise<string> {
+  const manifest = await fsPromises().readFile(new URL("../../package.json", import.meta.url), "utf8");
+  return (JSON.parse(manifest) as { version: string }).version;
 }
 
 /** Standard output and error, each write resolved once flushed (stdout to a pipe is asynchronous). */

@@ -1,6 +1,8 @@
 // Every command takes the app module the same way, so that one learnt is all learnt.
+import { readFile } from "node:fs/promises";
 import { expect, it } from "vitest";
 import { COMMANDS } from "../../src/cli/main.ts";
+import { runCli } from "./support/cli-process.ts";
 
 it("takes the app module first, then --export <name>, in every command", () => {
   const sameWay = (usage: string, name: string) =>
@@ -11,4 +13,9 @@ it("takes the app module first, then --export <name>, in every command", () => {
     "serve",
     "routes",
   ]);
+});
+
+it("prints the package's version for --version, and nothing else", async () => {
+  const manifest = JSON.parse(await readFile(new URL("../../package.json", import.meta.url), "utf8"));
+  expect(await runCli("--version")).toEqual({ code: 0, stdout: `${manifest.version}\n`, stderr: "" });
 });

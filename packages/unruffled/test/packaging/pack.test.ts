@@ -1,19 +1,41 @@
-// The package as a user gets it: build, `npm pack`, install the tarball in a new project outside the
-// repository, type-check an app against the shipped declarations, run it on Node, and run the
-// packed `unruffled` command. The build and the pack run in a copy of the package, so that the
-// repository's own files (and anyone testing beside them) are left alone.
+// The first day, as a user has it: build, `npm pack`, install the tarball with zod in a new project
+// outside the repository (a fresh lockfile), count what that installs, then, with the project's own
+// TypeScript, type-check an app against the shipped declarations, run it on Node, open its
+// documentation pages in Chromium with every request off the machine refused, and run the packed
+// `unruffled` command; on the newest zod of the peer range, then on the lowest. The build and the
+// pack run in a copy of the package, so that the repository's own files (and anyone testing beside
+// them) are left alone.
 import { type ChildProcess, execFile, spawn } from "node:child_process";
-import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { existsSync, readFileSync } from "node:fs";
+import { cp, mkdir, mkdtemp, readFile, realpath, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { delimiter, dirname, join } from "node:path";
+import { delimiter, dirname, join, relative, sep } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchChromium, noChromium } from "../support/chromium.ts";
 
 const REPOSITORY_ROOT = fileURLToPath(new URL("../../../../", import.meta.url));
 const PACKAGE_DIR = join(REPOSITORY_ROOT, "packages/unruffled");
 const CONSUMER_FILES = fileURLToPath(new URL("./consumer/", import.meta.url));
-const TSC = join(REPOSITORY_ROOT, "node_modules/.bin/tsc");
+const MANIFEST = JSON.parse(readFileSync(join(PACKAGE_DIR, "package.json"), "utf8"));
+const ROOT_MANIFEST = JSON.parse(readFileSync(join(REPOSITORY_ROOT, "package.json"), "utf8"));
+
+// zod is a peer: the lowest release of its range is the range's floor (`^4.5.0`: 4.5.0).
+const ZOD_RANGE: string = MANIFEST.peerDependencies.zod;
+const LOWEST_ZOD = /^\^(\d+\.\d+\.\d+)$/.exec(ZOD_RANGE)![1]!;
+// What a hello world may bring (the tarball, zod and their dependencies), and what it must not.
+const MAX_PACKAGES = 25;
+const MAX_MEGABYTES = 20;
+const DOCS_PAGE_TREES = [
+  "redoc",
+  "swagger-ui-dist",
+  "react",
+  "mobx",
+  "styled-components",
+  "core-js",
+  "@scarf/scarf",
+];
 
 // Child processes run on the Node that runs the tests (24), and without the npm_* variables of an
 // enclosing `npm test`, which would point npm at the repository.
@@ -46,20 +68,109 @@ async function succeed(file: string, args: readonly string[], cwd: string): Prom
   return outcome.stdout;
 }
 
+/** `npm install` in the project, from the cache the repository's install filled where it can. */
+function install(args: readonly string[]): Promise<string> {
+  return succeed(
+    "npm",
+    ["install", ...args, "--no-audit", "--no-fund", "--prefer-offline", "--ignore-scripts", "--cache", cache],
+    project,
+  );
+}
+
+/** The highest of versions like "4.6.7" (the releases a caret range selects). */
+function highest(versions: readonly string[]): string {
+  const parts = (version: string) => version.split(".").map(Number);
+  return [...versions].sort((a, b) => {
+    const [x, y] = [parts(a), parts(b)];
+    return x[0]! - y[0]! || x[1]! - y[1]! || x[2]! - y[2]!;
+  })[versions.length - 1]!;
+}
+
 interface PackedFile {
   path: string;
 }
 
+/** What a project's install brought, counted as `npm ls --all --parseable | wc -l; du -sm node_modules` count it. */
+interface Footprint {
+  /** Every installed package, as its folder under the project (the project itself left out). */
+  packages: string[];
+  megabytes: number;
+  /** The packages the lockfile marks as having an install script. */
+  installScripts: string[];
+}
+
+/** Every package installed in the project, as its folder (`npm ls --all --parseable`, the project left out). */
+async function installedPackages(): Promise<string[]> {
+  const parseable = await succeed("npm", ["ls", "--all", "--parseable"], project);
+  return parseable
+    .split("\n")
+    .filter((line) => line !== "" && line !== project)
+    .map((line) => relative(project, line).split(sep).join("/"));
+}
+
+async function footprint(): Promise<Footprint> {
+  const megabytes = Number((await succeed("du", ["-sm", "node_modules"], project)).split("\t")[0]);
+  const lock = JSON.parse(await readFile(join(project, "package-lock.json"), "utf8")) as {
+    packages: Record<string, { hasInstallScript?: boolean }>;
+  };
+  const installScripts = Object.entries(lock.packages)
+    .filter(([, entry]) => entry.hasInstallScript === true)
+    .map(([folder]) => folder);
+  return { packages: await installedPackages(), megabytes, installScripts };
+}
+
+/** The folders of every zod in the project, and the version of the one the project resolves. */
+async function installedZod(): Promise<{ copies: string[]; version: string }> {
+  const copies = (await installedPackages()).filter((folder) => /(^|\/)node_modules\/zod$/.test(folder));
+  const { version } = JSON.parse(await readFile(join(project, "node_modules/zod/package.json"), "utf8"));
+  return { copies, version };
+}
+
+/** Servers still running, killed after the tests whatever happened. */
+const servers = new Set<ChildProcess>();
+
+/** The project's `server.ts` on a free port; `stop()` sends SIGTERM and resolves to the exit code. */
+async function serveProject(): Promise<{ base: string; stop(): Promise<number | null> }> {
+  const server: ChildProcess = spawn(process.execPath, ["server.ts"], { cwd: project, env });
+  servers.add(server);
+  const exited = new Promise<number | null>((resolve) => server.once("exit", resolve));
+  exited.then(() => servers.delete(server));
+  try {
+    const lines = createInterface({ input: server.stdout! });
+    const first = await Promise.race([
+      (async () => {
+        for await (const line of lines) return line;
+        return undefined;
+      })(),
+      exited.then((code) => Promise.reject(new Error(`server.ts exited ${code}`))),
+    ]);
+    const { port } = JSON.parse(first!) as { port: number };
+    return {
+      base: `http://127.0.0.1:${port}`,
+      async stop() {
+        server.kill("SIGTERM");
+        return exited;
+      },
+    };
+  } catch (error) {
+    server.kill("SIGKILL");
+    throw error;
+  }
+}
+
 let folder: string;
+let cache: string;
 let stagedPackage: string;
 let project: string;
 let packedFiles: string[];
+let helloWorld: Footprint;
+let newestZod: string;
 
 beforeAll(async () => {
-  folder = await mkdtemp(join(tmpdir(), "unruffled-pack-"));
-  const rootPackage = JSON.parse(await readFile(join(REPOSITORY_ROOT, "package.json"), "utf8"));
+  // The real path: npm ls prints real paths.
+  folder = await realpath(await mkdtemp(join(tmpdir(), "unruffled-pack-")));
   // The npm cache the repository's install filled (or the one npm was told to use).
-  const cache =
+  cache =
     process.env.npm_config_cache ??
     (await succeed("npm", ["config", "get", "cache"], REPOSITORY_ROOT)).trim();
 
@@ -90,26 +201,25 @@ beforeAll(async () => {
     join(project, "package.json"),
     `${JSON.stringify({ name: "notes", private: true, type: "module" }, null, 2)}\n`,
   );
-  await succeed(
-    "npm",
-    [
-      "install",
-      tarball,
-      "zod@4.6.7",
-      `@types/node@${rootPackage.devDependencies["@types/node"]}`,
-      "--save-exact",
-      "--no-audit",
-      "--no-fund",
-      "--prefer-offline",
-      "--ignore-scripts",
-      "--cache",
-      cache,
-    ],
-    project,
-  );
-}, 120_000);
+  // The newest release of the peer range, as the registry has it now.
+  const inRange = JSON.parse(
+    await succeed("npm", ["view", `zod@${ZOD_RANGE}`, "version", "--json", "--cache", cache], project),
+  ) as string | string[];
+  newestZod = highest(typeof inRange === "string" ? [inRange] : inRange);
+
+  // A hello world: the tarball and zod, into a project with no lockfile yet; counted before any tool.
+  await install([tarball, `zod@${newestZod}`, "--save-exact"]);
+  helloWorld = await footprint();
+  await install([
+    `typescript@${ROOT_MANIFEST.devDependencies.typescript}`,
+    `@types/node@${ROOT_MANIFEST.devDependencies["@types/node"]}`,
+    "--save-dev",
+    "--save-exact",
+  ]);
+}, 600_000);
 
 afterAll(async () => {
+  for (const server of servers) server.kill("SIGKILL");
   if (folder !== undefined) await rm(folder, { recursive: true, force: true });
 });
 
@@ -139,6 +249,32 @@ describe("the packed tarball", () => {
     ]);
   });
 
+  it("holds the documentation pages' assets, copied by the build with their licence notices", () => {
+    expect(packedFiles.filter((file) => file.startsWith("dist/docs-assets/"))).toEqual([
+      "dist/docs-assets/NOTICES.md",
+      "dist/docs-assets/redoc/LICENSE",
+      "dist/docs-assets/redoc/bundles/redoc.standalone.js",
+      "dist/docs-assets/redoc/bundles/redoc.standalone.js.LICENSE.txt",
+      "dist/docs-assets/swagger-ui-dist/LICENSE",
+      "dist/docs-assets/swagger-ui-dist/NOTICE",
+      "dist/docs-assets/swagger-ui-dist/favicon-32x32.png",
+      "dist/docs-assets/swagger-ui-dist/swagger-ui-bundle.js",
+      "dist/docs-assets/swagger-ui-dist/swagger-ui-bundle.js.LICENSE.txt",
+      "dist/docs-assets/swagger-ui-dist/swagger-ui.css",
+    ]);
+  });
+
+  it("takes zod as a peer, and its run-time dependencies as caret ranges", () => {
+    const { dependencies, peerDependencies } = JSON.parse(
+      readFileSync(join(project, "node_modules/unruffled/package.json"), "utf8"),
+    );
+    expect(peerDependencies).toEqual({ zod: ZOD_RANGE });
+    expect(Object.keys(dependencies).sort()).toEqual(["@fastify/busboy", "jose", "pino"]);
+    expect(Object.values(dependencies).filter((range) => !/^\^\d+\.\d+\.\d+$/.test(range as string))).toEqual(
+      [],
+    );
+  });
+
   it("imports .js files from the JavaScript and the declarations, and runs its CLI under a plain shebang", async () => {
     const dist = join(project, "node_modules/unruffled/dist");
     const js = await readFile(join(dist, "index.js"), "utf8");
@@ -153,9 +289,67 @@ describe("the packed tarball", () => {
   });
 });
 
-describe("a project that installed the tarball", () => {
-  it("type-checks its app with strict settings against the shipped declarations", async () => {
-    const outcome = await run(TSC, ["-p", "tsconfig.json"], project);
+describe("a hello world: the tarball and zod in a project of their own", () => {
+  it(`installs at most ${MAX_PACKAGES} packages and ${MAX_MEGABYTES} MB, none of the pages' trees, and no install script`, () => {
+    const names = helloWorld.packages.map((folder) => folder.replace(/^.*node_modules\//, ""));
+    expect(names.filter((name) => DOCS_PAGE_TREES.includes(name))).toEqual([]);
+    expect(helloWorld.installScripts).toEqual([]);
+    expect(helloWorld.packages.length, helloWorld.packages.join("\n")).toBeLessThanOrEqual(MAX_PACKAGES);
+    expect(helloWorld.megabytes).toBeLessThanOrEqual(MAX_MEGABYTES);
+    expect(names).toEqual(expect.arrayContaining(["unruffled", "zod", "@fastify/busboy", "jose", "pino"]));
+  });
+
+  it("has one zod, the project's own, which unruffled uses", () => {
+    expect(helloWorld.packages.filter((folder) => /(^|\/)node_modules\/zod$/.test(folder))).toEqual([
+      "node_modules/zod",
+    ]);
+  });
+});
+
+describe("the packed `unruffled` command", () => {
+  it("prints the package's version: npx unruffled --version", async () => {
+    const outcome = await run("npx", ["--no-install", "unruffled", "--version"], project);
+    expect(outcome).toEqual({ code: 0, stdout: `${MANIFEST.version}\n`, stderr: "" });
+  });
+
+  it("writes the document: npx unruffled openapi", async () => {
+    const stdout = await succeed("npx", ["--no-install", "unruffled", "openapi", "app.ts"], project);
+    const document = JSON.parse(stdout);
+    expect(document.info).toEqual({ title: "Notes", version: "1.0.0" });
+    expect(document.paths["/notes/{note_id}"].get.operationId).toBe("get_note");
+    expect(Object.keys(document.components.schemas)).toEqual(
+      expect.arrayContaining(["NewNote", "NoteResponse"]),
+    );
+  });
+
+  it("lists the routes: npx unruffled routes", async () => {
+    const stdout = await succeed("npx", ["--no-install", "unruffled", "routes", "app.ts"], project);
+    expect(stdout).toBe(
+      [
+        "METHOD  PATH                    NAME         PARAMETERS",
+        "POST    /notes                  create_note  json: title, tags",
+        "GET     /notes/{note_id}        get_note     path: note_id; query: page, size",
+        "POST    /notes/{note_id}/files  attach_file  path: note_id; form: caption; file: file",
+        "",
+      ].join("\n"),
+    );
+  });
+});
+
+describe.each([
+  ["the newest zod of the peer range", () => newestZod],
+  [`the lowest zod of the peer range (${LOWEST_ZOD})`, () => LOWEST_ZOD],
+])("a project on %s", (_name, zodVersion) => {
+  beforeAll(async () => {
+    await install([`zod@${zodVersion()}`, "--save-exact"]);
+  }, 300_000);
+
+  it("has that one zod", async () => {
+    expect(await installedZod()).toEqual({ copies: ["node_modules/zod"], version: zodVersion() });
+  });
+
+  it("type-checks its app with strict settings against the shipped declarations, with its own TypeScript", async () => {
+    const outcome = await run(join(project, "node_modules/.bin/tsc"), ["-p", "tsconfig.json"], project);
     expect(outcome).toEqual({ code: 0, stdout: "", stderr: "" });
   });
 
@@ -190,61 +384,94 @@ describe("a project that installed the tarball", () => {
     });
   });
 
-  it("serves its app on Node, with the documentation pages, and stops on SIGTERM", async () => {
-    const server: ChildProcess = spawn(process.execPath, ["server.ts"], { cwd: project, env });
+  it("serves its app on Node, the pages' assets from the package's own copies, and stops on SIGTERM", async () => {
+    const server = await serveProject();
     try {
-      const lines = createInterface({ input: server.stdout! });
-      const [first] = await Promise.race([
-        (async () => {
-          for await (const line of lines) return [line];
-          return [undefined];
-        })(),
-        new Promise<never>((_, reject) => server.once("exit", (code) => reject(new Error(`exited ${code}`)))),
-      ]);
-      const { port } = JSON.parse(first!) as { port: number };
-      const base = `http://127.0.0.1:${port}`;
-
-      const note = await fetch(`${base}/notes/3?page=4&size=5`);
+      const note = await fetch(`${server.base}/notes/3?page=4&size=5`);
       expect([note.status, await note.json()]).toEqual([200, { id: 3, title: "Note 3", page: 4, size: 5 }]);
-      const document = await fetch(`${base}/openapi/openapi.json`);
+      const document = await fetch(`${server.base}/openapi/openapi.json`);
       expect(document.status).toBe(200);
       expect(Object.keys(((await document.json()) as { paths: object }).paths)).toEqual([
         "/notes",
         "/notes/{note_id}",
         "/notes/{note_id}/files",
       ]);
-      // The pages' assets come from the packages the tarball installed.
-      const asset = await fetch(`${base}/openapi/assets/swagger-ui-bundle.js`);
-      expect([asset.status, (await asset.arrayBuffer()).byteLength > 100_000]).toEqual([200, true]);
-
-      const exited = new Promise<number | null>((resolve) => server.once("exit", resolve));
-      server.kill("SIGTERM");
-      expect(await exited).toBe(0);
+      const copies = join(project, "node_modules/unruffled/dist/docs-assets");
+      for (const [name, file] of [
+        ["swagger-ui-bundle.js", "swagger-ui-dist/swagger-ui-bundle.js"],
+        ["swagger-ui.css", "swagger-ui-dist/swagger-ui.css"],
+        ["favicon-32x32.png", "swagger-ui-dist/favicon-32x32.png"],
+      ] as const) {
+        const asset = await fetch(`${server.base}/openapi/assets/${name}`);
+        const served = Buffer.from(await asset.arrayBuffer());
+        expect([name, asset.status, served.equals(await readFile(join(copies, file)))]).toEqual([
+          name,
+          200,
+          true,
+        ]);
+      }
+      const redoc = await fetch(`${server.base}/openapi/assets/redoc.standalone.js`);
+      const redocText = await redoc.text();
+      expect([redoc.status, redocText.length > 1_000_000, redocText.includes("cdn.redoc.ly")]).toEqual([
+        200,
+        true,
+        false,
+      ]);
+      expect(existsSync(join(project, "node_modules/swagger-ui-dist"))).toBe(false);
     } finally {
-      server.kill("SIGKILL");
+      expect(await server.stop()).toBe(0);
     }
   });
 
-  it("runs the packed `unruffled` command: npx unruffled openapi", async () => {
-    const stdout = await succeed("npx", ["--no-install", "unruffled", "openapi", "app.ts"], project);
-    const document = JSON.parse(stdout);
-    expect(document.info).toEqual({ title: "Notes", version: "1.0.0" });
-    expect(document.paths["/notes/{note_id}"].get.operationId).toBe("get_note");
-    expect(Object.keys(document.components.schemas)).toEqual(
-      expect.arrayContaining(["NewNote", "NoteResponse"]),
-    );
-  });
+  it.skipIf(noChromium)(
+    "renders its documentation pages in Chromium, with no request off the machine and no console error",
+    async () => {
+      const server = await serveProject();
+      const browser = await launchChromium();
+      const offMachine: string[] = [];
+      const consoleErrors: string[] = [];
+      try {
+        // Every request that is not to the app is refused and remembered.
+        await browser.context.route("**/*", (route) => {
+          const url = new URL(route.request().url());
+          if (url.hostname === "127.0.0.1") return route.continue();
+          offMachine.push(url.href);
+          return route.abort();
+        });
+        const tab = await browser.context.newPage();
+        tab.on("request", (request) => {
+          const url = new URL(request.url());
+          if (url.protocol !== "data:" && url.protocol !== "blob:" && url.hostname !== "127.0.0.1") {
+            offMachine.push(url.href);
+          }
+        });
+        tab.on("console", (message) => {
+          if (message.type() === "error") consoleErrors.push(message.text());
+        });
+        tab.on("pageerror", (error) => consoleErrors.push(error.message));
 
-  it("runs the packed `unruffled` command: npx unruffled routes", async () => {
-    const stdout = await succeed("npx", ["--no-install", "unruffled", "routes", "app.ts"], project);
-    expect(stdout).toBe(
-      [
-        "METHOD  PATH                    NAME         PARAMETERS",
-        "POST    /notes                  create_note  json: title, tags",
-        "GET     /notes/{note_id}        get_note     path: note_id; query: page, size",
-        "POST    /notes/{note_id}/files  attach_file  path: note_id; form: caption; file: file",
-        "",
-      ].join("\n"),
-    );
-  });
+        expect((await tab.goto(`${server.base}/openapi/docs`))?.status()).toBe(200);
+        await expect.poll(() => tab.locator(".opblock").count(), { timeout: 30_000 }).toBe(3);
+        await tab.locator(".info .title").filter({ hasText: "Notes" }).waitFor();
+
+        expect((await tab.goto(`${server.base}/openapi/redoc`))?.status()).toBe(200);
+        const labels = ["Create a note", "Read a note", "Attach a file to a note"];
+        await expect
+          .poll(
+            async () => {
+              const headings = await tab.locator("h2").allInnerTexts();
+              return labels.filter((label) => headings.includes(label));
+            },
+            { timeout: 30_000 },
+          )
+          .toEqual(labels);
+        await tab.close();
+      } finally {
+        await browser.close();
+        await server.stop();
+      }
+      expect({ offMachine, consoleErrors }).toEqual({ offMachine: [], consoleErrors: [] });
+    },
+    120_000,
+  );
 });

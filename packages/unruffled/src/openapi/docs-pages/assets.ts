@@ -1,7 +1,10 @@
 import { createRequire, dirname, fsPromises, join } from "../../node-builtins.ts";
 
-/** Where a documentation asset comes from: a file of an installed package. */
-interface AssetSource {
+/**
+ * Where a documentation asset comes from: a file of a development dependency, which the build
+ * copies to `dist/docs-assets/<packageName>/<file>` (scripts/copy-docs-assets.ts).
+ */
+export interface AssetSource {
   packageName: string;
   file: string;
   contentType: string;
@@ -44,11 +47,19 @@ export const DOCS_ASSETS: Readonly<Record<string, AssetSource>> = {
   },
 };
 
+/** The folder at the top of `dist/`, beside the compiled modules, that the build copies the assets and their licences into. */
+export const BUILT_ASSETS_FOLDER = "docs-assets";
+
+// Compiled, the files are the build's copies; run from the sources (the workspace's tests, no build) they are read from the development dependencies.
+const builtCopies = import.meta.url.endsWith(".ts")
+  ? undefined
+  : new URL(`../../${BUILT_ASSETS_FOLDER}/`, import.meta.url); // dist/openapi/docs-pages/ → dist/
+
 const require = createRequire(import.meta.url);
 const loaded = new Map<string, Promise<DocsAsset>>();
 
 /**
- * A documentation asset by name, read from its package on first use and kept in memory;
+ * A documentation asset by name, read on first use and kept in memory;
  * `undefined` for a name that is not an asset.
  *
  * @example
@@ -66,9 +77,22 @@ export function loadDocsAsset(name: string): Promise<DocsAsset> | undefined {
   return asset;
 }
 
+/**
+ * A file of a development dependency, found from this module: what the build copies, and what the
+ * sources serve.
+ *
+ * @example packageFile("swagger-ui-dist", "swagger-ui.css") // "/…/node_modules/swagger-ui-dist/swagger-ui.css"
+ */
+export function packageFile(packageName: string, file: string): string {
+  return join(dirname(require.resolve(`${packageName}/package.json`)), file);
+}
+
 async function readAsset(source: AssetSource): Promise<DocsAsset> {
-  const folder = dirname(require.resolve(`${source.packageName}/package.json`));
-  const bytes = await fsPromises().readFile(join(folder, source.file));
+  const bytes = await fsPromises().readFile(
+    builtCopies === undefined
+      ? packageFile(source.packageName, source.file)
+      : new URL(`${source.packageName}/${source.file}`, builtCopies),
+  );
   const body = source.patch ? new TextEncoder().encode(source.patch(bytes.toString("utf8"))) : bytes;
   return { body, contentType: source.contentType };
 }
