@@ -1,3 +1,4 @@
 export { type ChildOutput, captureOutput } from "./child-output.ts";
 export { freePort } from "./free-port.ts";
+export { endProcessGroup, endProcessGroups, spawnGroup } from "./process-group.ts";
 export { waitFor } from "./wait-for.ts";
