@@ -235,9 +235,9 @@ export class RequestHandler {
 
   /** Turns an error into a response with the nearest exception handler; 500 when none applies. */
   handleError(error: unknown, request: HttpRequest): HttpResponse | Promise<HttpResponse> {
-    const handler = this.exceptionHandlers.find(error);
-    if (handler === undefined) return this.internalError(error, request);
     try {
+      const handler = this.exceptionHandlers.find(error);
+      if (handler === undefined) return this.internalError(error, request);
       const response = handler.handle(error, request);
       if (response instanceof Promise) {
         return response.then(
