@@ -47,3 +47,37 @@ export function endProcessGroup(child: ChildProcess): Promise<void> {
   }
   return exited;
 }
+
+/** How a process that ran to its end ended, and what it printed. */
+export interface ProcessOutcome {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs a command to its end in a process group of its own (see `spawnGroup`), so that a test that
+ * times out waiting for it still ends it, with whatever it started, in `endProcessGroups()`.
+ * @example const { code, stderr } = await runToEnd(process.execPath, [cli, "serve", app]);
+ */
+export async function runToEnd(
+  command: string,
+  args: readonly string[],
+  options: SpawnOptions = {},
+): Promise<ProcessOutcome> {
+  const child = spawnGroup(command, args, { ...options, stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stdout!.setEncoding("utf8").on("data", (chunk: string) => {
+    stdout += chunk;
+  });
+  child.stderr!.setEncoding("utf8").on("data", (chunk: string) => {
+    stderr += chunk;
+  });
+  const code = await new Promise<number>((resolve, reject) => {
+    child.once("error", reject);
+    child.once("close", (exitCode: number | null) => resolve(exitCode ?? 1));
+  });
+  groups.delete(child);
+  return { code, stdout, stderr };
+}

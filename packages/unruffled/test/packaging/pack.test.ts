@@ -2,13 +2,14 @@
 // repository, type-check an app against the shipped declarations, run it on Node, and run the
 // packed `unruffled` command. The build and the pack run in a copy of the package, so that the
 // repository's own files (and anyone testing beside them) are left alone.
-import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { type ChildProcess, execFile } from "node:child_process";
 import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { endProcessGroups, spawnGroup } from "process-support";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 
 const REPOSITORY_ROOT = fileURLToPath(new URL("../../../../", import.meta.url));
 const PACKAGE_DIR = join(REPOSITORY_ROOT, "packages/unruffled");
@@ -109,6 +110,9 @@ beforeAll(async () => {
   );
 }, 120_000);
 
+// The packed app's server ends with its test, also when the test failed or timed out.
+afterEach(endProcessGroups);
+
 afterAll(async () => {
   if (folder !== undefined) await rm(folder, { recursive: true, force: true });
 });
@@ -191,7 +195,7 @@ describe("a project that installed the tarball", () => {
   });
 
   it("serves its app on Node, with the documentation pages, and stops on SIGTERM", async () => {
-    const server: ChildProcess = spawn(process.execPath, ["server.ts"], { cwd: project, env });
+    const server: ChildProcess = spawnGroup(process.execPath, ["server.ts"], { cwd: project, env });
     try {
       const lines = createInterface({ input: server.stdout! });
       const [first] = await Promise.race([

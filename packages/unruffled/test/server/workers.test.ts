@@ -4,13 +4,16 @@ import { get } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { captureOutput, endProcessGroups, freePort, spawnGroup, waitFor } from "process-support";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 
 const fixture = join(import.meta.dirname, "..", "support", "workers-fixture.ts");
 const scratch = mkdtempSync(join(tmpdir(), "unruffled-workers-"));
 
 // The primary and its workers, also when a test failed before it stopped them.
 afterEach(endProcessGroups);
+// A process start gets 60 s on a busy 2-core machine.
+const START_MS = 60_000;
+vi.setConfig({ testTimeout: 180_000 });
 afterEach(() => rmSync(join(scratch, "crash"), { force: true }));
 
 /** Starts the fixture's primary and collects what it prints. */
@@ -53,11 +56,15 @@ describe("runWorkers", () => {
     const port = await freePort();
     const cluster = startCluster("serve", port);
     const seen = new Set<number>();
-    await waitFor("answers from both workers", async () => {
-      const pid = await pidOf(port);
-      if (pid !== undefined) seen.add(pid);
-      return seen.size === 2 ? true : undefined;
-    });
+    await waitFor(
+      "answers from both workers",
+      async () => {
+        const pid = await pidOf(port);
+        if (pid !== undefined) seen.add(pid);
+        return seen.size === 2 ? true : undefined;
+      },
+      { timeoutMs: START_MS },
+    );
     // From now on every replacement fails at start-up, as on a database that went away.
     writeFileSync(join(scratch, "crash"), "");
     const [victim] = seen;
@@ -81,19 +88,27 @@ describe("runWorkers", () => {
     const port = await freePort();
     const cluster = startCluster("serve", port);
     const seen = new Set<number>();
-    await waitFor("answers from both workers", async () => {
-      const pid = await pidOf(port);
-      if (pid !== undefined) seen.add(pid);
-      return seen.size === 2 ? true : undefined;
-    });
+    await waitFor(
+      "answers from both workers",
+      async () => {
+        const pid = await pidOf(port);
+        if (pid !== undefined) seen.add(pid);
+        return seen.size === 2 ? true : undefined;
+      },
+      { timeoutMs: START_MS },
+    );
 
     // The first crash in a row is replaced after the shortest delay.
     const [victim] = seen;
     process.kill(victim!, "SIGKILL");
-    const replacement = await waitFor("an answer from a new worker", async () => {
-      const pid = await pidOf(port);
-      return pid !== undefined && !seen.has(pid) ? pid : undefined;
-    });
+    const replacement = await waitFor(
+      "an answer from a new worker",
+      async () => {
+        const pid = await pidOf(port);
+        return pid !== undefined && !seen.has(pid) ? pid : undefined;
+      },
+      { timeoutMs: START_MS },
+    );
     expect(replacement).not.toBe(victim);
     expect(cluster.output()).toMatch(
       new RegExp(`worker \\d \\(pid ${victim}\\) exited by SIGKILL; replacing it in 100 ms`),

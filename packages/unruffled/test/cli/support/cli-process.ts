@@ -1,7 +1,6 @@
 import type { ChildProcess } from "node:child_process";
-import { once } from "node:events";
 import { fileURLToPath } from "node:url";
-import { type ChildOutput, captureOutput, endProcessGroups, spawnGroup } from "process-support";
+import { type ChildOutput, captureOutput, endProcessGroups, runToEnd, spawnGroup } from "process-support";
 import { afterEach } from "vitest";
 
 /** The repository's root: the CLI runs from there, as `npx unruffled` would. */
@@ -28,15 +27,11 @@ export function runCli(...args: string[]): Promise<Outcome> {
 }
 
 /** `runCli` with more environment variables. */
-export async function runCliWithEnv(env: Record<string, string>, ...args: string[]): Promise<Outcome> {
-  const child = spawnGroup(process.execPath, ["--conditions=source", CLI, ...args], {
+export function runCliWithEnv(env: Record<string, string>, ...args: string[]): Promise<Outcome> {
+  return runToEnd(process.execPath, ["--conditions=source", CLI, ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
-    stdio: ["ignore", "pipe", "pipe"],
   });
-  const output = captureOutput(child);
-  const [code] = (await once(child, "close")) as [number | null];
-  return { code: code ?? 1, stdout: output.stdout, stderr: output.stderr };
 }
 
 /** A running `unruffled` process whose output is kept, for commands that serve until a signal. */
