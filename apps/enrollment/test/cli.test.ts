@@ -45,7 +45,7 @@ describe("the enrollment service through the unruffled command", () => {
         "POST    /api/enroll/unbind          unbind_course   json: student_id, course_id",
         "POST    /api/enroll/student-create  create_student  json: name, email, age, student_id",
         "POST    /api/enroll/course-create   create_course   json: name, code, description, credits, max_students, is_active",
-        "GET     /api/enroll/course-events   course_events   query: course_id",
+        "GET     /api/enroll/course-events   course_events   query: course_id; header: last-event-id",
         "",
       ].join("\n"),
     );
@@ -78,6 +78,19 @@ describe("the enrollment service through the unruffled command", () => {
         method: "GET",
         path: "/api/enroll/student-list",
         status: 200,
+        msg: "request completed",
+      });
+      // A failure is HTTP 200 in its envelope: the record has the envelope's code beside the status.
+      await fetch(`${url}/api/enroll/bind`, { headers: { "x-request-id": "enrollment-405" } });
+      while (!output.stdout.includes("enrollment-405") && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      const [, failure] = output.stdout.trim().split("\n");
+      expect(JSON.parse(failure!)).toMatchObject({
+        reqId: "enrollment-405",
+        path: "/api/enroll/bind",
+        status: 200,
+        code: 405,
         msg: "request completed",
       });
     } finally {
