@@ -364,4 +364,32 @@ describe("a client that leaves", () => {
     const [status, text] = await fetchText("/file?wait=0");
     expect([status, text.length]).toEqual([200, FILE_BYTES]);
   });
+
+  it("through app.fetch too: a body stream ready after the web request was aborted is released", async () => {
+    let letAnswer = () => {};
+    const ready = new Promise<void>((resolve) => {
+      letAnswer = resolve;
+    });
+    const released: string[] = [];
+    const late = endpoint({
+      returns: HttpResponse,
+      async handler(request) {
+        request.afterResponse(() => {
+          released.push("afterResponse ran");
+        });
+        await ready;
+        const body = fileBody();
+        body.once("close", () => released.push("file closed"));
+        return new HttpResponse(body, { headers: { "content-type": "application/octet-stream" } });
+      },
+    });
+    const webApp = createApp({ routes: [path("/late", { endpoint: late })] });
+    const leaving = new AbortController();
+    const answer = webApp.fetch(new Request("http://localhost/late", { signal: leaving.signal }));
+    leaving.abort();
+    letAnswer();
+    expect((await answer).body).toBeNull();
+    await waitFor("the file to close", () => (released.length === 2 ? true : undefined));
+    expect(released.sort()).toEqual(["afterResponse ran", "file closed"]);
+  });
 });
