@@ -135,7 +135,8 @@ describe("the guide as a whole", () => {
     } finally {
       child.kill("SIGKILL");
     }
-  });
+    // A process start may take up to 60 s on a busy machine.
+  }, 120_000);
 });
 
 describe("deployment.md's server.ts", () => {
@@ -165,7 +166,7 @@ describe("deployment.md's server.ts", () => {
     } finally {
       child.kill("SIGKILL");
     }
-  }, 30_000);
+  }, 120_000);
 });
 
 function atPointer(document: unknown, pointer: string): unknown {
