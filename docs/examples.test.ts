@@ -2,13 +2,14 @@
 // rewrites them), every request a page shows is sent to the example app and must get exactly the
 // answer the page prints, every declaration error a page quotes must be the one raised, and every
 // part of an OpenAPI document a page quotes must be the generated one. See docs/support/directives.ts.
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { endProcessGroups, spawnGroup } from "process-support";
 import { DEFAULT_LIMITS } from "unruffled";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { includedText, parseDirectives } from "./support/directives.ts";
 import {
   comparableAnswer,
@@ -18,6 +19,9 @@ import {
   parseResponse,
   send,
 } from "./support/exchange.ts";
+
+// A server example that a failed or timed-out test left running ends with its workers.
+afterEach(endProcessGroups);
 
 const DOCS = dirname(fileURLToPath(import.meta.url));
 const EXAMPLES = join(DOCS, "examples");
@@ -114,7 +118,7 @@ describe("the guide as a whole", () => {
   });
 
   it("runs the getting-started server with node main.ts", async () => {
-    const child: ChildProcess = spawn(
+    const child: ChildProcess = spawnGroup(
       process.execPath,
       ["--conditions=source", join(EXAMPLES, "getting-started/main.ts")],
       { env: { ...process.env, PORT: "0" } },
@@ -131,12 +135,13 @@ describe("the guide as a whole", () => {
     } finally {
       child.kill("SIGKILL");
     }
-  });
+    // A process start may take up to 60 s on a busy machine.
+  }, 120_000);
 });
 
 describe("deployment.md's server.ts", () => {
   it("serves from two workers on one port and stops them all on SIGTERM, exit code 0", async () => {
-    const child: ChildProcess = spawn(
+    const child: ChildProcess = spawnGroup(
       process.execPath,
       ["--conditions=source", join(EXAMPLES, "deployment/server.ts")],
       { env: { ...process.env, PORT: "0", WORKERS: "2" } },
@@ -161,7 +166,7 @@ describe("deployment.md's server.ts", () => {
     } finally {
       child.kill("SIGKILL");
     }
-  }, 30_000);
+  }, 120_000);
 });
 
 function atPointer(document: unknown, pointer: string): unknown {

@@ -1,5 +1,6 @@
 import { EventStreamResponse, JsonResponse, PlainTextResponse } from "unruffled/http";
 import { endpoint, p } from "unruffled/route";
+import { z } from "zod";
 import { adminBearer, database, paging } from "./dependencies.ts";
 import {
   BindRequest,
@@ -108,8 +109,17 @@ export const createCourse = endpoint({
 export const courseEvents = endpoint({
   summary: "Follow a course's seats",
   description:
-    "Server-sent events: the course's seats now, then after every bind and unbind, until the client leaves. An unknown course is the usual 404 envelope.",
-  params: { course_id: p.Query(BindRequest.shape.course_id), db: p.Depends(database) },
+    "Server-sent events: the course's seats now, then after binds and unbinds, until the client leaves. " +
+    "Each event is the course's state (its seat count), not a change: changes that come together may be " +
+    "told in one event. Each event has an id; a client that reconnects with Last-Event-ID gets the current " +
+    "state at once, the ids going on from the one it sent. An unknown course is the usual 404 envelope.",
+  params: {
+    course_id: p.Query(BindRequest.shape.course_id),
+    last_event_id: p.Header(z.string().optional(), {
+      description: "The id of the last event seen, sent by an EventSource that reconnects",
+    }),
+    db: p.Depends(database),
+  },
   returns: [
     p.ResponseSpec({
       model: CourseSeats,
@@ -117,14 +127,22 @@ export const courseEvents = endpoint({
       description: "The course's seats",
     }),
   ],
-  async handler(request, { course_id, db }) {
+  async handler(request, { course_id, last_event_id, db }) {
     // An unknown course is answered before the stream starts, in the usual envelope.
     await services.courseSeats(db, course_id);
+    let id = eventIdAfter(last_event_id);
     async function* events() {
       for await (const seats of services.followSeats(db, course_id, request.signal)) {
-        yield { data: seats };
+        id += 1;
+        yield { data: seats, id: String(id) };
       }
     }
     return new EventStreamResponse(events());
   },
 });
+
+/** The id the stream goes on from: the client's Last-Event-ID when it is one of ours, else 0. */
+function eventIdAfter(lastEventId: string | undefined): number {
+  // Any other value (a stream of another server, a hand-written header) starts the ids over.
+  return lastEventId !== undefined && /^\d{1,15}$/.test(lastEventId) ? Number(lastEventId) : 0;
+}

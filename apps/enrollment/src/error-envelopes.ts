@@ -26,9 +26,12 @@ function envelope(
   code: number,
   message: string,
   data: unknown = null,
-  headers: Record<string, string> = {},
+  headers: Record<string, string | readonly string[]> = {},
 ): JsonResponse {
-  return new JsonResponse({ code, message, data }, { headers });
+  const response = new JsonResponse({ code, message, data }, { headers });
+  // A failure is HTTP 200 here: the access log records its code beside the status, so it shows.
+  response.logFields = { code };
+  return response;
 }
 
 function underApi(request: HttpRequest): boolean {
@@ -65,10 +68,13 @@ export function errorEnvelopes(log: InternalErrorLog) {
         ? envelope(404, `No route ${request.method} ${request.path}`)
         : plain(404, error.message),
     ),
+    // The envelope keeps the Allow header that HTTP asks of every 405.
     exceptionHandler(MethodNotAllowedError, (error, request) =>
       underApi(request)
-        ? envelope(405, `Method ${request.method} not allowed; allowed: ${error.allowed.join(", ")}`)
-        : plain(405, error.message),
+        ? envelope(405, `Method ${request.method} not allowed; allowed: ${error.allowed.join(", ")}`, null, {
+            ...error.headers,
+          })
+        : plain(405, error.message, { ...error.headers }),
     ),
     exceptionHandler(PayloadTooLargeError, (error, request) =>
       underApi(request) ? envelope(413, `${error.message}`) : plain(413, error.message),

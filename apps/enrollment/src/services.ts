@@ -1,4 +1,4 @@
-import type { Expression, SqlBool } from "kysely";
+import { type Expression, type SqlBool, sql } from "kysely";
 import {
   alreadyEnrolled,
   courseFull,
@@ -102,7 +102,7 @@ function onePage<Q extends Pageable<Q>>(select: Q, database: Database, query: Li
 }
 
 /**
- * Stores a new student; 409 if the email or the student number is taken.
+ * Stores a new student; 409 if the email (in any case) or the student number is taken.
  * @example await createStudent(database, { name: "Ann", email: "ann@example.edu", age: 20, student_id: "S001" })
  */
 export async function createStudent(database: Database, input: StudentCreate): Promise<Student> {
@@ -125,11 +125,12 @@ export async function createStudent(database: Database, input: StudentCreate): P
     if (!isUniqueViolation(error)) {
       throw error;
     }
-    // Students are never deleted, so whichever value is stored now is the one that collided.
+    // Students are never deleted, so whichever value is stored now is the one that collided; an
+    // email is taken whatever its case (the students_email_lower_unique index).
     const emailTaken = await database.kysely
       .selectFrom("students")
       .select("id")
-      .where("email", "=", input.email)
+      .where(sql`lower(email)`, "=", input.email.toLowerCase())
       .executeTakeFirst();
     throw emailTaken ? duplicateEmail(input.email) : duplicateStudentNumber(input.student_id);
   }

@@ -317,10 +317,33 @@ describe.each(dialects)("the enrollment API on %s", (dialect) => {
       });
     });
 
-    it("405 for a GET on /bind, naming the allowed methods", async () => {
+    it("405 for a GET on /bind, naming the allowed methods, with its Allow header", async () => {
       expect(await api.get("/api/enroll/bind")).toEqual({
         status: 200,
         body: { code: 405, message: "Method GET not allowed; allowed: POST", data: null },
+      });
+      const server = await api.http();
+      const answer = await server.fetch("/api/enroll/bind");
+      expect([answer.status, answer.headers.get("allow"), await answer.json()]).toEqual([
+        200,
+        "POST",
+        { code: 405, message: "Method GET not allowed; allowed: POST", data: null },
+      ]);
+    });
+
+    it("409 for an email that differs from a stored one only in case, as for the same email", async () => {
+      await seed(1);
+      for (const email of ["S1@EXAMPLE.EDU", "s1@Example.edu"]) {
+        expect(await api.post("/api/enroll/student-create", { ...student(2), email })).toEqual({
+          status: 200,
+          body: { code: 409, message: `A student with email "${email}" already exists`, data: null },
+        });
+      }
+      expect(
+        await api.post("/api/enroll/student-create", { ...student(2), email: "s2@example.edu" }),
+      ).toMatchObject({
+        status: 200,
+        body: { code: 0 },
       });
     });
 

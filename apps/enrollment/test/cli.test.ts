@@ -1,15 +1,19 @@
-import { type ChildProcess, execFile, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { captureOutput, freePort } from "process-support";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { captureOutput, endProcessGroups, freePort, runToEnd, spawnGroup } from "process-support";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 
 // The service through the `unruffled` command, as a developer starts it: a child process.
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 const CLI = join(ROOT, "packages/unruffled/src/cli.ts");
 const SERVER_MODULE = "apps/enrollment/src/server.ts";
+
+// A process start gets 60 s on a busy machine; a test that fails or times out ends its processes.
+vi.setConfig({ testTimeout: 120_000 });
+afterEach(endProcessGroups);
 
 let folder: string;
 let env: NodeJS.ProcessEnv;
@@ -23,14 +27,14 @@ afterAll(async () => {
 
 describe("the enrollment service through the unruffled command", () => {
   it("lists its routes", async () => {
-    const stdout = await new Promise<string>((resolve, reject) => {
-      execFile(
-        process.execPath,
-        ["--conditions=source", CLI, "routes", SERVER_MODULE],
-        { cwd: ROOT, env },
-        (error, out) => (error ? reject(error) : resolve(out)),
-      );
-    });
+    const { stdout } = await runToEnd(
+      process.execPath,
+      ["--conditions=source", CLI, "routes", SERVER_MODULE],
+      {
+        cwd: ROOT,
+        env,
+      },
+    );
     expect(stdout).toBe(
       [
         "METHOD  PATH                        NAME            PARAMETERS",
@@ -41,14 +45,14 @@ describe("the enrollment service through the unruffled command", () => {
         "POST    /api/enroll/unbind          unbind_course   json: student_id, course_id",
         "POST    /api/enroll/student-create  create_student  json: name, email, age, student_id",
         "POST    /api/enroll/course-create   create_course   json: name, code, description, credits, max_students, is_active",
-        "GET     /api/enroll/course-events   course_events   query: course_id",
+        "GET     /api/enroll/course-events   course_events   query: course_id; header: last-event-id",
         "",
       ].join("\n"),
     );
   });
 
   it("serves it with the access log, and stops on SIGTERM", async () => {
-    const child: ChildProcess = spawn(
+    const child: ChildProcess = spawnGroup(
       process.execPath,
       ["--conditions=source", CLI, "serve", SERVER_MODULE, "--port", "0", "--log-level", "info"],
       { cwd: ROOT, env, stdio: "pipe" },
@@ -56,7 +60,7 @@ describe("the enrollment service through the unruffled command", () => {
     const output = captureOutput(child);
     const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
     try {
-      const deadline = Date.now() + 15_000;
+      const deadline = Date.now() + 60_000;
       let url: string | undefined;
       while (url === undefined && Date.now() < deadline) {
         url = /on (http:\/\/[\d.:]+)/.exec(output.stderr)?.[1];
@@ -76,25 +80,39 @@ describe("the enrollment service through the unruffled command", () => {
         status: 200,
         msg: "request completed",
       });
+      // A failure is HTTP 200 in its envelope: the record has the envelope's code beside the status.
+      await fetch(`${url}/api/enroll/bind`, { headers: { "x-request-id": "enrollment-405" } });
+      while (!output.stdout.includes("enrollment-405") && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      const [, failure] = output.stdout.trim().split("\n");
+      expect(JSON.parse(failure!)).toMatchObject({
+        reqId: "enrollment-405",
+        path: "/api/enroll/bind",
+        status: 200,
+        code: 405,
+        msg: "request completed",
+      });
     } finally {
       child.kill("SIGTERM");
     }
     expect(await exited).toBe(0);
   });
 
-  it("stops in one line, exit code 1, when its database refuses it at start", async () => {
-    const closed = await freePort();
-    const outcome = await new Promise<{ code: number; stderr: string }>((resolve) => {
-      execFile(
+  it.each([[[]], [["--workers", "2"]]])(
+    "stops in one line, exit code 1, when its database refuses it at start (%j)",
+    async (workers) => {
+      const closed = await freePort();
+      const outcome = await runToEnd(
         process.execPath,
-        ["--conditions=source", CLI, "serve", SERVER_MODULE, "--port", "0"],
+        ["--conditions=source", CLI, "serve", SERVER_MODULE, "--port", "0", ...workers],
         { cwd: ROOT, env: { ...env, DATABASE_URL: `postgres://enrollment:secret@127.0.0.1:${closed}/app` } },
-        (error, _stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stderr }),
       );
-    });
-    expect(outcome).toEqual({
-      code: 1,
-      stderr: `unruffled serve: onStartup failed (connectDatabase): connect ECONNREFUSED 127.0.0.1:${closed}\n`,
-    });
-  });
+      expect(outcome).toEqual({
+        code: 1,
+        stdout: "",
+        stderr: `unruffled serve: onStartup failed (connectDatabase): connect ECONNREFUSED 127.0.0.1:${closed}\n`,
+      });
+    },
+  );
 });

@@ -36,6 +36,36 @@ describe.each(dialects)("a course's event stream on %s", (dialect) => {
     );
   });
 
+  it("numbers its events; a client that reconnects with Last-Event-ID gets the current state at once", async () => {
+    const [first] = await createStudents(api.db(), 1);
+    const courseId = await createTestCourse(api.db(), { max_students: 3 });
+    const client = api.client();
+    const response = await client.call(courseEvents, { course_id: courseId });
+    const events = response.events();
+    expect((await events.next()).value).toEqual({
+      id: "1",
+      data: { course_id: courseId, enrolled: 0, max_students: 3, seats_left: 3 },
+    });
+    await client.call(bindCourse, { body: { student_id: first!, course_id: courseId } });
+    expect((await events.next()).value).toEqual({
+      id: "2",
+      data: { course_id: courseId, enrolled: 1, max_students: 3, seats_left: 2 },
+    });
+    response.close();
+
+    // The client missed nothing it needs: the count is a state, sent at once on reconnection.
+    const again = await client.call(courseEvents, { course_id: courseId, last_event_id: "2" });
+    expect((await again.events().next()).value).toEqual({
+      id: "3",
+      data: { course_id: courseId, enrolled: 1, max_students: 3, seats_left: 2 },
+    });
+    again.close();
+    // An id the service did not give starts the numbering over.
+    const foreign = await client.call(courseEvents, { course_id: courseId, last_event_id: "abc" });
+    expect((await foreign.events().next()).value?.id).toBe("1");
+    foreign.close();
+  });
+
   it("answers an unknown course with the 404 envelope, and a bad id with the 422 envelope", async () => {
     expect(await api.get("/api/enroll/course-events?course_id=99")).toEqual({
       status: 200,

@@ -1,13 +1,12 @@
 // `npm start`, the README's first command, when the machine stops it from starting: one readable
 // line on standard error and exit code 1, with no stack and no block of npm errors.
-import { execFile } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { freePort } from "process-support";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { endProcessGroups, freePort, runToEnd } from "process-support";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 
@@ -37,13 +36,15 @@ function withoutNpmWarnings(stderr: string): string {
     .join("");
 }
 
-function npmStart(variables: Record<string, string>): Promise<Outcome> {
-  return new Promise((resolve) => {
-    execFile("npm", ["start"], { cwd: ROOT, env: { ...env, ...variables } }, (error, stdout, stderr) => {
-      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr: withoutNpmWarnings(stderr) });
-    });
-  });
+async function npmStart(variables: Record<string, string>): Promise<Outcome> {
+  const outcome = await runToEnd("npm", ["start"], { cwd: ROOT, env: { ...env, ...variables } });
+  return { ...outcome, stderr: withoutNpmWarnings(outcome.stderr) };
 }
+
+// npm, the service and its workers: a start gets 60 s on a busy machine, and a test that fails or
+// times out ends them all.
+vi.setConfig({ testTimeout: 120_000 });
+afterEach(endProcessGroups);
 
 let folder: string;
 beforeAll(async () => {
@@ -70,16 +71,34 @@ describe("npm start", () => {
     }
   });
 
-  it("says in one line that the database refuses the connection, naming it without its password, and exits 1", async () => {
-    const closed = await freePort();
+  it.each(["1", "2"])(
+    "says in one line that the database refuses the connection, naming it without its password, and exits 1 (WORKERS=%s)",
+    async (workers) => {
+      const closed = await freePort();
+      const outcome = await npmStart({
+        PORT: "0",
+        WORKERS: workers,
+        DATABASE_URL: `postgres://enrollment:secret@127.0.0.1:${closed}/app?sslmode=disable`,
+      });
+      expect(outcome).toEqual({
+        code: 1,
+        stdout: NPM_ECHO,
+        stderr: `Cannot open the database postgres://enrollment@127.0.0.1:${closed}/app: connect ECONNREFUSED 127.0.0.1:${closed}; check DATABASE_URL.\n`,
+      });
+    },
+  );
+
+  it("says in one line that the database refuses its role, with WORKERS=2, and exits 1", async () => {
+    const { hostname, port } = new URL(process.env.TEST_DATABASE_URL!);
     const outcome = await npmStart({
       PORT: "0",
-      DATABASE_URL: `postgres://enrollment:secret@127.0.0.1:${closed}/app?sslmode=disable`,
+      WORKERS: "2",
+      DATABASE_URL: `postgres://nobody@${hostname}:${port}/postgres`,
     });
     expect(outcome).toEqual({
       code: 1,
       stdout: NPM_ECHO,
-      stderr: `Cannot open the database postgres://enrollment@127.0.0.1:${closed}/app: connect ECONNREFUSED 127.0.0.1:${closed}; check DATABASE_URL.\n`,
+      stderr: `Cannot open the database postgres://nobody@${hostname}:${port}/postgres: role "nobody" does not exist; check DATABASE_URL.\n`,
     });
   });
 });

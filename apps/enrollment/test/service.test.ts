@@ -73,6 +73,7 @@ it("makes an admin token at its first start on the embedded database, prints it 
   const line = await waitFor(
     "the start-up line",
     () => /admin token (\S+) \(made now, kept in (\S+)\)/.exec(first.output()) ?? undefined,
+    { timeoutMs: 60_000 },
   );
   expect(line?.[2]).toBe(join(folder, "fresh", "admin-token"));
   const create = (port: number, token: string) =>
@@ -87,7 +88,9 @@ it("makes an admin token at its first start on the embedded database, prints it 
   expect(await first.exited).toBe(0);
 
   const second = await startService({ databaseUrl });
-  await waitFor("the start-up line", () => (second.output().includes("admin token in") ? true : undefined));
+  await waitFor("the start-up line", () => (second.output().includes("admin token in") ? true : undefined), {
+    timeoutMs: 60_000,
+  });
   expect(second.output()).toContain(`admin token in ${join(folder, "fresh", "admin-token")}`);
   expect(second.output()).not.toContain(line![1]!);
   second.signal("SIGTERM");

@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { createServer } from "node:net";
-import { captureOutput, freePort, waitFor } from "process-support";
+import { captureOutput, endProcessGroups, freePort, spawnGroup, waitFor } from "process-support";
 import { describe, expect, it } from "vitest";
 
 describe("freePort", () => {
@@ -51,5 +51,33 @@ describe("waitFor", () => {
     await expect(waitFor("the moon", () => undefined, { timeoutMs: 20, intervalMs: 5 })).rejects.toThrow(
       new Error("timed out waiting for the moon"),
     );
+  });
+});
+
+describe("spawnGroup and endProcessGroups", () => {
+  it("end the process a test started with every process it started in turn", async () => {
+    // The leader starts a grandchild that would outlive it, and prints the grandchild's pid.
+    const script = `
+      const { spawn } = await import("node:child_process");
+      const grandchild = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { stdio: "ignore" });
+      console.log(grandchild.pid);
+      setInterval(() => {}, 1000);
+    `;
+    const leader = spawnGroup(process.execPath, ["--input-type=module", "-e", script], { stdio: "pipe" });
+    const output = captureOutput(leader);
+    const grandchild = await waitFor("the grandchild's pid", () => /^(\d+)\n/.exec(output.stdout)?.[1]);
+    const alive = (pid: number) => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    expect(alive(Number(grandchild))).toBe(true);
+
+    await endProcessGroups();
+    expect(leader.signalCode).toBe("SIGKILL");
+    await waitFor("the grandchild to be gone", () => (alive(Number(grandchild)) ? undefined : true));
   });
 });

@@ -2,6 +2,7 @@ import type { Kysely } from "kysely";
 import { type MigrationProvider, Migrator } from "kysely/migration";
 import type { DialectName } from "./dialect.ts";
 import { initialSchema } from "./migrations/001-initial-schema.ts";
+import { emailAnyCase } from "./migrations/002-email-any-case.ts";
 import { writeTransaction } from "./write-transaction.ts";
 
 /** Every migration, listed in code (not found by scanning a folder), in the order they apply. */
@@ -9,6 +10,7 @@ function migrationProvider(dialect: DialectName): MigrationProvider {
   return {
     getMigrations: async () => ({
       "001-initial-schema": initialSchema(dialect),
+      "002-email-any-case": emailAnyCase,
     }),
   };
 }

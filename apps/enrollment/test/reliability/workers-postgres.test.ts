@@ -25,7 +25,8 @@ function askUntil<T>(
     const answer = await ask();
     return answer === undefined ? undefined : accept(answer);
   };
-  return waitFor(what, probe, { timeoutMs: 20_000 });
+  // A worker's start may take up to 60 s on a busy machine.
+  return waitFor(what, probe, { timeoutMs: 60_000 });
 }
 
 /** A GET on a connection of its own whose answer is read as it arrives; `close()` hangs up. */
@@ -129,7 +130,7 @@ describe("the service with two workers on PostgreSQL", () => {
     // handed over in the instant the worker dies is never answered. So ask once the primary knows.
     const death = new RegExp(`worker \\d \\(pid ${victim}\\) exited by SIGKILL; replacing it`);
     await waitFor("the primary to see the worker die", () => death.test(service.output()) || undefined, {
-      timeoutMs: 20_000,
+      timeoutMs: 60_000,
       intervalMs: 20,
     });
     const replacement = await askUntil(

@@ -235,9 +235,9 @@ export class RequestHandler {
 
   /** Turns an error into a response with the nearest exception handler; 500 when none applies. */
   handleError(error: unknown, request: HttpRequest): HttpResponse | Promise<HttpResponse> {
-    const handler = this.exceptionHandlers.find(error);
-    if (handler === undefined) return this.internalError(error, request);
     try {
+      const handler = this.exceptionHandlers.find(error);
+      if (handler === undefined) return this.internalError(error, request);
       const response = handler.handle(error, request);
       if (response instanceof Promise) {
         return response.then(
@@ -252,11 +252,14 @@ export class RequestHandler {
   }
 
   /** The 500 for an error nothing handled, logged with the request id; its stack only with DEBUG. */
-  private internalError(error: unknown, request: HttpRequest): HttpResponse {
-    this.errorLogger.error(
-      { err: error, reqId: request.id, method: request.method, path: request.path },
-      "Unhandled error while answering a request",
-    );
+  private internalError(error: unknown, request: HttpRequest | undefined): HttpResponse {
+    // The last answer of all: a logger that throws here must not become a second error.
+    try {
+      this.errorLogger.error(
+        { err: error, reqId: request?.id, method: request?.method, path: request?.path },
+        "Unhandled error while answering a request",
+      );
+    } catch {}
     if (this.debug && error instanceof Error) {
       return new JsonResponse(
         {

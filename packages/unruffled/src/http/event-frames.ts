@@ -21,7 +21,8 @@ const HEARTBEAT = ": heartbeat\n\n";
 /**
  * The bytes of an event stream. Events are pulled from the handler's iterable only as fast as the
  * client reads (a Readable's back-pressure); a comment line goes out after `heartbeatMs` without
- * one, if nothing waits to be sent; and destroying the stream (the client went away) closes the
+ * one (the heartbeat's clock starts again with each event, so the wire is never silent longer than
+ * `heartbeatMs`), if nothing waits to be sent; and destroying the stream (the client went away) closes the
  * events' iterator with `return()`.
  *
  * @example new EventFrames([{ data: { seats: 3 } }], 15_000).pipe(res)
@@ -35,7 +36,6 @@ export class EventFrames extends Readable {
   private started = false;
   private pulling = false;
   private ended = false;
-  private quiet = true;
 
   constructor(events: EventIterable<unknown>, heartbeatMs: number) {
     super();
@@ -77,8 +77,7 @@ export class EventFrames extends Readable {
 
   /** A comment after a silent interval, unless the client has not read what was sent already. */
   private beat(): void {
-    if (this.quiet && this.readableLength === 0 && !this.ended) this.push(HEARTBEAT);
-    this.quiet = true;
+    if (this.readableLength === 0 && !this.ended) this.push(HEARTBEAT);
   }
 
   private pull(): void {
@@ -107,7 +106,8 @@ export class EventFrames extends Readable {
           this.destroy(asError(error));
           return;
         }
-        this.quiet = false;
+        // The silence starts now: the next heartbeat is due a whole interval after this event.
+        this.timer?.refresh();
         // Readable calls _read again when the client has room for more.
         this.push(frame);
       },

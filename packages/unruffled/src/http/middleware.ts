@@ -3,10 +3,11 @@ import type { HttpRequest } from "./request.ts";
 import type { HttpResponse } from "./response.ts";
 
 /**
- * The rest of the chain, down to the endpoint: pass it the request you were given. It never throws;
- * what fails further in comes back as the exception handlers' answer.
+ * The rest of the chain, down to the endpoint: `next()` goes on with the request the middleware was
+ * given, `next(request)` with the one passed. It never throws; what fails further in comes back as
+ * the exception handlers' answer.
  */
-export type Next = (request: HttpRequest) => HttpResponse | Promise<HttpResponse>;
+export type Next = (request?: HttpRequest) => HttpResponse | Promise<HttpResponse>;
 
 /** The route a middleware is composed for, when the app is built. */
 export interface MiddlewareRoute {

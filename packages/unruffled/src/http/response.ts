@@ -20,6 +20,13 @@ export class HttpResponse {
   readonly headers: Record<string, HeaderValue>;
   /** The body as given, or as a subclass made it (`JsonResponse` writes its own when first asked). */
   protected content: ResponseBody;
+  /**
+   * Fields the access log adds to this answer's record, after its own (which they never replace):
+   * an app's outcome code inside a 200 envelope, say. Unset on most answers, which then cost nothing.
+   *
+   * @example response.logFields = { code: 409 };
+   */
+  declare logFields?: Readonly<Record<string, unknown>>;
 
   constructor(body: ResponseBody, init?: ResponseInit, contentType?: string) {
     this.content = body;

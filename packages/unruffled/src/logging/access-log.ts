@@ -7,8 +7,9 @@ export const REQUEST_ID_HEADER = "x-request-id";
 
 /**
  * One `info` record per answered request: id, method, path (never the query string), status and
- * milliseconds until the response was ready. Never headers, cookies or bodies. The clock is read only
- * while `info` is enabled, so a quieter level costs nothing but the id.
+ * milliseconds until the response was ready, then the response's `logFields` when it has any (an
+ * app's own outcome code). Never headers, cookies or bodies. The clock is read only while `info` is
+ * enabled, so a quieter level costs nothing but the id.
  */
 export class AccessLog {
   private readonly logger: LazyLogger;
@@ -29,17 +30,22 @@ export class AccessLog {
   finish(request: HttpRequest, response: HttpResponse, started: number): HttpResponse {
     response.headers[REQUEST_ID_HEADER] ??= request.id;
     if (started >= 0) {
-      this.logger.logger.info(
-        {
-          reqId: request.id,
-          method: request.method,
-          path: request.path,
-          status: response.status,
-          durationMs: Math.round((performance.now() - started) * 1000) / 1000,
-        },
-        "request completed",
-      );
+      const record: Record<string, unknown> = {
+        reqId: request.id,
+        method: request.method,
+        path: request.path,
+        status: response.status,
+        durationMs: Math.round((performance.now() - started) * 1000) / 1000,
+      };
+      const fields = response.logFields;
+      if (fields !== undefined) addFields(record, fields);
+      this.logger.logger.info(record, "request completed");
     }
     return response;
   }
+}
+
+/** A response's own fields after the record's, which they never replace. */
+function addFields(record: Record<string, unknown>, fields: Readonly<Record<string, unknown>>): void {
+  for (const key of Object.keys(fields)) if (!(key in record)) record[key] = fields[key];
 }

@@ -34,8 +34,10 @@ function wrap(middleware: Middleware, next: Answer, answerError: ErrorAnswer): A
   const who = `the middleware ${middleware.name || "(anonymous)"}`;
   const checked = (response: unknown) => checkedResponse(response, who);
   return (request) => {
+    // `await next()` without the request, as Koa, Hono and Express users write, goes on with this one.
+    const nextOfRequest = (given?: HttpRequest) => next(given ?? request);
     try {
-      const response = middleware(request, next);
+      const response = middleware(request, nextOfRequest);
       if (response instanceof Promise) {
         return response.then(checked).catch((error: unknown) => answerError(error, request));
       }

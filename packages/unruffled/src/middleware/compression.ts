@@ -135,6 +135,7 @@ function smallerThan(body: string | Uint8Array, threshold: number): boolean {
 /** The same answer with the encoded body: its headers, with the coding, the length and a weak ETag. */
 function withBody(response: HttpResponse, body: ResponseBody, coding: ContentCoding): HttpResponse {
   const encoded = new HttpResponse(body, { status: response.status });
+  if (response.logFields !== undefined) encoded.logFields = response.logFields;
   const headers: Record<string, HeaderValue> = Object.assign(encoded.headers, response.headers);
   headers["content-encoding"] = coding;
   if (body instanceof Readable) delete headers["content-length"];

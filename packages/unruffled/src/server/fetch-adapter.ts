@@ -32,7 +32,13 @@ export function fetchHandler(app: FetchTarget): (webRequest: Request) => Promise
       body: new WebBodySource(webRequest.body, webRequest.headers.get("content-length")),
       connection: webRequest.signal,
     });
-    return toWebResponse(await app.handle(request), request);
+    const response = await app.handle(request);
+    // A client gone before its answer was ready: its body stream is released, not handed to nobody.
+    if (webRequest.signal.aborted && response.body instanceof Readable) {
+      response.body.destroy();
+      return new Response(null, { status: response.status });
+    }
+    return toWebResponse(response, request);
   };
 }
 

@@ -84,6 +84,12 @@ export class NodeAdapter {
   };
 
   private send(res: ServerResponse, response: HttpResponse, request: HttpRequest): void {
+    // The client left before its answer was ready: "close" was emitted already and will not come
+    // again, so what the answer holds is released now instead of being written to nobody.
+    if (res.closed) {
+      this.abandon(response, request);
+      return;
+    }
     // While closing, the client must not keep the connection for another request.
     if (this.closing && !res.headersSent) res.setHeader("connection", "close");
     // "close" follows "finish" (written out) or a client gone: either way the answer is over.
@@ -97,6 +103,17 @@ export class NodeAdapter {
       if (res.headersSent) res.destroy();
       else writeNodeResponse(res, this.requests.unwritable(error, request), request, this.encoder);
     }
+  }
+
+  /**
+   * Releases an answer whose client is gone: its body stream (a file, a zlib stream, an event
+   * stream's iterator and heartbeat) is destroyed, and the work queued with `afterResponse()` runs,
+   * as it does once any answer is over.
+   */
+  private abandon(response: HttpResponse, request: HttpRequest): void {
+    const body = response.body;
+    if (body instanceof Readable) body.destroy();
+    if (request.afterResponseTasks !== undefined) this.work.start(request);
   }
 
   /** Starts Node's HTTP server with the app's connection limits; resolves once it listens. */

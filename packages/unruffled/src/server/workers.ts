@@ -28,11 +28,14 @@ const consoleLog = {
 };
 
 /**
- * Runs `start` in `workers` processes (`node:cluster`) that share one port. The primary replaces a
- * worker that dies, waiting longer after each crash in a row so that a worker failing at start-up
- * does not spin; on SIGTERM or SIGINT it passes SIGTERM to every worker, waits for them to finish
- * their requests, and exits 0 when they all exited cleanly. In a worker, or with one worker, it simply
- * calls `start`.
+ * Runs `start` in `workers` processes (`node:cluster`) that share one port. The first worker starts
+ * alone, the others once it listens: a start that fails (a database out of reach, a port taken, an
+ * `onStartup` hook that throws) is told once, in the worker's own line, and the primary ends the
+ * other workers and exits with the worker's code (1 if it had none), as one process would. Once
+ * every worker has listened, the primary replaces a worker that dies, waiting longer after each crash
+ * in a row so that a worker failing again and again does not spin; on SIGTERM or SIGINT it passes
+ * SIGTERM to every worker, waits for them to finish their requests, and exits 0 when they all exited
+ * cleanly. In a worker, or with one worker, it simply calls `start`.
  *
  * Node's primary hands each connection to a worker in turn and waits for the worker to take it: a
  * connection handed over in the instant a worker crashes is never answered nor closed (a limit of
@@ -75,16 +78,38 @@ function superviseWorkers(cluster: Cluster, count: number, options: WorkerOption
   const crashesInARow: number[] = Array.from({ length: count }, () => 0);
   let stopping = false;
   let uncleanExits = 0;
+  // Until every slot's worker has listened once, a worker that exits without having listened fails the start.
+  const slotsListened = new Set<number>();
+  let failedStartCode: number | undefined;
 
   const fork = (slot: number) => {
     const worker = cluster.fork({ UNRUFFLED_WORKER: String(slot + 1) });
     const startedAt = performance.now();
+    let listened = false;
     live.add(worker);
     const name = `worker ${slot + 1} (pid ${worker.process.pid})`;
-    log.info(`${name} started`);
+    worker.once("listening", () => {
+      listened = true;
+      log.info(`${name} started`);
+      if (slotsListened.has(slot)) return;
+      slotsListened.add(slot);
+      // The first worker proved that the app starts: the others start together.
+      if (slot === 0 && !stopping) for (let next = 1; next < count; next++) fork(next);
+    });
     worker.once("exit", (code, signal) => {
       live.delete(worker);
       const how = signal ? `by ${signal}` : `with code ${code}`;
+      if (failedStartCode !== undefined) {
+        if (live.size === 0) exit(failedStartCode);
+        return;
+      }
+      if (!listened && slotsListened.size < count && !stopping) {
+        // Its own line told why; the others would only repeat it, or serve a port the app cannot.
+        failedStartCode = code || 1;
+        stopAll();
+        if (live.size === 0) exit(failedStartCode);
+        return;
+      }
       if (stopping) {
         // A worker still starting up has no handler yet: SIGTERM ends it, as was asked.
         if (code !== 0 && signal !== "SIGTERM") uncleanExits++;
@@ -113,6 +138,11 @@ function superviseWorkers(cluster: Cluster, count: number, options: WorkerOption
       exit(0);
       return;
     }
+    stopAll();
+  };
+
+  // SIGTERM to every worker, and SIGKILL to those still running after the shutdown timeout.
+  const stopAll = () => {
     for (const worker of live) worker.process.kill("SIGTERM");
     setTimeout(() => {
       for (const worker of live) {
@@ -126,5 +156,5 @@ function superviseWorkers(cluster: Cluster, count: number, options: WorkerOption
   process.on("SIGTERM", stop);
   process.on("SIGINT", stop);
 
-  for (let slot = 0; slot < count; slot++) fork(slot);
+  fork(0);
 }

@@ -3,8 +3,11 @@ import { createServer } from "node:net";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { CliProcess, FIXTURES, runCli, runCliWithEnv } from "./support/cli-process.ts";
+
+// A process start gets 60 s on a busy machine (see support/cli-process.ts): a test gets more.
+vi.setConfig({ testTimeout: 120_000 });
 
 const SHOP = join(FIXTURES, "shop-app.ts");
 const USAGE =
@@ -100,6 +103,37 @@ describe("unruffled serve", () => {
       stdout: "",
       stderr: "unruffled serve: onStartup failed (openDatabase): connect ECONNREFUSED 127.0.0.1:5432\n",
     });
+  });
+
+  it("says the same one line with --workers 2 when onStartup fails, and exits 1 instead of restarting", async () => {
+    const outcome = await runCli(
+      "serve",
+      join(FIXTURES, "failing-startup-app.ts"),
+      "--port",
+      "0",
+      "--workers",
+      "2",
+    );
+    expect(outcome).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: "unruffled serve: onStartup failed (openDatabase): connect ECONNREFUSED 127.0.0.1:5432\n",
+    });
+  });
+
+  it("says the same one line with --workers 2 when the port is taken", async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", resolve));
+    const { port } = blocker.address() as { port: number };
+    try {
+      expect(await runCli("serve", SHOP, "--port", String(port), "--workers", "2")).toEqual({
+        code: 1,
+        stdout: "",
+        stderr: `unruffled serve: Cannot listen on 127.0.0.1:${port} (EADDRINUSE); choose another --port or --host.\n`,
+      });
+    } finally {
+      blocker.close();
+    }
   });
 
   it("adds the stack of what onStartup threw with DEBUG", async () => {

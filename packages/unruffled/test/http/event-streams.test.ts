@@ -123,6 +123,42 @@ describe("event streams", () => {
     expect(text.startsWith(": connected\n\n: heartbeat\n\n")).toBe(true);
   });
 
+  it("never leaves the wire silent longer than the heartbeat, after an event as well", async () => {
+    // The event comes right after a heartbeat, the next one 1.5 intervals after the event: a
+    // heartbeat must go out between them (a whole interval after the event, not two).
+    const HEARTBEAT_MS = 200;
+    let heartbeatSeen = () => {};
+    const firstHeartbeat = new Promise<void>((resolve) => {
+      heartbeatSeen = resolve;
+    });
+    async function* afterHeartbeat(signal: AbortSignal) {
+      await firstHeartbeat;
+      yield { data: { course_id: 1, seats_left: 2 } };
+      await new Promise((resolve) => setTimeout(resolve, HEARTBEAT_MS * 1.5));
+      yield { data: { course_id: 1, seats_left: 1 } };
+      await silentUntil(signal).next();
+    }
+    const timed = endpoint({
+      returns: seatEvents,
+      handler: (request: HttpRequest) =>
+        new EventStreamResponse<Seats>(afterHeartbeat(request.signal), { heartbeat: HEARTBEAT_MS }),
+    });
+    const port = await listening(createApp({ routes: [path("/timed", { endpoint: timed })] }));
+    const { response, close } = await openStream(port, "/timed");
+    let text = "";
+    for await (const chunk of response) {
+      text += chunk;
+      if (text.includes(": heartbeat\n\n")) heartbeatSeen();
+      if (text.includes('"seats_left":1')) break;
+    }
+    close();
+    expect(text).toBe(
+      ": connected\n\n: heartbeat\n\n" +
+        'data: {"course_id":1,"seats_left":2}\n\n: heartbeat\n\n' +
+        'data: {"course_id":1,"seats_left":1}\n\n',
+    );
+  });
+
   it("closes the events' iterator and aborts request.signal when the client goes away", async () => {
     const seen = { aborted: false, closed: false };
     const watched = endpoint({

@@ -39,8 +39,17 @@ const logsHeaders = endpoint({
     return new PlainTextResponse("ok");
   },
 });
+const envelope = endpoint({
+  returns: JsonResponse,
+  handler: () => {
+    const response = new JsonResponse({ code: 409, message: "taken" });
+    response.logFields = { code: 409, status: 999, reqId: "forged" };
+    return response;
+  },
+});
 const routes = [
   path("/hello", { endpoint: hello }),
+  path("/envelope", { endpoint: envelope }),
   path("/bind", { endpoint: bind, methods: ["POST"] }),
   path("/broken", { endpoint: broken }),
   path("/own-id", { endpoint: ownId }),
@@ -73,6 +82,23 @@ describe("the access log", () => {
       },
     ]);
     expect(log.records[0]!.durationMs).toBeGreaterThanOrEqual(0);
+  });
+
+  it("adds a response's logFields after its own fields, which they never replace", async () => {
+    log.records.length = 0;
+    await client.get("/envelope", { headers: { "x-request-id": "req-2" } });
+    expect(log.records).toEqual([
+      {
+        ...base,
+        reqId: "req-2",
+        method: "GET",
+        path: "/envelope",
+        status: 200,
+        durationMs: expect.any(Number),
+        code: 409,
+        msg: "request completed",
+      },
+    ]);
   });
 
   it("logs the status of every outcome: a body read, a validation error, a 404, a 500", async () => {

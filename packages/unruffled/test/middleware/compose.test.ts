@@ -182,6 +182,71 @@ describe("middleware", () => {
     );
   });
 
+  it("goes on with the request it was given when a middleware calls next() without it", async () => {
+    const seen: string[] = [];
+    const koaStyle: Middleware = async (_request, next) => {
+      const response = await (next as () => ReturnType<typeof next>)();
+      response.headers["x-koa"] = "1";
+      return response;
+    };
+    const reading: Middleware = (request, next) => {
+      seen.push(request.path);
+      return next();
+    };
+    const server = await serve([
+      path("/items", { endpoint: handlerNoting(seen), middleware: [koaStyle, reading] }),
+    ]);
+    const response = await server.fetch("/items");
+    expect([response.status, response.headers.get("x-koa"), await response.text()]).toEqual([
+      200,
+      "1",
+      "done",
+    ]);
+    expect(seen).toEqual(["/items", "endpoint"]);
+  });
+
+  it("answers 500 once, without a second error, when answering an error fails", async () => {
+    class Broken extends Error {}
+    const hostileError = new Proxy(new Error("hostile"), {
+      get(target, key) {
+        if (key === "constructor") throw new Error("no class to read");
+        return Reflect.get(target, key);
+      },
+    });
+    const failing = (thrown: unknown) =>
+      endpoint({
+        returns: PlainTextResponse,
+        handler: () => {
+          throw thrown;
+        },
+      });
+    const server = await serve(
+      [
+        path("/handler-throws", { endpoint: failing(new Broken("first")) }),
+        path("/hostile", { endpoint: failing(hostileError) }),
+      ],
+      {
+        exceptionHandlers: [
+          exceptionHandler(Broken, () => {
+            throw new Error("the exception handler failed too");
+          }),
+        ],
+        // A logger that fails as well: the 500 still goes out.
+        logger: {
+          error: () => {
+            throw new Error("the logger failed");
+          },
+        },
+      },
+    );
+    for (const target of ["/handler-throws", "/hostile"]) {
+      expect(await jsonOf(server.fetch(target))).toEqual({
+        status: 500,
+        body: { detail: "Internal Server Error" },
+      });
+    }
+  });
+
   it("runs the app's middleware around the 404 of an unknown path", async () => {
     const events: string[] = [];
     const server = await serve([path("/items", { endpoint: handlerNoting(events) })], {

@@ -5,14 +5,15 @@
 // `unruffled` command; on the newest zod of the peer range, then on the lowest. The build and the
 // pack run in a copy of the package, so that the repository's own files (and anyone testing beside
 // them) are left alone.
-import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { type ChildProcess, execFile } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { cp, mkdir, mkdtemp, readFile, realpath, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join, relative, sep } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { endProcessGroups, spawnGroup } from "process-support";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium, noChromium } from "../support/chromium.ts";
 
 const REPOSITORY_ROOT = fileURLToPath(new URL("../../../../", import.meta.url));
@@ -126,15 +127,10 @@ async function installedZod(): Promise<{ copies: string[]; version: string }> {
   return { copies, version };
 }
 
-/** Servers still running, killed after the tests whatever happened. */
-const servers = new Set<ChildProcess>();
-
 /** The project's `server.ts` on a free port; `stop()` sends SIGTERM and resolves to the exit code. */
 async function serveProject(): Promise<{ base: string; stop(): Promise<number | null> }> {
-  const server: ChildProcess = spawn(process.execPath, ["server.ts"], { cwd: project, env });
-  servers.add(server);
+  const server: ChildProcess = spawnGroup(process.execPath, ["server.ts"], { cwd: project, env });
   const exited = new Promise<number | null>((resolve) => server.once("exit", resolve));
-  exited.then(() => servers.delete(server));
   try {
     const lines = createInterface({ input: server.stdout! });
     const first = await Promise.race([
@@ -218,8 +214,10 @@ beforeAll(async () => {
   ]);
 }, 600_000);
 
+// The packed app's server ends with its test, also when the test failed or timed out.
+afterEach(endProcessGroups);
+
 afterAll(async () => {
-  for (const server of servers) server.kill("SIGKILL");
   if (folder !== undefined) await rm(folder, { recursive: true, force: true });
 });
 

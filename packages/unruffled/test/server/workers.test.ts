@@ -1,24 +1,27 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { get } from "node:http";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { captureOutput, freePort, waitFor } from "process-support";
-import { afterEach, describe, expect, it } from "vitest";
+import { captureOutput, endProcessGroups, freePort, spawnGroup, waitFor } from "process-support";
+import { afterEach, describe, expect, it, vi } from "vitest";
 
 const fixture = join(import.meta.dirname, "..", "support", "workers-fixture.ts");
-const started: ChildProcess[] = [];
+const scratch = mkdtempSync(join(tmpdir(), "unruffled-workers-"));
 
-afterEach(() => {
-  for (const child of started.splice(0)) if (child.exitCode === null) child.kill("SIGKILL");
-});
+// The primary and its workers, also when a test failed before it stopped them.
+afterEach(endProcessGroups);
+// A process start gets 60 s on a busy 2-core machine.
+const START_MS = 60_000;
+vi.setConfig({ testTimeout: 180_000 });
+afterEach(() => rmSync(join(scratch, "crash"), { force: true }));
 
 /** Starts the fixture's primary and collects what it prints. */
 function startCluster(mode: "crash" | "serve", port = 0) {
-  const child = spawn(process.execPath, ["--conditions=source", fixture], {
-    env: { ...process.env, WORKERS_FIXTURE: mode, PORT: String(port) },
+  const child = spawnGroup(process.execPath, ["--conditions=source", fixture], {
+    env: { ...process.env, WORKERS_FIXTURE: mode, PORT: String(port), CRASH_MARKER: join(scratch, "crash") },
     stdio: ["ignore", "pipe", "pipe"],
   });
-  started.push(child);
   const output = captureOutput(child);
   const exited = once(child, "exit").then(([code]) => code as number | null);
   return { child, output: () => output.combined, exited };
@@ -43,14 +46,38 @@ function pidOf(port: number): Promise<number | undefined> {
 }
 
 describe("runWorkers", () => {
-  it("replaces a worker that crashes at start-up after a delay that doubles up to its maximum", async () => {
+  it("stops the start when a worker fails before it ever listened: its one line, exit code 1, no restart", async () => {
     const cluster = startCluster("crash");
-    const delaysOfWorker1 = () =>
-      [
-        ...cluster.output().matchAll(/worker 1 \(pid \d+\) exited with code 1; replacing it in (\d+) ms/g),
-      ].map((match) => Number(match[1]));
-    await waitFor("four replacements of worker 1", () => (delaysOfWorker1().length >= 4 ? true : undefined));
-    expect(delaysOfWorker1().slice(0, 4)).toEqual([100, 200, 400, 400]);
+    expect(await cluster.exited).toBe(1);
+    expect(cluster.output()).toBe("cannot start\n");
+  });
+
+  it("replaces a worker that crashes after the start after a delay that doubles up to its maximum", async () => {
+    const port = await freePort();
+    const cluster = startCluster("serve", port);
+    const seen = new Set<number>();
+    await waitFor(
+      "answers from both workers",
+      async () => {
+        const pid = await pidOf(port);
+        if (pid !== undefined) seen.add(pid);
+        return seen.size === 2 ? true : undefined;
+      },
+      { timeoutMs: START_MS },
+    );
+    // From now on every replacement fails at start-up, as on a database that went away.
+    writeFileSync(join(scratch, "crash"), "");
+    const [victim] = seen;
+    process.kill(victim!, "SIGKILL");
+    const delays = () =>
+      [...cluster.output().matchAll(/exited (?:with code 1|by SIGKILL); replacing it in (\d+) ms/g)].map(
+        (match) => Number(match[1]),
+      );
+    await waitFor("four replacements", () => (delays().length >= 4 ? true : undefined), {
+      timeoutMs: 60_000,
+    });
+    expect(delays().slice(0, 4)).toEqual([100, 200, 400, 400]);
+    expect(await pidOf(port)).toBe([...seen][1]);
 
     cluster.child.kill("SIGTERM");
     expect(await cluster.exited).toBe(0);
@@ -61,19 +88,27 @@ describe("runWorkers", () => {
     const port = await freePort();
     const cluster = startCluster("serve", port);
     const seen = new Set<number>();
-    await waitFor("answers from both workers", async () => {
-      const pid = await pidOf(port);
-      if (pid !== undefined) seen.add(pid);
-      return seen.size === 2 ? true : undefined;
-    });
+    await waitFor(
+      "answers from both workers",
+      async () => {
+        const pid = await pidOf(port);
+        if (pid !== undefined) seen.add(pid);
+        return seen.size === 2 ? true : undefined;
+      },
+      { timeoutMs: START_MS },
+    );
 
     // The first crash in a row is replaced after the shortest delay.
     const [victim] = seen;
     process.kill(victim!, "SIGKILL");
-    const replacement = await waitFor("an answer from a new worker", async () => {
-      const pid = await pidOf(port);
-      return pid !== undefined && !seen.has(pid) ? pid : undefined;
-    });
+    const replacement = await waitFor(
+      "an answer from a new worker",
+      async () => {
+        const pid = await pidOf(port);
+        return pid !== undefined && !seen.has(pid) ? pid : undefined;
+      },
+      { timeoutMs: START_MS },
+    );
     expect(replacement).not.toBe(victim);
     expect(cluster.output()).toMatch(
       new RegExp(`worker \\d \\(pid ${victim}\\) exited by SIGKILL; replacing it in 100 ms`),

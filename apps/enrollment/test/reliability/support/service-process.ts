@@ -1,11 +1,17 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { request } from "node:http";
 import { join } from "node:path";
-import { captureOutput, freePort } from "process-support";
+import { captureOutput, endProcessGroup, endProcessGroups, freePort, spawnGroup } from "process-support";
+import { afterAll, vi } from "vitest";
 
 const mainScript = join(import.meta.dirname, "..", "..", "..", "src", "main.ts");
 const servedBy = join(import.meta.dirname, "served-by.ts");
+
+// The service and its workers end with the test file, also when a test failed or timed out first.
+afterAll(endProcessGroups);
+// A start may take up to 60 s on a busy machine: the tests and hooks that start one get more.
+vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
 
 /** The enrollment service as its own process (`node --conditions=source src/main.ts`). */
 export interface ServiceProcess {
@@ -19,14 +25,14 @@ export interface ServiceProcess {
   signal(name: NodeJS.Signals): void;
 }
 
-/** Starts the service on a free port and waits until it answers. */
+/** Starts the service on a free port and waits until it answers (60 s: enough on a busy machine). */
 export async function startService(options: {
   databaseUrl: string;
   args?: string[];
   env?: Record<string, string>;
 }): Promise<ServiceProcess> {
   const port = await freePort();
-  const child = spawn(
+  const child = spawnGroup(
     process.execPath,
     ["--conditions=source", "--import", servedBy, mainScript, ...(options.args ?? [])],
     {
@@ -49,10 +55,10 @@ export async function startService(options: {
     exited,
     signal: (name) => void child.kill(name),
   };
-  const deadline = performance.now() + 20_000;
+  const deadline = performance.now() + 60_000;
   while ((await get(port, "/api/enroll/hello")) === undefined) {
     if (child.exitCode !== null || performance.now() > deadline) {
-      child.kill("SIGKILL");
+      await endProcessGroup(child);
       throw new Error(`the service did not start; it printed:\n${output.combined}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 100));

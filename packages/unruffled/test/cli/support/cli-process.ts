@@ -1,6 +1,7 @@
-import { type ChildProcess, execFile, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { type ChildOutput, captureOutput } from "process-support";
+import { type ChildOutput, captureOutput, endProcessGroups, runToEnd, spawnGroup } from "process-support";
+import { afterEach } from "vitest";
 
 /** The repository's root: the CLI runs from there, as `npx unruffled` would. */
 export const ROOT = fileURLToPath(new URL("../../../../../", import.meta.url));
@@ -13,6 +14,13 @@ export interface Outcome {
   stderr: string;
 }
 
+/** How long a process gets to start and print its first line: enough on a busy 2-core machine. */
+const START_DEADLINE_MS = 60_000;
+
+// Every process a test started ends with the test, with the workers it forked, whether the test
+// passed, failed or timed out.
+afterEach(endProcessGroups);
+
 /** Runs `unruffled <args>` to its end, under the Node that runs the tests. */
 export function runCli(...args: string[]): Promise<Outcome> {
   return runCliWithEnv({}, ...args);
@@ -20,15 +28,9 @@ export function runCli(...args: string[]): Promise<Outcome> {
 
 /** `runCli` with more environment variables. */
 export function runCliWithEnv(env: Record<string, string>, ...args: string[]): Promise<Outcome> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      ["--conditions=source", CLI, ...args],
-      { cwd: ROOT, env: { ...process.env, ...env } },
-      (error, stdout, stderr) => {
-        resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
-      },
-    );
+  return runToEnd(process.execPath, ["--conditions=source", CLI, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
   });
 }
 
@@ -39,7 +41,7 @@ export class CliProcess {
   private readonly exited: Promise<number>;
 
   constructor(args: readonly string[], cwd = ROOT) {
-    this.child = spawn(process.execPath, ["--conditions=source", CLI, ...args], { cwd, stdio: "pipe" });
+    this.child = spawnGroup(process.execPath, ["--conditions=source", CLI, ...args], { cwd, stdio: "pipe" });
     this.output = captureOutput(this.child);
     this.exited = new Promise((resolve) => {
       this.child.once("exit", (code, signal) => resolve(code ?? (signal === null ? 1 : 128)));
@@ -56,9 +58,9 @@ export class CliProcess {
     return this.output.stderr;
   }
 
-  /** Waits until standard error (or `stream`) matches, and returns the match; fails after 15 s. */
+  /** Waits until standard error (or `stream`) matches, and returns the match; fails after 60 s. */
   async waitFor(pattern: RegExp, stream: "stdout" | "stderr" = "stderr"): Promise<RegExpMatchArray> {
-    const deadline = Date.now() + 15_000;
+    const deadline = Date.now() + START_DEADLINE_MS;
     for (;;) {
       const match = this[stream].match(pattern);
       if (match) return match;
@@ -71,7 +73,7 @@ export class CliProcess {
 
   /** The base URL of the n-th `Serving … on http://…` line, once it is there. */
   async served(occurrence = 1): Promise<string> {
-    const deadline = Date.now() + 15_000;
+    const deadline = Date.now() + START_DEADLINE_MS;
     for (;;) {
       const urls = [...this.stderr.matchAll(/Serving .* on (http:\/\/[\d.:]+)/g)].map((match) => match[1]!);
       if (urls.length >= occurrence) return urls[occurrence - 1]!;
