@@ -212,7 +212,7 @@ export class RequestHandler {
   ): HttpResponse | Promise<HttpResponse> {
     try {
       const checked = checkedResponse(response, description.label);
-      writeThroughModel(checked, description.serializers, this.strictResponses);
+      writeThroughModel(checked, description.answers, this.strictResponses);
       if (checked instanceof EventStreamResponse) this.logStreamFailure(checked, request);
       return checked;
     } catch (error) {

@@ -8,6 +8,33 @@ export interface ResponseInit {
   headers?: Record<string, HeaderValue>;
 }
 
+/** A `ResponseInit` whose status the type checker reads (`JsonResponse`'s second type parameter). */
+export interface StatusInit<S extends number | undefined> {
+  status?: S;
+  headers?: Record<string, HeaderValue>;
+}
+
+/**
+ * What the types know of a response's status: the literal of a success status (`201`), `"other"`
+ * for a status known only at run time or one that is not a success (its body may match any of the
+ * endpoint's JSON models), and `any` when none was given (the endpoint's default status applies).
+ */
+export type StatusKnown<S> = 0 extends 1 & S
+  ? any
+  : [S] extends [undefined]
+    ? any
+    : IsUnion<S> extends true
+      ? "other"
+      : number extends S
+        ? "other"
+        : S extends number
+          ? `${S}` extends `2${string}`
+            ? S
+            : "other"
+          : "other";
+
+type IsUnion<T, U = T> = T extends unknown ? ([U] extends [T] ? false : true) : never;
+
 export type ResponseBody = string | Uint8Array | Readable | null;
 
 /**
@@ -17,13 +44,19 @@ export type ResponseBody = string | Uint8Array | Readable | null;
  */
 export class HttpResponse {
   status: number;
+  /**
+   * True when the constructor was given no status: while the status is still that default 200, an
+   * endpoint that declares one success status (`p.ResponseSpec({ code: "201", … })`) answers with it.
+   */
+  readonly statusDefaulted: boolean;
   readonly headers: Record<string, HeaderValue>;
   /** The body as given, or as a subclass made it (`JsonResponse` writes its own when first asked). */
   protected content: ResponseBody;
 
   constructor(body: ResponseBody, init?: ResponseInit, contentType?: string) {
     this.content = body;
-    this.status = init?.status === undefined ? 200 : checkedStatus(init.status);
+    this.statusDefaulted = init?.status === undefined;
+    this.status = this.statusDefaulted ? 200 : checkedStatus(init!.status!);
     this.headers = init?.headers ? checkedHeaders(init.headers) : {};
     if (contentType !== undefined && this.headers["content-type"] === undefined) {
       this.headers["content-type"] = contentType;
@@ -58,13 +91,18 @@ export class HttpResponse {
  *
  * @example new JsonResponse({ code: 0, message: "success", data: [] })
  */
-export class JsonResponse<T = unknown> extends HttpResponse {
+export class JsonResponse<T = unknown, const S extends number | undefined = any> extends HttpResponse {
   /** The value before serialisation, as the handler gave it, for tests and middleware that inspect it. */
   readonly data: T;
+  /**
+   * Type-level only (never set): the status the constructor was given, as far as the type checker
+   * knows it, so that a body is compared with the model of that status (`StatusKnown`).
+   */
+  declare readonly "~status": StatusKnown<S>;
 
-  constructor(data: T, init?: ResponseInit) {
+  constructor(data: T, init?: StatusInit<S>) {
     // Serialised later, once: by the route's model when it declares one, else by JSON.stringify.
-    super(null, init, "application/json");
+    super(null, init as ResponseInit | undefined, "application/json");
     this.data = data;
   }
 
@@ -92,8 +130,8 @@ export class JsonResponse<T = unknown> extends HttpResponse {
    *
    * @example return JsonResponse.unchecked(rowsFromLegacyModule);
    */
-  static unchecked(data: unknown, init?: ResponseInit): JsonResponse<any> {
-    return new JsonResponse<any>(data, init);
+  static unchecked(data: unknown, init?: ResponseInit): JsonResponse<any, any> {
+    return new JsonResponse<any, any>(data, init);
   }
 }
 

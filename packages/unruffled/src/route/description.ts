@@ -5,7 +5,7 @@ import type { EndpointDefinition } from "./declare/endpoint.ts";
 import type { FieldOptions, FileOptions, MarkerKind } from "./declare/markers.ts";
 import type { ResponseSpec } from "./declare/response-spec.ts";
 import type { SecurityScheme } from "./declare/security-scheme.ts";
-import type { ResponseSerializers } from "./serializer/response-serializers.ts";
+import type { DeclaredAnswers } from "./serializer/declared-answers.ts";
 import type { Coercer } from "./wire/coerce.ts";
 import type { QueryReader } from "./wire/query-reader.ts";
 
@@ -115,6 +115,9 @@ export interface EndpointDescription {
   responses: readonly ResponseSpec[] | null;
   /** The response class named by `returns`, when it is one. */
   responseClass: Function | undefined;
-  /** The compiled writer of each status with a JSON or event-stream model; undefined without any. */
-  serializers: ResponseSerializers | undefined;
+  /**
+   * How the answers are written through the declared models (each status's serializer, the default
+   * status, undeclared success statuses); undefined when `returns` names a response class only.
+   */
+  answers: DeclaredAnswers | undefined;
 }

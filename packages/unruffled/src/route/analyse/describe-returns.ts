@@ -1,6 +1,6 @@
 import { TypeHintRequired, ValueError } from "../../errors.ts";
 import { ResponseSpec } from "../declare/response-spec.ts";
-import { type ResponseSerializers, responseSerializersOf } from "../serializer/response-serializers.ts";
+import { DeclaredAnswers } from "../serializer/declared-answers.ts";
 import { isZodSchema } from "./schema-shape.ts";
 
 /** What an endpoint answers, as its description holds it. */
@@ -9,8 +9,8 @@ export interface ReturnsDescription {
   responses: readonly ResponseSpec[] | null;
   /** The response class named by `returns`, when it is one. */
   responseClass: Function | undefined;
-  /** The compiled writer of each status with a JSON or event-stream model; undefined without any. */
-  serializers: ResponseSerializers | undefined;
+  /** How the answers are written through the declared models; undefined when `returns` names a class only. */
+  answers: DeclaredAnswers | undefined;
 }
 
 /**
@@ -26,8 +26,7 @@ export function describeReturns(returns: unknown, label: string): ReturnsDescrip
       `${label} has no returns. Declare what it answers: returns: JsonResponse, or returns: [p.ResponseSpec({ model: MyResponse })].`,
     );
   }
-  if (typeof returns === "function")
-    return { responses: null, responseClass: returns, serializers: undefined };
+  if (typeof returns === "function") return { responses: null, responseClass: returns, answers: undefined };
   if (
     !Array.isArray(returns) ||
     returns.length === 0 ||
@@ -57,5 +56,5 @@ export function describeReturns(returns: unknown, label: string): ReturnsDescrip
     codes.add(spec.code);
   }
   const responses = returns as ResponseSpec[];
-  return { responses, responseClass: undefined, serializers: responseSerializersOf(responses, label) };
+  return { responses, responseClass: undefined, answers: new DeclaredAnswers(responses, [], label) };
 }

@@ -1,8 +1,8 @@
 // What a handler may return, read from its endpoint's `returns`: the types that make a body the
-// declared models do not accept fail to compile.
+// declared models do not accept, or a status the endpoint does not declare, fail to compile.
 import type { z } from "zod";
 import type { EventStreamResponse } from "../../http/event-stream-response.ts";
-import type { HttpResponse, JsonResponse } from "../../http/response.ts";
+import type { HttpResponse, StatusKnown } from "../../http/response.ts";
 import type { ResponseSpec } from "./response-spec.ts";
 
 /** The bodies the endpoint's `ResponseSpec` models accept: their input, so defaulted fields may be left out. */
@@ -10,14 +10,25 @@ export type DeclaredBody<Ret> = Ret extends readonly ResponseSpec<infer M>[] ? z
 
 type EventStreamType = "text/event-stream";
 
+type Entry<Ret> = Ret extends readonly (infer E)[] ? E : never;
+
+/** The `ResponseSpec`s of a JSON body (not an event stream; a media type the types cannot see counts). */
+type JsonSpec<Ret> =
+  Entry<Ret> extends infer S
+    ? S extends ResponseSpec<any, infer C, any>
+      ? [C] extends [EventStreamType]
+        ? never
+        : string extends C
+          ? S
+          : C extends "application/json" | `${string}+json`
+            ? S
+            : never
+      : never
+    : never;
+
 /** The JSON bodies the endpoint declares: the models of its `ResponseSpec`s that are not event streams. */
-export type DeclaredJsonBody<Ret> = Ret extends readonly (infer S)[]
-  ? S extends ResponseSpec<infer M, infer C>
-    ? [C] extends [EventStreamType]
-      ? never
-      : z.input<M>
-    : never
-  : never;
+export type DeclaredJsonBody<Ret> =
+  JsonSpec<Ret> extends ResponseSpec<infer M, any, any> ? z.input<M> : never;
 
 /** The data of the events the endpoint declares: the models of its `text/event-stream` `ResponseSpec`s. */
 export type DeclaredEventData<Ret> = Ret extends readonly (infer S)[]
@@ -28,18 +39,57 @@ export type DeclaredEventData<Ret> = Ret extends readonly (infer S)[]
     : never
   : never;
 
+type StatusOf<K extends string> = K extends `${infer N extends number}` ? N : number;
+
+/**
+ * A `JsonResponse` with a body of type `T` and a status the types know as `Status` (`StatusKnown`).
+ * Written as an interface, not as `JsonResponse<T, S>`, so that a handler's declared answers never
+ * decide which status `new JsonResponse(body)` was given.
+ */
+export interface JsonAnswer<T, Status> extends HttpResponse {
+  readonly data: T;
+  readonly "~status": Status;
+}
+
+/** The JSON answers one `ResponseSpec` admits: its model's body with its status. */
+type SpecJsonAnswer<S> =
+  S extends ResponseSpec<infer M, any, infer K> ? JsonAnswer<z.input<M>, StatusKnown<StatusOf<K>>> : never;
+
+/** The JSON answers the endpoint declares; with a status known only at run time, any JSON model's body. */
+type DeclaredJsonAnswer<Ret> = [JsonSpec<Ret>] extends [never]
+  ? never
+  : SpecJsonAnswer<JsonSpec<Ret>> | JsonAnswer<DeclaredJsonBody<Ret>, "other">;
+
+/** A media type that is neither JSON nor an event stream (`text/plain`, `image/png`), or one the types cannot see. */
+type OtherMediaSpec<Ret> =
+  Entry<Ret> extends infer S
+    ? S extends ResponseSpec<any, infer C, any>
+      ? string extends C
+        ? S
+        : C extends EventStreamType | "application/json" | `${string}+json`
+          ? never
+          : S
+      : never
+    : never;
+
 /** A response that is neither JSON nor an event stream (text, HTML, bytes): no model to match. */
 export type UnmodelledResponse = HttpResponse & { readonly data?: never; readonly events?: never };
 
 /**
- * What a handler may return. With `ResponseSpec` models: a `JsonResponse` whose body matches one of
- * the JSON models, an `EventStreamResponse` whose events' data matches one of the event-stream
- * models (extra fields compile, and are left out when sent), or a response of another kind. With a
+ * What a handler may return. With `ResponseSpec` models: a `JsonResponse` whose body matches the
+ * model of its status (a success status the endpoint does not declare does not compile; one known
+ * only at run time, another status, or none given takes any JSON model's body, and none given means
+ * the endpoint's one declared success status at run time), an `EventStreamResponse` whose events'
+ * data matches one of the event-stream models (extra fields compile, and are left out when sent),
+ * and a response of another kind only when a `ResponseSpec` declares another media type. With a
  * response class (`returns: JsonResponse`): any response. A media type the types cannot see (a
- * `string`) counts as both.
+ * `string`) counts as every kind.
  *
- * @example HandlerResponse<[ResponseSpec<typeof Item, "application/json">]> // JsonResponse<Item> | UnmodelledResponse
+ * @example HandlerResponse<[ResponseSpec<typeof Item, "application/json", "201">]> // JsonAnswer<Item, 201> | JsonAnswer<Item, "other">
  */
 export type HandlerResponse<Ret> = Ret extends readonly ResponseSpec[]
-  ? JsonResponse<DeclaredJsonBody<Ret>> | EventStreamResponse<DeclaredEventData<Ret>> | UnmodelledResponse
+  ?
+      | DeclaredJsonAnswer<Ret>
+      | EventStreamResponse<DeclaredEventData<Ret>>
+      | ([OtherMediaSpec<Ret>] extends [never] ? never : UnmodelledResponse)
   : HttpResponse;

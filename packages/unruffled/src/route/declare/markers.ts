@@ -182,10 +182,12 @@ export const p = {
   ): SecurityParam<O extends { optional: true } ? Principal | undefined : Principal> {
     return new SecurityParam(scheme as SecurityScheme, options);
   },
-  ResponseSpec<M extends z.ZodType, const C extends string = "application/json">(
-    options: ResponseSpecOptions<M, C>,
-  ): ResponseSpec<M, NoInfer<C>> {
-    // NoInfer: C comes from content_type alone (else its default), never from where the spec is used.
+  ResponseSpec<
+    M extends z.ZodType,
+    const C extends string = "application/json",
+    const K extends string = "200",
+  >(options: ResponseSpecOptions<M, C, K>): ResponseSpec<M, NoInfer<C>, NoInfer<K>> {
+    // NoInfer: C and K come from content_type and code alone (else their defaults), never from where the spec is used.
     return new ResponseSpec(options);
   },
 };

@@ -40,7 +40,7 @@ export function responseSerializersOf(
 ): ResponseSerializers | undefined {
   const serializers = new Map<number, ResponseSerializer>();
   for (const spec of responses ?? []) {
-    const format = formatOf(spec.contentType);
+    const format = responseFormatOf(spec.contentType);
     if (format === undefined) continue;
     const status = Number(spec.code);
     serializers.set(status, modelSerializer(spec.model, status, format, label));
@@ -64,14 +64,16 @@ const PHRASES = {
   },
 };
 
-function formatOf(contentType: string): "json" | "events" | undefined {
+/** How a media type's body is written through its model: `json`, `events`, or not at all. */
+export function responseFormatOf(contentType: string): "json" | "events" | undefined {
   const type = contentType.split(";")[0]!.trim().toLowerCase();
   if (type === "application/json" || type.endsWith("+json")) return "json";
   if (type === "text/event-stream") return "events";
   return undefined;
 }
 
-function modelSerializer(
+/** The writer of one status's body (or events' data) through `model`, compiled once. */
+export function modelSerializer(
   model: z.ZodType,
   status: number,
   format: "json" | "events",
