@@ -141,6 +141,9 @@ export class JsonResponse<T = unknown, const S extends number | undefined = any>
  * @example new PlainTextResponse("Hello, World!")
  */
 export class PlainTextResponse extends HttpResponse {
+  /** Type-level only (never set): tells a text answer from other responses of the same shape. */
+  declare readonly "~media": "text/plain";
+
   constructor(text: string, init?: ResponseInit) {
     super(text, init, "text/plain; charset=utf-8");
   }
@@ -148,6 +151,9 @@ export class PlainTextResponse extends HttpResponse {
 
 /** A `text/html; charset=utf-8` response. */
 export class HtmlResponse extends HttpResponse {
+  /** Type-level only (never set): tells an HTML answer from other responses of the same shape. */
+  declare readonly "~media": "text/html";
+
   constructor(html: string, init?: ResponseInit) {
     super(html, init, "text/html; charset=utf-8");
   }

@@ -111,10 +111,10 @@ export interface EndpointDescription {
   fileSizeLimits: ReadonlyMap<string, number>;
   /** One schema for all sources, by parameter key (`{ page, size, body }`), compiled by Zod. */
   validator: z.ZodType | undefined;
-  /** `null` when `returns` names a response class only. */
-  responses: readonly ResponseSpec[] | null;
-  /** The response class named by `returns`, when it is one. */
-  responseClass: Function | undefined;
+  /** One `ResponseSpec` per status code; empty when `returns` names a response class only. */
+  responses: readonly ResponseSpec[];
+  /** The response classes named by `returns`, alone or in its list; each documents the 200 answer. */
+  responseClasses: readonly Function[];
   /**
    * How the answers are written through the declared models (each status's serializer, the default
    * status, undeclared success statuses); undefined when `returns` names a response class only.

@@ -65,8 +65,8 @@ export type CallParams<P extends ParamDeclarations> = {
   [K in WireKeys<P> as MayOmit<P[K]> extends true ? K : never]?: ParamInput<P[K]>;
 } & DependencyParams<P>;
 
-/** The body types of the endpoint's `ResponseSpec` models; `unknown` when it names a class only. */
-export type DocumentedBody<Ret extends Returns> = Ret extends readonly ResponseSpec<infer M>[]
+/** The body types of the endpoint's `ResponseSpec` models; `unknown` when it names a response class. */
+export type DocumentedBody<Ret extends Returns> = Ret extends readonly ResponseSpec<infer M, any, any>[]
   ? z.output<M>
   : unknown;
 

@@ -195,3 +195,22 @@ endpoint({
   returns: [p.ResponseSpec({ model: SeatCount, content_type: mediaType })],
   handler: () => new EventStreamResponse([{ data: { course_id: 1, seats_left: 3 } }]),
 });
+
+// A response class beside ResponseSpecs: its instances compile, and each spec still types its status.
+endpoint({
+  returns: [HttpResponse, p.ResponseSpec({ model: NotFound, code: "404" })],
+  handler: () => new HttpResponse(new Uint8Array([1]), { headers: { "content-type": "image/png" } }),
+});
+endpoint({
+  returns: [PlainTextResponse, p.ResponseSpec({ model: NotFound, code: "404" })],
+  handler: () => new PlainTextResponse("hi"),
+});
+endpoint({
+  returns: [PlainTextResponse, p.ResponseSpec({ model: NotFound, code: "404" })],
+  // @ts-expect-error a JSON body is not the class declared, and matches no model
+  handler: () => new JsonResponse({ anything: 1 }),
+});
+endpoint({
+  returns: [JsonResponse, p.ResponseSpec({ model: NotFound, code: "404" })],
+  handler: () => new JsonResponse({ anything: 1 }),
+});

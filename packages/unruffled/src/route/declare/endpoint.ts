@@ -41,8 +41,12 @@ export type ParamValue<D> =
 /** The handler's second argument: every declared parameter, resolved, coerced and validated. */
 export type ResolvedParams<P extends ParamDeclarations> = { -readonly [K in keyof P]: ParamValue<P[K]> };
 
-/** What an endpoint answers: a response class, or one `ResponseSpec` per status code. */
-export type Returns = ResponseClass | readonly ResponseSpec[];
+/**
+ * What an endpoint answers: a response class, or a list of one `ResponseSpec` per status code and
+ * response classes (each documents the 200 answer of its kind:
+ * `[HttpResponse, p.ResponseSpec({ code: "404", model: NotFound })]`).
+ */
+export type Returns = ResponseClass | readonly (ResponseSpec | ResponseClass)[];
 
 export interface EndpointConfig<
   P extends ParamDeclarations,
@@ -57,8 +61,8 @@ export interface EndpointConfig<
   tags?: string[];
   params?: P;
   /**
-   * Required (the seed's return annotation): a response class or a list of `p.ResponseSpec`. Its
-   * models also type the answers of `testClient(app).call(endpoint, ...)`.
+   * Required (the seed's return annotation): a response class, or a list of `p.ResponseSpec` and
+   * response classes. Its models also type the answers of `testClient(app).call(endpoint, ...)`.
    */
   returns: Ret;
   /** Returns a response; with `ResponseSpec` models, a JSON body must match one of them (`HandlerResponse`). */

@@ -2,11 +2,12 @@
 // declared models do not accept, or a status the endpoint does not declare, fail to compile.
 import type { z } from "zod";
 import type { EventStreamResponse } from "../../http/event-stream-response.ts";
-import type { HttpResponse, StatusKnown } from "../../http/response.ts";
-import type { ResponseSpec } from "./response-spec.ts";
+import type { HttpResponse, JsonResponse, StatusKnown } from "../../http/response.ts";
+import type { ResponseClass, ResponseSpec } from "./response-spec.ts";
 
 /** The bodies the endpoint's `ResponseSpec` models accept: their input, so defaulted fields may be left out. */
-export type DeclaredBody<Ret> = Ret extends readonly ResponseSpec<infer M>[] ? z.input<M> : never;
+export type DeclaredBody<Ret> =
+  Entry<Ret> extends infer S ? (S extends ResponseSpec<infer M, any, any> ? z.input<M> : never) : never;
 
 type EventStreamType = "text/event-stream";
 
@@ -32,7 +33,7 @@ export type DeclaredJsonBody<Ret> =
 
 /** The data of the events the endpoint declares: the models of its `text/event-stream` `ResponseSpec`s. */
 export type DeclaredEventData<Ret> = Ret extends readonly (infer S)[]
-  ? S extends ResponseSpec<infer M, infer C>
+  ? S extends ResponseSpec<infer M, infer C, any>
     ? EventStreamType extends C
       ? z.input<M>
       : never
@@ -72,6 +73,19 @@ type OtherMediaSpec<Ret> =
       : never
     : never;
 
+/**
+ * The answers a response class in the list admits: any instance of it (a `JsonResponse` with any
+ * body and status; `HttpResponse` admits every response).
+ */
+type ClassAnswer<Ret> =
+  Entry<Ret> extends infer E
+    ? E extends typeof JsonResponse
+      ? JsonResponse<any, any>
+      : E extends ResponseClass
+        ? InstanceType<E>
+        : never
+    : never;
+
 /** A response that is neither JSON nor an event stream (text, HTML, bytes): no model to match. */
 export type UnmodelledResponse = HttpResponse & { readonly data?: never; readonly events?: never };
 
@@ -81,14 +95,16 @@ export type UnmodelledResponse = HttpResponse & { readonly data?: never; readonl
  * only at run time, another status, or none given takes any JSON model's body, and none given means
  * the endpoint's one declared success status at run time), an `EventStreamResponse` whose events'
  * data matches one of the event-stream models (extra fields compile, and are left out when sent),
- * and a response of another kind only when a `ResponseSpec` declares another media type. With a
- * response class (`returns: JsonResponse`): any response. A media type the types cannot see (a
+ * a response of another kind only when a `ResponseSpec` declares another media type, and any
+ * instance of a response class in the list. With a response class alone (`returns: JsonResponse`):
+ * any response. A media type the types cannot see (a
  * `string`) counts as every kind.
  *
  * @example HandlerResponse<[ResponseSpec<typeof Item, "application/json", "201">]> // JsonAnswer<Item, 201> | JsonAnswer<Item, "other">
  */
-export type HandlerResponse<Ret> = Ret extends readonly ResponseSpec[]
+export type HandlerResponse<Ret> = Ret extends readonly unknown[]
   ?
+      | ClassAnswer<Ret>
       | DeclaredJsonAnswer<Ret>
       | EventStreamResponse<DeclaredEventData<Ret>>
       | ([OtherMediaSpec<Ret>] extends [never] ? never : UnmodelledResponse)
