@@ -11,7 +11,7 @@ export type MarkerKind = "path" | "query" | "header" | "cookie" | "json" | "form
  */
 export interface FieldOptions<T = unknown> {
   /** The value when the request does not carry the parameter; it makes the parameter optional. */
-  default?: T;
+  default?: DefaultValue<T>;
   /** The name on the wire when it differs from the parameter name (`X-Request-ID`, `page[size]`). */
   alias?: string;
   title?: string;
@@ -28,6 +28,16 @@ export interface FieldOptions<T = unknown> {
   maxLength?: number;
   pattern?: string | RegExp;
 }
+
+/**
+ * A default as written in a declaration: the markers read their options as `const`, so `[]` arrives
+ * as `readonly []` and must count as a default of a list (FastAPI's `tags: list[str] = []`).
+ */
+export type DefaultValue<T> = T extends readonly (infer E)[]
+  ? readonly DefaultValue<E>[]
+  : T extends object
+    ? { readonly [K in keyof T]: DefaultValue<T[K]> }
+    : T;
 
 /** How messages write each marker. */
 export const MARKER_NAMES: Readonly<Record<MarkerKind, string>> = {
