@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import type { HttpResponse } from "../../http/response.ts";
+import { NO_OMISSIONS, type Omissions } from "../serializer/omissions.ts";
 
 /** The options of `p.ResponseSpec`, named as in the seed. */
 export interface ResponseSpecOptions<
@@ -16,6 +17,10 @@ export interface ResponseSpecOptions<
   description?: string;
   /** Documented response headers: name → description, or null. */
   headers?: Record<string, string> | null;
+  /** Leave out the fields whose value is `null`, at every depth (FastAPI's `response_model_exclude_none`). */
+  exclude_none?: boolean;
+  /** Leave out the fields whose value equals their `.default()`, at every depth (`response_model_exclude_defaults`). */
+  exclude_defaults?: boolean;
 }
 
 /**
@@ -34,6 +39,8 @@ export class ResponseSpec<
   readonly contentType: C;
   readonly description: string;
   readonly headers: Readonly<Record<string, string>> | null;
+  /** What the answers leave out: null fields (`exclude_none`), fields equal to their default (`exclude_defaults`). */
+  readonly omissions: Omissions;
 
   constructor(options: ResponseSpecOptions<M, C, K>) {
     this.model = options.model;
@@ -41,6 +48,10 @@ export class ResponseSpec<
     this.contentType = options.content_type ?? ("application/json" as C);
     this.description = options.description ?? "";
     this.headers = options.headers ?? null;
+    this.omissions =
+      options.exclude_none === true || options.exclude_defaults === true
+        ? { none: options.exclude_none === true, defaults: options.exclude_defaults === true }
+        : NO_OMISSIONS;
   }
 }
 

@@ -38,7 +38,8 @@ export class DeclaredAnswers {
     for (const spec of responses) {
       const status = Number(spec.code);
       const format = responseFormatOf(spec.contentType);
-      if (format !== undefined) serializers.set(status, modelSerializer(spec.model, status, format, label));
+      if (format !== undefined)
+        serializers.set(status, modelSerializer(spec.model, status, format, label, spec.omissions));
       if (isSuccess(status)) {
         successCodes.add(status);
         if (format !== undefined) success[format].push(spec.model);

@@ -1,8 +1,9 @@
 import { z } from "zod";
-import { ResponseValidationError } from "../../errors.ts";
+import { ResponseValidationError, ValueError } from "../../errors.ts";
 import type { ResponseSpec } from "../declare/response-spec.ts";
 import { type CompiledSerializer, compileSerializer, WRONG_KIND } from "./compile-serializer.ts";
 import { issuePath } from "./issue-path.ts";
+import { NO_OMISSIONS, type Omissions } from "./omissions.ts";
 
 /**
  * How the answer of one status is written: through its `ResponseSpec` model, compiled when the route
@@ -43,7 +44,7 @@ export function responseSerializersOf(
     const format = responseFormatOf(spec.contentType);
     if (format === undefined) continue;
     const status = Number(spec.code);
-    serializers.set(status, modelSerializer(spec.model, status, format, label));
+    serializers.set(status, modelSerializer(spec.model, status, format, label, spec.omissions));
   }
   return serializers.size === 0 ? undefined : serializers;
 }
@@ -78,8 +79,17 @@ export function modelSerializer(
   status: number,
   format: "json" | "events",
   label: string,
+  omissions: Omissions = NO_OMISSIONS,
 ): ResponseSerializer {
-  const compiled: CompiledSerializer = compileSerializer(model);
+  const compiled: CompiledSerializer = compileSerializer(model, omissions);
+  const [nullable] = compiled.requiredNullable;
+  if (nullable !== undefined) {
+    const field = nullable.replace(/^\./, "");
+    throw new ValueError(
+      `${label}: the ResponseSpec of status ${status} leaves out null fields (exclude_none), but the field ${field} is required and may be null: an answer without it would not fit the model. Make it optional (.nullish()) or drop exclude_none.`,
+    );
+  }
+  const omits = omissions !== NO_OMISSIONS;
   const what = format === "json" ? PHRASES.json : PHRASES.events;
   let validator: z.ZodType | undefined;
   const stringify = (value: unknown): string => {
@@ -111,6 +121,15 @@ export function modelSerializer(
         path,
         `${what.refused}: ${path === "" ? "" : `${path}: `}${issue.message}`,
       );
+    }
+    // Zod's parse keeps nulls and defaults: with omissions the picker writes the value Zod accepted.
+    if (omits) {
+      try {
+        return stringify(compiled.pick(value));
+      } catch (error) {
+        if (error instanceof ResponseValidationError) throw error;
+        // A value only the picker doubted goes out as Zod parsed it.
+      }
     }
     return stringify(result.data);
   };
