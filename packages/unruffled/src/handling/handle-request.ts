@@ -3,6 +3,7 @@ import { EventStreamResponse } from "../http/event-stream-response.ts";
 import type { Middleware } from "../http/middleware.ts";
 import type { HttpRequest } from "../http/request.ts";
 import { checkedStatus, checkHeaders, type HttpResponse, JsonResponse } from "../http/response.ts";
+import type { ResponseDraft } from "../http/response-draft.ts";
 import { type AccessLog, REQUEST_ID_HEADER } from "../logging/access-log.ts";
 import type { ErrorLogger } from "../logging/logger.ts";
 import { requestIdFrom } from "../logging/request-id.ts";
@@ -134,10 +135,10 @@ export class RequestHandler {
       });
       return;
     }
-    resolveDependencies(description, request, this.resolveOptions, (error, values, scope) => {
+    resolveDependencies(description, request, this.resolveOptions, (error, values, scope, draft) => {
       const response =
         error === undefined
-          ? this.run(description, request, values!, scope)
+          ? this.run(description, request, values!, scope, draft)
           : this.handleError(error, request);
       this.settle(response, request, done);
     });
@@ -181,19 +182,20 @@ export class RequestHandler {
     request: HttpRequest,
     values: Record<string, unknown>,
     scope?: DependencyScope,
+    draft?: ResponseDraft,
   ): HttpResponse | Promise<HttpResponse> {
     try {
       const response = description.endpoint.handler(request, values);
       if (response instanceof Promise) {
         return response.then(
-          (resolved) => this.declared(resolved, description, request, scope),
+          (resolved) => this.declared(resolved, description, request, scope, draft),
           (error) => {
             scope?.fail(error);
             return this.handleError(error, request);
           },
         );
       }
-      return this.declared(response, description, request, scope);
+      return this.declared(response, description, request, scope, draft);
     } catch (error) {
       scope?.fail(error);
       return this.handleError(error, request);
@@ -201,17 +203,20 @@ export class RequestHandler {
   }
 
   /**
-   * The handler's answer, written through its route's models; what that throws is handled (and
-   * thrown into the request's generator dependencies, as the handler's own errors are).
+   * The handler's answer, with what its dependencies added (`p.Response()`), written through its
+   * route's models; what that throws is handled (and thrown into the request's generator
+   * dependencies, as the handler's own errors are).
    */
   private declared(
     response: unknown,
     description: EndpointDescription,
     request: HttpRequest,
     scope: DependencyScope | undefined,
+    draft: ResponseDraft | undefined,
   ): HttpResponse | Promise<HttpResponse> {
     try {
       const checked = checkedResponse(response, description.label);
+      draft?.applyTo(checked);
       writeThroughModel(checked, description.answers, this.strictResponses);
       if (checked instanceof EventStreamResponse) this.logStreamFailure(checked, request);
       return checked;

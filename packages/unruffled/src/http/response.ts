@@ -48,7 +48,7 @@ export class HttpResponse {
    * True when the constructor was given no status: while the status is still that default 200, an
    * endpoint that declares one success status (`p.ResponseSpec({ code: "201", … })`) answers with it.
    */
-  readonly statusDefaulted: boolean;
+  statusDefaulted: boolean;
   readonly headers: Record<string, HeaderValue>;
   /** The body as given, or as a subclass made it (`JsonResponse` writes its own when first asked). */
   protected content: ResponseBody;

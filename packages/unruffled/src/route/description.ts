@@ -4,7 +4,7 @@ import type { ResolveStyle } from "./declare/dependency.ts";
 import type { EndpointDefinition } from "./declare/endpoint.ts";
 import type { FieldOptions, FileOptions, MarkerKind } from "./declare/markers.ts";
 import type { ResponseSpec } from "./declare/response-spec.ts";
-import type { SecurityScheme } from "./declare/security-scheme.ts";
+import type { SecurityScheme, SecurityScopes } from "./declare/security-scheme.ts";
 import type { DeclaredAnswers } from "./serializer/declared-answers.ts";
 import type { Coercer } from "./wire/coerce.ts";
 import type { QueryReader } from "./wire/query-reader.ts";
@@ -59,9 +59,11 @@ export interface ParamDescription {
 /** Where an argument of a dependency or of the handler comes from. */
 export type ArgumentSource =
   /** A validated parameter, by its key. */
-  | { name: string; key: string; node?: undefined }
+  | { name: string; key: string; node?: undefined; context?: undefined }
   /** The value of a dependency, by its place in `EndpointDescription.dependencies`. */
-  | { name: string; node: number; key?: undefined };
+  | { name: string; node: number; key?: undefined; context?: undefined }
+  /** What the framework gives: the scopes asked for on the branch, or the request's `ResponseDraft`. */
+  | { name: string; context: SecurityScopes | "response"; key?: undefined; node?: undefined };
 
 /**
  * A dependency, or an authentication scheme, after analysis: resolved once per request (unless it
@@ -82,6 +84,8 @@ export interface DependencyDescription {
 export interface SecurityRequirement {
   scheme: SecurityScheme;
   scopes: string[];
+  /** The same scopes, as the scheme's `verify` gets them; set once the graph is built. */
+  granted: SecurityScopes;
   /** True when every use of the scheme is optional: the operation is then also open. */
   optional: boolean;
 }

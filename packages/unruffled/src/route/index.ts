@@ -26,7 +26,7 @@ export type {
   MarkerKind,
   SecurityOptions,
 } from "./declare/markers.ts";
-export { DependsParam, FileParam, Param, p, SecurityParam } from "./declare/markers.ts";
+export { ContextParam, DependsParam, FileParam, Param, p, SecurityParam } from "./declare/markers.ts";
 export type { DependencyOverride, Overrides } from "./declare/overrides.ts";
 export { overridesOf } from "./declare/overrides.ts";
 export type {
@@ -40,6 +40,7 @@ export { path } from "./declare/path.ts";
 export type { ResponseClass, ResponseSpecOptions } from "./declare/response-spec.ts";
 export { ResponseSpec } from "./declare/response-spec.ts";
 export type { SecurityScheme, SecuritySchemeObject } from "./declare/security-scheme.ts";
+export { SecurityScopes } from "./declare/security-scheme.ts";
 export type {
   BodyFormat,
   EndpointDescription,

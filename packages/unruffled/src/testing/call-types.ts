@@ -37,7 +37,9 @@ type MayOmit<D> =
 
 /** Declarations read on the wire: not a dependency's or a scheme's value. */
 type WireKeys<P> = {
-  [K in keyof P]: P[K] extends { readonly kind: "depends" | "security" } ? never : K;
+  [K in keyof P]: P[K] extends { readonly kind: "depends" | "security" | "security-scopes" | "response" }
+    ? never
+    : K;
 }[keyof P];
 
 /** The parameters the dependencies of `P` read, as one object type. */

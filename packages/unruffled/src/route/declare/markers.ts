@@ -111,11 +111,26 @@ export interface DependencyLike<T = unknown> {
 export class DependsParam<T = unknown, D extends DependencyLike = DependencyLike> {
   readonly kind = "depends" as const;
   readonly dependency: D;
+  /** Scopes asked for by `p.Security(dependency, { scopes })`, for the dependency's branch. */
+  readonly scopes: readonly string[];
   /** Type-level only: what the handler receives. */
   declare readonly value: T;
 
-  constructor(dependency: D) {
+  constructor(dependency: D, scopes: readonly string[] = []) {
     this.dependency = dependency;
+    this.scopes = scopes;
+  }
+}
+
+/**
+ * A value the framework gives a dependency about its request: the scopes asked for above it
+ * (`p.SecurityScopes()`), or the draft of the answer's headers, cookies and status (`p.Response()`).
+ */
+export class ContextParam<K extends "security-scopes" | "response" = "security-scopes" | "response"> {
+  readonly kind: K;
+
+  constructor(kind: K) {
+    this.kind = kind;
   }
 }
 
@@ -141,6 +156,13 @@ export class SecurityParam<T = unknown> {
     this.scopes = options.scopes ?? [];
     this.optional = options.optional === true;
   }
+}
+
+function security(target: unknown, options?: SecurityOptions): SecurityParam | DependsParam {
+  if ((target as DependencyLike | null)?.kind === "dependency") {
+    return new DependsParam(target as DependencyLike, options?.scopes ?? []);
+  }
+  return new SecurityParam(target as SecurityScheme, options);
 }
 
 type Defaulted<O> = O extends { default: infer D } ? (undefined extends D ? false : true) : false;
@@ -185,12 +207,32 @@ export const p = {
   ): DependsParam<D extends DependencyLike<infer T> ? T : never, D> {
     return new DependsParam(dependency);
   },
-  /** The principal of an authentication scheme: 401 without valid credentials, 403 without a scope. */
-  Security<Principal, const O extends SecurityOptions = {}>(
-    scheme: SecurityScheme<Principal>,
-    options?: O,
-  ): SecurityParam<O extends { optional: true } ? Principal | undefined : Principal> {
-    return new SecurityParam(scheme as SecurityScheme, options);
+  /**
+   * The principal of an authentication scheme: 401 without valid credentials, 403 without a scope.
+   * Given a dependency, its value, with the scopes added for its branch (FastAPI's
+   * `Security(get_current_user, scopes=[…])`): the schemes and `p.SecurityScopes()` under it see them.
+   */
+  Security: security as {
+    <D extends DependencyLike<any>>(
+      dependency: D,
+      options?: { scopes?: readonly string[] },
+    ): DependsParam<D extends DependencyLike<infer T> ? T : never, D>;
+    // Last, so that `Parameters<typeof p.Security>` reads the scheme's form.
+    <Principal, const O extends SecurityOptions = {}>(
+      scheme: SecurityScheme<Principal>,
+      options?: O,
+    ): SecurityParam<O extends { optional: true } ? Principal | undefined : Principal>;
+  },
+  /** In a dependency's params: the scopes asked for above it, on its branch (a `SecurityScopes`). */
+  SecurityScopes(): ContextParam<"security-scopes"> {
+    return new ContextParam("security-scopes");
+  },
+  /**
+   * In a dependency's params: a `ResponseDraft` whose headers, cookies and status are added to the
+   * endpoint's answer (FastAPI's injected `Response`).
+   */
+  Response(): ContextParam<"response"> {
+    return new ContextParam("response");
   },
   ResponseSpec<
     M extends z.ZodType,
