@@ -146,10 +146,16 @@ class Resolution {
           : source.node !== undefined
             ? this.results[source.node]
             : source.context === "response"
-              ? (this.draft ??= new ResponseDraft())
+              ? this.responseDraft()
               : source.context;
     }
     return args;
+  }
+
+  /** The request's one `ResponseDraft`, made when a dependency first asks for it. */
+  private responseDraft(): ResponseDraft {
+    if (this.draft === undefined) this.draft = new ResponseDraft();
+    return this.draft;
   }
 }
 
