@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import type { HttpRequest } from "../http/request.ts";
-import type { ResolveStyle } from "./declare/dependency.ts";
+import type { DependencyScopeName, ResolveStyle } from "./declare/dependency.ts";
 import type { EndpointDefinition } from "./declare/endpoint.ts";
 import type { FieldOptions, FileOptions, MarkerKind } from "./declare/markers.ts";
 import type { ResponseSpec } from "./declare/response-spec.ts";
@@ -75,6 +75,8 @@ export interface DependencyDescription {
   /** Schemes authenticate before the parameters are read; dependencies resolve after validation. */
   phase: "authenticate" | "resolve";
   style: ResolveStyle;
+  /** When a generator's clean-up runs: before the answer (`"function"`) or after it. */
+  scope: DependencyScopeName;
   /** Its arguments, by name. */
   args: readonly ArgumentSource[];
   run(request: HttpRequest, args: Record<string, unknown>): unknown;

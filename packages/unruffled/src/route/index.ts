@@ -1,6 +1,12 @@
 export type { BuiltRoute } from "./analyse/build-routes.ts";
 export { buildRoutes } from "./analyse/build-routes.ts";
-export type { Dependency, DependencyConfig, Resolved, ResolveStyle } from "./declare/dependency.ts";
+export type {
+  Dependency,
+  DependencyConfig,
+  DependencyScopeName,
+  Resolved,
+  ResolveStyle,
+} from "./declare/dependency.ts";
 export { dependency } from "./declare/dependency.ts";
 export type {
   EndpointConfig,

@@ -158,8 +158,14 @@ class GraphBuilder {
     const args = Object.keys(params).map((name) => this.argument(owner, name, params[name]));
     this.visiting.pop();
     const index =
-      this.nodes.push({ label, phase: "resolve", style: dependency.style, args, run: dependency.resolve }) -
-      1;
+      this.nodes.push({
+        label,
+        phase: "resolve",
+        style: dependency.style,
+        scope: dependency.scope ?? "request",
+        args,
+        run: dependency.resolve,
+      }) - 1;
     if (dependency.cache) {
       const byScopes = this.cached.get(dependency) ?? new Map<string, number>();
       byScopes.set(scopeKey, index);
@@ -197,6 +203,7 @@ class GraphBuilder {
             label: `security scheme "${scheme.name}"`,
             phase: "authenticate",
             style: "return",
+            scope: "request",
             args: [],
             run: (request) => authenticate(added, request),
           }) - 1

@@ -124,16 +124,15 @@ class Resolution {
     const scope = this.scope;
     if (node.style === "generator") {
       const iterator = generator as Generator;
-      scope.add(iterator, node.label);
+      scope.add(iterator, node.label, node.scope);
       return firstYield(iterator.next(), node.label);
     }
     const iterator = generator as AsyncGenerator;
-    scope.add(iterator, node.label);
+    scope.add(iterator, node.label, node.scope);
     return iterator.next().then((step) => firstYield(step, node.label));
   }
 
   private fail(error: unknown): void {
-    this.scope?.fail(error);
     this.done(error, undefined, this.scope, undefined);
   }
 
