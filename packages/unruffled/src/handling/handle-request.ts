@@ -55,6 +55,7 @@ export class RequestHandler {
       errorLogger: options.errorLogger,
       strictResponses: options.strictResponses,
       handleError: (error, request) => this.handleError(error, request),
+      internalError: (error, request) => this.internalError(error, request),
     });
     this.routes = new RouteTable({
       middleware: options.middleware,
@@ -135,7 +136,7 @@ export class RequestHandler {
     request: HttpRequest,
     done: (response: HttpResponse) => void,
   ): void {
-    this.endpoints.answer(description, request, (response) => this.settle(response, request, done));
+    this.endpoints.answer(description, request, done);
   }
 
   /** The endpoint's answer as a value or a promise: the innermost `next` of a route's middleware. */

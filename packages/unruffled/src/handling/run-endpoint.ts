@@ -20,6 +20,8 @@ export interface EndpointRunnerOptions {
   strictResponses: boolean;
   /** The exception handlers: an error becomes a response, never throws. */
   handleError(error: unknown, request: HttpRequest): Answer;
+  /** The 500 for what a promise of an answer rejected with. */
+  internalError(error: unknown, request: HttpRequest): HttpResponse;
 }
 
 /**
@@ -36,24 +38,35 @@ export class EndpointRunner {
   }
 
   /** Parameters, the handler, and the exception handlers for what fails; the answer to `done`, once. */
-  answer(description: EndpointDescription, request: HttpRequest, done: (response: Answer) => void): void {
+  answer(
+    description: EndpointDescription,
+    request: HttpRequest,
+    done: (response: HttpResponse) => void,
+  ): void {
     if (description.dependencies === undefined) {
       resolveParams(description, request, this.options.resolveOptions, (error, values) => {
-        done(
+        const response =
           error === undefined
             ? this.run(description, request, values!)
-            : this.options.handleError(error, request),
-        );
+            : this.options.handleError(error, request);
+        this.settle(response, request, done);
       });
       return;
     }
     resolveDependencies(description, request, this.options.resolveOptions, (error, values, scope, draft) => {
-      done(
+      const response =
         error === undefined
           ? this.run(description, request, values!, scope, draft)
-          : this.failed(error, request, scope),
-      );
+          : this.failed(error, request, scope);
+      this.settle(response, request, done);
     });
+  }
+
+  /** Hands a response, or the response a promise resolves to, to `done`. */
+  private settle(response: Answer, request: HttpRequest, done: (response: HttpResponse) => void): void {
+    if (response instanceof Promise) {
+      response.then(done, (error) => done(this.options.internalError(error, request)));
+    } else done(response);
   }
 
   /**

@@ -83,8 +83,8 @@ function sessionApp(log: string[], logger = recordingLogger()) {
           new HttpResponse(
             Readable.from(
               (function* () {
-                yield use("row 1\n");
-                yield use("row 2\n");
+                yield Buffer.from(use("row 1\n"));
+                yield Buffer.from(use("row 2\n"));
               })(),
             ),
           ),
@@ -108,13 +108,13 @@ function sessionApp(log: string[], logger = recordingLogger()) {
 }
 
 /**
- * Runs one request over a socket and through the test client; returns the answer and the log of
+ * Runs one request over a socket, through the test client and through `app.fetch`; returns the answer and the log of
  * each. What happens after the answer races with the client reading it, so the logs are compared
  * without the line that says the client has it.
  */
-async function overSocketAndInTests(run: (app: App, via: "socket" | "test") => Promise<string>) {
+async function overSocketAndInTests(run: (app: App, via: Via) => Promise<string>) {
   const results: Record<string, { answer: string; log: string[] }> = {};
-  for (const via of ["socket", "test"] as const) {
+  for (const via of ["socket", "test", "fetch"] as const) {
     const log: string[] = [];
     const app = sessionApp(log);
     const answer = await run(app, via);
@@ -123,14 +123,22 @@ async function overSocketAndInTests(run: (app: App, via: "socket" | "test") => P
     results[via] = { answer, log };
   }
   const withoutClient = (log: string[]) => log.filter((line) => line !== CLIENT_HAS_IT);
-  expect(results.test!.answer).toBe(results.socket!.answer);
-  expect(withoutClient(results.test!.log)).toEqual(withoutClient(results.socket!.log));
+  for (const via of ["test", "fetch"]) {
+    expect(results[via]!.answer).toBe(results.socket!.answer);
+    expect(withoutClient(results[via]!.log)).toEqual(withoutClient(results.socket!.log));
+  }
   return { answer: results.socket!.answer, log: withoutClient(results.socket!.log), logs: results };
 }
 
 const CLIENT_HAS_IT = "client has the answer";
 
-async function fetchText(app: App, via: "socket" | "test", at: string): Promise<string> {
+type Via = "socket" | "test" | "fetch";
+
+async function fetchText(app: App, via: Via, at: string): Promise<string> {
+  if (via === "fetch") {
+    const response = await app.fetch(new Request(`http://localhost${at}`));
+    return `${response.status} ${await response.text()}`;
+  }
   if (via === "test") {
     const response = await testClient(app).get(at);
     return `${response.status} ${response.text}`;
