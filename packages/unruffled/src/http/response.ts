@@ -17,12 +17,12 @@ export interface StatusInit<S extends number | undefined> {
 /**
  * What the types know of a response's status: the literal of a success status (`201`), `"other"`
  * for a status known only at run time or one that is not a success (its body may match any of the
- * endpoint's JSON models), and `any` when none was given (the endpoint's default status applies).
+ * endpoint's JSON models), and `undefined` when none was given (the endpoint's default status applies).
  */
 export type StatusKnown<S> = 0 extends 1 & S
   ? any
   : [S] extends [undefined]
-    ? any
+    ? undefined
     : IsUnion<S> extends true
       ? "other"
       : number extends S
@@ -85,24 +85,16 @@ export class HttpResponse {
 }
 
 /**
- * A JSON response from any JSON-serialisable value. `T` is the body's type: an endpoint that declares
- * `ResponseSpec` models only compiles when `T` matches one of them, and at run time the body is
- * written through the model of its status, so fields the model does not declare are never sent.
- *
- * @example new JsonResponse({ code: 0, message: "success", data: [] })
+ * The class behind `JsonResponse` (use `JsonResponse`, which is this class, typed with the status
+ * its constructor was given).
  */
-export class JsonResponse<T = unknown, const S extends number | undefined = any> extends HttpResponse {
+export class JsonResponseBase<T = unknown> extends HttpResponse {
   /** The value before serialisation, as the handler gave it, for tests and middleware that inspect it. */
   readonly data: T;
-  /**
-   * Type-level only (never set): the status the constructor was given, as far as the type checker
-   * knows it, so that a body is compared with the model of that status (`StatusKnown`).
-   */
-  declare readonly "~status": StatusKnown<S>;
 
-  constructor(data: T, init?: StatusInit<S>) {
+  constructor(data: T, init?: ResponseInit) {
     // Serialised later, once: by the route's model when it declares one, else by JSON.stringify.
-    super(null, init as ResponseInit | undefined, "application/json");
+    super(null, init, "application/json");
     this.data = data;
   }
 
@@ -131,9 +123,35 @@ export class JsonResponse<T = unknown, const S extends number | undefined = any>
    * @example return JsonResponse.unchecked(rowsFromLegacyModule);
    */
   static unchecked(data: unknown, init?: ResponseInit): JsonResponse<any, any> {
-    return new JsonResponse<any, any>(data, init);
+    return new JsonResponseBase<any>(data, init) as JsonResponse<any, any>;
   }
 }
+// Error messages and logs name it as users write it.
+Object.defineProperty(JsonResponseBase, "name", { value: "JsonResponse" });
+
+/**
+ * A JSON response from any JSON-serialisable value. `T` is the body's type and `S` the status its
+ * constructor was given (`undefined`: none): an endpoint that declares `ResponseSpec` models only
+ * compiles when `T` matches the model of that status, and at run time the body is written through
+ * the model of its status, so fields the model does not declare are never sent. Written without
+ * type arguments, `JsonResponse` is any JSON response (`JsonResponse<unknown, any>`); a subclass
+ * that takes a status names it: `class Paged extends JsonResponse<Page, number>`.
+ *
+ * @example new JsonResponse({ code: 0, message: "success", data: [] })
+ */
+export interface JsonResponse<T = unknown, S = any> extends JsonResponseBase<T> {
+  /** Type-level only (never set): what the types know of the status given (`StatusKnown`). */
+  readonly "~status": StatusKnown<S>;
+}
+
+/** `JsonResponse`'s constructor: it reads the status given as a literal type. */
+export interface JsonResponseConstructor {
+  new <T, const S extends number | undefined = undefined>(data: T, init?: StatusInit<S>): JsonResponse<T, S>;
+  readonly prototype: JsonResponse<unknown, any>;
+  unchecked(data: unknown, init?: ResponseInit): JsonResponse<any, any>;
+}
+
+export const JsonResponse = JsonResponseBase as unknown as JsonResponseConstructor;
 
 /**
  * A `text/plain; charset=utf-8` response.

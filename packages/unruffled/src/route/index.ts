@@ -23,6 +23,7 @@ export type {
   DeclaredEventData,
   DeclaredJsonBody,
   HandlerResponse,
+  JsonAnswer,
   UnmodelledResponse,
 } from "./declare/handler-response.ts";
 export type {

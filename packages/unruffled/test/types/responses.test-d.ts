@@ -214,3 +214,26 @@ endpoint({
   returns: [JsonResponse, p.ResponseSpec({ model: NotFound, code: "404" })],
   handler: () => new JsonResponse({ anything: 1 }),
 });
+
+// Built without a status, an answer takes the endpoint's one success status, and so that status's model.
+endpoint({
+  returns: [p.ResponseSpec({ model: Row, code: "201" }), p.ResponseSpec({ model: NotFound, code: "404" })],
+  // @ts-expect-error without a status this answers 201, whose model is a row
+  handler: () => new JsonResponse({ detail: "no such row" }),
+});
+endpoint({
+  returns: [p.ResponseSpec({ model: Row, code: "201" }), p.ResponseSpec({ model: Row, code: "202" })],
+  // @ts-expect-error with two success statuses the default stays 200, which is not declared
+  handler: () => new JsonResponse(row),
+});
+expectTypeOf(new JsonResponse(row)["~status"]).toEqualTypeOf<undefined>();
+
+// Written without type arguments, JsonResponse is any JSON response; instanceof narrows to it.
+declare const answered: unknown;
+if (answered instanceof JsonResponse) expectTypeOf(answered.data).toEqualTypeOf<unknown>();
+// A subclass that takes a status names its type.
+class Paged extends JsonResponse<{ id: number; email: string }, number> {}
+endpoint({
+  returns: [p.ResponseSpec({ model: Row, code: "201" }), p.ResponseSpec({ model: NotFound, code: "404" })],
+  handler: () => new Paged(row, { status: 201 }),
+});

@@ -40,6 +40,37 @@ export type DeclaredEventData<Ret> = Ret extends readonly (infer S)[]
     : never
   : never;
 
+/**
+ * The success codes the endpoint declares (`"201"`), and `"200"` for a response class; `string` when
+ * one of its codes is known only at run time.
+ */
+type SuccessCode<Ret> =
+  Entry<Ret> extends infer S
+    ? S extends ResponseSpec<any, any, infer K>
+      ? string extends K
+        ? string
+        : K extends `2${string}`
+          ? K
+          : never
+      : S extends ResponseClass
+        ? "200"
+        : never
+    : never;
+
+type IsUnion<T, U = T> = T extends unknown ? ([U] extends [T] ? false : true) : never;
+
+/**
+ * The code of an answer built without a status, as at run time: the endpoint's one success code,
+ * else `"200"`; `string` when the types cannot tell.
+ */
+type DefaultCode<Ret> = [SuccessCode<Ret>] extends [never]
+  ? "200"
+  : string extends SuccessCode<Ret>
+    ? string
+    : IsUnion<SuccessCode<Ret>> extends true
+      ? "200"
+      : SuccessCode<Ret>;
+
 type StatusOf<K extends string> = K extends `${infer N extends number}` ? N : number;
 
 /**
@@ -52,14 +83,24 @@ export interface JsonAnswer<T, Status> extends HttpResponse {
   readonly "~status": Status;
 }
 
-/** The JSON answers one `ResponseSpec` admits: its model's body with its status. */
-type SpecJsonAnswer<S> =
-  S extends ResponseSpec<infer M, any, infer K> ? JsonAnswer<z.input<M>, StatusKnown<StatusOf<K>>> : never;
+/**
+ * The JSON answers one `ResponseSpec` admits: its model's body with its status, and without a status
+ * when its code is the endpoint's default.
+ */
+type SpecJsonAnswer<S, Default extends string> =
+  S extends ResponseSpec<infer M, any, infer K>
+    ?
+        | JsonAnswer<z.input<M>, StatusKnown<StatusOf<K>>>
+        | (K extends Default ? JsonAnswer<z.input<M>, undefined> : never)
+    : never;
 
 /** The JSON answers the endpoint declares; with a status known only at run time, any JSON model's body. */
 type DeclaredJsonAnswer<Ret> = [JsonSpec<Ret>] extends [never]
   ? never
-  : SpecJsonAnswer<JsonSpec<Ret>> | JsonAnswer<DeclaredJsonBody<Ret>, "other">;
+  :
+      | SpecJsonAnswer<JsonSpec<Ret>, DefaultCode<Ret>>
+      | JsonAnswer<DeclaredJsonBody<Ret>, "other">
+      | (string extends DefaultCode<Ret> ? JsonAnswer<DeclaredJsonBody<Ret>, undefined> : never);
 
 /** A media type that is neither JSON nor an event stream (`text/plain`, `image/png`), or one the types cannot see. */
 type OtherMediaSpec<Ret> =
@@ -92,15 +133,15 @@ export type UnmodelledResponse = HttpResponse & { readonly data?: never; readonl
 /**
  * What a handler may return. With `ResponseSpec` models: a `JsonResponse` whose body matches the
  * model of its status (a success status the endpoint does not declare does not compile; one known
- * only at run time, another status, or none given takes any JSON model's body, and none given means
- * the endpoint's one declared success status at run time), an `EventStreamResponse` whose events'
+ * only at run time, or an error status, takes any JSON model's body; none given means the endpoint's
+ * one declared success status, else 200, as at run time), an `EventStreamResponse` whose events'
  * data matches one of the event-stream models (extra fields compile, and are left out when sent),
  * a response of another kind only when a `ResponseSpec` declares another media type, and any
  * instance of a response class in the list. With a response class alone (`returns: JsonResponse`):
  * any response. A media type the types cannot see (a
  * `string`) counts as every kind.
  *
- * @example HandlerResponse<[ResponseSpec<typeof Item, "application/json", "201">]> // JsonAnswer<Item, 201> | JsonAnswer<Item, "other">
+ * @example HandlerResponse<[ResponseSpec<typeof Item, "application/json", "201">]> // JsonAnswer<Item, 201> | JsonAnswer<Item, undefined> | JsonAnswer<Item, "other">
  */
 export type HandlerResponse<Ret> = Ret extends readonly unknown[]
   ?
