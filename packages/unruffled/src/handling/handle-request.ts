@@ -126,7 +126,7 @@ export class RequestHandler {
       this.settle(this.routes.unrouted(error, request), request, done);
       return;
     }
-    if (target.chain === undefined) this.answer(target.route.endpointDescription, request, done);
+    if (target.chain === undefined) this.endpoints.answer(target.route.endpointDescription, request, done);
     else this.settle(target.chain(request), request, done);
   }
 

@@ -32,9 +32,13 @@ export interface EndpointRunnerOptions {
  */
 export class EndpointRunner {
   private readonly options: EndpointRunnerOptions;
+  private readonly resolveOptions: ResolveOptions;
+  private readonly strictResponses: boolean;
 
   constructor(options: EndpointRunnerOptions) {
     this.options = options;
+    this.resolveOptions = options.resolveOptions;
+    this.strictResponses = options.strictResponses;
   }
 
   /** Parameters, the handler, and the exception handlers for what fails; the answer to `done`, once. */
@@ -44,7 +48,7 @@ export class EndpointRunner {
     done: (response: HttpResponse) => void,
   ): void {
     if (description.dependencies === undefined) {
-      resolveParams(description, request, this.options.resolveOptions, (error, values) => {
+      resolveParams(description, request, this.resolveOptions, (error, values) => {
         const response =
           error === undefined
             ? this.run(description, request, values!)
@@ -53,7 +57,7 @@ export class EndpointRunner {
       });
       return;
     }
-    resolveDependencies(description, request, this.options.resolveOptions, (error, values, scope, draft) => {
+    resolveDependencies(description, request, this.resolveOptions, (error, values, scope, draft) => {
       const response =
         error === undefined
           ? this.run(description, request, values!, scope, draft)
@@ -94,6 +98,10 @@ export class EndpointRunner {
           (error) => this.failed(error, request, scope),
         );
       }
+      // Most routes have no generator of scope "function": their answer is written at once.
+      if (scope === undefined || !scope.functionScoped) {
+        return this.declared(response, description, request, scope, draft);
+      }
       return this.afterHandler(response, description, request, scope, draft);
     } catch (error) {
       return this.failed(error, request, scope);
@@ -133,7 +141,7 @@ export class EndpointRunner {
     try {
       const checked = checkedResponse(response, description.label);
       draft?.applyTo(checked);
-      writeThroughModel(checked, description.answers, this.options.strictResponses);
+      writeThroughModel(checked, description.answers, this.strictResponses);
       if (checked instanceof EventStreamResponse) this.logStreamFailure(checked, request);
       return checked;
     } catch (error) {
