@@ -16,32 +16,32 @@ export const NO_OMISSIONS: Omissions = Object.freeze({ none: false, defaults: fa
  * `JSON.stringify` leaves out) where the value is null, or equals the field's default. The object
  * keeps its shape; a field that cannot be null, or has no default, costs nothing.
  *
- * @example omitted(z.string().nullish(), "f0(v.a)", { none: true, defaults: false }, constant) // "(u = f0(v.a), u === null ? undefined : u)"
+ * @example omitted(z.string().nullish(), "f0(v.a)", { none: true, defaults: false }, program, ".a") // "(u = f0(v.a), u === null ? undefined : u)"
  */
 export function omitted(
   field: z.ZodType,
   value: string,
   omissions: Omissions,
-  constant: (value: unknown) => string,
+  program: { constant(value: unknown): string; requiredNullable: string[] },
+  path: string,
 ): string {
   let result = value;
-  if (omissions.none && acceptsNull(field)) result = `(u = ${result}, u === null ? undefined : u)`;
+  if (omissions.none && acceptsNull(field)) {
+    // A required field that may be null cannot be left out: the caller refuses the model.
+    if (field._zod.optin === undefined) program.requiredNullable.push(path);
+    result = `(u = ${result}, u === null ? undefined : u)`;
+  }
   if (omissions.defaults) {
     const def = defOf(field);
     if (def.type === "default") {
       const fallback = def.defaultValue;
       result =
         fallback !== null && typeof fallback === "object"
-          ? `(u = ${result}, JSON.stringify(u) === ${constant(JSON.stringify(fallback))} ? undefined : u)`
-          : `(u = ${result}, u === ${constant(fallback)} ? undefined : u)`;
+          ? `(u = ${result}, JSON.stringify(u) === ${program.constant(JSON.stringify(fallback))} ? undefined : u)`
+          : `(u = ${result}, u === ${program.constant(fallback)} ? undefined : u)`;
     }
   }
   return result;
-}
-
-/** True when the field's value may be `null` while the model requires the field: leaving it out would break the model. */
-export function requiredNullable(field: z.ZodType): boolean {
-  return acceptsNull(field) && field._zod.optin === undefined;
 }
 
 function acceptsNull(field: z.ZodType): boolean {

@@ -2,7 +2,7 @@ import type { z } from "zod";
 import { type Conversion, expressionOf } from "./conversion.ts";
 import { kindsOf, type ValueKind } from "./json-categories.ts";
 import { LeafConversions } from "./leaf-conversions.ts";
-import { NO_OMISSIONS, type Omissions, omitted, requiredNullable } from "./omissions.ts";
+import { NO_OMISSIONS, type Omissions, omitted } from "./omissions.ts";
 import {
   access,
   fallbackReason,
@@ -27,12 +27,12 @@ export function writePicker(model: z.ZodType, omissions: Omissions = NO_OMISSION
 
 class PickerWriter {
   readonly program = new PickerProgram();
+  private readonly named = new Map<z.ZodType, string>();
+  private readonly leaves = new LeafConversions((value) => this.constant(value));
   private readonly omissions: Omissions;
   constructor(omissions: Omissions) {
     this.omissions = omissions;
   }
-  private readonly named = new Map<z.ZodType, string>();
-  private readonly leaves = new LeafConversions((value) => this.constant(value));
 
   /** The conversion of `schema`, written once per schema (recursive models refer to their own function). */
   convert(schema: z.ZodType, path: string): Conversion {
@@ -131,9 +131,8 @@ class PickerWriter {
         // An absent optional key stays absent, whatever its schema would make of undefined.
         value = `(t = ${read}, t !== undefined || ${JSON.stringify(key)} in v ? ${conversion.name}(t) : undefined)`;
       } else value = `${conversion.name}(${read})`;
-      if (this.omissions.none && requiredNullable(field))
-        this.program.requiredNullable.push(`${path}.${key}`);
-      fields.push(`${propertyName(key)}: ${omitted(field, value, this.omissions, (c) => this.constant(c))}`);
+      const written = omitted(field, value, this.omissions, this.program, `${path}.${key}`);
+      fields.push(`${propertyName(key)}: ${written}`);
     }
     // One object literal: V8 allocates it with its final shape. An undefined value is left out by JSON.
     const lines = [
