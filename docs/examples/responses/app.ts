@@ -36,7 +36,7 @@ const importedStudent = endpoint({
 
 // Bytes written by the handler go out as they are: no JsonResponse, no model.
 const rawStudent = endpoint({
-  returns: [p.ResponseSpec({ model: Student })],
+  returns: HttpResponse,
   handler: () =>
     new HttpResponse('{"id":9,"name":"Eve","email":"eve@example.edu","pin":1234}', {}, "application/json"),
 });

@@ -22,5 +22,5 @@ export const fsPromises = () => process.getBuiltinModule("node:fs/promises");
 /** `node:zlib` on first use: only an app that compresses loads it. */
 export const zlib = () => process.getBuiltinModule("node:zlib");
 
-export const { pipeline, Readable } = process.getBuiltinModule("node:stream");
+export const { PassThrough, pipeline, Readable } = process.getBuiltinModule("node:stream");
 export type Readable = NodeStream.Readable;

@@ -191,10 +191,15 @@ export class App {
    * Answers one request. Never throws: every error becomes a response through the exception
    * handlers, and an error inside a handler becomes a plain 500, as does a response whose headers
    * no adapter could write. Gives the request its id, echoes it in `x-request-id`, and writes the
-   * access log record. Synchronous when nothing is awaited.
+   * access log record. Synchronous when nothing is awaited. With `startWork` false the request's
+   * `afterResponse()` work waits for `startWork(request)`, called once its body was read.
    */
-  handle(request: HttpRequest): HttpResponse | Promise<HttpResponse> {
-    return this.requests.handle(request);
+  handle(request: HttpRequest, startWork = true): HttpResponse | Promise<HttpResponse> {
+    return this.requests.handle(request, startWork);
+  }
+
+  startWork(request: HttpRequest): void {
+    this.requests.startWork(request);
   }
 
   /** Turns an error into a response with the nearest exception handler; 500 when none applies. */

@@ -14,8 +14,8 @@ const DEBUG_LEVEL = 20;
 export function logSerializerFallbacks(routes: readonly BuiltRoute[], logger: LazyLogger): void {
   if (logger.levelVal > DEBUG_LEVEL) return;
   for (const route of routes) {
-    const { label, serializers } = route.endpointDescription;
-    for (const serializer of serializers?.values() ?? []) {
+    const { label, answers } = route.endpointDescription;
+    for (const serializer of answers?.byStatus.values() ?? []) {
       if (serializer.fallbacks.length === 0) continue;
       logger.logger.debug(
         { endpoint: label, status: serializer.status, zodParses: serializer.fallbacks },

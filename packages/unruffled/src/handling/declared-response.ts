@@ -1,40 +1,52 @@
 import { ResponseValidationError } from "../errors.ts";
 import { EventStreamResponse } from "../http/event-stream-response.ts";
 import { type HttpResponse, JsonResponse } from "../http/response.ts";
-import type { ResponseSerializer, ResponseSerializers } from "../route/serializer/response-serializers.ts";
+import type { DeclaredAnswers } from "../route/serializer/declared-answers.ts";
+import type { ResponseSerializer } from "../route/serializer/response-serializers.ts";
 
 /**
  * Writes an endpoint's answer through the model its route declares for the answer's status: a JSON
  * body is written now (fields the model does not declare left out; validated by Zod first when
  * `strict`), so that what that throws is answered like any error of the handler; an event stream
- * gets the writer of its events' data. A JSON body without a model is serialised now too. A JSON
- * body where the status declares an event stream, or the other way round, is refused (500): the
- * model could not filter it, and the document would say one thing while the service sends another.
+ * gets the writer of its events' data. An answer built without a status takes the endpoint's one
+ * declared success status. A success answer whose status declares no model goes through the
+ * endpoint's success models (`DeclaredAnswers.undeclaredSuccess`), so it never sends a field none of
+ * them names. A JSON body without a model is serialised now too. A JSON body where the status
+ * declares an event stream, or the other way round, is refused (500): the model could not filter
+ * it, and the document would say one thing while the service sends another.
  *
- * @example writeThroughModel(new JsonResponse(row), description.serializers, false)
+ * @example writeThroughModel(new JsonResponse(row), description.answers, false)
  */
 export function writeThroughModel(
   response: HttpResponse,
-  serializers: ResponseSerializers | undefined,
+  answers: DeclaredAnswers | undefined,
   strict: boolean,
 ): void {
+  if (answers === undefined) {
+    if (response instanceof JsonResponse) response.serialize();
+    return;
+  }
+  if (answers.defaultStatus !== undefined && response.statusDefaulted && response.status === 200) {
+    response.status = answers.defaultStatus;
+  }
   if (response instanceof JsonResponse) {
-    const serializer = serializers?.get(response.status);
+    const serializer =
+      answers.byStatus.get(response.status) ?? answers.undeclaredSuccess(response.status, "json");
     if (serializer === undefined) response.serialize();
     else if (serializer.format === "json") {
       response.serialize(strict ? serializer.writeChecked : serializer.write);
     } else throw kindMismatch(serializer, "a JSON body");
     return;
   }
-  if (serializers !== undefined && response instanceof EventStreamResponse) {
-    const serializer = serializers.get(response.status);
+  if (response instanceof EventStreamResponse) {
+    const serializer =
+      answers.byStatus.get(response.status) ?? answers.undeclaredSuccess(response.status, "events");
     if (serializer === undefined) return;
     if (serializer.format === "events") {
       response.serializeDataWith(strict ? serializer.writeChecked : serializer.write);
     } else throw kindMismatch(serializer, "an event stream");
   }
 }
-
 function kindMismatch(serializer: ResponseSerializer, given: string): ResponseValidationError {
   const declared = serializer.format === "json" ? "a JSON body" : "an event stream";
   return new ResponseValidationError(

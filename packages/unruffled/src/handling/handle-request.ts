@@ -1,5 +1,4 @@
 import { checkedResponse } from "../http/checked-response.ts";
-import { EventStreamResponse } from "../http/event-stream-response.ts";
 import type { Middleware } from "../http/middleware.ts";
 import type { HttpRequest } from "../http/request.ts";
 import { checkedStatus, checkHeaders, type HttpResponse, JsonResponse } from "../http/response.ts";
@@ -8,13 +7,11 @@ import type { ErrorLogger } from "../logging/logger.ts";
 import { requestIdFrom } from "../logging/request-id.ts";
 import type { BuiltRoute } from "../route/analyse/build-routes.ts";
 import type { EndpointDescription } from "../route/description.ts";
-import type { DependencyScope } from "../route/resolve/dependency-scope.ts";
-import { resolveDependencies } from "../route/resolve/resolve-dependencies.ts";
-import { type ResolveOptions, resolveParams } from "../route/resolve/resolve-params.ts";
+import type { ResolveOptions } from "../route/resolve/resolve-params.ts";
 import type { AfterResponseWork } from "./after-response.ts";
-import { writeThroughModel } from "./declared-response.ts";
 import type { ExceptionHandlers } from "./exception-handlers.ts";
 import { RouteTable, type RouteTarget } from "./route-table.ts";
+import { EndpointRunner } from "./run-endpoint.ts";
 
 /** What answering requests needs, made once by the app. */
 export interface RequestHandlerOptions {
@@ -41,21 +38,25 @@ export interface RequestHandlerOptions {
 export class RequestHandler {
   private readonly routes: RouteTable;
   private readonly exceptionHandlers: ExceptionHandlers;
-  private readonly resolveOptions: ResolveOptions;
   private readonly errorLogger: ErrorLogger;
   private readonly accessLog: AccessLog;
   private readonly work: AfterResponseWork;
   private readonly debug: boolean;
-  private readonly strictResponses: boolean;
+  private readonly endpoints: EndpointRunner;
 
   constructor(options: RequestHandlerOptions) {
     this.exceptionHandlers = options.exceptionHandlers;
-    this.resolveOptions = options.resolveOptions;
     this.errorLogger = options.errorLogger;
     this.accessLog = options.accessLog;
     this.work = options.work;
     this.debug = options.debug;
-    this.strictResponses = options.strictResponses;
+    this.endpoints = new EndpointRunner({
+      resolveOptions: options.resolveOptions,
+      errorLogger: options.errorLogger,
+      strictResponses: options.strictResponses,
+      handleError: (error, request) => this.handleError(error, request),
+      internalError: (error, request) => this.internalError(error, request),
+    });
     this.routes = new RouteTable({
       middleware: options.middleware,
       handleError: (error, request) => this.handleError(error, request),
@@ -73,15 +74,19 @@ export class RequestHandler {
    * handlers, and an error inside a handler becomes a plain 500, as does a response whose headers
    * no adapter could write. Gives the request its id, echoes it in `x-request-id`, and writes the
    * access log record. Synchronous when nothing is awaited. Work the request queued with
-   * `afterResponse()` starts once the caller has the response.
+   * `afterResponse()` (and the end of its generator dependencies) starts once the caller has the
+   * response, unless `startWork` is false: then the caller starts it with `startWork()` once the
+   * body is sent (the test client, after reading it).
    */
-  handle(request: HttpRequest): HttpResponse | Promise<HttpResponse> {
+  handle(request: HttpRequest, startWork = true): HttpResponse | Promise<HttpResponse> {
     const started = this.begin(request);
     let answered: HttpResponse | undefined;
     let deliver: ((response: HttpResponse) => void) | undefined;
     this.respond(request, (response) => {
       const finished = this.writable(this.accessLog.finish(request, response, started), request);
-      if (request.afterResponseTasks !== undefined) queueMicrotask(() => this.work.start(request));
+      if (startWork && request.afterResponseTasks !== undefined) {
+        queueMicrotask(() => this.work.start(request));
+      }
       if (deliver === undefined) answered = finished;
       else deliver(finished);
     });
@@ -91,6 +96,11 @@ export class RequestHandler {
         deliver = resolve;
       })
     );
+  }
+
+  /** Starts the work a request queued with `afterResponse()`, once its answer is sent (if it queued any). */
+  startWork(request: HttpRequest): void {
+    if (request.afterResponseTasks !== undefined) this.work.start(request);
   }
 
   /** Gives the request its id; returns the access log's start time. */
@@ -116,7 +126,7 @@ export class RequestHandler {
       this.settle(this.routes.unrouted(error, request), request, done);
       return;
     }
-    if (target.chain === undefined) this.answer(target.route.endpointDescription, request, done);
+    if (target.chain === undefined) this.endpoints.answer(target.route.endpointDescription, request, done);
     else this.settle(target.chain(request), request, done);
   }
 
@@ -126,21 +136,7 @@ export class RequestHandler {
     request: HttpRequest,
     done: (response: HttpResponse) => void,
   ): void {
-    if (description.dependencies === undefined) {
-      resolveParams(description, request, this.resolveOptions, (error, values) => {
-        const response =
-          error === undefined ? this.run(description, request, values!) : this.handleError(error, request);
-        this.settle(response, request, done);
-      });
-      return;
-    }
-    resolveDependencies(description, request, this.resolveOptions, (error, values, scope) => {
-      const response =
-        error === undefined
-          ? this.run(description, request, values!, scope)
-          : this.handleError(error, request);
-      this.settle(response, request, done);
-    });
+    this.endpoints.answer(description, request, done);
   }
 
   /** The endpoint's answer as a value or a promise: the innermost `next` of a route's middleware. */
@@ -170,67 +166,6 @@ export class RequestHandler {
   ): void {
     if (response instanceof Promise) response.then(done, (error) => done(this.internalError(error, request)));
     else done(response);
-  }
-
-  /**
-   * Calls the endpoint's handler with its values; what it throws or rejects with is handled, and
-   * thrown into the request's generator dependencies when they close.
-   */
-  private run(
-    description: EndpointDescription,
-    request: HttpRequest,
-    values: Record<string, unknown>,
-    scope?: DependencyScope,
-  ): HttpResponse | Promise<HttpResponse> {
-    try {
-      const response = description.endpoint.handler(request, values);
-      if (response instanceof Promise) {
-        return response.then(
-          (resolved) => this.declared(resolved, description, request, scope),
-          (error) => {
-            scope?.fail(error);
-            return this.handleError(error, request);
-          },
-        );
-      }
-      return this.declared(response, description, request, scope);
-    } catch (error) {
-      scope?.fail(error);
-      return this.handleError(error, request);
-    }
-  }
-
-  /**
-   * The handler's answer, written through its route's models; what that throws is handled (and
-   * thrown into the request's generator dependencies, as the handler's own errors are).
-   */
-  private declared(
-    response: unknown,
-    description: EndpointDescription,
-    request: HttpRequest,
-    scope: DependencyScope | undefined,
-  ): HttpResponse | Promise<HttpResponse> {
-    try {
-      const checked = checkedResponse(response, description.label);
-      writeThroughModel(checked, description.serializers, this.strictResponses);
-      if (checked instanceof EventStreamResponse) this.logStreamFailure(checked, request);
-      return checked;
-    } catch (error) {
-      scope?.fail(error);
-      return this.handleError(error, request);
-    }
-  }
-
-  /** A stream that fails once its answer began cannot become a 500: it is logged, and its connection closed. */
-  private logStreamFailure(stream: EventStreamResponse, request: HttpRequest): void {
-    stream.body.once("error", (error: unknown) => {
-      // A web client that cancels its body is a client gone, not a failure.
-      if ((error as Error).name === "AbortError") return;
-      this.errorLogger.error(
-        { err: error, reqId: request.id, method: request.method, path: request.path },
-        "An event stream failed after its answer began; its connection was closed",
-      );
-    });
   }
 
   /** Turns an error into a response with the nearest exception handler; 500 when none applies. */

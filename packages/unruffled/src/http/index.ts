@@ -11,5 +11,13 @@ export type { EventStreamInit } from "./event-stream-response.ts";
 export { DEFAULT_HEARTBEAT_MS, EventStreamResponse } from "./event-stream-response.ts";
 export type { AfterResponseTask, ClientAddress, RawRequest } from "./request.ts";
 export { HttpRequest } from "./request.ts";
-export type { HeaderValue, ResponseBody, ResponseInit } from "./response.ts";
-export { HtmlResponse, HttpResponse, JsonResponse, PlainTextResponse } from "./response.ts";
+export type {
+  HeaderValue,
+  JsonResponseConstructor,
+  ResponseBody,
+  ResponseInit,
+  StatusInit,
+  StatusKnown,
+} from "./response.ts";
+export { HtmlResponse, HttpResponse, JsonResponse, JsonResponseBase, PlainTextResponse } from "./response.ts";
+export { ResponseDraft } from "./response-draft.ts";

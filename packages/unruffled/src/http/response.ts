@@ -8,6 +8,33 @@ export interface ResponseInit {
   headers?: Record<string, HeaderValue>;
 }
 
+/** A `ResponseInit` whose status the type checker reads (`JsonResponse`'s second type parameter). */
+export interface StatusInit<S extends number | undefined> {
+  status?: S;
+  headers?: Record<string, HeaderValue>;
+}
+
+/**
+ * What the types know of a response's status: the literal of a success status (`201`), `"other"`
+ * for a status known only at run time or one that is not a success (its body may match any of the
+ * endpoint's JSON models), and `undefined` when none was given (the endpoint's default status applies).
+ */
+export type StatusKnown<S> = 0 extends 1 & S
+  ? any
+  : [S] extends [undefined]
+    ? undefined
+    : IsUnion<S> extends true
+      ? "other"
+      : number extends S
+        ? "other"
+        : S extends number
+          ? `${S}` extends `2${string}`
+            ? S
+            : "other"
+          : "other";
+
+type IsUnion<T, U = T> = T extends unknown ? ([U] extends [T] ? false : true) : never;
+
 export type ResponseBody = string | Uint8Array | Readable | null;
 
 /**
@@ -17,6 +44,11 @@ export type ResponseBody = string | Uint8Array | Readable | null;
  */
 export class HttpResponse {
   status: number;
+  /**
+   * True when the constructor was given no status: while the status is still that default 200, an
+   * endpoint that declares one success status (`p.ResponseSpec({ code: "201", … })`) answers with it.
+   */
+  statusDefaulted: boolean;
   readonly headers: Record<string, HeaderValue>;
   /** The body as given, or as a subclass made it (`JsonResponse` writes its own when first asked). */
   protected content: ResponseBody;
@@ -30,7 +62,8 @@ export class HttpResponse {
 
   constructor(body: ResponseBody, init?: ResponseInit, contentType?: string) {
     this.content = body;
-    this.status = init?.status === undefined ? 200 : checkedStatus(init.status);
+    this.statusDefaulted = init?.status === undefined;
+    this.status = this.statusDefaulted ? 200 : checkedStatus(init!.status!);
     this.headers = init?.headers ? checkedHeaders(init.headers) : {};
     if (contentType !== undefined && this.headers["content-type"] === undefined) {
       this.headers["content-type"] = contentType;
@@ -59,13 +92,10 @@ export class HttpResponse {
 }
 
 /**
- * A JSON response from any JSON-serialisable value. `T` is the body's type: an endpoint that declares
- * `ResponseSpec` models only compiles when `T` matches one of them, and at run time the body is
- * written through the model of its status, so fields the model does not declare are never sent.
- *
- * @example new JsonResponse({ code: 0, message: "success", data: [] })
+ * The class behind `JsonResponse` (use `JsonResponse`, which is this class, typed with the status
+ * its constructor was given).
  */
-export class JsonResponse<T = unknown> extends HttpResponse {
+export class JsonResponseBase<T = unknown> extends HttpResponse {
   /** The value before serialisation, as the handler gave it, for tests and middleware that inspect it. */
   readonly data: T;
 
@@ -99,10 +129,36 @@ export class JsonResponse<T = unknown> extends HttpResponse {
    *
    * @example return JsonResponse.unchecked(rowsFromLegacyModule);
    */
-  static unchecked(data: unknown, init?: ResponseInit): JsonResponse<any> {
-    return new JsonResponse<any>(data, init);
+  static unchecked(data: unknown, init?: ResponseInit): JsonResponse<any, any> {
+    return new JsonResponseBase<any>(data, init) as JsonResponse<any, any>;
   }
 }
+// Error messages and logs name it as users write it.
+Object.defineProperty(JsonResponseBase, "name", { value: "JsonResponse" });
+
+/**
+ * A JSON response from any JSON-serialisable value. `T` is the body's type and `S` the status its
+ * constructor was given (`undefined`: none): an endpoint that declares `ResponseSpec` models only
+ * compiles when `T` matches the model of that status, and at run time the body is written through
+ * the model of its status, so fields the model does not declare are never sent. Written without
+ * type arguments, `JsonResponse` is any JSON response (`JsonResponse<unknown, any>`); a subclass
+ * that takes a status names it: `class Paged extends JsonResponse<Page, number>`.
+ *
+ * @example new JsonResponse({ code: 0, message: "success", data: [] })
+ */
+export interface JsonResponse<T = unknown, S = any> extends JsonResponseBase<T> {
+  /** Type-level only (never set): what the types know of the status given (`StatusKnown`). */
+  readonly "~status": StatusKnown<S>;
+}
+
+/** `JsonResponse`'s constructor: it reads the status given as a literal type. */
+export interface JsonResponseConstructor {
+  new <T, const S extends number | undefined = undefined>(data: T, init?: StatusInit<S>): JsonResponse<T, S>;
+  readonly prototype: JsonResponse<unknown, any>;
+  unchecked(data: unknown, init?: ResponseInit): JsonResponse<any, any>;
+}
+
+export const JsonResponse = JsonResponseBase as unknown as JsonResponseConstructor;
 
 /**
  * A `text/plain; charset=utf-8` response.
@@ -110,6 +166,9 @@ export class JsonResponse<T = unknown> extends HttpResponse {
  * @example new PlainTextResponse("Hello, World!")
  */
 export class PlainTextResponse extends HttpResponse {
+  /** Type-level only (never set): tells a text answer from other responses of the same shape. */
+  declare readonly "~media": "text/plain";
+
   constructor(text: string, init?: ResponseInit) {
     super(text, init, "text/plain; charset=utf-8");
   }
@@ -117,6 +176,9 @@ export class PlainTextResponse extends HttpResponse {
 
 /** A `text/html; charset=utf-8` response. */
 export class HtmlResponse extends HttpResponse {
+  /** Type-level only (never set): tells an HTML answer from other responses of the same shape. */
+  declare readonly "~media": "text/html";
+
   constructor(html: string, init?: ResponseInit) {
     super(html, init, "text/html; charset=utf-8");
   }

@@ -1,11 +1,11 @@
 import type { z } from "zod";
 import type { HttpRequest } from "../http/request.ts";
-import type { ResolveStyle } from "./declare/dependency.ts";
+import type { DependencyScopeName, ResolveStyle } from "./declare/dependency.ts";
 import type { EndpointDefinition } from "./declare/endpoint.ts";
 import type { FieldOptions, FileOptions, MarkerKind } from "./declare/markers.ts";
 import type { ResponseSpec } from "./declare/response-spec.ts";
-import type { SecurityScheme } from "./declare/security-scheme.ts";
-import type { ResponseSerializers } from "./serializer/response-serializers.ts";
+import type { SecurityScheme, SecurityScopes } from "./declare/security-scheme.ts";
+import type { DeclaredAnswers } from "./serializer/declared-answers.ts";
 import type { Coercer } from "./wire/coerce.ts";
 import type { QueryReader } from "./wire/query-reader.ts";
 
@@ -59,9 +59,11 @@ export interface ParamDescription {
 /** Where an argument of a dependency or of the handler comes from. */
 export type ArgumentSource =
   /** A validated parameter, by its key. */
-  | { name: string; key: string; node?: undefined }
+  | { name: string; key: string; node?: undefined; context?: undefined }
   /** The value of a dependency, by its place in `EndpointDescription.dependencies`. */
-  | { name: string; node: number; key?: undefined };
+  | { name: string; node: number; key?: undefined; context?: undefined }
+  /** What the framework gives: the scopes asked for on the branch, or the request's `ResponseDraft`. */
+  | { name: string; context: SecurityScopes | "response"; key?: undefined; node?: undefined };
 
 /**
  * A dependency, or an authentication scheme, after analysis: resolved once per request (unless it
@@ -73,6 +75,8 @@ export interface DependencyDescription {
   /** Schemes authenticate before the parameters are read; dependencies resolve after validation. */
   phase: "authenticate" | "resolve";
   style: ResolveStyle;
+  /** When a generator's clean-up runs: before the answer (`"function"`) or after it. */
+  scope: DependencyScopeName;
   /** Its arguments, by name. */
   args: readonly ArgumentSource[];
   run(request: HttpRequest, args: Record<string, unknown>): unknown;
@@ -82,6 +86,8 @@ export interface DependencyDescription {
 export interface SecurityRequirement {
   scheme: SecurityScheme;
   scopes: string[];
+  /** The same scopes, as the scheme's `verify` gets them; set once the graph is built. */
+  granted: SecurityScopes;
   /** True when every use of the scheme is optional: the operation is then also open. */
   optional: boolean;
 }
@@ -111,10 +117,13 @@ export interface EndpointDescription {
   fileSizeLimits: ReadonlyMap<string, number>;
   /** One schema for all sources, by parameter key (`{ page, size, body }`), compiled by Zod. */
   validator: z.ZodType | undefined;
-  /** `null` when `returns` names a response class only. */
-  responses: readonly ResponseSpec[] | null;
-  /** The response class named by `returns`, when it is one. */
-  responseClass: Function | undefined;
-  /** The compiled writer of each status with a JSON or event-stream model; undefined without any. */
-  serializers: ResponseSerializers | undefined;
+  /** One `ResponseSpec` per status code; empty when `returns` names a response class only. */
+  responses: readonly ResponseSpec[];
+  /** The response classes named by `returns`, alone or in its list; each documents the 200 answer. */
+  responseClasses: readonly Function[];
+  /**
+   * How the answers are written through the declared models (each status's serializer, the default
+   * status, undeclared success statuses); undefined when `returns` names a response class only.
+   */
+  answers: DeclaredAnswers | undefined;
 }

@@ -1,6 +1,12 @@
 export type { BuiltRoute } from "./analyse/build-routes.ts";
 export { buildRoutes } from "./analyse/build-routes.ts";
-export type { Dependency, DependencyConfig, Resolved, ResolveStyle } from "./declare/dependency.ts";
+export type {
+  Dependency,
+  DependencyConfig,
+  DependencyScopeName,
+  Resolved,
+  ResolveStyle,
+} from "./declare/dependency.ts";
 export { dependency } from "./declare/dependency.ts";
 export type {
   EndpointConfig,
@@ -17,6 +23,7 @@ export type {
   DeclaredEventData,
   DeclaredJsonBody,
   HandlerResponse,
+  JsonAnswer,
   UnmodelledResponse,
 } from "./declare/handler-response.ts";
 export type {
@@ -26,7 +33,7 @@ export type {
   MarkerKind,
   SecurityOptions,
 } from "./declare/markers.ts";
-export { DependsParam, FileParam, Param, p, SecurityParam } from "./declare/markers.ts";
+export { ContextParam, DependsParam, FileParam, Param, p, SecurityParam } from "./declare/markers.ts";
 export type { DependencyOverride, Overrides } from "./declare/overrides.ts";
 export { overridesOf } from "./declare/overrides.ts";
 export type {
@@ -40,6 +47,7 @@ export { path } from "./declare/path.ts";
 export type { ResponseClass, ResponseSpecOptions } from "./declare/response-spec.ts";
 export { ResponseSpec } from "./declare/response-spec.ts";
 export type { SecurityScheme, SecuritySchemeObject } from "./declare/security-scheme.ts";
+export { SecurityScopes } from "./declare/security-scheme.ts";
 export type {
   BodyFormat,
   EndpointDescription,

@@ -1,11 +1,11 @@
 import type { HttpRequest } from "../http/request.ts";
-import type { SecurityScheme } from "../route/declare/security-scheme.ts";
+import type { SecurityScheme, SecurityScopes } from "../route/declare/security-scheme.ts";
 import { checkedVerify, documented, type SchemeOptions, securityScheme, type Verified } from "./scheme.ts";
 
 /** Options of the API key schemes; their `name` defaults to `"apiKey"`. */
 export interface ApiKeyOptions<P, R extends HttpRequest> extends SchemeOptions<P> {
   /** The principal of the key, or null when it is not accepted (a 401). */
-  verify(key: string, request: R): Verified<P>;
+  verify(key: string, request: R, scopes: SecurityScopes): Verified<P>;
 }
 
 type Where = "header" | "query" | "cookie";
@@ -81,7 +81,7 @@ function apiKey<P, R extends HttpRequest>(
       const key = find(request, wireName);
       return key === undefined || key === "" ? undefined : key;
     },
-    verify: (key, request) => verify(key, request as R),
+    verify: (key, request, scopes) => verify(key, request as R, scopes),
     scopesOf: options.scopesOf,
   });
 }

@@ -1,5 +1,5 @@
 import type { HttpRequest } from "../http/request.ts";
-import type { SecurityScheme } from "../route/declare/security-scheme.ts";
+import type { SecurityScheme, SecurityScopes } from "../route/declare/security-scheme.ts";
 import { credentialsOf } from "./authorization-header.ts";
 import {
   checkedVerify,
@@ -21,7 +21,7 @@ export interface HttpBasicOptions<P, R extends HttpRequest> extends SchemeOption
   /** The realm named in the `WWW-Authenticate` challenge (default `"api"`). */
   realm?: string;
   /** The principal of the user name and password, or null when they are wrong (a 401). */
-  verify(credentials: BasicCredentials, request: R): Verified<P>;
+  verify(credentials: BasicCredentials, request: R, scopes: SecurityScopes): Verified<P>;
 }
 
 /**
@@ -50,7 +50,7 @@ export function httpBasic<P, R extends HttpRequest = HttpRequest>(
       const encoded = credentialsOf(request, "Basic");
       return encoded === undefined || encoded === MALFORMED ? encoded : decodeBasic(encoded);
     },
-    verify: (credentials, request) => verify(credentials, request as R),
+    verify: (credentials, request, scopes) => verify(credentials, request as R, scopes),
     scopesOf: options.scopesOf,
   });
 }

@@ -1,5 +1,5 @@
 import type { HttpRequest } from "../http/request.ts";
-import type { SecurityScheme } from "../route/declare/security-scheme.ts";
+import type { SecurityScheme, SecurityScopes } from "../route/declare/security-scheme.ts";
 import { credentialsOf } from "./authorization-header.ts";
 import { checkedVerify, documented, type SchemeOptions, securityScheme, type Verified } from "./scheme.ts";
 
@@ -8,7 +8,7 @@ export interface HttpBearerOptions<P, R extends HttpRequest> extends SchemeOptio
   /** A hint of the token's format for the document, such as `"JWT"`. */
   bearerFormat?: string;
   /** The principal the token stands for, or null when it is not accepted (a 401). */
-  verify(token: string, request: R): Verified<P>;
+  verify(token: string, request: R, scopes: SecurityScopes): Verified<P>;
 }
 
 /**
@@ -37,7 +37,7 @@ export function httpBearer<P, R extends HttpRequest = HttpRequest>(
 export function bearerScheme<P, R extends HttpRequest>(
   name: string,
   openapi: Record<string, unknown>,
-  verify: (token: string, request: R) => Verified<P>,
+  verify: (token: string, request: R, scopes: SecurityScopes) => Verified<P>,
   scopesOf: ((principal: P) => readonly string[]) | undefined,
 ): SecurityScheme<P> {
   return securityScheme<string, P>({
@@ -50,7 +50,7 @@ export function bearerScheme<P, R extends HttpRequest>(
       rejected: "Invalid bearer token",
     },
     read: (request) => credentialsOf(request, "Bearer"),
-    verify: (token, request) => verify(token, request as R),
+    verify: (token, request, scopes) => verify(token, request as R, scopes),
     scopesOf,
   });
 }

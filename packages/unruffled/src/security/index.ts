@@ -1,3 +1,5 @@
+// The scopes a verify or a dependency sees (FastAPI imports SecurityScopes from fastapi.security).
+export { SecurityScopes } from "../route/declare/security-scheme.ts";
 export type { ApiKeyOptions } from "./api-key.ts";
 export { apiKeyCookie, apiKeyHeader, apiKeyQuery } from "./api-key.ts";
 export type { BasicCredentials, HttpBasicOptions } from "./http-basic.ts";

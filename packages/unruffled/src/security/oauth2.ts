@@ -1,5 +1,5 @@
 import type { HttpRequest } from "../http/request.ts";
-import type { SecurityScheme } from "../route/declare/security-scheme.ts";
+import type { SecurityScheme, SecurityScopes } from "../route/declare/security-scheme.ts";
 import { bearerScheme } from "./http-bearer.ts";
 import { checkedVerify, documented, type SchemeOptions, type Verified } from "./scheme.ts";
 
@@ -11,7 +11,7 @@ export interface OAuth2Options<P, R extends HttpRequest> extends SchemeOptions<P
   /** Every scope the API knows, with what it allows: the Authorize dialog lists them. */
   scopes?: Readonly<Record<string, string>>;
   /** The principal of the access token, or null when it is not accepted (a 401). */
-  verify(token: string, request: R): Verified<P>;
+  verify(token: string, request: R, scopes: SecurityScopes): Verified<P>;
 }
 
 /**

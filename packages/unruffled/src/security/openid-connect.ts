@@ -1,5 +1,5 @@
 import type { HttpRequest } from "../http/request.ts";
-import type { SecurityScheme } from "../route/declare/security-scheme.ts";
+import type { SecurityScheme, SecurityScopes } from "../route/declare/security-scheme.ts";
 import { bearerScheme } from "./http-bearer.ts";
 import { checkedVerify, documented, type SchemeOptions, type Verified } from "./scheme.ts";
 
@@ -8,7 +8,7 @@ export interface OpenIdConnectOptions<P, R extends HttpRequest> extends SchemeOp
   /** The provider's discovery document (`…/.well-known/openid-configuration`). */
   openIdConnectUrl: string;
   /** The principal of the ID or access token, or null when it is not accepted (a 401). */
-  verify(token: string, request: R): Verified<P>;
+  verify(token: string, request: R, scopes: SecurityScopes): Verified<P>;
 }
 
 /**

@@ -1,6 +1,10 @@
 import { UnauthorizedError } from "../errors.ts";
 import type { HttpRequest } from "../http/request.ts";
-import type { SecurityScheme, SecuritySchemeObject } from "../route/declare/security-scheme.ts";
+import {
+  type SecurityScheme,
+  type SecuritySchemeObject,
+  SecurityScopes,
+} from "../route/declare/security-scheme.ts";
 
 /** What `verify` may answer: the principal, or nothing for credentials it does not accept. */
 export type Verified<P> = P | null | undefined | Promise<P | null | undefined>;
@@ -23,6 +27,8 @@ export function documented(
   return description === undefined ? openapi : { ...openapi, description };
 }
 
+const NO_SCOPES = new SecurityScopes();
+
 /** A credential that is there but cannot be used (a malformed `Authorization` header). */
 export const MALFORMED = Symbol("malformed credentials");
 
@@ -36,7 +42,7 @@ export interface SchemeParts<C, P> {
   messages: { missing: string; malformed?: string; rejected: string };
   /** The credential in the request; undefined when there is none. */
   read(request: HttpRequest): C | undefined | typeof MALFORMED;
-  verify(credential: C, request: HttpRequest): Verified<P>;
+  verify(credential: C, request: HttpRequest, scopes: SecurityScopes): Verified<P>;
   scopesOf: ((principal: P) => readonly string[]) | undefined;
 }
 
@@ -62,7 +68,11 @@ export function securityScheme<C, P>(parts: SchemeParts<C, P>): SecurityScheme<P
     kind: "security-scheme" as const,
     name: parts.name,
     openapi: Object.freeze({ ...parts.openapi }),
-    authenticate(request: HttpRequest, optional: boolean): P | undefined | Promise<P | undefined> {
+    authenticate(
+      request: HttpRequest,
+      optional: boolean,
+      scopes: SecurityScopes = NO_SCOPES,
+    ): P | undefined | Promise<P | undefined> {
       const credential = parts.read(request);
       if (credential === undefined) return refuse(parts.messages.missing, parts.challenge.missing, optional);
       if (credential === MALFORMED)
@@ -71,7 +81,7 @@ export function securityScheme<C, P>(parts: SchemeParts<C, P>): SecurityScheme<P
           parts.challenge.rejected,
           optional,
         );
-      const verified = parts.verify(credential, request);
+      const verified = parts.verify(credential, request, scopes);
       if (verified instanceof Promise) return verified.then((principal) => accept(principal, optional));
       return accept(verified, optional);
     },

@@ -7,7 +7,8 @@ import { Readable } from "../node-builtins.ts";
 export interface FetchTarget {
   startup(): Promise<void>;
   createRequest(raw: Omit<RawRequest, "limits">): HttpRequest;
-  handle(request: HttpRequest): HttpResponse | Promise<HttpResponse>;
+  handle(request: HttpRequest, startWork: boolean): HttpResponse | Promise<HttpResponse>;
+  startWork(request: HttpRequest): void;
 }
 
 /**
@@ -32,18 +33,25 @@ export function fetchHandler(app: FetchTarget): (webRequest: Request) => Promise
       body: new WebBodySource(webRequest.body, webRequest.headers.get("content-length")),
       connection: webRequest.signal,
     });
-    const response = await app.handle(request);
-    // A client gone before its answer was ready: its body stream is released, not handed to nobody.
+    const response = await app.handle(request, false);
+    // A client gone before its answer was ready: its body stream is released, not handed to nobody,
+    // and the work after the answer runs as it does once a body was sent.
     if (webRequest.signal.aborted && response.body instanceof Readable) {
       response.body.destroy();
+      app.startWork(request);
       return new Response(null, { status: response.status });
     }
-    return toWebResponse(response, request);
+    // The work after the answer (afterResponse() tasks, then the yield dependencies' clean-ups) waits
+    // for the body to be sent, as on Node: a streamed body may still read from the session.
+    return toWebResponse(response, request, () => app.startWork(request));
   };
 }
 
-/** The same response as a web-standard `Response`; HEAD, 204 and 304 without a body. */
-function toWebResponse(response: HttpResponse, request: HttpRequest): Response {
+/**
+ * The same response as a web-standard `Response`; HEAD, 204 and 304 without a body. `sent` runs once
+ * the body was read to its end, cancelled, or not sent at all.
+ */
+function toWebResponse(response: HttpResponse, request: HttpRequest, sent: () => void): Response {
   const headers = new Headers();
   for (const [name, value] of Object.entries(response.headers)) {
     if (typeof value === "string") headers.set(name, value);
@@ -52,8 +60,11 @@ function toWebResponse(response: HttpResponse, request: HttpRequest): Response {
   const body = response.body;
   if (request.method === "HEAD" || body === null || response.status === 204 || response.status === 304) {
     if (body instanceof Readable) body.destroy();
+    sent();
     return new Response(null, { status: response.status, headers });
   }
+  if (body instanceof Readable) body.once("close", sent);
+  else sent();
   const webBody =
     body instanceof Readable
       ? (Readable.toWeb(body) as unknown as ReadableStream<Uint8Array>)

@@ -37,7 +37,9 @@ type MayOmit<D> =
 
 /** Declarations read on the wire: not a dependency's or a scheme's value. */
 type WireKeys<P> = {
-  [K in keyof P]: P[K] extends { readonly kind: "depends" | "security" } ? never : K;
+  [K in keyof P]: P[K] extends { readonly kind: "depends" | "security" | "security-scopes" | "response" }
+    ? never
+    : K;
 }[keyof P];
 
 /** The parameters the dependencies of `P` read, as one object type. */
@@ -65,8 +67,8 @@ export type CallParams<P extends ParamDeclarations> = {
   [K in WireKeys<P> as MayOmit<P[K]> extends true ? K : never]?: ParamInput<P[K]>;
 } & DependencyParams<P>;
 
-/** The body types of the endpoint's `ResponseSpec` models; `unknown` when it names a class only. */
-export type DocumentedBody<Ret extends Returns> = Ret extends readonly ResponseSpec<infer M>[]
+/** The body types of the endpoint's `ResponseSpec` models; `unknown` when it names a response class. */
+export type DocumentedBody<Ret extends Returns> = Ret extends readonly ResponseSpec<infer M, any, any>[]
   ? z.output<M>
   : unknown;
 

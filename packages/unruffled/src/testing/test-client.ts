@@ -97,7 +97,14 @@ export class TestClient {
       body: new WebBodySource(streamOf(encoded.body), encoded.headers["content-length"] ?? null),
       connection: client.signal,
     });
-    const response = await readResponse(await this.app.handle(request), request.method, () => client.abort());
+    // As on a socket, the work after the answer (afterResponse() tasks, then the generator
+    // dependencies' clean-ups) starts once the body was read, not when the response object exists.
+    const response = await readResponse(
+      await this.app.handle(request, false),
+      request.method,
+      () => client.abort(),
+      () => this.app.startWork(request),
+    );
     // As on a server, the work queued with afterResponse() runs after the answer; a test sees it done.
     await this.app.settled();
     return response;

@@ -1,5 +1,5 @@
 import type { HttpResponse } from "../http/response.ts";
-import { Readable } from "../node-builtins.ts";
+import { PassThrough, Readable } from "../node-builtins.ts";
 import { type ReceivedEvent, readEvents } from "./read-events.ts";
 
 /**
@@ -20,7 +20,10 @@ export class TestResponse<T = unknown> {
   readonly text: string;
   /** The response object the app returned, e.g. a `JsonResponse` with its `data`. */
   readonly response: HttpResponse;
-  /** An event stream, read only as its events are asked for; `body` and `text` stay empty. */
+  /**
+   * An event stream: read from the app as a socket would (at once, up to its buffer), its events
+   * handed over as they are asked for; `body` and `text` stay empty.
+   */
   private readonly stream: Readable | undefined;
   private readonly hangUp: (() => void) | undefined;
 
@@ -66,6 +69,7 @@ export class TestResponse<T = unknown> {
   close(): void {
     this.hangUp?.();
     this.stream?.destroy();
+    if (this.response.body instanceof Readable) this.response.body.destroy();
   }
 
   /**
@@ -85,13 +89,16 @@ export class TestResponse<T = unknown> {
 
 /**
  * Reads an app's response the way Node's writer sends it: `content-length` for a complete body,
- * streams read to the end (event streams as their events are asked for), no body for HEAD.
- * `hangUp` tells the app that the client went away.
+ * streams read to the end, an event stream read from at once (as a socket reads it, so that its
+ * source starts before the test asks for an event), no body for HEAD. `hangUp` tells the app that
+ * the client went away; `sent` runs once the whole body was read (or dropped), as Node's `close`
+ * event does on a server: the request's work after the answer waits for it.
  */
 export async function readResponse(
   response: HttpResponse,
   method: string,
   hangUp?: () => void,
+  sent: () => void = () => {},
 ): Promise<TestResponse> {
   const headers = new Headers();
   for (const [name, value] of Object.entries(response.headers)) {
@@ -107,16 +114,35 @@ export async function readResponse(
   }
   if (method === "HEAD" || body === null) {
     if (body instanceof Readable) body.destroy();
+    sent();
     return new TestResponse(response, headers, Buffer.alloc(0));
   }
   if (body instanceof Readable && headers.get("content-type")?.startsWith("text/event-stream")) {
-    return new TestResponse(response, headers, Buffer.alloc(0), body, hangUp);
+    const received = new PassThrough();
+    body.once("close", sent);
+    body.once("error", (error) => received.destroy(error));
+    // As `fetch` resolves with the first bytes of the answer: by then the stream's source has started.
+    const firstBytes = new Promise<void>((resolve) => {
+      body.once("data", () => resolve());
+      body.once("close", () => resolve());
+    });
+    body.pipe(received);
+    await firstBytes;
+    return new TestResponse(response, headers, Buffer.alloc(0), received, hangUp);
   }
-  if (typeof body === "string") return new TestResponse(response, headers, Buffer.from(body));
   if (!(body instanceof Readable)) {
-    return new TestResponse(response, headers, Buffer.from(body.buffer, body.byteOffset, body.byteLength));
+    sent();
+    const bytes =
+      typeof body === "string"
+        ? Buffer.from(body)
+        : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+    return new TestResponse(response, headers, bytes);
   }
   const chunks: Buffer[] = [];
-  for await (const chunk of body) chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
+  try {
+    for await (const chunk of body) chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
+  } finally {
+    sent();
+  }
   return new TestResponse(response, headers, Buffer.concat(chunks));
 }

@@ -296,4 +296,15 @@ describe("calls by endpoint", () => {
       'No route named "nope" serves this endpoint; it is served by "replace_item" (/items/replace), "replace_item_again" (/items/replace-again).',
     );
   });
+
+  it("leaves out a list whose default is written [] (docs/testing.md: those with a default may be left out)", async () => {
+    const tagged = endpoint({
+      params: { tag: p.Query(z.array(z.string()), { default: [] }) },
+      returns: JsonResponse,
+      handler: (_request, { tag }) => new JsonResponse({ tag }),
+    });
+    const taggedClient = testClient(createApp({ routes: [path("/tagged", { endpoint: tagged })] }));
+    expect((await taggedClient.call(tagged, {})).json()).toEqual({ tag: [] });
+    expect((await taggedClient.call(tagged, { tag: ["a", "b"] })).json()).toEqual({ tag: ["a", "b"] });
+  });
 });

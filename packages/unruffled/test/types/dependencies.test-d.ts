@@ -2,7 +2,7 @@
 
 import { createApp } from "unruffled";
 import { type HttpRequest, JsonResponse } from "unruffled/http";
-import { dependency, endpoint, p, path } from "unruffled/route";
+import { type DependsParam, dependency, endpoint, p, path } from "unruffled/route";
 import { httpBearer, type JwtClaims, jwtVerifier } from "unruffled/security";
 import { startServer, testClient } from "unruffled/testing";
 import { expectTypeOf } from "vitest";
@@ -73,8 +73,13 @@ endpoint({
 // @ts-expect-error: p.Depends takes a dependency, not its resolve function
 p.Depends(() => 1);
 
-// @ts-expect-error: p.Security takes a scheme
-p.Security(paging);
+// p.Security of a dependency is its value, with scopes for its branch (FastAPI's Security(dependency)).
+expectTypeOf(p.Security(paging, { scopes: ["read"] })).toEqualTypeOf<
+  DependsParam<{ offset: number; limit: number }, typeof paging>
+>();
+
+// @ts-expect-error: p.Security takes a scheme or a dependency
+p.Security(() => 1);
 
 // @ts-expect-error: a dependency needs resolve
 dependency({ params: {} });

@@ -62,15 +62,63 @@ endpoint({
   handler: () => new JsonResponse({ error: "no such student" }, { status: 404 }),
 });
 
-// Responses of another kind have no model to match.
+// A response of another kind compiles only where the endpoint declares another media type.
 endpoint({
   returns: [p.ResponseSpec({ model: Student })],
+  // @ts-expect-error only a JSON model is declared: a text answer contradicts it
   handler: () => new PlainTextResponse("moved", { status: 303, headers: { location: "/students/1" } }),
 });
 endpoint({
   returns: [p.ResponseSpec({ model: Student })],
+  // @ts-expect-error bytes written by hand would skip the model
   handler: () => new HttpResponse('{"id":1,"name":"Ann"}', {}, "application/json"),
 });
+endpoint({
+  returns: [
+    p.ResponseSpec({ model: Student }),
+    p.ResponseSpec({ model: z.string(), code: "303", content_type: "text/plain" }),
+  ],
+  handler: () => new PlainTextResponse("moved", { status: 303, headers: { location: "/students/1" } }),
+});
+
+// A status the endpoint declares picks its model; a success status it does not declare does not compile.
+const Row = z.object({ id: z.int(), email: z.string() });
+const row = { id: 1, email: "ann@example.edu", password_hash: "$argon2id$…" };
+endpoint({
+  returns: [p.ResponseSpec({ model: Row, code: "201" })],
+  handler: () => new JsonResponse(row, { status: 201 }),
+});
+endpoint({
+  returns: [p.ResponseSpec({ model: Row, code: "201" })],
+  // Compiles: built without a status, the answer takes the endpoint's one success status, 201.
+  handler: () => new JsonResponse(row),
+});
+endpoint({
+  returns: [p.ResponseSpec({ model: Row, code: "201" })],
+  // @ts-expect-error 200 is not declared: only 201 is
+  handler: () => new JsonResponse(row, { status: 200 }),
+});
+endpoint({
+  returns: [p.ResponseSpec({ model: Row, code: "201" }), p.ResponseSpec({ model: NotFound, code: "202" })],
+  // @ts-expect-error the body of 202 is a NotFound, not a row
+  handler: () => new JsonResponse(row, { status: 202 }),
+});
+endpoint({
+  returns: [p.ResponseSpec({ model: Row, code: "201" }), p.ResponseSpec({ model: NotFound, code: "404" })],
+  handler: () => new JsonResponse({ detail: "no such row" }, { status: 404 }),
+});
+// A status known only at run time takes the body of any JSON model.
+declare const someStatus: number;
+endpoint({
+  returns: [p.ResponseSpec({ model: Row, code: "201" }), p.ResponseSpec({ model: NotFound, code: "404" })],
+  handler: () => new JsonResponse(row, { status: someStatus }),
+});
+expectTypeOf(new JsonResponse(row, { status: 201 })["~status"]).toEqualTypeOf<201>();
+expectTypeOf(new JsonResponse(row, { status: 404 })["~status"]).toEqualTypeOf<"other">();
+expectTypeOf(new JsonResponse(row, { status: someStatus })["~status"]).toEqualTypeOf<"other">();
+// A JsonResponse annotated without type arguments takes any status.
+const envelope = (status: number): JsonResponse => new JsonResponse({ detail: "x" }, { status });
+endpoint({ returns: JsonResponse, handler: () => envelope(418) });
 
 // A response class as `returns` takes any JSON body, as before.
 endpoint({ returns: JsonResponse, handler: () => new JsonResponse({ anything: [1, "two"] }) });
@@ -146,4 +194,46 @@ endpoint({
 endpoint({
   returns: [p.ResponseSpec({ model: SeatCount, content_type: mediaType })],
   handler: () => new EventStreamResponse([{ data: { course_id: 1, seats_left: 3 } }]),
+});
+
+// A response class beside ResponseSpecs: its instances compile, and each spec still types its status.
+endpoint({
+  returns: [HttpResponse, p.ResponseSpec({ model: NotFound, code: "404" })],
+  handler: () => new HttpResponse(new Uint8Array([1]), { headers: { "content-type": "image/png" } }),
+});
+endpoint({
+  returns: [PlainTextResponse, p.ResponseSpec({ model: NotFound, code: "404" })],
+  handler: () => new PlainTextResponse("hi"),
+});
+endpoint({
+  returns: [PlainTextResponse, p.ResponseSpec({ model: NotFound, code: "404" })],
+  // @ts-expect-error a JSON body is not the class declared, and matches no model
+  handler: () => new JsonResponse({ anything: 1 }),
+});
+endpoint({
+  returns: [JsonResponse, p.ResponseSpec({ model: NotFound, code: "404" })],
+  handler: () => new JsonResponse({ anything: 1 }),
+});
+
+// Built without a status, an answer takes the endpoint's one success status, and so that status's model.
+endpoint({
+  returns: [p.ResponseSpec({ model: Row, code: "201" }), p.ResponseSpec({ model: NotFound, code: "404" })],
+  // @ts-expect-error without a status this answers 201, whose model is a row
+  handler: () => new JsonResponse({ detail: "no such row" }),
+});
+endpoint({
+  returns: [p.ResponseSpec({ model: Row, code: "201" }), p.ResponseSpec({ model: Row, code: "202" })],
+  // @ts-expect-error with two success statuses the default stays 200, which is not declared
+  handler: () => new JsonResponse(row),
+});
+expectTypeOf(new JsonResponse(row)["~status"]).toEqualTypeOf<undefined>();
+
+// Written without type arguments, JsonResponse is any JSON response; instanceof narrows to it.
+declare const answered: unknown;
+if (answered instanceof JsonResponse) expectTypeOf(answered.data).toEqualTypeOf<unknown>();
+// A subclass that takes a status names its type.
+class Paged extends JsonResponse<{ id: number; email: string }, number> {}
+endpoint({
+  returns: [p.ResponseSpec({ model: Row, code: "201" }), p.ResponseSpec({ model: NotFound, code: "404" })],
+  handler: () => new Paged(row, { status: 201 }),
 });

@@ -100,3 +100,25 @@ await client.post("/bind", {
 await client.get("/list", { query: { page: { nested: 1 } } });
 // @ts-expect-error GET takes no body
 await client.get("/list", { json: {} });
+
+// A list with a default (written `[]`, read as `readonly []`) may be left out of a typed call.
+const tagged = endpoint({
+  params: {
+    tag: p.Query(z.array(z.string()), { default: [] }),
+    ids: p.Header(z.array(z.int()), { default: [1, 2] }),
+    filter: p.Json(z.object({ names: z.array(z.string()) }), { default: { names: [] } }),
+  },
+  returns: JsonResponse,
+  handler: (_request, { tag, ids, filter }) => {
+    expectTypeOf(tag).toEqualTypeOf<string[]>();
+    expectTypeOf(ids).toEqualTypeOf<number[]>();
+    expectTypeOf(filter).toEqualTypeOf<{ names: string[] }>();
+    return new JsonResponse(tag);
+  },
+});
+const taggedClient = testClient(createApp({ routes: [path("/tagged", { endpoint: tagged })] }));
+await taggedClient.call(tagged, {});
+await taggedClient.call(tagged);
+await taggedClient.call(tagged, { tag: ["a"], ids: [3] });
+// @ts-expect-error a list of strings, not numbers
+await taggedClient.call(tagged, { tag: [1] });

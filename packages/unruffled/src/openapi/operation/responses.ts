@@ -32,11 +32,9 @@ export function toOpenApiResponses(
   schemas: SchemaConverter,
 ): Record<string, ResponseObject> {
   const responses: Record<string, ResponseObject> = {};
-  if (description.responses === null) {
-    responses["200"] = responseOfClass(description.responseClass);
-  } else {
-    for (const spec of description.responses) responses[spec.code] = toOpenApiResponse(spec, schemas);
-  }
+  if (description.responseClasses.length > 0)
+    responses["200"] = responseOfClasses(description.responseClasses);
+  for (const spec of description.responses) responses[spec.code] = toOpenApiResponse(spec, schemas);
   const fromHandlers = [
     ...(description.params.length > 0 ? handlerResponses.validation : []),
     ...(handlerResponses.security ?? []),
@@ -71,12 +69,16 @@ export function defaultDescription(code: string): string {
 
 /**
  * `returns: PlainTextResponse` documents a text body, `returns: JsonResponse` a JSON body of any shape,
- * `returns: EventStreamResponse` events whose data may be any JSON.
+ * `returns: EventStreamResponse` events whose data may be any JSON, `HttpResponse` no content; several
+ * classes document each of their media types.
  */
-function responseOfClass(responseClass: Function | undefined): ResponseObject {
+function responseOfClasses(responseClasses: readonly Function[]): ResponseObject {
   const response: ResponseObject = { description: defaultDescription("200") };
-  const media = mediaTypeOfClass(responseClass);
-  if (media !== undefined) response.content = { [media.type]: { schema: media.schema } };
+  for (const responseClass of responseClasses) {
+    const media = mediaTypeOfClass(responseClass);
+    if (media !== undefined)
+      response.content = { ...response.content, [media.type]: { schema: media.schema } };
+  }
   return response;
 }
 

@@ -1,8 +1,8 @@
 import { ValueError } from "../../errors.ts";
 import { type Dependency, isDependency } from "../declare/dependency.ts";
-import { DependsParam, SecurityParam } from "../declare/markers.ts";
+import { ContextParam, DependsParam, SecurityParam } from "../declare/markers.ts";
 import type { Overrides } from "../declare/overrides.ts";
-import type { SecurityScheme } from "../declare/security-scheme.ts";
+import { type SecurityScheme, SecurityScopes } from "../declare/security-scheme.ts";
 import type {
   ArgumentSource,
   DependencyDescription,
@@ -30,6 +30,8 @@ interface Owner {
   label: string | undefined;
   /** How its parameters' messages start. */
   context: ParamContext;
+  /** The scopes asked for on the way to it (`p.Security(…, { scopes })` above it), in order. */
+  scopes: readonly string[];
 }
 
 /**
@@ -48,11 +50,13 @@ export function buildDependencyGraph(
   overrides: Overrides,
 ): DependencyGraph {
   const graph = new GraphBuilder(context, overrides);
-  const endpoint: Owner = { label: undefined, context };
+  const endpoint: Owner = { label: undefined, context, scopes: [] };
   routeDependencies.forEach((item, index) => {
     graph.routeDependency(item, index);
   });
   const handlerArgs = Object.keys(declared).map((name) => graph.argument(endpoint, name, declared[name]));
+  for (const requirement of graph.security.values())
+    requirement.granted = new SecurityScopes(requirement.scopes);
   return {
     params: graph.params,
     dependencies: graph.nodes,
@@ -66,7 +70,8 @@ class GraphBuilder {
   readonly nodes: DependencyDescription[] = [];
   readonly security = new Map<SecurityScheme, SecurityRequirement>();
   private readonly securityNodes = new Map<SecurityScheme, number>();
-  private readonly cached = new Map<Dependency, number>();
+  /** Each dependency's node by the scopes of its branch: one per distinct set, as FastAPI caches. */
+  private readonly cached = new Map<Dependency, Map<string, number>>();
   private readonly visiting: { dependency: Dependency; label: string }[] = [];
   private readonly wireNames: WireNames;
   private readonly keys = new Set<string>();
@@ -82,9 +87,10 @@ class GraphBuilder {
   /** An entry of `path(…, { dependencies })` or `createApp({ dependencies })`. */
   routeDependency(item: unknown, index: number): void {
     const where = `${this.context.label}, route dependency ${index + 1}`;
-    if (item instanceof SecurityParam) this.securityNode(item, where);
-    else if (item instanceof DependsParam) this.dependencyNode(item.dependency, undefined, where);
-    else if (isDependency(item)) this.dependencyNode(item, undefined, where);
+    if (item instanceof SecurityParam) this.securityNode(item, where, []);
+    else if (item instanceof DependsParam)
+      this.dependencyNode(item.dependency, undefined, where, item.scopes);
+    else if (isDependency(item)) this.dependencyNode(item, undefined, where, []);
     else {
       throw new ValueError(
         `${where} is ${describe(item)}; give a dependency(...), p.Depends(...) or p.Security(...).`,
@@ -95,9 +101,13 @@ class GraphBuilder {
   /** Where one declared parameter's value comes from, after describing what it reads. */
   argument(owner: Owner, name: string, declaration: unknown): ArgumentSource {
     const where = `${owner.context.label}, parameter "${name}"`;
-    if (declaration instanceof DependsParam)
-      return { name, node: this.dependencyNode(declaration.dependency, name, where) };
-    if (declaration instanceof SecurityParam) return { name, node: this.securityNode(declaration, where) };
+    if (declaration instanceof DependsParam) {
+      const scopes = joined(owner.scopes, declaration.scopes);
+      return { name, node: this.dependencyNode(declaration.dependency, name, where, scopes) };
+    }
+    if (declaration instanceof SecurityParam)
+      return { name, node: this.securityNode(declaration, where, owner.scopes) };
+    if (declaration instanceof ContextParam) return this.contextArgument(owner, name, declaration, where);
     const described = describeParam(name, declaration, owner.context);
     const shared = this.wireNames.claim(described, declaration, owner.label);
     if (shared !== undefined) return { name, key: shared.key };
@@ -107,14 +117,30 @@ class GraphBuilder {
     return { name, key: described.key };
   }
 
-  private dependencyNode(declared: unknown, paramName: string | undefined, where: string): number {
+  /** `p.SecurityScopes()` and `p.Response()`: given by the framework, to dependencies only. */
+  private contextArgument(owner: Owner, name: string, param: ContextParam, where: string): ArgumentSource {
+    if (owner.label === undefined) {
+      throw new ValueError(
+        `${where}: ${param.kind === "response" ? "p.Response()" : "p.SecurityScopes()"} is for a dependency's params; ${param.kind === "response" ? "the handler sets headers, cookies and the status on the response it returns" : "the endpoint's own scopes are its p.Security(…, { scopes })"}.`,
+      );
+    }
+    return { name, context: param.kind === "response" ? "response" : new SecurityScopes(owner.scopes) };
+  }
+
+  private dependencyNode(
+    declared: unknown,
+    paramName: string | undefined,
+    where: string,
+    scopes: readonly string[],
+  ): number {
     const dependency = this.overrides.get(declared as object) ?? declared;
     if (!isDependency(dependency)) {
       throw new ValueError(
         `${where}: p.Depends takes a dependency made by dependency({ resolve }), not ${describe(dependency)}.`,
       );
     }
-    const known = dependency.cache ? this.cached.get(dependency) : undefined;
+    const scopeKey = scopes.join(" ");
+    const known = dependency.cache ? this.cached.get(dependency)?.get(scopeKey) : undefined;
     if (known !== undefined) return known;
     const label = `dependency "${dependency.name ?? paramName ?? "unnamed"}"`;
     const cycle = this.visiting.findIndex((entry) => entry.dependency === dependency);
@@ -123,33 +149,52 @@ class GraphBuilder {
       throw new ValueError(`${this.context.label}: ${label} depends on itself (${chain}); break the cycle.`);
     }
     this.visiting.push({ dependency, label });
-    const owner: Owner = { label, context: { ...this.context, label: `${this.context.label}, ${label}` } };
+    const owner: Owner = {
+      label,
+      context: { ...this.context, label: `${this.context.label}, ${label}` },
+      scopes,
+    };
     const params = dependency.params as Record<string, unknown>;
     const args = Object.keys(params).map((name) => this.argument(owner, name, params[name]));
     this.visiting.pop();
     const index =
-      this.nodes.push({ label, phase: "resolve", style: dependency.style, args, run: dependency.resolve }) -
-      1;
-    if (dependency.cache) this.cached.set(dependency, index);
+      this.nodes.push({
+        label,
+        phase: "resolve",
+        style: dependency.style,
+        scope: dependency.scope ?? "request",
+        args,
+        run: dependency.resolve,
+      }) - 1;
+    if (dependency.cache) {
+      const byScopes = this.cached.get(dependency) ?? new Map<string, number>();
+      byScopes.set(scopeKey, index);
+      this.cached.set(dependency, byScopes);
+    }
     return index;
   }
 
   /** One node per scheme, however many uses: their scopes add up, and it is optional only if all are. */
-  private securityNode(param: SecurityParam, where: string): number {
+  private securityNode(param: SecurityParam, where: string, branchScopes: readonly string[]): number {
     const scheme = param.scheme as SecurityScheme | undefined;
     if (scheme?.kind !== "security-scheme") {
       throw new ValueError(
         `${where}: p.Security takes a scheme from unruffled/security, not ${describe(scheme)}.`,
       );
     }
+    const scopes = joined(branchScopes, param.scopes);
     const requirement = this.security.get(scheme);
     if (requirement !== undefined) {
-      for (const scope of param.scopes)
-        if (!requirement.scopes.includes(scope)) requirement.scopes.push(scope);
+      for (const scope of scopes) if (!requirement.scopes.includes(scope)) requirement.scopes.push(scope);
       requirement.optional &&= param.optional;
       return this.securityNodes.get(scheme)!;
     }
-    const added: SecurityRequirement = { scheme, scopes: [...param.scopes], optional: param.optional };
+    const added: SecurityRequirement = {
+      scheme,
+      scopes: [...scopes],
+      optional: param.optional,
+      granted: NO_SCOPES,
+    };
     this.security.set(scheme, added);
     const override = this.overrides.get(scheme);
     const index =
@@ -158,10 +203,11 @@ class GraphBuilder {
             label: `security scheme "${scheme.name}"`,
             phase: "authenticate",
             style: "return",
+            scope: "request",
             args: [],
             run: (request) => authenticate(added, request),
           }) - 1
-        : this.dependencyNode(override, scheme.name, where);
+        : this.dependencyNode(override, scheme.name, where, scopes);
     this.securityNodes.set(scheme, index);
     return index;
   }
@@ -173,6 +219,14 @@ class GraphBuilder {
     this.keys.add(key);
     return key;
   }
+}
+
+const NO_SCOPES = new SecurityScopes();
+
+/** The scopes of a branch, then those a use adds, each once. */
+function joined(branch: readonly string[], added: readonly string[]): readonly string[] {
+  if (added.length === 0) return branch;
+  return [...new Set([...branch, ...added])];
 }
 
 function describe(value: unknown): string {

@@ -1,24 +1,26 @@
 import { TypeHintRequired, ValueError } from "../../errors.ts";
+import { HttpResponse } from "../../http/response.ts";
 import { ResponseSpec } from "../declare/response-spec.ts";
-import { type ResponseSerializers, responseSerializersOf } from "../serializer/response-serializers.ts";
+import { DeclaredAnswers } from "../serializer/declared-answers.ts";
 import { isZodSchema } from "./schema-shape.ts";
 
 /** What an endpoint answers, as its description holds it. */
 export interface ReturnsDescription {
-  /** One `ResponseSpec` per status code; `null` when `returns` names a response class only. */
-  responses: readonly ResponseSpec[] | null;
-  /** The response class named by `returns`, when it is one. */
-  responseClass: Function | undefined;
-  /** The compiled writer of each status with a JSON or event-stream model; undefined without any. */
-  serializers: ResponseSerializers | undefined;
+  /** One `ResponseSpec` per status code; empty when `returns` names a response class only. */
+  responses: readonly ResponseSpec[];
+  /** The response classes named by `returns`, alone or in its list; each documents the 200 answer. */
+  responseClasses: readonly Function[];
+  /** How the answers are written through the declared models; undefined when `returns` names a class only. */
+  answers: DeclaredAnswers | undefined;
 }
 
 /**
  * Reads an endpoint's `returns` (seed rule 15: required): a response class, or a non-empty list of
- * `p.ResponseSpec` with one entry per HTTP status code and a Zod model each, whose JSON and
- * event-stream models are compiled into their serializers here, once.
+ * `p.ResponseSpec` (one per HTTP status code, a Zod model each) and response classes (each
+ * documents the 200 answer of its kind), whose JSON and event-stream models are compiled into their
+ * serializers here, once.
  *
- * @example describeReturns([p.ResponseSpec({ model: Item })], label) // { responses: [spec], responseClass: undefined }
+ * @example describeReturns([HttpResponse, p.ResponseSpec({ model: NotFound, code: "404" })], label)
  */
 export function describeReturns(returns: unknown, label: string): ReturnsDescription {
   if (returns === undefined || returns === null) {
@@ -26,19 +28,20 @@ export function describeReturns(returns: unknown, label: string): ReturnsDescrip
       `${label} has no returns. Declare what it answers: returns: JsonResponse, or returns: [p.ResponseSpec({ model: MyResponse })].`,
     );
   }
-  if (typeof returns === "function")
-    return { responses: null, responseClass: returns, serializers: undefined };
+  if (isResponseClass(returns)) return { responses: [], responseClasses: [returns], answers: undefined };
   if (
     !Array.isArray(returns) ||
     returns.length === 0 ||
-    !returns.every((entry) => entry instanceof ResponseSpec)
+    !returns.every((entry) => entry instanceof ResponseSpec || isResponseClass(entry))
   ) {
     throw new ValueError(
-      `${label}: returns must be a response class (JsonResponse, PlainTextResponse) or a non-empty list of p.ResponseSpec(...).`,
+      `${label}: returns must be a response class (JsonResponse, PlainTextResponse) or a non-empty list of p.ResponseSpec(...) and response classes.`,
     );
   }
-  const codes = new Set<string>();
-  for (const spec of returns as ResponseSpec[]) {
+  const responses = returns.filter((entry) => entry instanceof ResponseSpec) as ResponseSpec[];
+  const responseClasses = returns.filter(isResponseClass);
+  const codes = new Set<string>(responseClasses.length > 0 ? ["200"] : []);
+  for (const spec of responses) {
     if (!/^[1-5]\d\d$/.test(spec.code)) {
       throw new ValueError(
         `${label}: the ResponseSpec code "${spec.code}" is not an HTTP status code such as "200".`,
@@ -51,11 +54,17 @@ export function describeReturns(returns: unknown, label: string): ReturnsDescrip
     }
     if (codes.has(spec.code)) {
       throw new ValueError(
-        `${label}: two ResponseSpec entries document the status ${spec.code}; give one entry per status code.`,
+        spec.code === "200" && responseClasses.length > 0
+          ? `${label}: a response class in returns documents the status 200, and a ResponseSpec documents 200 too; give the class or the ResponseSpec.`
+          : `${label}: two ResponseSpec entries document the status ${spec.code}; give one entry per status code.`,
       );
     }
     codes.add(spec.code);
   }
-  const responses = returns as ResponseSpec[];
-  return { responses, responseClass: undefined, serializers: responseSerializersOf(responses, label) };
+  return { responses, responseClasses, answers: new DeclaredAnswers(responses, responseClasses, label) };
+}
+
+/** `HttpResponse` or a class made from it (`JsonResponse`, `PlainTextResponse`, an app's own). */
+function isResponseClass(value: unknown): value is Function {
+  return typeof value === "function" && (value === HttpResponse || value.prototype instanceof HttpResponse);
 }

@@ -9,6 +9,13 @@ export type Resolved<T> =
 /** How `resolve` hands over its value: returned (or a promise), or yielded with clean-up after it. */
 export type ResolveStyle = "return" | "generator" | "async-generator";
 
+/**
+ * When a generator dependency's code after `yield` runs: `"request"` after the answer and after the
+ * request's `afterResponse()` tasks; `"function"` as soon as the handler has answered, before the
+ * answer is written (FastAPI's `Depends(scope="function")`).
+ */
+export type DependencyScopeName = "request" | "function";
+
 export interface DependencyConfig<P extends ParamDeclarations, R extends HttpRequest, T> {
   /** How messages name it (default: the parameter it is first declared as). */
   name?: string;
@@ -22,6 +29,12 @@ export interface DependencyConfig<P extends ParamDeclarations, R extends HttpReq
   resolve(request: R, params: ResolvedParams<P>): T;
   /** False resolves it again at every use in a request, instead of once (default true). */
   cache?: boolean;
+  /**
+   * For a generator: `"function"` ends it before the answer is written (commit a transaction,
+   * release a lock before the client hears "done"; what its clean-up throws is answered by the
+   * exception handlers); `"request"` (the default) after the answer and the `afterResponse()` tasks.
+   */
+  scope?: DependencyScopeName;
 }
 
 /** A dependency as declared; routes analyse it with the endpoints that use it. */
@@ -36,6 +49,7 @@ export interface Dependency<
   readonly resolve: (request: R, params: ResolvedParams<P>) => unknown;
   readonly cache: boolean;
   readonly style: ResolveStyle;
+  readonly scope: DependencyScopeName;
 }
 
 /**
@@ -59,6 +73,11 @@ export function dependency<
   if (typeof config?.resolve !== "function") {
     throw new TypeError(`dependency(${config?.name ? `"${config.name}"` : ""}) needs a resolve function.`);
   }
+  if (config.scope !== undefined && config.scope !== "request" && config.scope !== "function") {
+    throw new TypeError(
+      `dependency(${config.name ? `"${config.name}"` : ""}) has scope ${JSON.stringify(config.scope)}; give "request" or "function".`,
+    );
+  }
   return Object.freeze({
     kind: "dependency" as const,
     name: config.name,
@@ -66,6 +85,7 @@ export function dependency<
     resolve: config.resolve as Dependency<P, R>["resolve"],
     cache: config.cache !== false,
     style: styleOf(config.resolve),
+    scope: config.scope ?? "request",
   });
 }
 

@@ -1,9 +1,11 @@
 import type { z } from "zod";
 import type { UploadFile } from "../../file/upload-file.ts";
 import type { HttpRequest } from "../../http/request.ts";
+import type { ResponseDraft } from "../../http/response-draft.ts";
 import type { HandlerResponse } from "./handler-response.ts";
-import type { DependsParam, FileParam, MarkerKind, Param, SecurityParam } from "./markers.ts";
+import type { ContextParam, DependsParam, FileParam, MarkerKind, Param, SecurityParam } from "./markers.ts";
 import type { ResponseClass, ResponseSpec } from "./response-spec.ts";
+import type { SecurityScopes } from "./security-scheme.ts";
 
 /**
  * One entry of `params`: a marker, a bare Zod schema whose source is detected (rule 9), or a value a
@@ -14,7 +16,8 @@ export type ParamDeclaration =
   | FileParam
   | z.ZodType
   | DependsParam<any, any>
-  | SecurityParam<any>;
+  | SecurityParam<any>
+  | ContextParam;
 
 export type ParamDeclarations = Record<string, ParamDeclaration>;
 
@@ -24,25 +27,33 @@ export type ParamValue<D> =
     ? T
     : D extends SecurityParam<infer T>
       ? T
-      : D extends FileParam<infer List, infer Optional>
-        ? List extends true
-          ? UploadFile[]
-          : Optional extends true
-            ? UploadFile | undefined
-            : UploadFile
-        : D extends Param<MarkerKind, infer S extends z.ZodType, infer HasDefault>
-          ? HasDefault extends true
-            ? Exclude<z.output<S>, undefined>
-            : z.output<S>
-          : D extends z.ZodType
-            ? z.output<D>
-            : never;
+      : D extends ContextParam<"security-scopes">
+        ? SecurityScopes
+        : D extends ContextParam<"response">
+          ? ResponseDraft
+          : D extends FileParam<infer List, infer Optional>
+            ? List extends true
+              ? UploadFile[]
+              : Optional extends true
+                ? UploadFile | undefined
+                : UploadFile
+            : D extends Param<MarkerKind, infer S extends z.ZodType, infer HasDefault>
+              ? HasDefault extends true
+                ? Exclude<z.output<S>, undefined>
+                : z.output<S>
+              : D extends z.ZodType
+                ? z.output<D>
+                : never;
 
 /** The handler's second argument: every declared parameter, resolved, coerced and validated. */
 export type ResolvedParams<P extends ParamDeclarations> = { -readonly [K in keyof P]: ParamValue<P[K]> };
 
-/** What an endpoint answers: a response class, or one `ResponseSpec` per status code. */
-export type Returns = ResponseClass | readonly ResponseSpec[];
+/**
+ * What an endpoint answers: a response class, or a list of one `ResponseSpec` per status code and
+ * response classes (each documents the 200 answer of its kind:
+ * `[HttpResponse, p.ResponseSpec({ code: "404", model: NotFound })]`).
+ */
+export type Returns = ResponseClass | readonly (ResponseSpec | ResponseClass)[];
 
 export interface EndpointConfig<
   P extends ParamDeclarations,
@@ -57,8 +68,8 @@ export interface EndpointConfig<
   tags?: string[];
   params?: P;
   /**
-   * Required (the seed's return annotation): a response class or a list of `p.ResponseSpec`. Its
-   * models also type the answers of `testClient(app).call(endpoint, ...)`.
+   * Required (the seed's return annotation): a response class, or a list of `p.ResponseSpec` and
+   * response classes. Its models also type the answers of `testClient(app).call(endpoint, ...)`.
    */
   returns: Ret;
   /** Returns a response; with `ResponseSpec` models, a JSON body must match one of them (`HandlerResponse`). */

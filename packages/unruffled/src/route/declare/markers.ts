@@ -11,7 +11,7 @@ export type MarkerKind = "path" | "query" | "header" | "cookie" | "json" | "form
  */
 export interface FieldOptions<T = unknown> {
   /** The value when the request does not carry the parameter; it makes the parameter optional. */
-  default?: T;
+  default?: DefaultValue<T>;
   /** The name on the wire when it differs from the parameter name (`X-Request-ID`, `page[size]`). */
   alias?: string;
   title?: string;
@@ -28,6 +28,16 @@ export interface FieldOptions<T = unknown> {
   maxLength?: number;
   pattern?: string | RegExp;
 }
+
+/**
+ * A default as written in a declaration: the markers read their options as `const`, so `[]` arrives
+ * as `readonly []` and must count as a default of a list (FastAPI's `tags: list[str] = []`).
+ */
+export type DefaultValue<T> = T extends readonly (infer E)[]
+  ? readonly DefaultValue<E>[]
+  : T extends object
+    ? { readonly [K in keyof T]: DefaultValue<T[K]> }
+    : T;
 
 /** How messages write each marker. */
 export const MARKER_NAMES: Readonly<Record<MarkerKind, string>> = {
@@ -101,11 +111,26 @@ export interface DependencyLike<T = unknown> {
 export class DependsParam<T = unknown, D extends DependencyLike = DependencyLike> {
   readonly kind = "depends" as const;
   readonly dependency: D;
+  /** Scopes asked for by `p.Security(dependency, { scopes })`, for the dependency's branch. */
+  readonly scopes: readonly string[];
   /** Type-level only: what the handler receives. */
   declare readonly value: T;
 
-  constructor(dependency: D) {
+  constructor(dependency: D, scopes: readonly string[] = []) {
     this.dependency = dependency;
+    this.scopes = scopes;
+  }
+}
+
+/**
+ * A value the framework gives a dependency about its request: the scopes asked for above it
+ * (`p.SecurityScopes()`), or the draft of the answer's headers, cookies and status (`p.Response()`).
+ */
+export class ContextParam<K extends "security-scopes" | "response" = "security-scopes" | "response"> {
+  readonly kind: K;
+
+  constructor(kind: K) {
+    this.kind = kind;
   }
 }
 
@@ -131,6 +156,13 @@ export class SecurityParam<T = unknown> {
     this.scopes = options.scopes ?? [];
     this.optional = options.optional === true;
   }
+}
+
+function security(target: unknown, options?: SecurityOptions): SecurityParam | DependsParam {
+  if ((target as DependencyLike | null)?.kind === "dependency") {
+    return new DependsParam(target as DependencyLike, options?.scopes ?? []);
+  }
+  return new SecurityParam(target as SecurityScheme, options);
 }
 
 type Defaulted<O> = O extends { default: infer D } ? (undefined extends D ? false : true) : false;
@@ -175,17 +207,39 @@ export const p = {
   ): DependsParam<D extends DependencyLike<infer T> ? T : never, D> {
     return new DependsParam(dependency);
   },
-  /** The principal of an authentication scheme: 401 without valid credentials, 403 without a scope. */
-  Security<Principal, const O extends SecurityOptions = {}>(
-    scheme: SecurityScheme<Principal>,
-    options?: O,
-  ): SecurityParam<O extends { optional: true } ? Principal | undefined : Principal> {
-    return new SecurityParam(scheme as SecurityScheme, options);
+  /**
+   * The principal of an authentication scheme: 401 without valid credentials, 403 without a scope.
+   * Given a dependency, its value, with the scopes added for its branch (FastAPI's
+   * `Security(get_current_user, scopes=[…])`): the schemes and `p.SecurityScopes()` under it see them.
+   */
+  Security: security as {
+    <D extends DependencyLike<any>>(
+      dependency: D,
+      options?: { scopes?: readonly string[] },
+    ): DependsParam<D extends DependencyLike<infer T> ? T : never, D>;
+    // Last, so that `Parameters<typeof p.Security>` reads the scheme's form.
+    <Principal, const O extends SecurityOptions = {}>(
+      scheme: SecurityScheme<Principal>,
+      options?: O,
+    ): SecurityParam<O extends { optional: true } ? Principal | undefined : Principal>;
   },
-  ResponseSpec<M extends z.ZodType, const C extends string = "application/json">(
-    options: ResponseSpecOptions<M, C>,
-  ): ResponseSpec<M, NoInfer<C>> {
-    // NoInfer: C comes from content_type alone (else its default), never from where the spec is used.
+  /** In a dependency's params: the scopes asked for above it, on its branch (a `SecurityScopes`). */
+  SecurityScopes(): ContextParam<"security-scopes"> {
+    return new ContextParam("security-scopes");
+  },
+  /**
+   * In a dependency's params: a `ResponseDraft` whose headers, cookies and status are added to the
+   * endpoint's answer (FastAPI's injected `Response`).
+   */
+  Response(): ContextParam<"response"> {
+    return new ContextParam("response");
+  },
+  ResponseSpec<
+    M extends z.ZodType,
+    const C extends string = "application/json",
+    const K extends string = "200",
+  >(options: ResponseSpecOptions<M, C, K>): ResponseSpec<M, NoInfer<C>, NoInfer<K>> {
+    // NoInfer: C and K come from content_type and code alone (else their defaults), never from where the spec is used.
     return new ResponseSpec(options);
   },
 };

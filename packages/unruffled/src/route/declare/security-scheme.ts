@@ -21,9 +21,30 @@ export interface SecurityScheme<Principal = unknown> {
   authenticate(
     request: HttpRequest,
     optional: boolean,
+    scopes: SecurityScopes,
   ): Principal | undefined | Promise<Principal | undefined>;
   /** The scopes a verified principal holds, checked against `p.Security(scheme, { scopes })`. */
   scopesOf(principal: Principal): readonly string[];
   /** Type-level only: what `authenticate` verifies to. */
   readonly principal?: Principal;
+}
+
+/**
+ * The scopes asked for on the way to a scheme or a dependency (FastAPI's `SecurityScopes`): a
+ * scheme's `verify` gets every scope the endpoint's uses of it ask for, and a dependency that
+ * declares `p.SecurityScopes()` the scopes of the `p.Security(…, { scopes })` uses above it, on its
+ * own branch of the dependency tree only. Settled when the route is built.
+ *
+ * @example if (!scopes.scopes.every((scope) => user.scopes.includes(scope))) throw new ForbiddenError(`needs ${scopes.scopeStr}`);
+ */
+export class SecurityScopes {
+  readonly scopes: readonly string[];
+  /** The scopes separated by spaces, as OAuth 2 writes them (`scope="items me"`). */
+  readonly scopeStr: string;
+
+  constructor(scopes: readonly string[] = []) {
+    this.scopes = Object.freeze([...scopes]);
+    this.scopeStr = scopes.join(" ");
+    Object.freeze(this);
+  }
 }

@@ -10,7 +10,7 @@ import type { SecurityRequirement } from "../description.ts";
  * @example await authenticate({ scheme: bearer, scopes: ["enroll:write"], optional: false }, request)
  */
 export function authenticate(requirement: SecurityRequirement, request: HttpRequest): unknown {
-  const principal = requirement.scheme.authenticate(request, requirement.optional);
+  const principal = requirement.scheme.authenticate(request, requirement.optional, requirement.granted);
   if (principal instanceof Promise) return principal.then((verified) => withScopes(requirement, verified));
   return withScopes(requirement, principal);
 }

@@ -1,15 +1,20 @@
 import type { HttpRequest } from "../../http/request.ts";
+import { ResponseDraft } from "../../http/response-draft.ts";
 import type { ArgumentSource, DependencyDescription, EndpointDescription } from "../description.ts";
 import { DependencyScope } from "./dependency-scope.ts";
 import { type ResolveOptions, resolveParams } from "./resolve-params.ts";
 
 type Values = Record<string, unknown>;
 
-/** Gets the handler's values, or the error that refused the request, and the request's generators. */
+/**
+ * Gets the handler's values, or the error that refused the request, the request's generators, and
+ * what its dependencies add to the answer (`p.Response()`).
+ */
 export type ValuesCallback = (
   error: unknown,
   values: Values | undefined,
   scope: DependencyScope | undefined,
+  draft: ResponseDraft | undefined,
 ) => void;
 
 const NO_ARGS: Values = Object.freeze({}) as Values;
@@ -34,6 +39,7 @@ class Resolution {
   private readonly results: unknown[];
   private values: Values = NO_ARGS;
   private scope: DependencyScope | undefined;
+  private draft: ResponseDraft | undefined;
   private readonly description: EndpointDescription;
   private readonly request: HttpRequest;
   private readonly options: ResolveOptions;
@@ -71,12 +77,12 @@ class Resolution {
     if (this.run(start, "resolve") === PENDING) return;
     let values: Values;
     try {
-      values = argumentsOf(this.description.handlerArgs!, this.values, this.results);
+      values = this.argumentsOf(this.description.handlerArgs!);
     } catch (error) {
       this.fail(error);
       return;
     }
-    this.done(undefined, values, this.scope);
+    this.done(undefined, values, this.scope, this.draft);
   }
 
   /**
@@ -89,7 +95,7 @@ class Resolution {
       if (node.phase !== phase) continue;
       let result: unknown;
       try {
-        const args = node.args.length === 0 ? NO_ARGS : argumentsOf(node.args, this.values, this.results);
+        const args = node.args.length === 0 ? NO_ARGS : this.argumentsOf(node.args);
         result = node.run(this.request, args);
         if (node.style !== "return") result = this.enter(node, result);
       } catch (error) {
@@ -118,29 +124,42 @@ class Resolution {
     const scope = this.scope;
     if (node.style === "generator") {
       const iterator = generator as Generator;
-      scope.add(iterator, node.label);
+      scope.add(iterator, node.label, node.scope);
       return firstYield(iterator.next(), node.label);
     }
     const iterator = generator as AsyncGenerator;
-    scope.add(iterator, node.label);
+    scope.add(iterator, node.label, node.scope);
     return iterator.next().then((step) => firstYield(step, node.label));
   }
 
   private fail(error: unknown): void {
-    this.scope?.fail(error);
-    this.done(error, undefined, this.scope);
+    this.done(error, undefined, this.scope, undefined);
+  }
+
+  private argumentsOf(sources: readonly ArgumentSource[]): Values {
+    const args: Values = {};
+    for (const source of sources) {
+      args[source.name] =
+        source.key !== undefined
+          ? this.values[source.key]
+          : source.node !== undefined
+            ? this.results[source.node]
+            : source.context === "response"
+              ? this.responseDraft()
+              : source.context;
+    }
+    return args;
+  }
+
+  /** The request's one `ResponseDraft`, made when a dependency first asks for it. */
+  private responseDraft(): ResponseDraft {
+    if (this.draft === undefined) this.draft = new ResponseDraft();
+    return this.draft;
   }
 }
 
 const PENDING = 0;
 const DONE = 1;
-
-function argumentsOf(sources: readonly ArgumentSource[], values: Values, results: unknown[]): Values {
-  const args: Values = {};
-  for (const source of sources)
-    args[source.name] = source.key === undefined ? results[source.node] : values[source.key];
-  return args;
-}
 
 function firstYield(step: IteratorResult<unknown>, label: string): unknown {
   if (step.done)

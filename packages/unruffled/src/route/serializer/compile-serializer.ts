@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { NO_OMISSIONS, type Omissions } from "./omissions.ts";
 import { writePicker } from "./picker-writer.ts";
 
 /** Thrown by a compiled picker when a value is not of the kind its model declares. */
@@ -13,9 +14,12 @@ export interface CompiledSerializer {
   pick(value: unknown): unknown;
   /** The parts that go through Zod's parse instead, and why; "the whole body" when nothing compiled. */
   fallbacks: readonly string[];
+  /** With `exclude_none`: fields that may be null but are required (a definition error). */
+  requiredNullable: readonly string[];
 }
 
-const compiled = new WeakMap<z.ZodType, CompiledSerializer>();
+// One cache for each combination of omissions: a model used by several routes is compiled once.
+const compiled = [0, 1, 2, 3].map(() => new WeakMap<z.ZodType, CompiledSerializer>());
 
 const fail = (): never => {
   throw WRONG_KIND;
@@ -30,16 +34,17 @@ const fail = (): never => {
  *
  * @example JSON.stringify(compileSerializer(Student).pick({ ...student, password_hash })) // no password_hash
  */
-export function compileSerializer(model: z.ZodType): CompiledSerializer {
-  let serializer = compiled.get(model);
+export function compileSerializer(model: z.ZodType, omissions: Omissions = NO_OMISSIONS): CompiledSerializer {
+  const cache = compiled[(omissions.none ? 1 : 0) + (omissions.defaults ? 2 : 0)]!;
+  let serializer = cache.get(model);
   if (serializer === undefined) {
-    serializer = build(model);
-    compiled.set(model, serializer);
+    serializer = build(model, omissions);
+    cache.set(model, serializer);
   }
   return serializer;
 }
 
-function build(model: z.ZodType): CompiledSerializer {
+function build(model: z.ZodType, omissions: Omissions): CompiledSerializer {
   // Where code cannot be generated (a strict Content-Security-Policy), Zod parses the whole body.
   if (!z.util.allowsEval.value) {
     return {
@@ -49,9 +54,10 @@ function build(model: z.ZodType): CompiledSerializer {
         return result.data;
       },
       fallbacks: ["the whole body (this runtime does not allow generated code)"],
+      requiredNullable: [],
     };
   }
-  const source = writePicker(model);
+  const source = writePicker(model, omissions);
   const pick = new Function("c", "fail", source.code)(source.constants, fail) as (value: unknown) => unknown;
-  return { pick, fallbacks: source.fallbacks };
+  return { pick, fallbacks: source.fallbacks, requiredNullable: source.requiredNullable };
 }

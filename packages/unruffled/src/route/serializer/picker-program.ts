@@ -14,6 +14,8 @@ export interface PickerSource {
   constants: unknown[];
   /** The parts that Zod parses instead, and why: `data[].name (rewrites its value)`. */
   fallbacks: string[];
+  /** With `exclude_none`: the fields that may be null but are required (`.data[].email`). */
+  requiredNullable: string[];
 }
 
 /**
@@ -25,6 +27,7 @@ export class PickerProgram {
   readonly functions: string[] = [];
   readonly afterFunctions: string[] = [];
   readonly fallbacks: string[] = [];
+  readonly requiredNullable: string[] = [];
   private readonly constants: unknown[] = [];
 
   /** The name under which the picker reads `value`: `k3`. */
@@ -47,7 +50,12 @@ export class PickerProgram {
       ...this.afterFunctions,
       `return ${rootName};`,
     ].join("\n");
-    return { code, constants: this.constants, fallbacks: this.fallbacks };
+    return {
+      code,
+      constants: this.constants,
+      fallbacks: this.fallbacks,
+      requiredNullable: this.requiredNullable,
+    };
   }
 }
 

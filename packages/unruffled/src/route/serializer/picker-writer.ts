@@ -2,6 +2,7 @@ import type { z } from "zod";
 import { type Conversion, expressionOf } from "./conversion.ts";
 import { kindsOf, type ValueKind } from "./json-categories.ts";
 import { LeafConversions } from "./leaf-conversions.ts";
+import { NO_OMISSIONS, type Omissions, omitted } from "./omissions.ts";
 import {
   access,
   fallbackReason,
@@ -14,12 +15,13 @@ import { defOf, isExactOptional, lazyTarget, rewritesValue, type SchemaDef } fro
 
 /**
  * Writes the picker of a model. Each value is checked for its JSON kind only (a string where the
- * model says string); lengths, formats and refinements are Zod's to check, in strict mode.
+ * model says string); lengths, formats and refinements are Zod's to check, in strict mode. With
+ * omissions, an object's null or defaulted fields are written as `undefined`, which JSON leaves out.
  *
  * @example writePicker(z.object({ id: z.int() })).code // "… function f0(v) { … o.id = … } return f0;"
  */
-export function writePicker(model: z.ZodType): PickerSource {
-  const writer = new PickerWriter();
+export function writePicker(model: z.ZodType, omissions: Omissions = NO_OMISSIONS): PickerSource {
+  const writer = new PickerWriter(omissions);
   return writer.program.finish(writer.convert(model, ""));
 }
 
@@ -27,6 +29,10 @@ class PickerWriter {
   readonly program = new PickerProgram();
   private readonly named = new Map<z.ZodType, string>();
   private readonly leaves = new LeafConversions((value) => this.constant(value));
+  private readonly omissions: Omissions;
+  constructor(omissions: Omissions) {
+    this.omissions = omissions;
+  }
 
   /** The conversion of `schema`, written once per schema (recursive models refer to their own function). */
   convert(schema: z.ZodType, path: string): Conversion {
@@ -125,12 +131,13 @@ class PickerWriter {
         // An absent optional key stays absent, whatever its schema would make of undefined.
         value = `(t = ${read}, t !== undefined || ${JSON.stringify(key)} in v ? ${conversion.name}(t) : undefined)`;
       } else value = `${conversion.name}(${read})`;
-      fields.push(`${propertyName(key)}: ${value}`);
+      const written = omitted(field, value, this.omissions, this.program, `${path}.${key}`);
+      fields.push(`${propertyName(key)}: ${written}`);
     }
     // One object literal: V8 allocates it with its final shape. An undefined value is left out by JSON.
     const lines = [
       'if (typeof v !== "object" || v === null || Array.isArray(v)) fail();',
-      "let t;",
+      "let t, u;",
       `const o = {\n${fields.join(",\n")}\n};`,
     ];
     const catchall = def.catchall;
@@ -139,7 +146,7 @@ class PickerWriter {
       const declared = this.constant(new Set(keys));
       const conversion = this.convert(catchall, `${path}.*`);
       lines.push(
-        `for (const k in v) { if (${declared}.has(k) || k === "__proto__") continue; t = ${expressionOf(conversion, "v[k]")}; if (t !== undefined) o[k] = t; }`,
+        `for (const k in v) { if (${declared}.has(k) || k === "__proto__") continue; t = ${expressionOf(conversion, "v[k]")}; if (t !== undefined${this.omissions.none ? " && t !== null" : ""}) o[k] = t; }`,
       );
     }
     lines.push("return o;");

@@ -1,8 +1,9 @@
 import { z } from "zod";
-import { ResponseValidationError } from "../../errors.ts";
+import { ResponseValidationError, ValueError } from "../../errors.ts";
 import type { ResponseSpec } from "../declare/response-spec.ts";
 import { type CompiledSerializer, compileSerializer, WRONG_KIND } from "./compile-serializer.ts";
 import { issuePath } from "./issue-path.ts";
+import { NO_OMISSIONS, type Omissions } from "./omissions.ts";
 
 /**
  * How the answer of one status is written: through its `ResponseSpec` model, compiled when the route
@@ -40,10 +41,10 @@ export function responseSerializersOf(
 ): ResponseSerializers | undefined {
   const serializers = new Map<number, ResponseSerializer>();
   for (const spec of responses ?? []) {
-    const format = formatOf(spec.contentType);
+    const format = responseFormatOf(spec.contentType);
     if (format === undefined) continue;
     const status = Number(spec.code);
-    serializers.set(status, modelSerializer(spec.model, status, format, label));
+    serializers.set(status, modelSerializer(spec.model, status, format, label, spec.omissions));
   }
   return serializers.size === 0 ? undefined : serializers;
 }
@@ -64,20 +65,31 @@ const PHRASES = {
   },
 };
 
-function formatOf(contentType: string): "json" | "events" | undefined {
+/** How a media type's body is written through its model: `json`, `events`, or not at all. */
+export function responseFormatOf(contentType: string): "json" | "events" | undefined {
   const type = contentType.split(";")[0]!.trim().toLowerCase();
   if (type === "application/json" || type.endsWith("+json")) return "json";
   if (type === "text/event-stream") return "events";
   return undefined;
 }
 
-function modelSerializer(
+/** The writer of one status's body (or events' data) through `model`, compiled once. */
+export function modelSerializer(
   model: z.ZodType,
   status: number,
   format: "json" | "events",
   label: string,
+  omissions: Omissions = NO_OMISSIONS,
 ): ResponseSerializer {
-  const compiled: CompiledSerializer = compileSerializer(model);
+  const compiled: CompiledSerializer = compileSerializer(model, omissions);
+  const [nullable] = compiled.requiredNullable;
+  if (nullable !== undefined) {
+    const field = nullable.replace(/^\./, "");
+    throw new ValueError(
+      `${label}: the ResponseSpec of status ${status} leaves out null fields (exclude_none), but the field ${field} is required and may be null: an answer without it would not fit the model. Make it optional (.nullish()) or drop exclude_none.`,
+    );
+  }
+  const omits = omissions !== NO_OMISSIONS;
   const what = format === "json" ? PHRASES.json : PHRASES.events;
   let validator: z.ZodType | undefined;
   const stringify = (value: unknown): string => {
@@ -109,6 +121,15 @@ function modelSerializer(
         path,
         `${what.refused}: ${path === "" ? "" : `${path}: `}${issue.message}`,
       );
+    }
+    // Zod's parse keeps nulls and defaults: with omissions the picker writes the value Zod accepted.
+    if (omits) {
+      try {
+        return stringify(compiled.pick(value));
+      } catch (error) {
+        if (error instanceof ResponseValidationError) throw error;
+        // A value only the picker doubted goes out as Zod parsed it.
+      }
     }
     return stringify(result.data);
   };

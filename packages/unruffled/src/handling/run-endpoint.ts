@@ -1,0 +1,163 @@
+import { checkedResponse } from "../http/checked-response.ts";
+import { EventStreamResponse } from "../http/event-stream-response.ts";
+import type { HttpRequest } from "../http/request.ts";
+import type { HttpResponse } from "../http/response.ts";
+import type { ResponseDraft } from "../http/response-draft.ts";
+import type { ErrorLogger } from "../logging/logger.ts";
+import type { EndpointDescription } from "../route/description.ts";
+import { CLEAN, type DependencyScope } from "../route/resolve/dependency-scope.ts";
+import { resolveDependencies } from "../route/resolve/resolve-dependencies.ts";
+import { type ResolveOptions, resolveParams } from "../route/resolve/resolve-params.ts";
+import { writeThroughModel } from "./declared-response.ts";
+
+type Answer = HttpResponse | Promise<HttpResponse>;
+
+/** What running an endpoint needs from the request handler. */
+export interface EndpointRunnerOptions {
+  resolveOptions: ResolveOptions;
+  errorLogger: ErrorLogger;
+  /** True validates answers against their models with Zod before sending (`RESPONSES`). */
+  strictResponses: boolean;
+  /** The exception handlers: an error becomes a response, never throws. */
+  handleError(error: unknown, request: HttpRequest): Answer;
+  /** The 500 for what a promise of an answer rejected with. */
+  internalError(error: unknown, request: HttpRequest): HttpResponse;
+}
+
+/**
+ * One endpoint's part of a request: its parameters and dependencies, its handler, its answer
+ * through the declared models, and the end of its generator dependencies that comes before the
+ * answer (`DependencyScope`): on a failure each gets the error first, and may translate it; on
+ * success those of scope `"function"` end. A route without generators pays nothing for them.
+ */
+export class EndpointRunner {
+  private readonly options: EndpointRunnerOptions;
+  private readonly resolveOptions: ResolveOptions;
+  private readonly strictResponses: boolean;
+
+  constructor(options: EndpointRunnerOptions) {
+    this.options = options;
+    this.resolveOptions = options.resolveOptions;
+    this.strictResponses = options.strictResponses;
+  }
+
+  /** Parameters, the handler, and the exception handlers for what fails; the answer to `done`, once. */
+  answer(
+    description: EndpointDescription,
+    request: HttpRequest,
+    done: (response: HttpResponse) => void,
+  ): void {
+    if (description.dependencies === undefined) {
+      resolveParams(description, request, this.resolveOptions, (error, values) => {
+        const response =
+          error === undefined
+            ? this.run(description, request, values!)
+            : this.options.handleError(error, request);
+        this.settle(response, request, done);
+      });
+      return;
+    }
+    resolveDependencies(description, request, this.resolveOptions, (error, values, scope, draft) => {
+      const response =
+        error === undefined
+          ? this.run(description, request, values!, scope, draft)
+          : this.failed(error, request, scope);
+      this.settle(response, request, done);
+    });
+  }
+
+  /** Hands a response, or the response a promise resolves to, to `done`. */
+  private settle(response: Answer, request: HttpRequest, done: (response: HttpResponse) => void): void {
+    if (response instanceof Promise) {
+      response.then(done, (error) => done(this.options.internalError(error, request)));
+    } else done(response);
+  }
+
+  /**
+   * The answer to an error: the request's open generator dependencies get it first (the last
+   * entered first) and may throw another in its place; the exception handlers answer the last one.
+   */
+  private failed(error: unknown, request: HttpRequest, scope: DependencyScope | undefined): Answer {
+    if (scope === undefined || !scope.open) return this.options.handleError(error, request);
+    return scope.unwind(error).then((last) => this.options.handleError(last, request));
+  }
+
+  /** Calls the endpoint's handler with its values; what it throws or rejects with is `failed`. */
+  private run(
+    description: EndpointDescription,
+    request: HttpRequest,
+    values: Record<string, unknown>,
+    scope?: DependencyScope,
+    draft?: ResponseDraft,
+  ): Answer {
+    try {
+      const response = description.endpoint.handler(request, values);
+      if (response instanceof Promise) {
+        return response.then(
+          (resolved) => this.afterHandler(resolved, description, request, scope, draft),
+          (error) => this.failed(error, request, scope),
+        );
+      }
+      // Most routes have no generator of scope "function": their answer is written at once.
+      if (scope === undefined || !scope.functionScoped) {
+        return this.declared(response, description, request, scope, draft);
+      }
+      return this.afterHandler(response, description, request, scope, draft);
+    } catch (error) {
+      return this.failed(error, request, scope);
+    }
+  }
+
+  /** Ends the generators of scope `"function"` (before anything is written), then writes the answer. */
+  private afterHandler(
+    response: unknown,
+    description: EndpointDescription,
+    request: HttpRequest,
+    scope: DependencyScope | undefined,
+    draft: ResponseDraft | undefined,
+  ): Answer {
+    if (scope === undefined || !scope.functionScoped) {
+      return this.declared(response, description, request, scope, draft);
+    }
+    return scope.closeFunctionScoped().then((outcome) => {
+      if (outcome === CLEAN) return this.declared(response, description, request, scope, draft);
+      // The answer the handler made is dropped: a stream it holds never starts, and its source is closed.
+      if (response instanceof EventStreamResponse) response.body.destroy();
+      return this.failed(outcome, request, scope);
+    });
+  }
+
+  /**
+   * The handler's answer, with what its dependencies added (`p.Response()`), written through its
+   * route's models; what that throws is `failed`, as the handler's own errors are.
+   */
+  private declared(
+    response: unknown,
+    description: EndpointDescription,
+    request: HttpRequest,
+    scope: DependencyScope | undefined,
+    draft: ResponseDraft | undefined,
+  ): Answer {
+    try {
+      const checked = checkedResponse(response, description.label);
+      draft?.applyTo(checked);
+      writeThroughModel(checked, description.answers, this.strictResponses);
+      if (checked instanceof EventStreamResponse) this.logStreamFailure(checked, request);
+      return checked;
+    } catch (error) {
+      return this.failed(error, request, scope);
+    }
+  }
+
+  /** A stream that fails once its answer began cannot become a 500: it is logged, and its connection closed. */
+  private logStreamFailure(stream: EventStreamResponse, request: HttpRequest): void {
+    stream.body.once("error", (error: unknown) => {
+      // A web client that cancels its body is a client gone, not a failure.
+      if ((error as Error).name === "AbortError") return;
+      this.options.errorLogger.error(
+        { err: error, reqId: request.id, method: request.method, path: request.path },
+        "An event stream failed after its answer began; its connection was closed",
+      );
+    });
+  }
+}

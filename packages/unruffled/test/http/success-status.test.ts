@@ -1,0 +1,135 @@
+// A declared success status is the default, and a success answer never sends a field that no
+// declared success model names, whatever its status (docs/responses.md, "Status codes").
+import { EventStreamResponse, JsonResponse } from "unruffled/http";
+import { endpoint, p, path } from "unruffled/route";
+import { describe, expect, it, vi } from "vitest";
+import { z } from "zod";
+import { serve } from "../support/serve.ts";
+
+const Row = z.object({ id: z.int(), email: z.string() });
+const Accepted = z.object({ job: z.string() });
+const NotFound = z.object({ detail: z.string() });
+const row = { id: 7, email: "ann@example.edu", password_hash: "$argon2id$secret", job: "j-1" };
+
+async function answer(routes: Parameters<typeof serve>[0], url: string, validate: "strict" | "off") {
+  const logger = { error: vi.fn() };
+  const server = await serve(routes, { settings: { RESPONSES: { validate } }, logger });
+  const response = await server.fetch(url);
+  return { status: response.status, body: await response.text(), logger };
+}
+
+describe("the declared success status", () => {
+  it("is the status of an answer built without one, and its model filters it", async () => {
+    const create = endpoint({
+      returns: [
+        p.ResponseSpec({ model: Row, code: "201" }),
+        p.ResponseSpec({ model: NotFound, code: "404" }),
+      ],
+      handler: () => new JsonResponse(row),
+    });
+    for (const validate of ["strict", "off"] as const) {
+      const { status, body } = await answer([path("/rows", { endpoint: create })], "/rows", validate);
+      expect([status, body]).toEqual([201, '{"id":7,"email":"ann@example.edu"}']);
+    }
+  });
+
+  it("is the default for an event stream too", async () => {
+    const follow = endpoint({
+      returns: [p.ResponseSpec({ model: Row, code: "202", content_type: "text/event-stream" })],
+      handler: () => new EventStreamResponse([{ data: row }]),
+    });
+    const { status, body } = await answer([path("/follow", { endpoint: follow })], "/follow", "off");
+    expect([status, body]).toEqual([202, ': connected\n\ndata: {"id":7,"email":"ann@example.edu"}\n\n']);
+  });
+
+  it("does not replace a status the handler gave, 200 included", async () => {
+    const created = endpoint({
+      returns: [p.ResponseSpec({ model: Row, code: "201" })],
+      handler: () => JsonResponse.unchecked(row, { status: 200 }),
+    });
+    const { status, body } = await answer([path("/rows", { endpoint: created })], "/rows", "off");
+    expect([status, body]).toEqual([200, '{"id":7,"email":"ann@example.edu"}']);
+  });
+
+  it("stays 200 when the endpoint declares several success statuses", async () => {
+    const either = endpoint({
+      returns: [
+        p.ResponseSpec({ model: Row, code: "201" }),
+        p.ResponseSpec({ model: Accepted, code: "202" }),
+      ],
+      handler: () => JsonResponse.unchecked(row),
+    });
+    const { status, body } = await answer([path("/either", { endpoint: either })], "/either", "off");
+    // Through the union of the success models: the first that accepts the row keeps its fields.
+    expect([status, body]).toEqual([200, '{"id":7,"email":"ann@example.edu"}']);
+  });
+});
+
+describe("a success answer of a status with no model of its own", () => {
+  it("goes through the endpoint's success models, in both modes: no undeclared field leaves", async () => {
+    const accepted = endpoint({
+      returns: [
+        p.ResponseSpec({ model: Accepted, code: "202" }),
+        p.ResponseSpec({ model: NotFound, code: "404" }),
+      ],
+      handler: () => JsonResponse.unchecked(row, { status: 203 }),
+    });
+    for (const validate of ["strict", "off"] as const) {
+      const { status, body } = await answer([path("/jobs", { endpoint: accepted })], "/jobs", validate);
+      expect([status, body]).toEqual([203, '{"job":"j-1"}']);
+    }
+  });
+
+  it("is a 500 naming the endpoint and the status when no success model accepts it", async () => {
+    const accepted = endpoint({
+      returns: [p.ResponseSpec({ model: Accepted, code: "202" })],
+      handler: () => JsonResponse.unchecked({ id: 1 }, { status: 200 }),
+    });
+    const { status, body, logger } = await answer(
+      [path("/jobs", { endpoint: accepted, name: "jobs" })],
+      "/jobs",
+      "strict",
+    );
+    expect([status, body]).toEqual([500, '{"detail":"Internal Server Error"}']);
+    const error = logger.error.mock.calls[0]![0].err as Error;
+    expect(error.message).toBe(
+      'endpoint "jobs" (GET /jobs) answered 200 with a body that its model refuses: job: Invalid input: expected string, received undefined',
+    );
+  });
+
+  it("is a 500 when the endpoint declares no success model at all", async () => {
+    const onlyErrors = endpoint({
+      returns: [p.ResponseSpec({ model: NotFound, code: "404" })],
+      handler: () => JsonResponse.unchecked(row),
+    });
+    for (const validate of ["strict", "off"] as const) {
+      const { status, body, logger } = await answer(
+        [path("/rows", { endpoint: onlyErrors, name: "rows" })],
+        "/rows",
+        validate,
+      );
+      expect([status, body]).toEqual([500, '{"detail":"Internal Server Error"}']);
+      expect((logger.error.mock.calls[0]![0].err as Error).message).toBe(
+        'endpoint "rows" (GET /rows) answered 200 with a JSON body, but the endpoint declares no model for a success status; declare one (p.ResponseSpec({ code: "200", model })) or name a response class in returns',
+      );
+    }
+  });
+
+  it("an event stream's data goes through the declared event models", async () => {
+    const follow = endpoint({
+      returns: [p.ResponseSpec({ model: Accepted, code: "202", content_type: "text/event-stream" })],
+      handler: () => new EventStreamResponse([{ data: row }], { status: 200 }),
+    });
+    const { status, body } = await answer([path("/follow", { endpoint: follow })], "/follow", "off");
+    expect([status, body]).toEqual([200, ': connected\n\ndata: {"job":"j-1"}\n\n']);
+  });
+
+  it("an error status without a model is sent as the handler wrote it", async () => {
+    const missing = endpoint({
+      returns: [p.ResponseSpec({ model: Row, code: "201" })],
+      handler: () => JsonResponse.unchecked({ detail: "gone", hint: "try 1" }, { status: 410 }),
+    });
+    const { status, body } = await answer([path("/gone", { endpoint: missing })], "/gone", "strict");
+    expect([status, body]).toEqual([410, '{"detail":"gone","hint":"try 1"}']);
+  });
+});

@@ -1,0 +1,104 @@
+// p.Response(): a dependency shapes the answer (FastAPI's injected Response; its
+// test_response_change_status_code.py and the cookie and header tutorials), over a socket.
+import { HttpError } from "unruffled";
+import { JsonResponse, type ResponseDraft } from "unruffled/http";
+import { dependency, endpoint, p, path } from "unruffled/route";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { serve } from "../../support/serve.ts";
+
+const rateLimit = dependency({
+  name: "rate_limit",
+  params: { response: p.Response() },
+  resolve: (_request, { response }) => {
+    response.setHeader("RateLimit-Limit", "100").setHeader("RateLimit-Remaining", "99");
+  },
+});
+
+// A session whose cookie is refreshed on every answer, a generator like a real one.
+const session = dependency({
+  name: "session",
+  params: { response: p.Response(), sid: p.Cookie(z.string(), { default: "new" }) },
+  async *resolve(_request, { response, sid }) {
+    response.setCookie("sid", sid === "new" ? "s-1" : sid, { httpOnly: true, maxAge: 3600 });
+    yield { sid };
+  },
+});
+
+describe("p.Response(): what dependencies add to the answer", () => {
+  it("adds their headers and cookies to the handler's response; the handler's own header wins", async () => {
+    const items = endpoint({
+      params: { limit: p.Depends(rateLimit), session: p.Depends(session) },
+      returns: JsonResponse,
+      handler: () =>
+        new JsonResponse({ ok: true }, { headers: { "ratelimit-remaining": "7" } }).setCookie(
+          "theme",
+          "dark",
+        ),
+    });
+    const server = await serve([path("/items", { endpoint: items })]);
+    const response = await server.fetch("/items");
+    expect(response.status).toBe(200);
+    expect(response.headers.get("ratelimit-limit")).toBe("100");
+    expect(response.headers.get("ratelimit-remaining")).toBe("7");
+    expect(response.headers.getSetCookie()).toEqual(["sid=s-1; Max-Age=3600; HttpOnly", "theme=dark"]);
+    expect(await response.json()).toEqual({ ok: true });
+  });
+
+  it("sets the status of an answer built without one; a status the handler gave wins", async () => {
+    const created = dependency({
+      params: { response: p.Response() },
+      resolve: (_request, { response }: { response: ResponseDraft }) => {
+        response.status = 201;
+      },
+    });
+    const byDependency = endpoint({
+      params: { _: p.Depends(created) },
+      returns: JsonResponse,
+      handler: () => new JsonResponse({ id: 1 }),
+    });
+    const byHandler = endpoint({
+      params: { _: p.Depends(created) },
+      returns: JsonResponse,
+      handler: () => new JsonResponse({ id: 1 }, { status: 200 }),
+    });
+    const server = await serve([path("/a", { endpoint: byDependency }), path("/b", { endpoint: byHandler })]);
+    expect((await server.fetch("/a")).status).toBe(201);
+    expect((await server.fetch("/b")).status).toBe(200);
+  });
+
+  it("leaves error answers alone, as FastAPI does", async () => {
+    const failing = endpoint({
+      params: { limit: p.Depends(rateLimit) },
+      returns: JsonResponse,
+      handler: () => {
+        throw new HttpError(409, "taken");
+      },
+    });
+    const server = await serve([path("/fail", { endpoint: failing })]);
+    const response = await server.fetch("/fail");
+    expect([response.status, response.headers.get("ratelimit-limit"), await response.text()]).toEqual([
+      409,
+      null,
+      '{"detail":"taken"}',
+    ]);
+  });
+
+  it("a header Node would refuse is refused where the dependency sets it: a 500, the server lives on", async () => {
+    const bad = dependency({
+      params: { response: p.Response() },
+      resolve: (_request, { response }) => {
+        response.setHeader("x-reflected", "a\r\nb");
+      },
+    });
+    const probe = endpoint({
+      params: { _: p.Depends(bad) },
+      returns: JsonResponse,
+      handler: () => new JsonResponse(null),
+    });
+    const server = await serve([path("/probe", { endpoint: probe })], { logger: { error: () => {} } });
+    const response = await server.fetch("/probe");
+    expect([response.status, await response.text()]).toEqual([500, '{"detail":"Internal Server Error"}']);
+    expect((await server.fetch("/probe")).status).toBe(500);
+  });
+});
