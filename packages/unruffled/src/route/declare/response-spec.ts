@@ -1,6 +1,15 @@
 import type { z } from "zod";
 import type { HttpResponse } from "../../http/response.ts";
-import { NO_OMISSIONS, type Omissions } from "../serializer/omissions.ts";
+
+/** What a `ResponseSpec` leaves out of its answers (FastAPI's `response_model_exclude_*`). */
+export interface Omissions {
+  /** Leave out an object's fields whose value is `null` (`exclude_none`). */
+  readonly none: boolean;
+  /** Leave out an object's fields whose value equals their `.default()` (`exclude_defaults`). */
+  readonly defaults: boolean;
+}
+
+export const NO_OMISSIONS: Omissions = Object.freeze({ none: false, defaults: false });
 
 /** The options of `p.ResponseSpec`, named as in the seed. */
 export interface ResponseSpecOptions<

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { NO_OMISSIONS, type Omissions } from "./omissions.ts";
+import { NO_OMISSIONS, type Omissions } from "../declare/response-spec.ts";
 import { writePicker } from "./picker-writer.ts";
 
 /** Thrown by a compiled picker when a value is not of the kind its model declares. */

@@ -1,15 +1,6 @@
 import type { z } from "zod";
+import type { Omissions } from "../declare/response-spec.ts";
 import { defOf } from "./zod-def.ts";
-
-/** What a `ResponseSpec` leaves out of its answers (FastAPI's `response_model_exclude_*`). */
-export interface Omissions {
-  /** Leave out an object's fields whose value is `null` (`exclude_none`). */
-  readonly none: boolean;
-  /** Leave out an object's fields whose value equals their `.default()` (`exclude_defaults`). */
-  readonly defaults: boolean;
-}
-
-export const NO_OMISSIONS: Omissions = Object.freeze({ none: false, defaults: false });
 
 /**
  * The expression of an object field's value with the omissions applied: `undefined` (which

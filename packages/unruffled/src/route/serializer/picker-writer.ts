@@ -1,8 +1,9 @@
 import type { z } from "zod";
+import { NO_OMISSIONS, type Omissions } from "../declare/response-spec.ts";
 import { type Conversion, expressionOf } from "./conversion.ts";
 import { kindsOf, type ValueKind } from "./json-categories.ts";
 import { LeafConversions } from "./leaf-conversions.ts";
-import { NO_OMISSIONS, type Omissions, omitted } from "./omissions.ts";
+import { omitted } from "./omissions.ts";
 import {
   access,
   fallbackReason,
@@ -188,8 +189,7 @@ class PickerWriter {
     const keyValues = keyType._zod.values;
     const everyKey = keyValues !== undefined && def.partial !== true;
     // Keys of a partial record over an enum are tested against it; any string is a key of a plain
-    // string record. Keys Zod would check otherwise, rename, or keep unchecked (a loose record) are
-    // left to Zod: a key its model refuses is a field the model does not declare.
+    // string record. Keys Zod would check otherwise, rename, or keep unchecked are left to Zod.
     const keyTest = everyKey ? undefined : this.keyTest(keyType);
     if (!everyKey && (def.mode === "loose" || keyTest === undefined)) return undefined;
     const value = this.convert(def.valueType!, `${path}{}`);

@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { ResponseValidationError, ValueError } from "../../errors.ts";
 import type { ResponseSpec } from "../declare/response-spec.ts";
+import { NO_OMISSIONS, type Omissions } from "../declare/response-spec.ts";
 import { type CompiledSerializer, compileSerializer, WRONG_KIND } from "./compile-serializer.ts";
 import { issuePath } from "./issue-path.ts";
-import { NO_OMISSIONS, type Omissions } from "./omissions.ts";
 
 /**
  * How the answer of one status is written: through its `ResponseSpec` model, compiled when the route
