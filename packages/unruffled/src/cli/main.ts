@@ -1,11 +1,12 @@
 import { TypeHintRequired, ValueError } from "../errors.ts";
+import { clientCommand } from "./client.ts";
 import { type CliCommand, CliFailure, type CliIo, CliUsageError } from "./command.ts";
 import { openapiCommand } from "./openapi.ts";
 import { routesCommand } from "./routes.ts";
 import { serveCommand } from "./serve.ts";
 
 /** Every subcommand, by name. One file per command. */
-export const COMMANDS: readonly CliCommand[] = [openapiCommand, serveCommand, routesCommand];
+export const COMMANDS: readonly CliCommand[] = [openapiCommand, clientCommand, serveCommand, routesCommand];
 
 /**
  * Runs `unruffled <command> [options]` and resolves to the exit code: 0 on success, 2 for a wrong
