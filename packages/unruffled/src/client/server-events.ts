@@ -64,6 +64,8 @@ export async function* readServerEvents<Data>(
       buffer = lines.pop()!;
       for (const line of lines) {
         if (line === "") {
+          // Events already received stay unread once the signal aborts: the stream ends there.
+          if (signal?.aborted) return;
           if (pending.data.length > 0) yield toEvent<Data>(pending);
           pending = { data: [] };
           continue;

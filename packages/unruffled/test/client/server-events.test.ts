@@ -54,3 +54,13 @@ it("cancels the body when the loop stops early", async () => {
   }
   expect(cancelled).toBe(1);
 });
+
+it("yields nothing after the signal aborts, not even events already received", async () => {
+  const abort = new AbortController();
+  const seen: unknown[] = [];
+  for await (const event of readServerEvents(streamOf("data: 1\n\ndata: 2\n\ndata: 3\n\n"), abort.signal)) {
+    seen.push(event.data);
+    abort.abort();
+  }
+  expect(seen).toEqual([1]);
+});
