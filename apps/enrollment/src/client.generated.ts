@@ -229,16 +229,17 @@ export interface Client {
   course_events(params: CourseEventsParams, options?: CallOptions): Promise<CourseEventsResult>;
 }
 
-const OPERATIONS: Record<string, OperationPlan> = {
-  hello: {"method":"GET","path":"/api/enroll/hello","params":[],"answers":{"200":["text/plain","application/json"]}},
-  list_students: {"method":"GET","path":"/api/enroll/student-list","params":[{"name":"page","in":"query","wire":"page"},{"name":"size","in":"query","wire":"size"},{"name":"search","in":"query","wire":"search"}],"answers":{"200":["application/json"]}},
-  list_courses: {"method":"GET","path":"/api/enroll/course-list","params":[{"name":"page","in":"query","wire":"page"},{"name":"size","in":"query","wire":"size"},{"name":"search","in":"query","wire":"search"}],"answers":{"200":["application/json"]}},
-  bind_course: {"method":"POST","path":"/api/enroll/bind","params":[{"name":"body","in":"body","whole":true}],"answers":{"200":["application/json"]},"body":"json"},
-  unbind_course: {"method":"POST","path":"/api/enroll/unbind","params":[{"name":"body","in":"body","whole":true}],"answers":{"200":["application/json"]},"body":"json"},
-  create_student: {"method":"POST","path":"/api/enroll/student-create","params":[{"name":"body","in":"body","whole":true}],"answers":{"200":["application/json"]},"body":"json"},
-  create_course: {"method":"POST","path":"/api/enroll/course-create","params":[{"name":"body","in":"body","whole":true}],"answers":{"200":["application/json"]},"body":"json"},
-  course_events: {"method":"GET","path":"/api/enroll/course-events","params":[{"name":"course_id","in":"query","wire":"course_id"}],"answers":{"200":["text/event-stream","application/json"]}},
-};
+/** Where each operation puts its values, and what each status may answer: read at run time. */
+const OPERATIONS: Record<string, OperationPlan> = JSON.parse(`{
+"hello": {"method":"GET","path":"/api/enroll/hello","params":[],"answers":{"200":["text/plain","application/json"]}},
+"list_students": {"method":"GET","path":"/api/enroll/student-list","params":[{"name":"page","in":"query","wire":"page"},{"name":"size","in":"query","wire":"size"},{"name":"search","in":"query","wire":"search"}],"answers":{"200":["application/json"]}},
+"list_courses": {"method":"GET","path":"/api/enroll/course-list","params":[{"name":"page","in":"query","wire":"page"},{"name":"size","in":"query","wire":"size"},{"name":"search","in":"query","wire":"search"}],"answers":{"200":["application/json"]}},
+"bind_course": {"method":"POST","path":"/api/enroll/bind","params":[{"name":"body","in":"body","whole":true}],"answers":{"200":["application/json"]},"body":"json"},
+"unbind_course": {"method":"POST","path":"/api/enroll/unbind","params":[{"name":"body","in":"body","whole":true}],"answers":{"200":["application/json"]},"body":"json"},
+"create_student": {"method":"POST","path":"/api/enroll/student-create","params":[{"name":"body","in":"body","whole":true}],"answers":{"200":["application/json"]},"body":"json"},
+"create_course": {"method":"POST","path":"/api/enroll/course-create","params":[{"name":"body","in":"body","whole":true}],"answers":{"200":["application/json"]},"body":"json"},
+"course_events": {"method":"GET","path":"/api/enroll/course-events","params":[{"name":"course_id","in":"query","wire":"course_id"}],"answers":{"200":["text/event-stream","application/json"]}}
+}`);
 
 /**
  * A client of the app at `baseUrl`.

@@ -100,12 +100,13 @@ export interface Client {
   stock(params: StockParams, options?: CallOptions): Promise<StockResult>;
 }
 
-const OPERATIONS: Record<string, OperationPlan> = {
-  list_items: {"method":"GET","path":"/items","params":[{"name":"page","in":"query","wire":"page"},{"name":"tag","in":"query","wire":"tag"}],"answers":{"200":["application/json"],"422":["application/json"]}},
-  add_item: {"method":"POST","path":"/items","params":[{"name":"item","in":"body","whole":true}],"answers":{"201":["application/json"],"401":["application/json"],"413":["application/json"],"415":["application/json"],"422":["application/json"]},"body":"json"},
-  upload_picture: {"method":"POST","path":"/items/{item_id}/picture","params":[{"name":"item_id","in":"path","wire":"item_id"},{"name":"picture","in":"body","wire":"picture","file":true},{"name":"caption","in":"body","wire":"caption"}],"answers":{"200":["application/json"],"413":["application/json"],"415":["application/json"],"422":["application/json"]},"body":"multipart"},
-  stock: {"method":"GET","path":"/stock","params":[{"name":"item_id","in":"query","wire":"item_id"}],"answers":{"200":["text/event-stream"],"422":["application/json"]}},
-};
+/** Where each operation puts its values, and what each status may answer: read at run time. */
+const OPERATIONS: Record<string, OperationPlan> = JSON.parse(`{
+"list_items": {"method":"GET","path":"/items","params":[{"name":"page","in":"query","wire":"page"},{"name":"tag","in":"query","wire":"tag"}],"answers":{"200":["application/json"],"422":["application/json"]}},
+"add_item": {"method":"POST","path":"/items","params":[{"name":"item","in":"body","whole":true}],"answers":{"201":["application/json"],"401":["application/json"],"413":["application/json"],"415":["application/json"],"422":["application/json"]},"body":"json"},
+"upload_picture": {"method":"POST","path":"/items/{item_id}/picture","params":[{"name":"item_id","in":"path","wire":"item_id"},{"name":"picture","in":"body","wire":"picture","file":true},{"name":"caption","in":"body","wire":"caption"}],"answers":{"200":["application/json"],"413":["application/json"],"415":["application/json"],"422":["application/json"]},"body":"multipart"},
+"stock": {"method":"GET","path":"/stock","params":[{"name":"item_id","in":"query","wire":"item_id"}],"answers":{"200":["text/event-stream"],"422":["application/json"]}}
+}`);
 
 /**
  * A client of the app at `baseUrl`.

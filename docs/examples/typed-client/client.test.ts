@@ -2,7 +2,7 @@
 import { readFile } from "node:fs/promises";
 import { startServer } from "unruffled/testing";
 import { expect, it } from "vitest";
-import { generateClient } from "../../../packages/unruffled/src/client-generator/index.ts";
+import { generateClient } from "unruffled";
 import { app } from "./app.ts";
 
 it("is the client the example app generates", async () => {

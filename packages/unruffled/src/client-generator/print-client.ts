@@ -60,11 +60,16 @@ export function printClient(model: ClientModel): string {
     );
   });
   out.push("}", "");
-  out.push("const OPERATIONS: Record<string, OperationPlan> = {");
-  for (const operation of model.operations) {
-    out.push(`  ${propertyKey(operation.member)}: ${JSON.stringify(operation.plan)},`);
-  }
-  out.push("};", "");
+  // The plans are JSON in one string: an object literal of them would be type-checked, key by key,
+  // in every program that imports the client; a string costs nothing.
+  const plans = model.operations.map(
+    (operation) => `${JSON.stringify(operation.member)}: ${JSON.stringify(operation.plan)}`,
+  );
+  out.push(
+    "/** Where each operation puts its values, and what each status may answer: read at run time. */",
+    `const OPERATIONS: Record<string, OperationPlan> = JSON.parse(\`{\n${templateText(plans.join(",\n"))}\n}\`);`,
+    "",
+  );
   out.push(
     "/**",
     " * A client of the app at `baseUrl`.",
@@ -129,4 +134,9 @@ function memberComment(operation: OperationModel): string {
     .replace(/\*\//g, "*\\/")
     .replace(/\s*\n\s*/g, " ");
   return `  /** ${text} */`;
+}
+
+/** Text inside a template literal: backslashes, backticks and `${` kept as they are. */
+function templateText(text: string): string {
+  return text.replace(/\\/g, "\\\\").replace(/`/g, "\\`").replace(/\$\{/g, "\\${");
 }

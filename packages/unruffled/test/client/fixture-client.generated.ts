@@ -191,17 +191,18 @@ export interface Client {
   get_misbehave(params: GetMisbehaveParams, options?: CallOptions): Promise<GetMisbehaveResult>;
 }
 
-const OPERATIONS: Record<string, OperationPlan> = {
-  search: {"method":"GET","path":"/schools/{school}/search","params":[{"name":"school","in":"path","wire":"school"},{"name":"page","in":"query","wire":"page"},{"name":"tag","in":"query","wire":"tag"},{"name":"filter","in":"query","fields":{"name":"name","active":"active"}},{"name":"trace","in":"header","wire":"x-trace-id"},{"name":"accept_kinds","in":"header","wire":"accept-kinds"},{"name":"session","in":"cookie","wire":"session"}],"answers":{"200":["application/json"],"422":["application/json"]}},
-  get_student: {"method":"GET","path":"/students/{student_id}","params":[{"name":"student_id","in":"path","wire":"student_id"}],"answers":{"200":["application/json"],"404":["application/json"],"422":["application/json"]}},
-  create_student: {"method":"POST","path":"/students","params":[{"name":"student","in":"body","whole":true}],"answers":{"201":["application/json"],"413":["application/json"],"415":["application/json"],"422":["application/json"]},"body":"json"},
-  enrol: {"method":"POST","path":"/enrol","params":[{"name":"pair","in":"body","fields":{"student_id":"student_id","course_id":"course_id"}},{"name":"note","in":"body","wire":"note"}],"answers":{"200":["application/json"],"413":["application/json"],"415":["application/json"],"422":["application/json"]},"body":"json"},
-  sign_up: {"method":"POST","path":"/sign-up","params":[{"name":"person","in":"body","fields":{"name":"name","email":"e-mail"}},{"name":"topics","in":"body","wire":"topics"}],"answers":{"200":["application/json"],"413":["application/json"],"415":["application/json"],"422":["application/json"]},"body":"form"},
-  upload: {"method":"POST","path":"/upload","params":[{"name":"avatar","in":"body","wire":"avatar","file":true},{"name":"attachments","in":"body","wire":"attachments","file":true},{"name":"title","in":"body","wire":"title"}],"answers":{"200":["text/plain"],"413":["application/json"],"415":["application/json"],"422":["application/json"]},"body":"multipart"},
-  ticks: {"method":"GET","path":"/ticks","params":[{"name":"from","in":"query","wire":"from"}],"answers":{"200":["text/event-stream"],"422":["application/json"]}},
-  admin_only: {"method":"GET","path":"/admin","params":[],"answers":{"200":["application/json"],"401":["application/json"],"403":["application/json"]}},
-  get_misbehave: {"method":"GET","path":"/misbehave","params":[{"name":"how","in":"query","wire":"how"}],"answers":{"200":["application/json"],"422":["application/json"]}},
-};
+/** Where each operation puts its values, and what each status may answer: read at run time. */
+const OPERATIONS: Record<string, OperationPlan> = JSON.parse(`{
+"search": {"method":"GET","path":"/schools/{school}/search","params":[{"name":"school","in":"path","wire":"school"},{"name":"page","in":"query","wire":"page"},{"name":"tag","in":"query","wire":"tag"},{"name":"filter","in":"query","fields":{"name":"name","active":"active"}},{"name":"trace","in":"header","wire":"x-trace-id"},{"name":"accept_kinds","in":"header","wire":"accept-kinds"},{"name":"session","in":"cookie","wire":"session"}],"answers":{"200":["application/json"],"422":["application/json"]}},
+"get_student": {"method":"GET","path":"/students/{student_id}","params":[{"name":"student_id","in":"path","wire":"student_id"}],"answers":{"200":["application/json"],"404":["application/json"],"422":["application/json"]}},
+"create_student": {"method":"POST","path":"/students","params":[{"name":"student","in":"body","whole":true}],"answers":{"201":["application/json"],"413":["application/json"],"415":["application/json"],"422":["application/json"]},"body":"json"},
+"enrol": {"method":"POST","path":"/enrol","params":[{"name":"pair","in":"body","fields":{"student_id":"student_id","course_id":"course_id"}},{"name":"note","in":"body","wire":"note"}],"answers":{"200":["application/json"],"413":["application/json"],"415":["application/json"],"422":["application/json"]},"body":"json"},
+"sign_up": {"method":"POST","path":"/sign-up","params":[{"name":"person","in":"body","fields":{"name":"name","email":"e-mail"}},{"name":"topics","in":"body","wire":"topics"}],"answers":{"200":["application/json"],"413":["application/json"],"415":["application/json"],"422":["application/json"]},"body":"form"},
+"upload": {"method":"POST","path":"/upload","params":[{"name":"avatar","in":"body","wire":"avatar","file":true},{"name":"attachments","in":"body","wire":"attachments","file":true},{"name":"title","in":"body","wire":"title"}],"answers":{"200":["text/plain"],"413":["application/json"],"415":["application/json"],"422":["application/json"]},"body":"multipart"},
+"ticks": {"method":"GET","path":"/ticks","params":[{"name":"from","in":"query","wire":"from"}],"answers":{"200":["text/event-stream"],"422":["application/json"]}},
+"admin_only": {"method":"GET","path":"/admin","params":[],"answers":{"200":["application/json"],"401":["application/json"],"403":["application/json"]}},
+"get_misbehave": {"method":"GET","path":"/misbehave","params":[{"name":"how","in":"query","wire":"how"}],"answers":{"200":["application/json"],"422":["application/json"]}}
+}`);
 
 /**
  * A client of the app at `baseUrl`.
