@@ -13,9 +13,9 @@ export type ParamInput<D> =
     ? List extends true
       ? readonly TestFile[]
       : TestFile
-    : D extends Param<MarkerKind, infer S extends z.ZodType, boolean>
+    : D extends Param<MarkerKind, infer S extends z.core.SomeType, boolean>
       ? z.input<S>
-      : D extends z.ZodType
+      : D extends z.core.SomeType
         ? z.input<D>
         : never;
 
@@ -23,13 +23,13 @@ export type ParamInput<D> =
 type MayOmit<D> =
   D extends FileParam<boolean, infer Optional>
     ? Optional
-    : D extends Param<MarkerKind, infer S extends z.ZodType, infer HasDefault>
+    : D extends Param<MarkerKind, infer S extends z.core.SomeType, infer HasDefault>
       ? HasDefault extends true
         ? true
         : undefined extends z.input<S>
           ? true
           : false
-      : D extends z.ZodType
+      : D extends z.core.SomeType
         ? undefined extends z.input<D>
           ? true
           : false

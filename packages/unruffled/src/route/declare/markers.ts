@@ -136,7 +136,7 @@ export class SecurityParam<T = unknown> {
 type Defaulted<O> = O extends { default: infer D } ? (undefined extends D ? false : true) : false;
 
 function marker<K extends Exclude<MarkerKind, "file">>(kind: K) {
-  return <S extends z.ZodType, const O extends FieldOptions<z.output<S>> = {}>(
+  return <S extends z.core.SomeType, const O extends FieldOptions<z.output<S>> = {}>(
     schema: S,
     options?: O,
   ): Param<K, S, Defaulted<O>> => new Param(kind, schema, options);
@@ -182,7 +182,7 @@ export const p = {
   ): SecurityParam<O extends { optional: true } ? Principal | undefined : Principal> {
     return new SecurityParam(scheme as SecurityScheme, options);
   },
-  ResponseSpec<M extends z.ZodType, const C extends string = "application/json">(
+  ResponseSpec<M extends z.core.SomeType, const C extends string = "application/json">(
     options: ResponseSpecOptions<M, C>,
   ): ResponseSpec<M, NoInfer<C>> {
     // NoInfer: C comes from content_type alone (else its default), never from where the spec is used.

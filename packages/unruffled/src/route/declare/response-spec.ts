@@ -2,7 +2,7 @@ import type { z } from "zod";
 import type { HttpResponse } from "../../http/response.ts";
 
 /** The options of `p.ResponseSpec`, named as in the seed. */
-export interface ResponseSpecOptions<M extends z.ZodType = z.ZodType, C extends string = string> {
+export interface ResponseSpecOptions<M extends z.core.SomeType = z.core.SomeType, C extends string = string> {
   /** The model of the body (required). */
   model: M;
   /** The status code documented, as a string (default `"200"`). */
@@ -19,7 +19,7 @@ export interface ResponseSpecOptions<M extends z.ZodType = z.ZodType, C extends 
  * `p.ResponseSpec({ model, code, description })`. `C` is its media type, as far as the types know
  * it: a JSON body's model and an event stream's are told apart by it.
  */
-export class ResponseSpec<M extends z.ZodType = z.ZodType, C extends string = string> {
+export class ResponseSpec<M extends z.core.SomeType = z.core.SomeType, C extends string = string> {
   readonly model: M;
   readonly code: string;
   readonly contentType: C;

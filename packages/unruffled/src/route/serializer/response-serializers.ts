@@ -43,7 +43,8 @@ export function responseSerializersOf(
     const format = formatOf(spec.contentType);
     if (format === undefined) continue;
     const status = Number(spec.code);
-    serializers.set(status, modelSerializer(spec.model, status, format, label));
+    // The declarations bind models by Zod's core type (cheap to check); every model is a classic schema.
+    serializers.set(status, modelSerializer(spec.model as z.ZodType, status, format, label));
   }
   return serializers.size === 0 ? undefined : serializers;
 }
