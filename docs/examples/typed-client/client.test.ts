@@ -1,8 +1,8 @@
 // The typed-client page's examples: the generated file is fresh, and the program prints what it shows.
 import { readFile } from "node:fs/promises";
+import { generateClient } from "unruffled";
 import { startServer } from "unruffled/testing";
 import { expect, it } from "vitest";
-import { generateClient } from "unruffled";
 import { app } from "./app.ts";
 
 it("is the client the example app generates", async () => {
