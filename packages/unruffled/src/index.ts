@@ -5,6 +5,7 @@ export type { LimitSettings, ResponseSettings, Settings } from "./app/settings.t
 export { DEFAULT_LIMITS } from "./app/settings.ts";
 export type { StartupHook } from "./app/startup.ts";
 export { StartupError } from "./app/startup.ts";
+export { generateClient } from "./client-generator/index.ts";
 export type { ValidationIssue } from "./errors.ts";
 export {
   ForbiddenError,

@@ -1,12 +1,13 @@
 import { TypeHintRequired, ValueError } from "../errors.ts";
 import { fsPromises } from "../node-builtins.ts";
+import { clientCommand } from "./client.ts";
 import { type CliCommand, CliFailure, type CliIo, CliUsageError } from "./command.ts";
 import { openapiCommand } from "./openapi.ts";
 import { routesCommand } from "./routes.ts";
 import { serveCommand } from "./serve.ts";
 
 /** Every subcommand, by name. One file per command. */
-export const COMMANDS: readonly CliCommand[] = [openapiCommand, serveCommand, routesCommand];
+export const COMMANDS: readonly CliCommand[] = [openapiCommand, clientCommand, serveCommand, routesCommand];
 
 /**
  * Runs `unruffled <command> [options]` (or `unruffled --version`) and resolves to the exit code:

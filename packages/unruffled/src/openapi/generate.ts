@@ -67,16 +67,7 @@ function buildDocument(app: DocumentedApp): OpenApiDocument {
   const anonymous = new AnonymousNames();
   const input = new SchemaConverter("input", anonymous);
   const output = new SchemaConverter("output", anonymous);
-  // The app's own handlers decide what errors look like, so the document asks them: the validation
-  // handler for endpoints that read parameters, every other documented handler for all endpoints.
-  const validationHandler = app.exceptionHandlers.forClass(RequestValidationError);
-  const handlerResponses: HandlerResponses = {
-    validation: validationHandler?.responses ?? [],
-    always: app.exceptionHandlers
-      .all()
-      .filter((handler) => handler !== validationHandler)
-      .flatMap((handler) => handler.responses),
-  };
+  const handlerResponses = handlerResponsesOf(app);
 
   const paths: Record<string, PathItemObject> = {};
   for (const route of app.routes) {
@@ -113,6 +104,23 @@ function buildDocument(app: DocumentedApp): OpenApiDocument {
   if (settings?.tags !== undefined) document.tags = settings.tags.map(tagOf);
   if (settings?.externalDocs !== undefined) document.externalDocs = externalDocsOf(settings.externalDocs);
   return document;
+}
+
+/**
+ * What the app's exception handlers document: the validation handler's answers (for endpoints that
+ * read parameters) and every other documented handler's (for all endpoints). The document and the
+ * generated client both ask this, so both list the same error answers.
+ */
+export function handlerResponsesOf(app: DocumentedApp): HandlerResponses {
+  // The app's own handlers decide what errors look like, so the document asks them.
+  const validationHandler = app.exceptionHandlers.forClass(RequestValidationError);
+  return {
+    validation: validationHandler?.responses ?? [],
+    always: app.exceptionHandlers
+      .all()
+      .filter((handler) => handler !== validationHandler)
+      .flatMap((handler) => handler.responses),
+  };
 }
 
 function toOperation(

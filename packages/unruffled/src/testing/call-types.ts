@@ -13,9 +13,9 @@ export type ParamInput<D> =
     ? List extends true
       ? readonly TestFile[]
       : TestFile
-    : D extends Param<MarkerKind, infer S extends z.ZodType, boolean>
+    : D extends Param<MarkerKind, infer S extends z.core.SomeType, boolean>
       ? z.input<S>
-      : D extends z.ZodType
+      : D extends z.core.SomeType
         ? z.input<D>
         : never;
 
@@ -23,13 +23,13 @@ export type ParamInput<D> =
 type MayOmit<D> =
   D extends FileParam<boolean, infer Optional>
     ? Optional
-    : D extends Param<MarkerKind, infer S extends z.ZodType, infer HasDefault>
+    : D extends Param<MarkerKind, infer S extends z.core.SomeType, infer HasDefault>
       ? HasDefault extends true
         ? true
         : undefined extends z.input<S>
           ? true
           : false
-      : D extends z.ZodType
+      : D extends z.core.SomeType
         ? undefined extends z.input<D>
           ? true
           : false
@@ -57,14 +57,24 @@ type Intersection<U> = (U extends unknown ? (value: U) => void : never) extends 
   ? I
   : never;
 
+/** The wire declarations a call must give: no default, and a schema that does not accept `undefined`. */
+type RequiredKeys<P> = {
+  [K in keyof P]-?: P[K] extends { readonly kind: "depends" | "security" }
+    ? never
+    : MayOmit<P[K]> extends true
+      ? never
+      : K;
+}[keyof P];
+
 /**
  * The parameters of a call, keyed by parameter name, with those of the endpoint's dependencies;
- * those with defaults are optional.
+ * those with defaults are optional. The keys are sorted once (`RequiredKeys`), not per mapped type:
+ * this type is computed at every call site.
  */
 export type CallParams<P extends ParamDeclarations> = {
-  [K in WireKeys<P> as MayOmit<P[K]> extends true ? never : K]: ParamInput<P[K]>;
+  [K in RequiredKeys<P>]: ParamInput<P[K]>;
 } & {
-  [K in WireKeys<P> as MayOmit<P[K]> extends true ? K : never]?: ParamInput<P[K]>;
+  [K in Exclude<WireKeys<P>, RequiredKeys<P>>]?: ParamInput<P[K]>;
 } & DependencyParams<P>;
 
 /** The body types of the endpoint's `ResponseSpec` models; `unknown` when it names a response class. */
@@ -73,10 +83,11 @@ export type DocumentedBody<Ret extends Returns> = Ret extends readonly ResponseS
   : unknown;
 
 /** The parameters argument is optional when every parameter may be left out. */
-export type CallArguments<P extends ParamDeclarations, Options> =
-  {} extends CallParams<P>
+export type CallArguments<P extends ParamDeclarations, Options> = [RequiredKeys<P>] extends [never]
+  ? {} extends DependencyParams<P>
     ? [params?: CallParams<P>, options?: Options]
-    : [params: CallParams<P>, options?: Options];
+    : [params: CallParams<P>, options?: Options]
+  : [params: CallParams<P>, options?: Options];
 
 /** An endpoint whose parameters and documented answers the client reads. */
 export type AnyEndpoint<P extends ParamDeclarations, Ret extends Returns> = EndpointDefinition<P, any, Ret>;

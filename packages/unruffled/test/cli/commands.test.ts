@@ -10,6 +10,7 @@ it("takes the app module first, then --export <name>, in every command", () => {
   // A command that reads its module otherwise shows up here by its usage.
   expect(COMMANDS.map(({ name, usage }) => (sameWay(usage, name) ? name : usage))).toEqual([
     "openapi",
+    "client",
     "serve",
     "routes",
   ]);

@@ -1,3 +1,4 @@
+import type { z } from "zod";
 import { EventStreamResponse } from "../../http/event-stream-response.ts";
 import { HtmlResponse, JsonResponse, PlainTextResponse } from "../../http/response.ts";
 import { isDeepStrictEqual, STATUS_CODES } from "../../node-builtins.ts";
@@ -54,7 +55,8 @@ export function toOpenApiResponse(spec: ResponseSpec, schemas: SchemaConverter):
     description: spec.description || defaultDescription(spec.code),
   };
   if (spec.headers) response.headers = headersOf(spec.headers);
-  const schema = schemas.convert(spec.model);
+  // The declarations bind models by Zod's core type (cheap to check); every model is a classic schema.
+  const schema = schemas.convert(spec.model as z.ZodType);
   response.content = {
     [spec.contentType]: { schema: spec.contentType === EVENT_STREAM ? eventSchema(schema) : schema },
   };

@@ -155,8 +155,8 @@ export function joinPaths(prefix: string, path: string): string {
   return prefix.endsWith("/") ? prefix + path.slice(1) : prefix + path;
 }
 
-/** `GET /api/enroll/student-list/{id}` → `get_api_enroll_student_list_id`. */
-function derivedName(method: string, path: string): string {
+/** `GET /api/enroll/student-list/{id}` → `get_api_enroll_student_list_id`: the name of an unnamed route. */
+export function derivedName(method: string, path: string): string {
   const words = path
     .replace(/[{}]/g, "")
     .split(/[^A-Za-z0-9]+/)

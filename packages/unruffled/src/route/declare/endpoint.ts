@@ -9,12 +9,14 @@ import type { SecurityScopes } from "./security-scheme.ts";
 
 /**
  * One entry of `params`: a marker, a bare Zod schema whose source is detected (rule 9), or a value a
- * dependency or an authentication scheme gives (`p.Depends`, `p.Security`).
+ * dependency or an authentication scheme gives (`p.Depends`, `p.Security`). Schemas are bound by Zod's
+ * core `SomeType`, as Zod's own generics are: checking a model against the full `z.ZodType` class
+ * compared it member by member, for every parameter and answer of every endpoint.
  */
 export type ParamDeclaration =
-  | Param<MarkerKind, z.ZodType, boolean>
+  | Param<MarkerKind, z.core.SomeType, boolean>
   | FileParam
-  | z.ZodType
+  | z.core.SomeType
   | DependsParam<any, any>
   | SecurityParam<any>
   | ContextParam;
@@ -37,11 +39,11 @@ export type ParamValue<D> =
               : Optional extends true
                 ? UploadFile | undefined
                 : UploadFile
-            : D extends Param<MarkerKind, infer S extends z.ZodType, infer HasDefault>
+            : D extends Param<MarkerKind, infer S extends z.core.SomeType, infer HasDefault>
               ? HasDefault extends true
                 ? Exclude<z.output<S>, undefined>
                 : z.output<S>
-              : D extends z.ZodType
+              : D extends z.core.SomeType
                 ? z.output<D>
                 : never;
 

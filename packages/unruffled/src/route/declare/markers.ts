@@ -168,7 +168,7 @@ function security(target: unknown, options?: SecurityOptions): SecurityParam | D
 type Defaulted<O> = O extends { default: infer D } ? (undefined extends D ? false : true) : false;
 
 function marker<K extends Exclude<MarkerKind, "file">>(kind: K) {
-  return <S extends z.ZodType, const O extends FieldOptions<z.output<S>> = {}>(
+  return <S extends z.core.SomeType, const O extends FieldOptions<z.output<S>> = {}>(
     schema: S,
     options?: O,
   ): Param<K, S, Defaulted<O>> => new Param(kind, schema, options);
@@ -235,7 +235,7 @@ export const p = {
     return new ContextParam("response");
   },
   ResponseSpec<
-    M extends z.ZodType,
+    M extends z.core.SomeType,
     const C extends string = "application/json",
     const K extends string = "200",
   >(options: ResponseSpecOptions<M, C, K>): ResponseSpec<M, NoInfer<C>, NoInfer<K>> {

@@ -13,7 +13,7 @@ export const NO_OMISSIONS: Omissions = Object.freeze({ none: false, defaults: fa
 
 /** The options of `p.ResponseSpec`, named as in the seed. */
 export interface ResponseSpecOptions<
-  M extends z.ZodType = z.ZodType,
+  M extends z.core.SomeType = z.core.SomeType,
   C extends string = string,
   K extends string = string,
 > {
@@ -39,7 +39,7 @@ export interface ResponseSpecOptions<
  * and an answer's status picks its model by `K`.
  */
 export class ResponseSpec<
-  M extends z.ZodType = z.ZodType,
+  M extends z.core.SomeType = z.core.SomeType,
   C extends string = string,
   K extends string = string,
 > {

@@ -38,11 +38,13 @@ export class DeclaredAnswers {
     for (const spec of responses) {
       const status = Number(spec.code);
       const format = responseFormatOf(spec.contentType);
+      // The declarations bind models by Zod's core type (cheap to check); every model is a classic schema.
+      const model = spec.model as z.ZodType;
       if (format !== undefined)
-        serializers.set(status, modelSerializer(spec.model, status, format, label, spec.omissions));
+        serializers.set(status, modelSerializer(model, status, format, label, spec.omissions));
       if (isSuccess(status)) {
         successCodes.add(status);
-        if (format !== undefined) success[format].push(spec.model);
+        if (format !== undefined) success[format].push(model);
       }
     }
     this.byStatus = serializers;

@@ -44,7 +44,8 @@ export function responseSerializersOf(
     const format = responseFormatOf(spec.contentType);
     if (format === undefined) continue;
     const status = Number(spec.code);
-    serializers.set(status, modelSerializer(spec.model, status, format, label, spec.omissions));
+    // The declarations bind models by Zod's core type (cheap to check); every model is a classic schema.
+    serializers.set(status, modelSerializer(spec.model as z.ZodType, status, format, label, spec.omissions));
   }
   return serializers.size === 0 ? undefined : serializers;
 }

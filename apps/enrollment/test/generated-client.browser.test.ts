@@ -1,0 +1,128 @@
+// The generated client in Chromium: a page on another origin bundles it, binds a student through
+// the service (CORS on for that origin) and reads the course's seats from its event stream.
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { build } from "rolldown";
+import { type RunningServer, startServer } from "unruffled/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchChromium, noChromium } from "../../../packages/unruffled/test/support/chromium.ts";
+import { createEnrollmentApp } from "../src/app.ts";
+import { createStudents, createTestCourse } from "./support/fixtures.ts";
+import { useFreshDatabase } from "./support/test-databases.ts";
+
+const GENERATED_CLIENT = fileURLToPath(new URL("../src/client.generated.ts", import.meta.url));
+
+/** The page's script: what a browser app would write with the generated client. */
+const PAGE_SCRIPT = `import { createClient } from ${JSON.stringify(GENERATED_CLIENT)};
+
+window.enrol = async (baseUrl, studentId, courseId) => {
+  const client = createClient({ baseUrl });
+  const abort = new AbortController();
+  const stream = await client.course_events({ course_id: courseId }, { signal: abort.signal });
+  if (stream.kind !== "documented" || stream.contentType !== "text/event-stream") return { failed: stream.kind };
+  const seats = [];
+  let bound;
+  for await (const event of stream.events) {
+    seats.push(event.data);
+    if (seats.length === 1) bound = await client.bind_course({ body: { student_id: studentId, course_id: courseId } });
+    else abort.abort();
+  }
+  return { bound: { kind: bound.kind, status: bound.status, body: bound.body }, seats };
+};
+`;
+
+describe.skipIf(noChromium)("the generated client in Chromium", () => {
+  const db = useFreshDatabase("sqlite");
+  let folder: string;
+  let bundle: string;
+  let page: Server;
+  let pageOrigin: string;
+  let browser: Awaited<ReturnType<typeof launchChromium>>;
+
+  beforeAll(async () => {
+    folder = await mkdtemp(join(tmpdir(), "enrollment-browser-client-"));
+    await writeFile(join(folder, "page.ts"), PAGE_SCRIPT);
+    const output = await build({
+      input: join(folder, "page.ts"),
+      platform: "browser",
+      resolve: { conditionNames: ["source", "browser", "import", "default"] },
+      write: false,
+      output: { format: "esm" },
+    });
+    bundle = output.output[0].code;
+    page = createServer((request, response) => {
+      if (request.url === "/page.js") {
+        response.writeHead(200, { "content-type": "text/javascript" }).end(bundle);
+      } else {
+        response
+          .writeHead(200, { "content-type": "text/html" })
+          .end('<!doctype html><title>Enrol</title><script type="module" src="/page.js"></script>');
+      }
+    });
+    await new Promise<void>((resolve) => page.listen(0, "127.0.0.1", resolve));
+    pageOrigin = `http://127.0.0.1:${(page.address() as AddressInfo).port}`;
+    browser = await launchChromium();
+    // Nothing leaves the machine.
+    await browser.context.route("**/*", (route) =>
+      new URL(route.request().url()).hostname === "127.0.0.1" ? route.continue() : route.abort(),
+    );
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await new Promise((resolve) => page?.close(resolve));
+    if (folder !== undefined) await rm(folder, { recursive: true, force: true });
+  });
+
+  it("bundles without any server code", () => {
+    expect(bundle).not.toMatch(/node:|zod|createApp/);
+  });
+
+  it("binds a student from another origin and reads the course's seats as events", async () => {
+    const [studentId] = await createStudents(db(), 1);
+    const courseId = await createTestCourse(db(), { max_students: 4 });
+    let service: RunningServer | undefined;
+    try {
+      service = await startServer(createEnrollmentApp(db(), { corsOrigins: [pageOrigin] }));
+      const tab = await browser.context.newPage();
+      const errors: string[] = [];
+      tab.on("pageerror", (error) => errors.push(error.message));
+      await tab.goto(pageOrigin);
+      await tab.waitForFunction(() => "enrol" in globalThis);
+      const result = await tab.evaluate(
+        ([url, student, course]) =>
+          (globalThis as unknown as { enrol(...args: unknown[]): Promise<unknown> }).enrol(
+            url,
+            student,
+            course,
+          ),
+        [service.url, studentId!, courseId] as const,
+      );
+      const seats = (enrolled: number) => ({
+        course_id: courseId,
+        enrolled,
+        max_students: 4,
+        seats_left: 4 - enrolled,
+      });
+      expect(result).toEqual({
+        bound: {
+          kind: "documented",
+          status: 200,
+          body: {
+            code: 0,
+            message: `Student ${studentId} enrolled in course ${courseId}`,
+            data: { student_id: studentId, course_id: courseId },
+          },
+        },
+        seats: [seats(0), seats(1)],
+      });
+      expect(errors).toEqual([]);
+    } finally {
+      await service?.close();
+    }
+  });
+});

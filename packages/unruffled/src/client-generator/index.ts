@@ -1,0 +1,16 @@
+import type { DocumentedApp } from "../openapi/generate.ts";
+import { clientModel } from "./client-model.ts";
+import { printClient } from "./print-client.ts";
+
+export { type ClientModel, clientModel, type OperationModel } from "./client-model.ts";
+export { CLIENT_RUNTIME, printClient } from "./print-client.ts";
+
+/**
+ * The TypeScript module of a typed client for an app: one member per route, typed from the same
+ * JSON Schemas as the app's OpenAPI document, importing only `unruffled/client` at run time.
+ *
+ * @example writeFileSync("src/client.generated.ts", generateClient(app));
+ */
+export function generateClient(app: DocumentedApp): string {
+  return printClient(clientModel(app));
+}

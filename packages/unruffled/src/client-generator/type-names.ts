@@ -1,0 +1,54 @@
+/** Names the generated module declares itself; a model of the same name gets a suffix. */
+const RESERVED = new Set([
+  "Answer",
+  "CallOptions",
+  "Client",
+  "ClientOptions",
+  "EventsAnswer",
+  "OperationPlan",
+  "Unexpected",
+  "OPERATIONS",
+  "bindOperations",
+  "createClient",
+  "Blob",
+  "Promise",
+  "Record",
+]);
+
+/**
+ * Hands out the type names of one module, each once: a component `Student-Input` becomes
+ * `Student_Input`, an operation `list_students` gives `ListStudentsParams` and `ListStudentsResult`.
+ */
+export class TypeNames {
+  private readonly taken = new Set(RESERVED);
+
+  /** A type name for a model, as close to its component name as TypeScript allows. */
+  claim(wanted: string): string {
+    let base = wanted.replace(/[^A-Za-z0-9_$]/g, "_");
+    if (/^[0-9]/.test(base)) base = `_${base}`;
+    return this.unique(base, "Model");
+  }
+
+  /** The `Params` and `Result` type names of an operation. */
+  claimOperation(member: string): { params: string; result: string } {
+    const words = member.split(/[^A-Za-z0-9]+/).filter(Boolean);
+    let base = words.map((word) => word[0]!.toUpperCase() + word.slice(1)).join("") || "Operation";
+    if (/^[0-9]/.test(base)) base = `Operation${base}`;
+    for (let suffix = ""; ; suffix = String(Number(suffix || "1") + 1)) {
+      const params = `${base}${suffix}Params`;
+      const result = `${base}${suffix}Result`;
+      if (!this.taken.has(params) && !this.taken.has(result)) {
+        this.taken.add(params);
+        this.taken.add(result);
+        return { params, result };
+      }
+    }
+  }
+
+  private unique(base: string, suffix: string): string {
+    let name = base;
+    for (let count = 1; this.taken.has(name); count += 1) name = `${base}${suffix}${count > 1 ? count : ""}`;
+    this.taken.add(name);
+    return name;
+  }
+}

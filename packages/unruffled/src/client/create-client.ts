@@ -1,0 +1,78 @@
+import { decodeResponse, networkFailure } from "./decode-response.ts";
+import { encodeCall } from "./encode-request.ts";
+import type { OperationPlan } from "./operation-plan.ts";
+
+/** Headers as a record; a function is called for each request (a token that changes). */
+export type HeadersInput = Readonly<Record<string, string>> | (() => Readonly<Record<string, string>>);
+
+/** How a client reaches the service. */
+export interface ClientOptions {
+  /** Where the app is served: `https://api.example.org`, or `""` for the page's own origin. */
+  baseUrl: string;
+  /** The `fetch` to call (default: the global one): a test's, or one with retries. */
+  fetch?: (input: string, init: RequestInit) => Promise<Response>;
+  /** Sent with every request; a call's own headers win. */
+  headers?: HeadersInput;
+  /** Whether a browser sends its cookies (`"include"` for another origin); fetch's default otherwise. */
+  credentials?: RequestInit["credentials"];
+}
+
+/** What one call may add: its own headers, and a signal that aborts it (and ends its events). */
+export interface CallOptions {
+  headers?: Readonly<Record<string, string>>;
+  signal?: AbortSignal;
+}
+
+/**
+ * The client of a generated module: one method per operation plan, each taking the parameters by
+ * name and resolving (never rejecting) to the answer's branch.
+ *
+ * @example
+ * const client = bindOperations<EnrollmentClient>(OPERATIONS, { baseUrl: "http://127.0.0.1:8000" });
+ */
+export function bindOperations<Client>(
+  plans: Readonly<Record<string, OperationPlan>>,
+  options: ClientOptions,
+): Client {
+  const client: Record<string, unknown> = {};
+  for (const [name, plan] of Object.entries(plans)) {
+    client[name] = (params?: Readonly<Record<string, unknown>>, callOptions?: CallOptions) =>
+      callOperation(plan, params ?? {}, options, callOptions ?? {});
+  }
+  return client as Client;
+}
+
+/** Sends one call and reads its answer; every failure is a result, never a rejection. */
+export async function callOperation(
+  plan: OperationPlan,
+  params: Readonly<Record<string, unknown>>,
+  options: ClientOptions,
+  callOptions: CallOptions,
+): Promise<unknown> {
+  const signal = callOptions.signal;
+  let response: Response;
+  try {
+    const encoded = encodeCall(plan, params);
+    const defaults = typeof options.headers === "function" ? options.headers() : options.headers;
+    const headers = { ...lowerCased(defaults), ...encoded.headers, ...lowerCased(callOptions.headers) };
+    const init: RequestInit = { method: plan.method, headers };
+    if (encoded.body !== undefined) init.body = encoded.body;
+    if (signal !== undefined) init.signal = signal;
+    if (options.credentials !== undefined) init.credentials = options.credentials;
+    const send = options.fetch ?? globalThis.fetch;
+    response = await send(joinUrl(options.baseUrl, encoded.target), init);
+  } catch (error) {
+    return networkFailure(error, signal);
+  }
+  return decodeResponse(plan, response, signal);
+}
+
+function joinUrl(baseUrl: string, target: string): string {
+  return baseUrl.endsWith("/") ? baseUrl.slice(0, -1) + target : baseUrl + target;
+}
+
+function lowerCased(headers: Readonly<Record<string, string>> | undefined): Record<string, string> {
+  const result: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers ?? {})) result[name.toLowerCase()] = value;
+  return result;
+}

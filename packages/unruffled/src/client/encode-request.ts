@@ -1,0 +1,116 @@
+import type { OperationPlan, ParamPlan } from "./operation-plan.ts";
+
+/** What `fetch` is given for one call: the URL (after the base) and the request's parts. */
+export interface EncodedCall {
+  /** The path with its placeholders filled, and the query string. */
+  target: string;
+  headers: Record<string, string>;
+  body: string | URLSearchParams | FormData | undefined;
+}
+
+/**
+ * Places each value where the endpoint reads it, as the server decodes it: path placeholders
+ * percent-encoded, a list as repeated query (or form) names, a header list joined by commas,
+ * cookies in one `Cookie` header, and the body as JSON, an urlencoded form or multipart.
+ *
+ * @example encodeCall(plan, { page: 2, tag: ["a", "b"] }).target // "/items?page=2&tag=a&tag=b"
+ */
+export function encodeCall(plan: OperationPlan, params: Readonly<Record<string, unknown>>): EncodedCall {
+  const pathValues: Record<string, string> = {};
+  const query = new URLSearchParams();
+  const headers: Record<string, string> = {};
+  const cookies: string[] = [];
+  const fields: [string, unknown][] = [];
+  let wholeBody: unknown;
+  for (const param of plan.params) {
+    const value = params[param.name];
+    if (value === undefined) continue;
+    if (param.whole) {
+      wholeBody = value;
+      continue;
+    }
+    for (const [wire, item] of wireEntries(param, value)) {
+      switch (param.in) {
+        case "path":
+          pathValues[wire] = text(item);
+          break;
+        case "query":
+          for (const one of listOf(item)) query.append(wire, text(one));
+          break;
+        case "header":
+          headers[wire] = listOf(item).map(text).join(", ");
+          break;
+        case "cookie":
+          cookies.push(`${wire}=${encodeURIComponent(text(item))}`);
+          break;
+        default:
+          fields.push([wire, item]);
+      }
+    }
+  }
+  if (cookies.length > 0) headers.cookie = cookies.join("; ");
+  const search = query.toString();
+  const target = fillPath(plan.path, pathValues) + (search === "" ? "" : `?${search}`);
+  return { target, headers, body: encodeBody(plan, fields, wholeBody, headers) };
+}
+
+/** A scalar, list or file fills one name; a model spreads its fields over theirs. */
+function wireEntries(param: ParamPlan, value: unknown): [string, unknown][] {
+  if (param.fields === undefined) return [[param.wire!, value]];
+  const model = value as Record<string, unknown>;
+  const entries: [string, unknown][] = [];
+  for (const [key, wire] of Object.entries(param.fields)) {
+    if (model[key] !== undefined) entries.push([wire, model[key]]);
+  }
+  return entries;
+}
+
+function encodeBody(
+  plan: OperationPlan,
+  fields: readonly [string, unknown][],
+  wholeBody: unknown,
+  headers: Record<string, string>,
+): EncodedCall["body"] {
+  switch (plan.body) {
+    case "json":
+      if (wholeBody === undefined && fields.length === 0) return undefined;
+      headers["content-type"] = "application/json";
+      return JSON.stringify(wholeBody !== undefined ? wholeBody : Object.fromEntries(fields));
+    case "form": {
+      const form = new URLSearchParams();
+      for (const [wire, item] of fields) for (const one of listOf(item)) form.append(wire, text(one));
+      return form;
+    }
+    case "multipart": {
+      // fetch writes the boundary into the content type itself.
+      const form = new FormData();
+      for (const [wire, item] of fields) {
+        for (const one of listOf(item)) {
+          if (one instanceof Blob) form.append(wire, one);
+          else form.append(wire, text(one));
+        }
+      }
+      return form;
+    }
+    default:
+      return undefined;
+  }
+}
+
+function fillPath(path: string, values: Readonly<Record<string, string>>): string {
+  return path.replace(/\{([^}]+)\}/g, (_placeholder, name: string) => {
+    const value = values[name];
+    // The types require every path parameter; a missing one is sent as an empty segment, and the
+    // server answers for it (404 or 422) rather than the client throwing.
+    return value === undefined ? "" : encodeURIComponent(value);
+  });
+}
+
+function listOf(value: unknown): readonly unknown[] {
+  return Array.isArray(value) ? value : [value];
+}
+
+/** The text of one value on the wire: dates as ISO strings, everything else as `String()` gives it. */
+function text(value: unknown): string {
+  return value instanceof Date ? value.toISOString() : String(value);
+}

@@ -1,0 +1,21 @@
+/**
+ * The run-time half of a generated client (`unruffled client app.ts --out client.ts`): fetch-based,
+ * without Zod or any server code, for browsers and Node alike.
+ */
+export {
+  bindOperations,
+  type CallOptions,
+  type ClientOptions,
+  callOperation,
+  type HeadersInput,
+} from "./create-client.ts";
+export type { OperationPlan, ParamLocation, ParamPlan } from "./operation-plan.ts";
+export type {
+  Answer,
+  DecodeFailure,
+  EventsAnswer,
+  NetworkFailure,
+  UndocumentedStatus,
+  Unexpected,
+} from "./results.ts";
+export { EventDecodeError, readServerEvents, type ServerEvent, type ServerEvents } from "./server-events.ts";

@@ -1,0 +1,107 @@
+/** One server-sent event as the client reads it: its data parsed from JSON, and its other fields. */
+export interface ServerEvent<Data> {
+  data: Data;
+  event?: string;
+  id?: string;
+  retry?: number;
+}
+
+/** The events of a stream: iterate with `for await`; breaking out or the call's signal ends it. */
+export type ServerEvents<Data> = AsyncIterable<ServerEvent<Data>>;
+
+/** An event whose data is not JSON: the stream ends with this error. */
+export class EventDecodeError extends Error {
+  override name = "EventDecodeError";
+  readonly data: string;
+  constructor(data: string) {
+    super(`An event's data is not JSON: ${data.slice(0, 200)}`);
+    this.data = data;
+  }
+}
+
+interface PendingEvent {
+  data: string[];
+  event?: string;
+  id?: string;
+  retry?: number;
+}
+
+/**
+ * Reads `text/event-stream` bytes into events (the WHATWG rules: lines end in CR, LF or CRLF, a
+ * blank line dispatches, `:` starts a comment). The stream ends quietly when the body ends or the
+ * call's signal aborts it; `break` cancels the body, which closes the connection's stream.
+ *
+ * @example for await (const { data } of readServerEvents(response.body, signal)) console.log(data);
+ */
+export async function* readServerEvents<Data>(
+  body: ReadableStream<Uint8Array> | null,
+  signal: AbortSignal | undefined,
+): AsyncGenerator<ServerEvent<Data>, void, undefined> {
+  if (body === null) return;
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = "";
+  let pending: PendingEvent = { data: [] };
+  let afterCarriageReturn = false;
+  try {
+    for (;;) {
+      let chunk: Awaited<ReturnType<typeof reader.read>>;
+      try {
+        chunk = await reader.read();
+      } catch (error) {
+        if (signal?.aborted) return;
+        throw error;
+      }
+      if (chunk.done) return;
+      let text = decoder.decode(chunk.value, { stream: true });
+      // A CR that ended the last chunk may be the first half of a CRLF: its LF ends no second line.
+      if (afterCarriageReturn && text.startsWith("\n")) text = text.slice(1);
+      if (text === "") continue;
+      afterCarriageReturn = text.endsWith("\r");
+      buffer += text;
+      const lines = buffer.split(/\r\n|\r|\n/);
+      // The last piece may be half a line.
+      buffer = lines.pop()!;
+      for (const line of lines) {
+        if (line === "") {
+          // Events already received stay unread once the signal aborts: the stream ends there.
+          if (signal?.aborted) return;
+          if (pending.data.length > 0) yield toEvent<Data>(pending);
+          pending = { data: [] };
+          continue;
+        }
+        readField(pending, line);
+      }
+    }
+  } finally {
+    // Cancelling an already finished or errored body is harmless; it releases the connection.
+    await reader.cancel().catch(() => {});
+  }
+}
+
+function readField(pending: PendingEvent, line: string): void {
+  if (line.startsWith(":")) return;
+  const colon = line.indexOf(":");
+  const field = colon < 0 ? line : line.slice(0, colon);
+  let value = colon < 0 ? "" : line.slice(colon + 1);
+  if (value.startsWith(" ")) value = value.slice(1);
+  if (field === "data") pending.data.push(value);
+  else if (field === "event") pending.event = value;
+  else if (field === "id" && !value.includes("\0")) pending.id = value;
+  else if (field === "retry" && /^\d+$/.test(value)) pending.retry = Number(value);
+}
+
+function toEvent<Data>(pending: PendingEvent): ServerEvent<Data> {
+  const text = pending.data.join("\n");
+  let data: Data;
+  try {
+    data = JSON.parse(text) as Data;
+  } catch {
+    throw new EventDecodeError(text);
+  }
+  const event: ServerEvent<Data> = { data };
+  if (pending.event !== undefined) event.event = pending.event;
+  if (pending.id !== undefined) event.id = pending.id;
+  if (pending.retry !== undefined) event.retry = pending.retry;
+  return event;
+}

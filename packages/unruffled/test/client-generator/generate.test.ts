@@ -1,0 +1,151 @@
+// `unruffled client`: the module it writes, what it refuses, and --check.
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { createApp } from "unruffled";
+import { PlainTextResponse } from "unruffled/http";
+import { endpoint, path } from "unruffled/route";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { generateClient } from "../../src/client-generator/index.ts";
+import { runCli } from "../cli/support/cli-process.ts";
+import { clientFixtureApp } from "../client/fixture-client-app.ts";
+
+const FIXTURE_APP = fileURLToPath(new URL("../client/fixture-client-app.ts", import.meta.url));
+const DUPLICATES = fileURLToPath(new URL("./fixtures-duplicate-names.ts", import.meta.url));
+
+let folder: string;
+beforeAll(async () => {
+  folder = await mkdtemp(join(tmpdir(), "unruffled-client-"));
+});
+afterAll(async () => {
+  await rm(folder, { recursive: true, force: true });
+});
+
+describe("the generated module", () => {
+  const source = generateClient(clientFixtureApp());
+
+  it("declares one member per route, typed by name, with its Params and Result types", () => {
+    expect(source).toContain(
+      "  get_student(params: GetStudentParams, options?: CallOptions): Promise<GetStudentResult>;",
+    );
+    expect(source).toContain(
+      [
+        "export type GetStudentResult =",
+        '  | Answer<200, "application/json", Student>',
+        '  | Answer<404, "application/json", NotFound>',
+        '  | Answer<422, "application/json", HTTPValidationError>',
+        "  | Unexpected;",
+      ].join("\n"),
+    );
+  });
+
+  it("prints the models as plain types from the document's JSON Schemas, dates as strings", () => {
+    expect(source).toContain(
+      [
+        "/** Someone enrolled */",
+        "export interface Student {",
+        "  id: number;",
+        "  name: string;",
+        "  nickname: string | null;",
+        "  joined: string;",
+        "}",
+      ].join("\n"),
+    );
+  });
+
+  it("adds the answers the framework gives: 413 and 415 to a body, 401 and 403 to a scheme", () => {
+    expect(source).toContain(
+      [
+        "export type UploadResult =",
+        '  | Answer<200, "text/plain", string>',
+        '  | Answer<413, "application/json", HTTPError>',
+        '  | Answer<415, "application/json", HTTPError>',
+        '  | Answer<422, "application/json", HTTPValidationError>',
+        "  | Unexpected;",
+      ].join("\n"),
+    );
+    expect(source).toMatch(
+      /Answer<401, "application\/json", HTTPError>\n {2}\| Answer<403, "application\/json", HTTPError>/,
+    );
+  });
+
+  it("types an event stream's data, and files as Blobs", () => {
+    expect(source).toContain("  | EventsAnswer<200, Tick>\n");
+    expect(source).toContain("  avatar: Blob;\n  attachments?: readonly Blob[];\n");
+  });
+
+  it("says when a member's name is derived, the route having none", () => {
+    expect(source).toContain(
+      "  /** GET /misbehave. The route has no name: this one is derived from its method and path. */\n  get_misbehave(",
+    );
+  });
+
+  it("imports nothing but the unruffled/client runtime", () => {
+    expect(source.match(/ from "[^"]+";$/gm)).toEqual([' from "unruffled/client";']);
+  });
+
+  it("refuses two routes with one name, naming them", () => {
+    const hello = endpoint({ returns: PlainTextResponse, handler: () => new PlainTextResponse("hi") });
+    const app = createApp({
+      routes: [
+        path("/a", { endpoint: hello, name: "greet", operationId: "greet_a" }),
+        path("/b", { endpoint: hello, methods: ["POST"], name: "greet", operationId: "greet_b" }),
+      ],
+    });
+    expect(() => generateClient(app)).toThrow(
+      'A client has one member per route name, and these routes share a name: "greet": GET /a and POST /b. Give each route its own name (path(..., { name })).',
+    );
+  });
+});
+
+describe("unruffled client", () => {
+  it("writes the module to --out", async () => {
+    const out = join(folder, "client.ts");
+    const result = await runCli("client", FIXTURE_APP, "--out", out);
+    expect(result).toEqual({ code: 0, stdout: "", stderr: `Wrote the client to ${out}\n` });
+    expect(await readFile(out, "utf8")).toBe(generateClient(clientFixtureApp()));
+  });
+
+  it("--check passes on a fresh file, and fails with exit code 1 on a stale or missing one", async () => {
+    const out = join(folder, "checked.ts");
+    await runCli("client", FIXTURE_APP, "--out", out);
+    expect(await runCli("client", FIXTURE_APP, "--out", out, "--check")).toEqual({
+      code: 0,
+      stdout: "",
+      stderr: `${out} is up to date.\n`,
+    });
+    await writeFile(out, `${await readFile(out, "utf8")}// edited\n`);
+    expect(await runCli("client", FIXTURE_APP, "--out", out, "--check")).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: `unruffled client: ${out} is not the client the app generates now; write it again: unruffled client ${FIXTURE_APP} --out ${out}\n`,
+    });
+    expect(await readFile(out, "utf8")).toMatch(/\/\/ edited\n$/);
+    const missing = join(folder, "missing.ts");
+    expect(await runCli("client", FIXTURE_APP, "--out", missing, "--check")).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: `unruffled client: ${missing} does not exist; write it without --check.\n`,
+    });
+  });
+
+  it("needs --out", async () => {
+    expect(await runCli("client", FIXTURE_APP)).toEqual({
+      code: 2,
+      stdout: "",
+      stderr:
+        "Give the file to write with --out <file>.\nUsage: unruffled client <app module> [--export <name>] --out <file> [--check]\n",
+    });
+  });
+
+  it("refuses routes that share a name, naming them, with exit code 1", async () => {
+    const result = await runCli("client", DUPLICATES, "--out", join(folder, "never.ts"));
+    expect(result).toEqual({
+      code: 1,
+      stdout: "",
+      stderr:
+        'unruffled client: ValueError: A client has one member per route name, and these routes share a name: "hello": GET /hello and POST /hi. Give each route its own name (path(..., { name })).\n',
+    });
+  });
+});
