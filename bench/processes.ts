@@ -17,7 +17,11 @@ export const ROOT_DIR = dirname(BENCH_DIR);
 export type RunSettings = {
   connections: number;
   pipelining: number;
+  /** the shortest and the longest warm-up, seconds (see `LoadSpec`) */
   warmup: number;
+  warmupMax: number;
+  steadyPct: number;
+  steadyWindows: number;
   duration: number;
   maxRequests: number;
 };
@@ -177,6 +181,9 @@ export function loadSpec(
     connections: settings.connections,
     pipelining: settings.pipelining,
     warmup: settings.warmup,
+    warmupMax: settings.warmupMax,
+    steadyPct: settings.steadyPct,
+    steadyWindows: settings.steadyWindows,
     duration: settings.duration,
     maxRequests: settings.maxRequests,
     serverPid: running.pid,
@@ -188,7 +195,7 @@ export async function load(spec: LoadSpec, cpu: string | null): Promise<LoadResu
   const child = spawn(command, args, { cwd: ROOT_DIR, env: childEnv(), stdio: ["ignore", "pipe", "pipe"] });
   live.add(child);
   const output = captureOutput(child);
-  const limitMs = (spec.warmup + spec.duration) * 1000 + 30_000;
+  const limitMs = (Math.max(spec.warmup, spec.warmupMax) + 1 + spec.duration) * 1000 + 30_000;
   const timer = setTimeout(() => child.kill("SIGKILL"), limitMs);
   const code = await new Promise<number | null>((resolve) => {
     child.on("exit", (exitCode) => resolve(exitCode));
