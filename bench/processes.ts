@@ -103,19 +103,23 @@ function errorSummary(stderr: string): string {
   return shown ? `: ${shown.length > 300 ? `${shown.slice(0, 297)}...` : shown}` : "";
 }
 
+/** What a server may be started with besides its file: Node flags before it, more environment. */
+export type StartOptions = { nodeArgs?: string[]; env?: Record<string, string> };
+
 export async function startServer(
   file: string,
   readyPath: string,
   startTimeoutMs: number,
   cpu: string | null,
+  options: StartOptions = {},
 ): Promise<Running> {
   if (!existsSync(file)) throw new Error(`${relative(ROOT_DIR, file)} does not exist`);
   // Every framework runs as its users run it: unruffled from its build (dist/), like the peers' packages.
-  const [command, args] = pinned(cpu, [file]);
+  const [command, args] = pinned(cpu, [...(options.nodeArgs ?? []), file]);
   const started = performance.now();
   const child = spawn(command, args, {
     cwd: ROOT_DIR,
-    env: childEnv({ PORT: "0", NODE_ENV: "production" }),
+    env: childEnv({ PORT: "0", NODE_ENV: "production", ...options.env }),
     stdio: ["ignore", "pipe", "pipe"],
   });
   live.add(child);
