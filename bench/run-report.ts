@@ -226,7 +226,8 @@ export function renderReport(
     "  vs raw: the same, of each server over raw node:http (interval from 8 rounds); vs raw, CPU: of requests\n" +
       "    per second of each server's own CPU time (req/CPU-s), which a busy machine moves less than req/s.\n" +
       `  warm-up s: median warm-up; each goes on in 1 s windows (${config.warmup}–${config.warmupMax} s) until the last\n` +
-      `    ${config.steadyWindows} agree within ${config.steadyPct} % in req/CPU-s; unsteady: runs that reached the cap first.`,
+      `    ${config.steadyWindows} agree within ${config.steadyPct} % in req/CPU-s; unsteady: runs that reached the cap first,\n` +
+      `    or whose measured run was more than ${config.steadyPct} % above the warm-up's last windows (still climbing).`,
   );
   out.push("  RSS MB: server VmRSS right after that endpoint's load; peak RSS: VmHWM at the end of a round.");
   out.push(

@@ -10,6 +10,7 @@ import {
   roundRatios,
   type Sample,
   type ServerOutcome,
+  settled,
 } from "./run-summary.ts";
 import type { EndpointDef } from "./suites/suite.ts";
 
@@ -20,6 +21,7 @@ export function roundLine(
   endpoint: EndpointDef,
   thisRound: { id: string; sample: Sample }[],
   outcomes: Map<string, ServerOutcome>,
+  steadyPct: number,
 ): string {
   const ceiling = thisRound.find((entry) => entry.id === CEILING)?.sample;
   const parts: string[] = [];
@@ -38,6 +40,10 @@ export function roundLine(
   const flags: string[] = [];
   const unsteady = thisRound.filter(({ sample }) => !sample.steady).map(({ id }) => id);
   if (unsteady.length > 0) flags.push(`not steady at the warm-up's cap: ${unsteady.join(", ")}`);
+  const rose = thisRound
+    .filter(({ sample }) => sample.steady && !settled(sample, steadyPct))
+    .map(({ id }) => id);
+  if (rose.length > 0) flags.push(`faster in the measured run than at the warm-up's end: ${rose.join(", ")}`);
   const anchor = anchorFlag(endpoint, thisRound, outcomes);
   if (anchor !== null) flags.push(anchor);
   return (

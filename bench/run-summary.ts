@@ -32,6 +32,20 @@ export type Sample = {
   wrongBodySample: string | null;
 };
 
+/**
+ * Whether a run measured a settled server: its warm-up ended steady, and the measured run did not
+ * climb above the warm-up's last windows by more than `steadyPct` (a server that sat on a plateau
+ * for a few seconds while V8 was still compiling its hot code, then got faster).
+ */
+export function settled(sample: Sample, steadyPct: number, windows = 3): boolean {
+  if (!sample.steady) return false;
+  const last = sample.warmupWindows.slice(-windows).filter((w): w is number => w !== null);
+  const measured = sample.requestsPerCpuS;
+  if (last.length === 0 || measured === null) return true;
+  const before = last.reduce((a, b) => a + b, 0) / last.length;
+  return measured <= before * (1 + steadyPct / 100);
+}
+
 /** Responses of a run that were not a success, its warm-up included. */
 export const failedResponses = (s: Sample) => s.non2xx + s.errors + s.timeouts + s.wrongBody + s.warmupFailed;
 
@@ -110,6 +124,7 @@ export function summarize(
   servers: ServerDef[],
   endpoints: EndpointDef[],
   outcomes: Map<string, ServerOutcome>,
+  steadyPct: number,
 ): Summary {
   const summary: Summary = {};
   for (const server of servers) {
@@ -135,7 +150,7 @@ export function summarize(
         loadCpuPct: median(samples.map((s) => s.loadCpuPct)),
         otherCpuPct: median(known(samples.map((s) => s.otherCpuPct))),
         warmupS: median(samples.map((s) => s.warmupS)),
-        unsteady: samples.filter((s) => !s.steady).length,
+        unsteady: samples.filter((s) => !settled(s, steadyPct)).length,
         samples: samples.length,
         excluded: all.length - samples.length,
       };

@@ -356,7 +356,7 @@ budget of ${config.budgetMinutes} minutes reached: ${roundsRun} of ${config.roun
             parts.push(`${endpoint.id}: load failed: ${(error as Error).message}`);
           }
         }
-        log(roundLine(endpoint, thisRound, outcomes));
+        log(roundLine(endpoint, thisRound, outcomes, config.steadyPct));
       }
     } finally {
       for (const { server, outcome, running, parts } of up) {
@@ -369,7 +369,7 @@ budget of ${config.budgetMinutes} minutes reached: ${roundsRun} of ${config.roun
   }
 
   // 3. Summary
-  const summary = summarize(servers, suite.endpoints, outcomes);
+  const summary = summarize(servers, suite.endpoints, outcomes, config.steadyPct);
   const previous = previousRun(suite.id);
   log(`\n${renderReport(suite, summary, outcomes, { ...config, rounds: roundsRun }, generator, previous)}`);
   if (quietWaits.ms > 0 || noisyRetries.count > 0) {
