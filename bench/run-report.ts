@@ -5,6 +5,7 @@ import {
   ANCHOR,
   ANCHOR_FLAG_NOISES,
   anchorCheck,
+  byCpuSecond,
   CEILING,
   MIN_ROUNDS_FOR_INTERVAL,
   roundRatios,
@@ -66,6 +67,11 @@ function anchorSection(
     const ratios = roundRatios(anchor.endpoints[endpoint.id] ?? [], ceiling.endpoints[endpoint.id] ?? []);
     if (ratios.length === 0) continue;
     const check = anchorCheck(ratios);
+    const perCpu = anchorCheck(
+      roundRatios(anchor.endpoints[endpoint.id] ?? [], ceiling.endpoints[endpoint.id] ?? [], byCpuSecond),
+    );
+    const flagged = (c: ReturnType<typeof anchorCheck>) =>
+      c.flagged.length === 0 ? "none" : c.flagged.map((r) => `${r.round} (${fmt(r.ratio)}×)`).join(", ");
     const mine = summary[ANCHOR]?.endpoints[endpoint.id]?.vsCeiling;
     const before = previous?.summary[ANCHOR]?.endpoints[endpoint.id]?.vsCeiling?.ratio;
     const outside =
@@ -75,16 +81,28 @@ function anchorSection(
     rows.push([
       endpoint.id,
       withInterval(mine),
-      withInterval(mine?.perCpu),
       `±${fmt(check.noisePct, 1)} %`,
-      check.flagged.length === 0
-        ? "none"
-        : check.flagged.map((r) => `${r.round} (${fmt(r.ratio)}×)`).join(", "),
+      flagged(check),
+      withInterval(mine?.perCpu),
+      `±${fmt(perCpu.noisePct, 1)} %`,
+      flagged(perCpu),
       before === undefined ? "-" : `${fmt(before)}×${outside ? " ⚠ outside this run's interval" : ""}`,
     ]);
   }
   out.push(
-    table(["endpoint", "req/s ratio", "per CPU-s", "noise", "flagged rounds", "last run"], rows),
+    table(
+      [
+        "endpoint",
+        "req/s",
+        "noise",
+        "flagged rounds",
+        "per CPU-s",
+        "noise",
+        "flagged rounds",
+        "last run (req/s)",
+      ],
+      rows,
+    ),
     previous === null ? "" : `  last run: ${previous.file} (${previous.date})`,
     "",
   );

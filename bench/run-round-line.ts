@@ -6,6 +6,8 @@ import {
   ANCHOR,
   ANCHOR_FLAG_NOISES,
   anchorCheck,
+  byCpuSecond,
+  bySecond,
   CEILING,
   roundRatios,
   type Sample,
@@ -21,7 +23,7 @@ export function roundLine(
   endpoint: EndpointDef,
   thisRound: { id: string; sample: Sample }[],
   outcomes: Map<string, ServerOutcome>,
-  steadyPct: number,
+  steady: { steadyPct: number; steadyWindows: number },
 ): string {
   const ceiling = thisRound.find((entry) => entry.id === CEILING)?.sample;
   const parts: string[] = [];
@@ -41,7 +43,7 @@ export function roundLine(
   const unsteady = thisRound.filter(({ sample }) => !sample.steady).map(({ id }) => id);
   if (unsteady.length > 0) flags.push(`not steady at the warm-up's cap: ${unsteady.join(", ")}`);
   const rose = thisRound
-    .filter(({ sample }) => sample.steady && !settled(sample, steadyPct))
+    .filter(({ sample }) => sample.steady && !settled(sample, steady.steadyPct, steady.steadyWindows))
     .map(({ id }) => id);
   if (rose.length > 0) flags.push(`faster in the measured run than at the warm-up's end: ${rose.join(", ")}`);
   const anchor = anchorFlag(endpoint, thisRound, outcomes);
@@ -52,7 +54,7 @@ export function roundLine(
   );
 }
 
-/** The anchor's ratio this round against the median and noise of the rounds before it. */
+/** The anchor's ratio this round (req/s, and per CPU-second) against the median and noise of the rounds before. */
 function anchorFlag(
   endpoint: EndpointDef,
   thisRound: { id: string; sample: Sample }[],
@@ -61,14 +63,24 @@ function anchorFlag(
   const anchor = thisRound.find((entry) => entry.id === ANCHOR)?.sample;
   const ceiling = thisRound.find((entry) => entry.id === CEILING)?.sample;
   if (anchor === undefined || ceiling === undefined) return null;
-  const round = anchor.round;
-  const history = roundRatios(
-    outcomes.get(ANCHOR)?.endpoints[endpoint.id] ?? [],
-    outcomes.get(CEILING)?.endpoints[endpoint.id] ?? [],
-  ).filter((r) => r.round < round);
-  if (history.length < MIN_HISTORY) return null;
-  const { median, noisePct } = anchorCheck(history);
-  const ratio = anchor.rps / ceiling.rps;
-  if (Math.abs(ratio / median - 1) * 100 <= ANCHOR_FLAG_NOISES * noisePct) return null;
-  return `anchor ${ANCHOR}/${CEILING} ${ratio.toFixed(2)}× off its median ${median.toFixed(2)}× (noise ±${noisePct.toFixed(1)} %)`;
+  const departures = [
+    { measure: "req/s", pick: bySecond },
+    { measure: "per CPU-s", pick: byCpuSecond },
+  ].flatMap(({ measure, pick }) => {
+    const history = roundRatios(
+      outcomes.get(ANCHOR)?.endpoints[endpoint.id] ?? [],
+      outcomes.get(CEILING)?.endpoints[endpoint.id] ?? [],
+      pick,
+    ).filter((r) => r.round < anchor.round);
+    const mine = pick(anchor);
+    const theirs = pick(ceiling);
+    if (history.length < MIN_HISTORY || mine === null || theirs === null || theirs <= 0) return [];
+    const { median, noisePct } = anchorCheck(history);
+    const ratio = mine / theirs;
+    if (Math.abs(ratio / median - 1) * 100 <= ANCHOR_FLAG_NOISES * noisePct) return [];
+    return [
+      `${measure} ${ratio.toFixed(2)}× off its median ${median.toFixed(2)}× (noise ±${noisePct.toFixed(1)} %)`,
+    ];
+  });
+  return departures.length === 0 ? null : `anchor ${ANCHOR}/${CEILING} ${departures.join(", ")}`;
 }

@@ -37,7 +37,7 @@ export type Sample = {
  * climb above the warm-up's last windows by more than `steadyPct` (a server that sat on a plateau
  * for a few seconds while V8 was still compiling its hot code, then got faster).
  */
-export function settled(sample: Sample, steadyPct: number, windows = 3): boolean {
+export function settled(sample: Sample, steadyPct: number, windows: number): boolean {
   if (!sample.steady) return false;
   const last = sample.warmupWindows.slice(-windows).filter((w): w is number => w !== null);
   const measured = sample.requestsPerCpuS;
@@ -71,9 +71,9 @@ export const ANCHOR = "fastify";
 /** A round's anchor is flagged when it departs from the run's median by more than this many noises. */
 export const ANCHOR_FLAG_NOISES = 2;
 
-type Pick = (sample: Sample) => number | null;
-const bySecond: Pick = (s) => s.rps;
-const byCpuSecond: Pick = (s) => s.requestsPerCpuS;
+export type Pick = (sample: Sample) => number | null;
+export const bySecond: Pick = (s) => s.rps;
+export const byCpuSecond: Pick = (s) => s.requestsPerCpuS;
 
 /** `mine` over `peer` in each round where both were measured without failures, with the round. */
 export function roundRatios(
@@ -124,7 +124,7 @@ export function summarize(
   servers: ServerDef[],
   endpoints: EndpointDef[],
   outcomes: Map<string, ServerOutcome>,
-  steadyPct: number,
+  steady: { steadyPct: number; steadyWindows: number },
 ): Summary {
   const summary: Summary = {};
   for (const server of servers) {
@@ -150,7 +150,7 @@ export function summarize(
         loadCpuPct: median(samples.map((s) => s.loadCpuPct)),
         otherCpuPct: median(known(samples.map((s) => s.otherCpuPct))),
         warmupS: median(samples.map((s) => s.warmupS)),
-        unsteady: samples.filter((s) => !settled(s, steadyPct)).length,
+        unsteady: samples.filter((s) => !settled(s, steady.steadyPct, steady.steadyWindows)).length,
         samples: samples.length,
         excluded: all.length - samples.length,
       };

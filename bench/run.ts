@@ -214,8 +214,28 @@ async function startChecked(
   return { kind: "wrong answers", failures, warnings };
 }
 
+/** `--from FILE`: the report of a finished run, made again from its results file. */
+function reportAgain(file: string): void {
+  const saved = JSON.parse(readFileSync(file, "utf8")) as {
+    config: Config & { roundsRun?: number; loadGenerator: LoadGenerator };
+    endpoints: EndpointDef[];
+    servers: ServerOutcome[];
+  };
+  const whole: Suite = SUITES[saved.config.suite];
+  const suite: Suite = { ...whole, endpoints: saved.endpoints };
+  const servers = whole.servers.filter((s) => saved.servers.some((o) => o.id === s.id));
+  const outcomes = new Map(saved.servers.map((o) => [o.id, o]));
+  const summary = summarize(servers, suite.endpoints, outcomes, saved.config);
+  const rounds = saved.config.roundsRun ?? saved.config.rounds;
+  const shown = { ...saved.config, rounds };
+  process.stdout.write(
+    `${file}\n\n${renderReport(suite, summary, outcomes, shown, saved.config.loadGenerator, null)}\n`,
+  );
+}
+
 async function main(): Promise<void> {
   const config = readConfig(process.argv.slice(2));
+  if (config.from !== null) return reportAgain(config.from);
   const whole: Suite = SUITES[config.suite];
   // Checks stay whole: every server is still checked on every endpoint before it is loaded.
   const suite: Suite = {
@@ -356,7 +376,7 @@ budget of ${config.budgetMinutes} minutes reached: ${roundsRun} of ${config.roun
             parts.push(`${endpoint.id}: load failed: ${(error as Error).message}`);
           }
         }
-        log(roundLine(endpoint, thisRound, outcomes, config.steadyPct));
+        log(roundLine(endpoint, thisRound, outcomes, config));
       }
     } finally {
       for (const { server, outcome, running, parts } of up) {
@@ -369,7 +389,7 @@ budget of ${config.budgetMinutes} minutes reached: ${roundsRun} of ${config.roun
   }
 
   // 3. Summary
-  const summary = summarize(servers, suite.endpoints, outcomes, config.steadyPct);
+  const summary = summarize(servers, suite.endpoints, outcomes, config);
   const previous = previousRun(suite.id);
   log(`\n${renderReport(suite, summary, outcomes, { ...config, rounds: roundsRun }, generator, previous)}`);
   if (quietWaits.ms > 0 || noisyRetries.count > 0) {
