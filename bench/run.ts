@@ -1,11 +1,13 @@
 // Side-by-side benchmark: starts the servers of a suite one at a time, checks that each answers the
 // suite's endpoints correctly (and rejects invalid input), then loads them from a second process
-// (bench/load.ts: wrk when installed, else autocannon) in interleaved rounds, and prints a table.
-// The suites (bench/suites/) say what is measured; this file is the machinery.
+// (bench/load.ts: wrk when installed, else autocannon) in interleaved rounds, each server warmed up
+// until it is steady, and prints a table. The suites (bench/suites/) say what is measured; this
+// file is the machinery (options: run-config.ts; medians and ratios: run-summary.ts; a round's
+// lines: run-round-line.ts; the report: run-report.ts).
 //
-//   npm run bench                    frameworks: five servers, in-memory endpoints (about 8 minutes on 2 cores)
-//   npm run bench:enrollment         enrollment: the enrollment service on SQLite, three servers (about 3.5 minutes)
-//   npm run bench -- --quick         smoke run (about 1 minute)
+//   npm run bench                    frameworks: five servers, in-memory endpoints (about 30 minutes on 2 cores)
+//   npm run bench:enrollment         enrollment: the enrollment service on SQLite, three servers
+//   npm run bench -- --quick         smoke run (about 3 minutes)
 //   npm run bench -- --help          every option
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
