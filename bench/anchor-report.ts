@@ -1,10 +1,13 @@
-// How each server approached its steady state in a run of `npm run bench`, read from its results
-// file: per server and endpoint, the median over the rounds of each 1-second warm-up window's
-// requests per CPU-second over the measured (steady) run's, and what a short fixed warm-up would
-// have measured instead. A fixed `--warmup W --duration D` measures windows W+1..W+D of the same
-// series: with W = 1 and D = 2 (the old defaults), windows 2 and 3.
+// What moves the anchor (Fastify over raw), read from the results file of a run of `npm run bench`:
+// 1. how each server approached its steady state: per server and endpoint, the median over the
+//    rounds of each 1-second warm-up window's requests per CPU-second over the measured run's;
+// 2. the anchor as a short fixed warm-up would have read it in the same rounds: a fixed
+//    `--warmup W --duration D` measures windows W+1..W+D of the same series (W = 1, D = 2: the
+//    defaults before issue 30, windows 2 and 3);
+// 3. the anchor by how busy the machine was: rounds grouped by the other processes' CPU during the
+//    anchor's and raw's runs.
 //
-//   npm exec -- node bench/warmup-report.ts [bench/results/frameworks-….json] [--warmup 1 --duration 2]
+//   npm exec -- node bench/anchor-report.ts [bench/results/frameworks-….json] [--warmup 1 --duration 2]
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -85,5 +88,38 @@ if (anchor !== undefined && ceiling !== undefined) {
       `  ${endpoint.padEnd(9)} steady ${median(steady).toFixed(2)}× (${steady.length} rounds)   ` +
         `fixed ${median(fixed).toFixed(2)}× (${fixed.length} rounds)\n`,
     );
+  }
+}
+
+// The anchor by the machine's load: the larger of the two runs' `other CPU` in each round.
+if (anchor !== undefined && ceiling !== undefined) {
+  const buckets: [number, number][] = [
+    [0, 20],
+    [20, 60],
+    [60, 100],
+    [100, Number.POSITIVE_INFINITY],
+  ];
+  process.stdout.write(
+    `\n${ANCHOR}/${CEILING} by the other processes' CPU (% of a core) during the two runs of a round\n`,
+  );
+  for (const endpoint of Object.keys(anchor.endpoints)) {
+    const parts = buckets.map(([low, high]) => {
+      const perSecond: number[] = [];
+      const perCpu: number[] = [];
+      for (const a of anchor.endpoints[endpoint] ?? []) {
+        const c = ceiling.endpoints[endpoint]?.find((s) => s.round === a.round);
+        if (c === undefined || !ok(a) || !ok(c) || a.otherCpuPct === null || c.otherCpuPct === null) continue;
+        const other = Math.max(a.otherCpuPct, c.otherCpuPct);
+        if (other < low || other >= high) continue;
+        perSecond.push(a.rps / c.rps);
+        if (a.requestsPerCpuS !== null && c.requestsPerCpuS !== null)
+          perCpu.push(a.requestsPerCpuS / c.requestsPerCpuS);
+      }
+      const range = high === Number.POSITIVE_INFINITY ? `≥${low}` : `${low}–${high}`;
+      return perSecond.length === 0
+        ? `${range}: -`
+        : `${range}: ${median(perSecond).toFixed(2)}× / CPU ${median(perCpu).toFixed(2)}× (${perSecond.length})`;
+    });
+    process.stdout.write(`  ${endpoint.padEnd(9)} ${parts.join("   ")}\n`);
   }
 }
