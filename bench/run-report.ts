@@ -1,17 +1,11 @@
 // The report of bench/run.ts: a table per endpoint, the anchor's check, start-up, the targets, notes.
 import type { LoadGenerator } from "./load.ts";
+import { anchorSection, type PreviousRun, withInterval } from "./run-anchor.ts";
 import { type Config, NOISY_PCT } from "./run-config.ts";
-import {
-  ANCHOR,
-  ANCHOR_FLAG_NOISES,
-  anchorCheck,
-  byCpuSecond,
-  CEILING,
-  MIN_ROUNDS_FOR_INTERVAL,
-  roundRatios,
-  type ServerOutcome,
-} from "./run-summary.ts";
-import type { RatioSummary, Suite, Summary } from "./suites/suite.ts";
+import { CEILING, MIN_ROUNDS_FOR_INTERVAL, type ServerOutcome } from "./run-summary.ts";
+import type { Suite, Summary } from "./suites/suite.ts";
+
+export type { PreviousRun } from "./run-anchor.ts";
 
 export function fmtInt(value: number): string {
   return Number.isFinite(value) ? Math.round(value).toLocaleString("en-US") : "-";
@@ -33,80 +27,6 @@ export function table(headers: string[], rows: string[][], alignLeft = 1): strin
   return [line(headers), line(widths.map((w) => "-".repeat(w))), ...rows.map(line)]
     .map((l) => `  ${l}`)
     .join("\n");
-}
-
-/** A ratio with its interval when there is one: `0.93× (0.90–0.95)`. */
-function withInterval(summary: RatioSummary | undefined): string {
-  if (summary === undefined || !Number.isFinite(summary.ratio)) return "-";
-  const range = summary.interval ? ` (${fmt(summary.interval[0])}–${fmt(summary.interval[1])})` : "";
-  return `${fmt(summary.ratio)}×${range}`;
-}
-
-/** The summary of the last run of the same suite, to compare this run's anchor with. */
-export type PreviousRun = { file: string; date: string; summary: Summary };
-
-/**
- * The anchor (Fastify over raw, same round) per endpoint: its median and interval, its noise, the
- * rounds that departed from it, and the last run's anchor when it lies outside this run's interval.
- */
-function anchorSection(
-  suite: Suite,
-  summary: Summary,
-  outcomes: Map<string, ServerOutcome>,
-  previous: PreviousRun | null,
-): string[] {
-  const anchor = outcomes.get(ANCHOR);
-  const ceiling = outcomes.get(CEILING);
-  if (anchor === undefined || ceiling === undefined) return [];
-  const out = [
-    `Anchor: ${anchor.label} over ${ceiling.label}, same round (it must hold still; a round off its median by`,
-    `more than ${ANCHOR_FLAG_NOISES} noises is flagged; noise = 1.4826 × median absolute deviation, relative)`,
-  ];
-  const rows: string[][] = [];
-  for (const endpoint of suite.endpoints) {
-    const ratios = roundRatios(anchor.endpoints[endpoint.id] ?? [], ceiling.endpoints[endpoint.id] ?? []);
-    if (ratios.length === 0) continue;
-    const check = anchorCheck(ratios);
-    const perCpu = anchorCheck(
-      roundRatios(anchor.endpoints[endpoint.id] ?? [], ceiling.endpoints[endpoint.id] ?? [], byCpuSecond),
-    );
-    const flagged = (c: ReturnType<typeof anchorCheck>) =>
-      c.flagged.length === 0 ? "none" : c.flagged.map((r) => `${r.round} (${fmt(r.ratio)}×)`).join(", ");
-    const mine = summary[ANCHOR]?.endpoints[endpoint.id]?.vsCeiling;
-    const before = previous?.summary[ANCHOR]?.endpoints[endpoint.id]?.vsCeiling?.ratio;
-    const outside =
-      before !== undefined &&
-      mine?.interval !== undefined &&
-      (before < mine.interval[0] || before > mine.interval[1]);
-    rows.push([
-      endpoint.id,
-      withInterval(mine),
-      `±${fmt(check.noisePct, 1)} %`,
-      flagged(check),
-      withInterval(mine?.perCpu),
-      `±${fmt(perCpu.noisePct, 1)} %`,
-      flagged(perCpu),
-      before === undefined ? "-" : `${fmt(before)}×${outside ? " ⚠ outside this run's interval" : ""}`,
-    ]);
-  }
-  out.push(
-    table(
-      [
-        "endpoint",
-        "req/s",
-        "noise",
-        "flagged rounds",
-        "per CPU-s",
-        "noise",
-        "flagged rounds",
-        "last run (req/s)",
-      ],
-      rows,
-    ),
-    previous === null ? "" : `  last run: ${previous.file} (${previous.date})`,
-    "",
-  );
-  return out;
 }
 
 export function renderReport(

@@ -2,219 +2,34 @@
 // suite's endpoints correctly (and rejects invalid input), then loads them from a second process
 // (bench/load.ts: wrk when installed, else autocannon) in interleaved rounds, each server warmed up
 // until it is steady, and prints a table. The suites (bench/suites/) say what is measured; this
-// file is the machinery (options: run-config.ts; medians and ratios: run-summary.ts; a round's
-// lines: run-round-line.ts; the report: run-report.ts).
+// file is the machinery (options: run-config.ts; the machine: run-machine.ts; medians and ratios:
+// run-summary.ts; a round's lines: run-round-line.ts; the report: run-report.ts and run-anchor.ts).
 //
 //   npm run bench                    frameworks: five servers, in-memory endpoints (about 30 minutes on 2 cores)
 //   npm run bench:enrollment         enrollment: the enrollment service on SQLite, three servers
 //   npm run bench -- --quick         smoke run (about 3 minutes)
 //   npm run bench -- --help          every option
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { join, relative } from "node:path";
-import { validate } from "./checks.ts";
-import type { LoadGenerator, LoadResult } from "./load.ts";
+import type { LoadGenerator } from "./load.ts";
 import {
   BENCH_DIR,
   hasTaskset,
-  load,
-  loadSpec,
   procStatusKb,
   ROOT_DIR,
   type Running,
-  type RunSettings,
-  sleep,
-  startServer,
   stopServer,
   wrkVersion,
 } from "./processes.ts";
-import { type Config, NOISY_PCT, readConfig, SUITES } from "./run-config.ts";
-import { fmtInt, type PreviousRun, renderReport } from "./run-report.ts";
+import { previousRun } from "./run-anchor.ts";
+import { type Config, readConfig, SUITES } from "./run-config.ts";
+import { machineInfo, noisyRetries, quietWaits } from "./run-machine.ts";
+import { measure, startChecked } from "./run-measure.ts";
+import { fmtInt, renderReport } from "./run-report.ts";
 import { roundLine } from "./run-round-line.ts";
 import { type Sample, type ServerOutcome, summarize } from "./run-summary.ts";
-import { appliesTo, type EndpointDef, type ServerDef, type Suite, type Summary } from "./suites/suite.ts";
-
-// ---------------------------------------------------------------------------------------------
-// Small helpers
-
-/** Busy ticks of the whole machine (user, nice, system, irq, softirq, steal), or null without /proc. */
-function machineBusyTicks(): number | null {
-  try {
-    const fields = (readFileSync("/proc/stat", "utf8").split("\n")[0] ?? "")
-      .trim()
-      .split(/\s+/)
-      .slice(1)
-      .map(Number);
-    const [user = 0, nice = 0, system = 0, , , irq = 0, softirq = 0, steal = 0] = fields;
-    return user + nice + system + irq + softirq + steal;
-  } catch {
-    return null;
-  }
-}
-
-const quietWaits = { ms: 0 };
-const noisyRetries = { count: 0 };
-
-/**
- * Other engineers' test suites share the machine: before a run, wait (up to `maxSeconds`) until the
- * machine uses less than a quarter of a core in a 200 ms window (the idle server is included).
- * Returns the time waited beyond the first window.
- */
-async function waitForQuiet(maxSeconds: number): Promise<number> {
-  if (maxSeconds <= 0) return 0;
-  const started = performance.now();
-  for (;;) {
-    const before = machineBusyTicks();
-    await sleep(200);
-    const after = machineBusyTicks();
-    if (before === null || after === null) return 0;
-    const coreFraction = (after - before) / 100 / 0.2; // USER_HZ = 100
-    const waited = performance.now() - started;
-    if (coreFraction < 0.25 || waited >= maxSeconds * 1000) return Math.max(0, waited - 200);
-  }
-}
-
-function packageVersion(name: string): string | null {
-  for (const base of [join(BENCH_DIR, "node_modules"), join(ROOT_DIR, "node_modules")]) {
-    try {
-      return (JSON.parse(readFileSync(join(base, name, "package.json"), "utf8")) as { version: string })
-        .version;
-    } catch {
-      // try the next location
-    }
-  }
-  return null;
-}
-
-function machineInfo() {
-  const cpus = os.cpus();
-  const git = spawnSync("git", ["rev-parse", "--short", "HEAD"], { cwd: ROOT_DIR, encoding: "utf8" });
-  return {
-    date: new Date().toISOString(),
-    cpuModel: cpus[0]?.model ?? "unknown",
-    cores: os.availableParallelism(),
-    memoryGB: Math.round((os.totalmem() / 1024 ** 3) * 10) / 10,
-    platform: `${os.platform()} ${os.release()} ${os.arch()}`,
-    node: process.version,
-    commit: git.status === 0 ? git.stdout.trim() : null,
-    versions: Object.fromEntries(
-      [
-        "fastify",
-        "hono",
-        "@hono/node-server",
-        "express",
-        "zod",
-        "autocannon",
-        "unruffled",
-        "kysely",
-        "better-sqlite3",
-      ].map((name) => [name, packageVersion(name)]),
-    ),
-  };
-}
-
-/** The latest results file of this suite, written before this run, or null. */
-function previousRun(suiteId: string): PreviousRun | null {
-  const dir = join(BENCH_DIR, "results");
-  const files = existsSync(dir)
-    ? readdirSync(dir)
-        .filter((name) => name.startsWith(`${suiteId}-`) && name.endsWith(".json"))
-        .sort()
-    : [];
-  const last = files.at(-1);
-  if (last === undefined) return null;
-  try {
-    const saved = JSON.parse(readFileSync(join(dir, last), "utf8")) as {
-      machine: { date: string };
-      summary: Summary;
-    };
-    return { file: join("bench/results", last), date: saved.machine.date, summary: saved.summary };
-  } catch {
-    return null;
-  }
-}
-
-/** One endpoint of one running server: warm-up and measured run (re-run if disturbed), as a sample. */
-async function measure(
-  endpoint: EndpointDef,
-  running: Running,
-  round: number,
-  config: Config,
-  generator: LoadGenerator,
-  loadCpu: string | null,
-): Promise<Sample> {
-  const settings: RunSettings = { ...config, warmupMax: Math.max(config.warmup, config.warmupMax) };
-  const spec = loadSpec(endpoint, running, settings, generator);
-  let result: LoadResult | undefined;
-  for (let attempt = 0; attempt <= config.retries; attempt++) {
-    quietWaits.ms += await waitForQuiet(config.quietWait);
-    const candidate = await load(spec, loadCpu);
-    if (result === undefined || (candidate.otherCpuPct ?? 0) < (result.otherCpuPct ?? 0)) result = candidate;
-    if ((result.otherCpuPct ?? 0) < NOISY_PCT) break;
-    if (attempt < config.retries) noisyRetries.count++;
-  }
-  if (result === undefined) throw new Error("no measurement");
-  const rssKb = procStatusKb(running.pid, "VmRSS");
-  const warm = result.warmup;
-  return {
-    round,
-    rps: result.rps,
-    requestsPerCpuS: result.requestsPerCpuS,
-    warmupS: warm?.seconds ?? 0,
-    steady: warm?.steady ?? true,
-    warmupWindows: warm?.windows.map((w) => w.requestsPerCpuS ?? w.rps) ?? [],
-    p50Ms: result.latencyMs.p50,
-    p99Ms: result.latencyMs.p99,
-    rssMB: rssKb === null ? null : rssKb / 1024,
-    serverCpuPct: result.serverCpuPct,
-    loadCpuPct: result.loadCpuPct,
-    otherCpuPct: result.otherCpuPct,
-    requests: result.requests,
-    non2xx: result.non2xx,
-    errors: result.errors,
-    timeouts: result.timeouts,
-    wrongBody: result.wrongBody,
-    warmupFailed: warm ? warm.non2xx + warm.errors + warm.timeouts + warm.wrongBody : 0,
-    wrongBodySample: result.wrongBodySample ?? warm?.wrongBodySample ?? null,
-  };
-}
-
-/** A server started for a run: up and answering correctly, or why not (then it is stopped). */
-type ServerStart =
-  | { kind: "up"; running: Running; warnings: string[] }
-  | { kind: "not started"; error: string }
-  | { kind: "wrong answers"; failures: string[]; warnings: string[] };
-
-/**
- * Starts a server and runs the suite's checks on it, the same way in pre-flight and in every round:
- * a server whose sources changed under it (the framework is written in this tree) must not be
- * measured while answering wrongly. Each start's time goes to `outcome.startupMs`.
- */
-async function startChecked(
-  server: ServerDef,
-  outcome: ServerOutcome,
-  suite: Suite,
-  config: Config,
-  serverCpu: string | null,
-): Promise<ServerStart> {
-  let running: Running;
-  try {
-    running = await startServer(
-      join(BENCH_DIR, server.file),
-      suite.readyPath,
-      config.startTimeoutMs,
-      serverCpu,
-    );
-  } catch (error) {
-    return { kind: "not started", error: (error as Error).message };
-  }
-  outcome.startupMs.push(running.startupMs);
-  const { failures, warnings } = await validate(running.port, suite.checks, server.id);
-  if (failures.length === 0) return { kind: "up", running, warnings };
-  await stopServer(running.child);
-  return { kind: "wrong answers", failures, warnings };
-}
+import { appliesTo, type EndpointDef, type ServerDef, type Suite } from "./suites/suite.ts";
 
 /** `--from FILE`: the report of a finished run, made again from its results file. */
 function reportAgain(file: string): void {
