@@ -88,8 +88,10 @@ const RULES: Rule[] = [
   {
     phase: "read body",
     url: /node:_http_incoming$/,
-    name: /^(_read|_dump|read|push|resume|_addHeaderLines?)$/,
+    name: /^(_read|_dump|read|push|resume|_destroy|onError)$/,
   },
+  // Node validates the answer's header names and values as they are set or written
+  { phase: "write answer", url: /node:_http_common$/, name: /^(checkInvalidHeaderChar|checkIsHttpToken)$/ },
   { phase: "read body", url: /node:_http_common$/, name: /^parserOn(Body|MessageComplete)$/ },
   {
     phase: "read body",
