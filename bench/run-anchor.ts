@@ -60,8 +60,12 @@ export function anchorSection(
     });
     const quietCell =
       quiet.length === 0 ? "none" : `${fmt(median(quiet.map((r) => r.ratio)))}× (${quiet.length} rounds)`;
-    const flagged = (c: ReturnType<typeof anchorCheck>) =>
-      c.flagged.length === 0 ? "none" : c.flagged.map((r) => `${r.round} (${fmt(r.ratio)}×)`).join(", ");
+    // Round numbers only, a few of them: the ratios are in the round lines.
+    const flagged = (c: ReturnType<typeof anchorCheck>) => {
+      const rounds = c.flagged.map((r) => r.round);
+      if (rounds.length === 0) return "none";
+      return `${rounds.length}: ${rounds.slice(0, 6).join(" ")}${rounds.length > 6 ? " …" : ""}`;
+    };
     const mine = summary[ANCHOR]?.endpoints[endpoint.id]?.vsCeiling;
     const before = previous?.summary[ANCHOR]?.endpoints[endpoint.id]?.vsCeiling?.ratio;
     const outside =
