@@ -213,7 +213,11 @@ async function main(): Promise<void> {
   const settings = {
     connections: config.connections,
     pipelining: 1,
+    // both servers are measured at the same time: a fixed warm-up, not one until each is steady
     warmup: config.warmup,
+    warmupMax: config.warmup,
+    steadyPct: 100,
+    steadyWindows: 1,
     duration: config.duration,
     maxRequests: 5_000_000,
   };

@@ -17,7 +17,11 @@ export const ROOT_DIR = dirname(BENCH_DIR);
 export type RunSettings = {
   connections: number;
   pipelining: number;
+  /** the shortest and the longest warm-up, seconds (see `LoadSpec`) */
   warmup: number;
+  warmupMax: number;
+  steadyPct: number;
+  steadyWindows: number;
   duration: number;
   maxRequests: number;
 };
@@ -99,19 +103,23 @@ function errorSummary(stderr: string): string {
   return shown ? `: ${shown.length > 300 ? `${shown.slice(0, 297)}...` : shown}` : "";
 }
 
+/** What a server may be started with besides its file: Node flags before it, more environment. */
+export type StartOptions = { nodeArgs?: string[]; env?: Record<string, string> };
+
 export async function startServer(
   file: string,
   readyPath: string,
   startTimeoutMs: number,
   cpu: string | null,
+  options: StartOptions = {},
 ): Promise<Running> {
   if (!existsSync(file)) throw new Error(`${relative(ROOT_DIR, file)} does not exist`);
   // Every framework runs as its users run it: unruffled from its build (dist/), like the peers' packages.
-  const [command, args] = pinned(cpu, [file]);
+  const [command, args] = pinned(cpu, [...(options.nodeArgs ?? []), file]);
   const started = performance.now();
   const child = spawn(command, args, {
     cwd: ROOT_DIR,
-    env: childEnv({ PORT: "0", NODE_ENV: "production" }),
+    env: childEnv({ PORT: "0", NODE_ENV: "production", ...options.env }),
     stdio: ["ignore", "pipe", "pipe"],
   });
   live.add(child);
@@ -177,6 +185,9 @@ export function loadSpec(
     connections: settings.connections,
     pipelining: settings.pipelining,
     warmup: settings.warmup,
+    warmupMax: settings.warmupMax,
+    steadyPct: settings.steadyPct,
+    steadyWindows: settings.steadyWindows,
     duration: settings.duration,
     maxRequests: settings.maxRequests,
     serverPid: running.pid,
@@ -188,7 +199,7 @@ export async function load(spec: LoadSpec, cpu: string | null): Promise<LoadResu
   const child = spawn(command, args, { cwd: ROOT_DIR, env: childEnv(), stdio: ["ignore", "pipe", "pipe"] });
   live.add(child);
   const output = captureOutput(child);
-  const limitMs = (spec.warmup + spec.duration) * 1000 + 30_000;
+  const limitMs = (Math.max(spec.warmup, spec.warmupMax) + 1 + spec.duration) * 1000 + 30_000;
   const timer = setTimeout(() => child.kill("SIGKILL"), limitMs);
   const code = await new Promise<number | null>((resolve) => {
     child.on("exit", (exitCode) => resolve(exitCode));

@@ -57,8 +57,13 @@ export function appliesTo(item: { servers?: string[] }, serverId: string): boole
   return item.servers === undefined || item.servers.includes(serverId);
 }
 
+/** A median of same-round ratios, with its 95 % bootstrap interval from 8 rounds up. */
+export type RatioSummary = { ratio: number; interval: [number, number] | undefined };
+
 export type EndpointSummary = {
   rps: number;
+  /** requests per second of the server's own CPU time: what a request costs it */
+  requestsPerCpuS: number;
   spreadPct: number;
   p99Ms: number;
   p50Ms: number;
@@ -69,6 +74,14 @@ export type EndpointSummary = {
   samples: number;
   /** runs left out of the medians because some responses failed */
   excluded: number;
+  /** the median warm-up, seconds, and the runs whose warm-up ended at its cap without being steady */
+  warmupS: number;
+  unsteady: number;
+  /**
+   * every server but raw: the median over the rounds of its req/s over raw's in the same round
+   * (and of its requests per CPU-second over raw's)
+   */
+  vsCeiling?: RatioSummary & { perCpu?: RatioSummary };
   /**
    * unruffled only: by peer id, the median over the rounds of unruffled's req/s over the peer's in
    * the same round
@@ -79,11 +92,13 @@ export type EndpointSummary = {
    * is a tie at this run's noise: another run may fall on either side.
    */
   perRoundInterval?: Record<string, [number, number]>;
+  /** unruffled only: by peer id, the same-round ratio of requests per CPU-second */
+  perRoundCpu?: Record<string, RatioSummary>;
   /**
    * unruffled only, for an endpoint with a `baseline`: the median over the rounds of its req/s over
    * the baseline endpoint's in the same round, with the 95 % interval when there are enough rounds
    */
-  overBaseline?: { ratio: number; interval: [number, number] | undefined };
+  overBaseline?: RatioSummary;
 };
 
 /** Medians per server id, for the servers that were measured. */
