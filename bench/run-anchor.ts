@@ -4,7 +4,6 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { BENCH_DIR } from "./processes.ts";
 import { NOISY_PCT } from "./run-config.ts";
-import { fmt, table } from "./run-report.ts";
 import {
   ANCHOR,
   ANCHOR_FLAG_NOISES,
@@ -16,6 +15,7 @@ import {
 } from "./run-summary.ts";
 import { median } from "./stats.ts";
 import type { RatioSummary, Suite, Summary } from "./suites/suite.ts";
+import { fmt, table } from "./text-table.ts";
 
 /** A ratio with its interval when there is one: `0.93× (0.90–0.95)`. */
 export function withInterval(summary: RatioSummary | undefined): string {

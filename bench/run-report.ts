@@ -4,30 +4,9 @@ import { anchorSection, type PreviousRun, withInterval } from "./run-anchor.ts";
 import { type Config, NOISY_PCT } from "./run-config.ts";
 import { CEILING, MIN_ROUNDS_FOR_INTERVAL, type ServerOutcome } from "./run-summary.ts";
 import type { Suite, Summary } from "./suites/suite.ts";
+import { fmt, fmtInt, ratio, table } from "./text-table.ts";
 
 export type { PreviousRun } from "./run-anchor.ts";
-
-export function fmtInt(value: number): string {
-  return Number.isFinite(value) ? Math.round(value).toLocaleString("en-US") : "-";
-}
-export function fmt(value: number | null | undefined, digits = 2): string {
-  return value === null || value === undefined || !Number.isFinite(value) ? "-" : value.toFixed(digits);
-}
-export function ratio(a: number, b: number): string {
-  return Number.isFinite(a) && Number.isFinite(b) && b > 0 ? `${(a / b).toFixed(2)}×` : "-";
-}
-
-export function table(headers: string[], rows: string[][], alignLeft = 1): string {
-  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
-  const line = (cells: string[]) =>
-    cells
-      .map((cell, i) => (i < alignLeft ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0)))
-      .join("  ")
-      .trimEnd();
-  return [line(headers), line(widths.map((w) => "-".repeat(w))), ...rows.map(line)]
-    .map((l) => `  ${l}`)
-    .join("\n");
-}
 
 export function renderReport(
   suite: Suite,

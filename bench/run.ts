@@ -26,10 +26,11 @@ import { previousRun } from "./run-anchor.ts";
 import { type Config, readConfig, SUITES } from "./run-config.ts";
 import { machineInfo, noisyRetries, quietWaits } from "./run-machine.ts";
 import { measure, startChecked } from "./run-measure.ts";
-import { fmtInt, renderReport } from "./run-report.ts";
+import { renderReport } from "./run-report.ts";
 import { roundLine } from "./run-round-line.ts";
 import { type Sample, type ServerOutcome, summarize } from "./run-summary.ts";
 import { appliesTo, type EndpointDef, type ServerDef, type Suite } from "./suites/suite.ts";
+import { fmtInt } from "./text-table.ts";
 
 /** `--from FILE`: the report of a finished run, made again from its results file. */
 function reportAgain(file: string): void {
