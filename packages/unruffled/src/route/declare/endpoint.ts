@@ -23,28 +23,31 @@ export type ParamDeclaration =
 
 export type ParamDeclarations = Record<string, ParamDeclaration>;
 
-/** The type a handler receives for one declaration. */
+/**
+ * The type a handler receives for one declaration. The common case (a `p.*` marker) is tested
+ * first: this type is computed for every parameter of every endpoint.
+ */
 export type ParamValue<D> =
-  D extends DependsParam<infer T, any>
-    ? T
-    : D extends SecurityParam<infer T>
-      ? T
-      : D extends ContextParam<"security-scopes">
-        ? SecurityScopes
-        : D extends ContextParam<"response">
-          ? ResponseDraft
-          : D extends FileParam<infer List, infer Optional>
-            ? List extends true
-              ? UploadFile[]
-              : Optional extends true
-                ? UploadFile | undefined
-                : UploadFile
-            : D extends Param<MarkerKind, infer S extends z.core.SomeType, infer HasDefault>
-              ? HasDefault extends true
-                ? Exclude<z.output<S>, undefined>
-                : z.output<S>
-              : D extends z.core.SomeType
-                ? z.output<D>
+  D extends Param<MarkerKind, infer S extends z.core.SomeType, infer HasDefault>
+    ? HasDefault extends true
+      ? Exclude<z.output<S>, undefined>
+      : z.output<S>
+    : D extends z.core.SomeType
+      ? z.output<D>
+      : D extends DependsParam<infer T, any>
+        ? T
+        : D extends SecurityParam<infer T>
+          ? T
+          : D extends ContextParam<"security-scopes">
+            ? SecurityScopes
+            : D extends ContextParam<"response">
+              ? ResponseDraft
+              : D extends FileParam<infer List, infer Optional>
+                ? List extends true
+                  ? UploadFile[]
+                  : Optional extends true
+                    ? UploadFile | undefined
+                    : UploadFile
                 : never;
 
 /** The handler's second argument: every declared parameter, resolved, coerced and validated. */
