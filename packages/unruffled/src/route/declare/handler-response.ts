@@ -144,6 +144,21 @@ type ClassAnswer<Ret> =
 export type UnmodelledResponse = HttpResponse & { readonly data?: never; readonly events?: never };
 
 /**
+ * The answers of the common endpoint, one JSON model at one code (`[p.ResponseSpec({ model })]`):
+ * what `AnyHandlerResponse` gives for it, read without walking the list for response classes, event
+ * streams and other media types. Without a status, the answer takes the code when it is a success
+ * code (the endpoint's only one), or when the types cannot tell it.
+ */
+type SingleJsonAnswer<M extends z.core.SomeType, K extends string> =
+  | JsonAnswer<
+      z.input<M>,
+      | StatusKnown<StatusOf<K>>
+      | "other"
+      | (string extends K ? undefined : K extends `2${string}` ? undefined : never)
+    >
+  | EventStreamResponse<never>;
+
+/**
  * What a handler may return. With `ResponseSpec` models: a `JsonResponse` whose body matches the
  * model of its status (a success status the endpoint does not declare does not compile; one known
  * only at run time, or an error status, takes any JSON model's body; none given means the endpoint's
@@ -156,7 +171,18 @@ export type UnmodelledResponse = HttpResponse & { readonly data?: never; readonl
  *
  * @example HandlerResponse<[ResponseSpec<typeof Item, "application/json", "201">]> // JsonAnswer<Item, 201 | "other" | undefined>
  */
-export type HandlerResponse<Ret> = Ret extends readonly unknown[]
+export type HandlerResponse<Ret> = Ret extends readonly [
+  ResponseSpec<infer M extends z.core.SomeType, infer C, infer K extends string>,
+]
+  ? [C] extends ["application/json"]
+    ? IsUnion<K> extends true
+      ? AnyHandlerResponse<Ret>
+      : SingleJsonAnswer<M, K>
+    : AnyHandlerResponse<Ret>
+  : AnyHandlerResponse<Ret>;
+
+/** What a handler may return, read from any list (`HandlerResponse`). */
+type AnyHandlerResponse<Ret> = Ret extends readonly unknown[]
   ?
       | ClassAnswer<Ret>
       | DeclaredJsonAnswer<Ret>
