@@ -81,13 +81,25 @@ export interface EndpointConfig<
   handler(request: R, params: ResolvedParams<P>): HandlerResponse<Ret> | Promise<HandlerResponse<Ret>>;
 }
 
-/** An endpoint as declared; routes analyse it when they are built. */
+/**
+ * An endpoint as declared; routes analyse it when they are built. `EndpointConfig`'s members, read
+ * only; written out, not as `Readonly<EndpointConfig>`, so that each endpoint's type is a plain
+ * interface rather than a mapped type the checker resolves member by member.
+ */
 export interface EndpointDefinition<
   P extends ParamDeclarations = ParamDeclarations,
   R extends HttpRequest = HttpRequest,
   Ret extends Returns = Returns,
-> extends Readonly<EndpointConfig<P, R, Ret>> {
+> {
   readonly kind: "endpoint";
+  readonly name?: string;
+  readonly summary?: string;
+  readonly description?: string;
+  readonly deprecated?: boolean;
+  readonly tags?: string[];
+  readonly params?: P;
+  readonly returns: Ret;
+  readonly handler: EndpointConfig<P, R, Ret>["handler"];
 }
 
 /**
