@@ -2,7 +2,7 @@
 // what the endpoint documents that it answers. Read from one endpoint's declarations only, so an
 // editor never walks the whole route table.
 import type { z } from "zod";
-import type { EndpointDefinition, ParamDeclarations, Returns } from "../route/declare/endpoint.ts";
+import type { ParamDeclarations, Returns } from "../route/declare/endpoint.ts";
 import type { DependsParam, FileParam, MarkerKind, Param } from "../route/declare/markers.ts";
 import type { ResponseSpec } from "../route/declare/response-spec.ts";
 import type { TestFile } from "./multipart-body.ts";
@@ -89,5 +89,13 @@ export type CallArguments<P extends ParamDeclarations, Options> = [RequiredKeys<
     : [params: CallParams<P>, options?: Options]
   : [params: CallParams<P>, options?: Options];
 
-/** An endpoint whose parameters and documented answers the client reads. */
-export type AnyEndpoint<P extends ParamDeclarations, Ret extends Returns> = EndpointDefinition<P, any, Ret>;
+/**
+ * An endpoint whose parameters and documented answers the client reads: only the members the call's
+ * types read. Every `EndpointDefinition` is one; naming `EndpointDefinition` here instead made each
+ * call site instantiate its handler's types a second time.
+ */
+export interface AnyEndpoint<P extends ParamDeclarations, Ret extends Returns> {
+  readonly kind: "endpoint";
+  readonly params?: P;
+  readonly returns: Ret;
+}

@@ -98,6 +98,22 @@ endpoint({
   // @ts-expect-error 200 is not declared: only 201 is
   handler: () => new JsonResponse(row, { status: 200 }),
 });
+// One model at an error code only: an answer without a status is a 200, which is not declared;
+// with any other status, the body must still match the model.
+endpoint({
+  returns: [p.ResponseSpec({ model: NotFound, code: "404" })],
+  // @ts-expect-error without a status this answers 200, which is not declared
+  handler: () => new JsonResponse({ detail: "gone" }),
+});
+endpoint({
+  returns: [p.ResponseSpec({ model: NotFound, code: "404" })],
+  handler: () => new JsonResponse({ detail: "gone" }, { status: 404 }),
+});
+endpoint({
+  returns: [p.ResponseSpec({ model: NotFound, code: "404" })],
+  // @ts-expect-error detail is a string
+  handler: () => new JsonResponse({ detail: 1 }, { status: 404 }),
+});
 endpoint({
   returns: [p.ResponseSpec({ model: Row, code: "201" }), p.ResponseSpec({ model: NotFound, code: "202" })],
   // @ts-expect-error the body of 202 is a NotFound, not a row

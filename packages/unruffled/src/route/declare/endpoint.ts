@@ -23,28 +23,31 @@ export type ParamDeclaration =
 
 export type ParamDeclarations = Record<string, ParamDeclaration>;
 
-/** The type a handler receives for one declaration. */
+/**
+ * The type a handler receives for one declaration. The common case (a `p.*` marker) is tested
+ * first: this type is computed for every parameter of every endpoint.
+ */
 export type ParamValue<D> =
-  D extends DependsParam<infer T, any>
-    ? T
-    : D extends SecurityParam<infer T>
-      ? T
-      : D extends ContextParam<"security-scopes">
-        ? SecurityScopes
-        : D extends ContextParam<"response">
-          ? ResponseDraft
-          : D extends FileParam<infer List, infer Optional>
-            ? List extends true
-              ? UploadFile[]
-              : Optional extends true
-                ? UploadFile | undefined
-                : UploadFile
-            : D extends Param<MarkerKind, infer S extends z.core.SomeType, infer HasDefault>
-              ? HasDefault extends true
-                ? Exclude<z.output<S>, undefined>
-                : z.output<S>
-              : D extends z.core.SomeType
-                ? z.output<D>
+  D extends Param<MarkerKind, infer S extends z.core.SomeType, infer HasDefault>
+    ? HasDefault extends true
+      ? Exclude<z.output<S>, undefined>
+      : z.output<S>
+    : D extends z.core.SomeType
+      ? z.output<D>
+      : D extends DependsParam<infer T, any>
+        ? T
+        : D extends SecurityParam<infer T>
+          ? T
+          : D extends ContextParam<"security-scopes">
+            ? SecurityScopes
+            : D extends ContextParam<"response">
+              ? ResponseDraft
+              : D extends FileParam<infer List, infer Optional>
+                ? List extends true
+                  ? UploadFile[]
+                  : Optional extends true
+                    ? UploadFile | undefined
+                    : UploadFile
                 : never;
 
 /** The handler's second argument: every declared parameter, resolved, coerced and validated. */
@@ -78,13 +81,25 @@ export interface EndpointConfig<
   handler(request: R, params: ResolvedParams<P>): HandlerResponse<Ret> | Promise<HandlerResponse<Ret>>;
 }
 
-/** An endpoint as declared; routes analyse it when they are built. */
+/**
+ * An endpoint as declared; routes analyse it when they are built. `EndpointConfig`'s members, read
+ * only; written out, not as `Readonly<EndpointConfig>`, so that each endpoint's type is a plain
+ * interface rather than a mapped type the checker resolves member by member.
+ */
 export interface EndpointDefinition<
   P extends ParamDeclarations = ParamDeclarations,
   R extends HttpRequest = HttpRequest,
   Ret extends Returns = Returns,
-> extends Readonly<EndpointConfig<P, R, Ret>> {
+> {
   readonly kind: "endpoint";
+  readonly name?: string;
+  readonly summary?: string;
+  readonly description?: string;
+  readonly deprecated?: boolean;
+  readonly tags?: string[];
+  readonly params?: P;
+  readonly returns: Ret;
+  readonly handler: EndpointConfig<P, R, Ret>["handler"];
 }
 
 /**

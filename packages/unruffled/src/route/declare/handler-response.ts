@@ -85,22 +85,35 @@ export interface JsonAnswer<T, Status> extends HttpResponse {
 
 /**
  * The JSON answers one `ResponseSpec` admits: its model's body with its status, and without a status
- * when its code is the endpoint's default.
+ * when its code is the endpoint's default. One `JsonAnswer` whose status is a union, not a union of
+ * answers: a handler's answer is compared with each answer of the union.
  */
 type SpecJsonAnswer<S, Default extends string> =
   S extends ResponseSpec<infer M, any, infer K>
-    ?
-        | JsonAnswer<z.input<M>, StatusKnown<StatusOf<K>>>
-        | (K extends Default ? JsonAnswer<z.input<M>, undefined> : never)
+    ? JsonAnswer<z.input<M>, StatusKnown<StatusOf<K>> | (K extends Default ? undefined : never)>
     : never;
 
-/** The JSON answers the endpoint declares; with a status known only at run time, any JSON model's body. */
+/** The status of an answer that may take any JSON model's body: one known only at run time, or none. */
+type AnyModelStatus<Default extends string> = "other" | (string extends Default ? undefined : never);
+
+/**
+ * The JSON answers the endpoint declares; with a status known only at run time, any JSON model's
+ * body. With one JSON model, a single answer: its body with any of the statuses it admits.
+ */
 type DeclaredJsonAnswer<Ret> = [JsonSpec<Ret>] extends [never]
   ? never
-  :
-      | SpecJsonAnswer<JsonSpec<Ret>, DefaultCode<Ret>>
-      | JsonAnswer<DeclaredJsonBody<Ret>, "other">
-      | (string extends DefaultCode<Ret> ? JsonAnswer<DeclaredJsonBody<Ret>, undefined> : never);
+  : IsUnion<JsonSpec<Ret>> extends true
+    ?
+        | SpecJsonAnswer<JsonSpec<Ret>, DefaultCode<Ret>>
+        | JsonAnswer<DeclaredJsonBody<Ret>, AnyModelStatus<DefaultCode<Ret>>>
+    : JsonSpec<Ret> extends ResponseSpec<infer M, any, infer K>
+      ? JsonAnswer<
+          z.input<M>,
+          | StatusKnown<StatusOf<K>>
+          | AnyModelStatus<DefaultCode<Ret>>
+          | (K extends DefaultCode<Ret> ? undefined : never)
+        >
+      : never;
 
 /** A media type that is neither JSON nor an event stream (`text/plain`, `image/png`), or one the types cannot see. */
 type OtherMediaSpec<Ret> =
@@ -131,6 +144,21 @@ type ClassAnswer<Ret> =
 export type UnmodelledResponse = HttpResponse & { readonly data?: never; readonly events?: never };
 
 /**
+ * The answers of the common endpoint, one JSON model at one code (`[p.ResponseSpec({ model })]`):
+ * what `AnyHandlerResponse` gives for it, read without walking the list for response classes, event
+ * streams and other media types. Without a status, the answer takes the code when it is a success
+ * code (the endpoint's only one), or when the types cannot tell it.
+ */
+type SingleJsonAnswer<M extends z.core.SomeType, K extends string> =
+  | JsonAnswer<
+      z.input<M>,
+      | StatusKnown<StatusOf<K>>
+      | "other"
+      | (string extends K ? undefined : K extends `2${string}` ? undefined : never)
+    >
+  | EventStreamResponse<never>;
+
+/**
  * What a handler may return. With `ResponseSpec` models: a `JsonResponse` whose body matches the
  * model of its status (a success status the endpoint does not declare does not compile; one known
  * only at run time, or an error status, takes any JSON model's body; none given means the endpoint's
@@ -141,9 +169,20 @@ export type UnmodelledResponse = HttpResponse & { readonly data?: never; readonl
  * any response. A media type the types cannot see (a
  * `string`) counts as every kind.
  *
- * @example HandlerResponse<[ResponseSpec<typeof Item, "application/json", "201">]> // JsonAnswer<Item, 201> | JsonAnswer<Item, undefined> | JsonAnswer<Item, "other">
+ * @example HandlerResponse<[ResponseSpec<typeof Item, "application/json", "201">]> // JsonAnswer<Item, 201 | "other" | undefined>
  */
-export type HandlerResponse<Ret> = Ret extends readonly unknown[]
+export type HandlerResponse<Ret> = Ret extends readonly [
+  ResponseSpec<infer M extends z.core.SomeType, infer C, infer K extends string>,
+]
+  ? [C] extends ["application/json"]
+    ? IsUnion<K> extends true
+      ? AnyHandlerResponse<Ret>
+      : SingleJsonAnswer<M, K>
+    : AnyHandlerResponse<Ret>
+  : AnyHandlerResponse<Ret>;
+
+/** What a handler may return, read from any list (`HandlerResponse`). */
+type AnyHandlerResponse<Ret> = Ret extends readonly unknown[]
   ?
       | ClassAnswer<Ret>
       | DeclaredJsonAnswer<Ret>

@@ -26,7 +26,7 @@ export interface RouteCommonOptions {
 }
 
 export interface EndpointRouteOptions extends RouteCommonOptions {
-  endpoint: EndpointDefinition<any, any>;
+  endpoint: EndpointDefinition<any, any, any>;
   routes?: never;
   /** Default `["GET"]`; HEAD is answered wherever GET is. */
   methods?: readonly string[];
