@@ -15,7 +15,8 @@ export interface BodySource {
   read(limit: number): Promise<Buffer>;
   /**
    * The same as `read`, to a callback: a source that offers it saves the request path a promise per
-   * body. Called once, with an error or with the bytes.
+   * body. `done` is called once, with an error or with the bytes. A source that offers it keeps the
+   * outcome: a later `read` or `collect` gives the same bytes, or the same error.
    */
   collect?(limit: number, done: BodyCallback): void;
   /** The body as a Node stream, for streaming parsers such as multipart. */
@@ -40,16 +41,24 @@ function tooLarge(limit: number): PayloadTooLargeError {
   return new PayloadTooLargeError(`Request body is larger than the limit of ${limit} bytes`, limit);
 }
 
-/** Reads a Node request body with a size limit, without async iteration (cheaper on the hot path). */
+/**
+ * Reads a Node request body with a size limit, without async iteration (cheaper on the hot path).
+ * The outcome is kept: a second read gives the same bytes, or the same error.
+ */
 export class NodeBodySource implements BodySource {
-  readonly length: number | undefined;
   abandoned = false;
   private readonly message: IncomingMessage;
+  private bytes: Buffer | undefined;
+  private error: Error | undefined;
 
+  // The constructor only keeps the message: a source is made for every request, and most never read.
   constructor(message: IncomingMessage) {
     this.message = message;
-    const header = message.headers["content-length"];
-    this.length = header === undefined ? undefined : Number(header);
+  }
+
+  get length(): number | undefined {
+    const header = this.message.headers["content-length"];
+    return header === undefined ? undefined : Number(header);
   }
 
   read(limit: number): Promise<Buffer> {
@@ -59,51 +68,70 @@ export class NodeBodySource implements BodySource {
   }
 
   collect(limit: number, done: BodyCallback): void {
-    if (this.length !== undefined && this.length > limit) {
+    if (this.error !== undefined) {
+      done(this.error, undefined);
+      return;
+    }
+    if (this.bytes !== undefined) {
+      if (this.bytes.length > limit) done(tooLarge(limit), undefined);
+      else done(undefined, this.bytes);
+      return;
+    }
+    const length = this.length;
+    if (length !== undefined && length > limit) {
       this.abandon();
-      done(tooLarge(limit), undefined);
+      this.fail(tooLarge(limit), done);
       return;
     }
     // `readableEnded`, not `complete`: a body that fully arrived may still wait in the stream's buffer.
-    if (this.length === 0 || this.message.readableEnded) {
+    if (length === 0 || this.message.readableEnded) {
+      this.bytes = EMPTY;
       done(undefined, EMPTY);
       return;
     }
     // The client left before a handler that awaited something else asked for the body.
     if (this.message.destroyed) {
-      done(new ClientAbortedError(), undefined);
+      this.fail(new ClientAbortedError(), done);
       return;
     }
     const message = this.message;
     const chunks: Buffer[] = [];
     let size = 0;
-    const cleanup = () => {
-      message.off("data", onData);
-      message.off("end", onEnd);
-      message.off("error", onError);
-    };
+    // Once `done` was called nothing more is read: the listeners stay (removing three costs more
+    // than the message they die with), and what they still hear is ignored.
+    let settled = false;
     const onData = (chunk: Buffer) => {
+      if (settled) return;
       size += chunk.length;
       if (size > limit) {
-        cleanup();
+        settled = true;
+        chunks.length = 0;
         this.abandon();
-        done(tooLarge(limit), undefined);
+        this.fail(tooLarge(limit), done);
         return;
       }
       chunks.push(chunk);
     };
-    const onEnd = () => {
-      cleanup();
-      done(undefined, chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
-    };
-    // A client that leaves mid-body: Node destroys the message with an "aborted" error.
-    const onError = () => {
-      cleanup();
-      done(new ClientAbortedError(), undefined);
-    };
     message.on("data", onData);
-    message.on("end", onEnd);
-    message.on("error", onError);
+    message.on("end", () => {
+      if (settled) return;
+      settled = true;
+      const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
+      this.bytes = bytes;
+      done(undefined, bytes);
+    });
+    // A client that leaves mid-body: Node destroys the message with an "aborted" error.
+    message.on("error", () => {
+      if (settled) return;
+      settled = true;
+      this.fail(new ClientAbortedError(), done);
+    });
+  }
+
+  /** Keeps why the body could not be read, for a second read, and tells `done`. */
+  private fail(error: Error, done: BodyCallback): void {
+    this.error = error;
+    done(error, undefined);
   }
 
   readable(): Readable {

@@ -69,7 +69,6 @@ export class HttpRequest {
   private parsedQuery: ParsedUrlQuery | undefined;
   private parsedCookies: Record<string, string> | undefined;
   private bodyBytes: Promise<Buffer> | undefined;
-  private collected: { error: Error | undefined; bytes: Buffer | undefined } | undefined;
 
   constructor(raw: RawRequest) {
     this.method = raw.method;
@@ -148,31 +147,25 @@ export class HttpRequest {
 
   /** The raw body, read once and kept; refused with 413 past the body limit. */
   body(): Promise<Buffer> {
-    if (this.bodyBytes !== undefined) return this.bodyBytes;
-    const collected = this.collected;
-    if (collected === undefined) this.bodyBytes = this.bodySource.read(this.limits.body);
-    else if (collected.error !== undefined) this.bodyBytes = Promise.reject(collected.error);
-    else this.bodyBytes = Promise.resolve(collected.bytes!);
+    if (this.bodyBytes === undefined) this.bodyBytes = this.bodySource.read(this.limits.body);
     return this.bodyBytes;
   }
 
   /**
    * The raw body to a callback, for the framework's request path: without a promise when the source
-   * can (Node). Kept like `body()`'s, which later gives the same bytes or the same error.
+   * can (Node, whose source keeps what it read, so that `body()` later gives the same bytes or the
+   * same error).
    */
   collectBody(done: BodyCallback): void {
     const source = this.bodySource;
-    if (this.bodyBytes !== undefined || this.collected !== undefined || source.collect === undefined) {
-      this.body().then(
-        (bytes) => done(undefined, bytes),
-        (error: Error) => done(error, undefined),
-      );
+    if (this.bodyBytes === undefined && source.collect !== undefined) {
+      source.collect(this.limits.body, done);
       return;
     }
-    source.collect(this.limits.body, (error, bytes) => {
-      this.collected = { error, bytes };
-      done(error, bytes);
-    });
+    this.body().then(
+      (bytes) => done(undefined, bytes),
+      (error: Error) => done(error, undefined),
+    );
   }
 
   async text(): Promise<string> {
