@@ -35,46 +35,43 @@ type MayOmit<D> =
           : false
         : false;
 
-/** Declarations read on the wire: not a dependency's or a scheme's value. */
-type WireKeys<P> = {
-  [K in keyof P]: P[K] extends { readonly kind: "depends" | "security" | "security-scopes" | "response" }
-    ? never
-    : K;
-}[keyof P];
+/** A declaration not read from the request: a dependency's or a scheme's value, or a context value. */
+type NotOnWire = { readonly kind: "depends" | "security" | "security-scopes" | "response" };
 
-/** The parameters the dependencies of `P` read, as one object type. */
-type DependencyParams<P> = Intersection<
-  {
-    [K in keyof P]: P[K] extends DependsParam<any, infer D>
-      ? D extends { readonly params: infer Q extends ParamDeclarations }
-        ? CallParams<Q>
-        : {}
-      : {};
-  }[keyof P]
->;
+/**
+ * `K` when the call must give declaration `D`: read on the wire, no default, and a schema that does
+ * not accept `undefined`. Read per declaration, not per endpoint: a declaration's type (such as
+ * `p.Path(z.int())`) recurs across endpoints, and a conditional type is computed once per argument.
+ */
+type RequiredKey<K, D> = D extends NotOnWire ? never : MayOmit<D> extends true ? never : K;
+
+/** `K` when the call may leave declaration `D` out (`RequiredKey`'s other wire declarations). */
+type OptionalKey<K, D> = D extends NotOnWire ? never : MayOmit<D> extends true ? K : never;
+
+/** The parameters a dependency declaration reads, `{}` for any other declaration. */
+type DependencyParamsOf<D> =
+  D extends DependsParam<any, infer Dependency>
+    ? Dependency extends { readonly params: infer Q extends ParamDeclarations }
+      ? CallParams<Q>
+      : {}
+    : {};
+
+/** The parameters the dependencies of `P` read, as one object type (`{}` when it has none). */
+type DependencyParams<P> = Intersection<DependencyParamsOf<P[keyof P]>>;
 
 type Intersection<U> = (U extends unknown ? (value: U) => void : never) extends (value: infer I) => void
   ? I
   : never;
 
-/** The wire declarations a call must give: no default, and a schema that does not accept `undefined`. */
-type RequiredKeys<P> = {
-  [K in keyof P]-?: P[K] extends { readonly kind: "depends" | "security" }
-    ? never
-    : MayOmit<P[K]> extends true
-      ? never
-      : K;
-}[keyof P];
-
 /**
  * The parameters of a call, keyed by parameter name, with those of the endpoint's dependencies;
- * those with defaults are optional. The keys are sorted once (`RequiredKeys`), not per mapped type:
- * this type is computed at every call site.
+ * those with defaults are optional. Each key is sorted by its own declaration (`RequiredKey`), in
+ * the mapped types' key clauses: this type is computed at every call site.
  */
 export type CallParams<P extends ParamDeclarations> = {
-  [K in RequiredKeys<P>]: ParamInput<P[K]>;
+  [K in keyof P as RequiredKey<K, P[K]>]: ParamInput<P[K]>;
 } & {
-  [K in Exclude<WireKeys<P>, RequiredKeys<P>>]?: ParamInput<P[K]>;
+  [K in keyof P as OptionalKey<K, P[K]>]?: ParamInput<P[K]>;
 } & DependencyParams<P>;
 
 /** The body types of the endpoint's `ResponseSpec` models; `unknown` when it names a response class. */
@@ -83,11 +80,12 @@ export type DocumentedBody<Ret extends Returns> = Ret extends readonly ResponseS
   : unknown;
 
 /** The parameters argument is optional when every parameter may be left out. */
-export type CallArguments<P extends ParamDeclarations, Options> = [RequiredKeys<P>] extends [never]
-  ? {} extends DependencyParams<P>
-    ? [params?: CallParams<P>, options?: Options]
-    : [params: CallParams<P>, options?: Options]
-  : [params: CallParams<P>, options?: Options];
+export type CallArguments<P extends ParamDeclarations, Options> =
+  CallParams<P> extends infer Params
+    ? {} extends Params
+      ? [params?: Params, options?: Options]
+      : [params: Params, options?: Options]
+    : never;
 
 /**
  * An endpoint whose parameters and documented answers the client reads: only the members the call's

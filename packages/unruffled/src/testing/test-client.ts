@@ -123,7 +123,10 @@ export class TestClient {
     endpoint: AnyEndpoint<P, Ret>,
     ...[params, options = {}]: CallArguments<P, CallOptions>
   ): Promise<TestResponse<DocumentedBody<Ret>>> {
-    const built = endpointRequest(this.routeOf(endpoint, options.route), params ?? {});
+    const built = endpointRequest(
+      this.routeOf(endpoint, options.route),
+      (params as Readonly<Record<string, unknown>> | undefined) ?? {},
+    );
     const response = await this.request(options.method ?? built.method, built.path, {
       ...built.options,
       query: { ...built.options.query, ...options.query },

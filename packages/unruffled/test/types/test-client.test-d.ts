@@ -1,7 +1,7 @@
 // Type tests for the test client: checked by `tsc` (npm run typecheck), never run.
 import { createApp } from "unruffled";
 import { JsonResponse, PlainTextResponse } from "unruffled/http";
-import { endpoint, p, path } from "unruffled/route";
+import { dependency, endpoint, p, path } from "unruffled/route";
 import { type TestResponse, testClient } from "unruffled/testing";
 import { expectTypeOf } from "vitest";
 import { z } from "zod";
@@ -122,3 +122,24 @@ await taggedClient.call(tagged);
 await taggedClient.call(tagged, { tag: ["a"], ids: [3] });
 // @ts-expect-error a list of strings, not numbers
 await taggedClient.call(tagged, { tag: [1] });
+
+// Values the app gives (the response draft, security scopes) are no parameters of a call; a
+// dependency's parameters are, required unless they have a default.
+const tenant = dependency({
+  params: { tenant: p.Header(z.string()), region: p.Query(z.string(), { default: "eu" }) },
+  resolve: (_request, { tenant }) => tenant,
+});
+const contextual = endpoint({
+  params: { draft: p.Response(), scopes: p.SecurityScopes(), owner: p.Depends(tenant), id: p.Path(z.int()) },
+  returns: JsonResponse,
+  handler: (_request, { owner, id }) => new JsonResponse({ owner, id }),
+});
+const contextualClient = testClient(createApp({ routes: [path("/c/{id}", { endpoint: contextual })] }));
+await contextualClient.call(contextual, { id: 1, tenant: "t" });
+await contextualClient.call(contextual, { id: 1, tenant: "t", region: "us" });
+// @ts-expect-error the dependency's tenant header has no default
+await contextualClient.call(contextual, { id: 1 });
+// @ts-expect-error the response draft is not a parameter of the call
+await contextualClient.call(contextual, { id: 1, tenant: "t", draft: {} });
+// @ts-expect-error id is an int
+await contextualClient.call(contextual, { id: "1", tenant: "t" });
