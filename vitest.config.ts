@@ -13,6 +13,7 @@ export default defineConfig({
       "apps/*/test/**/*.test.ts",
       "tools/*/test/**/*.test.ts",
       "docs/**/*.test.ts",
+      "bench/*.test.ts",
       "bench/types/*.test.ts",
     ],
     testTimeout: 20_000,

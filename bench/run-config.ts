@@ -27,8 +27,8 @@ export type Config = {
   connections: number;
   /** no round starts after this many minutes (null: all the rounds) */
   budgetMinutes: number | null;
-  /** a results file to report again instead of running (null: run) */
-  from: string | null;
+  /** `--from`: results files to report again, pooled (null: run the benchmark) */
+  from: string[] | null;
   pipelining: number;
   maxRequests: number;
   startTimeoutMs: number;
@@ -61,8 +61,9 @@ ${Object.values(SUITES)
   --steady-windows N   (default 3; env BENCH_STEADY_WINDOWS)
   --duration S         measured seconds per server and endpoint, every round (default 3; env BENCH_DURATION)
   --connections N      concurrent connections (default 50; env BENCH_CONNECTIONS)
-  --from FILE          run nothing: report the results file FILE again (its suite, servers, endpoints,
-                       settings and samples) with this version's summary and flags
+  --from FILE[,FILE]   run nothing: report the results file FILE again (its suite, servers, endpoints,
+                       settings and samples) with this version's summary and flags; several files of
+                       the same code and settings are pooled, their rounds one after another
   --budget M           start no round after M minutes (default: none; env BENCH_BUDGET): a long run
                        ends with its summary when the time is up
   --pipelining N       HTTP pipelining factor (default 1; env BENCH_PIPELINING)
@@ -176,7 +177,7 @@ export function readConfig(argv: string[]): Config {
       Math.round(number(values["steady-windows"], env.BENCH_STEADY_WINDOWS, quick ? 2 : 3, "steady-windows")),
     ),
     duration: Math.max(0.5, number(values.duration, env.BENCH_DURATION, quick ? 1 : 3, "duration")),
-    from: values.from ?? null,
+    from: values.from === undefined ? null : values.from.split(",").filter((file) => file !== ""),
     budgetMinutes: (() => {
       const raw = values.budget ?? env.BENCH_BUDGET;
       return raw === undefined || raw === "" ? null : number(raw, undefined, 0, "budget");

@@ -23,31 +23,29 @@ import {
   wrkVersion,
 } from "./processes.ts";
 import { previousRun } from "./run-anchor.ts";
-import { type Config, readConfig, SUITES } from "./run-config.ts";
+import { readConfig, SUITES } from "./run-config.ts";
 import { machineInfo, noisyRetries, quietWaits } from "./run-machine.ts";
 import { measure, startChecked } from "./run-measure.ts";
+import { poolRuns, type SavedRun } from "./run-pool.ts";
 import { renderReport } from "./run-report.ts";
 import { roundLine } from "./run-round-line.ts";
 import { type Sample, type ServerOutcome, summarize } from "./run-summary.ts";
-import { appliesTo, type EndpointDef, type ServerDef, type Suite } from "./suites/suite.ts";
+import { appliesTo, type ServerDef, type Suite } from "./suites/suite.ts";
 import { fmtInt } from "./text-table.ts";
 
-/** `--from FILE`: the report of a finished run, made again from its results file. */
-function reportAgain(file: string): void {
-  const saved = JSON.parse(readFileSync(file, "utf8")) as {
-    config: Config & { roundsRun?: number; loadGenerator: LoadGenerator };
-    endpoints: EndpointDef[];
-    servers: ServerOutcome[];
-  };
+/** `--from FILE[,FILE…]`: the report of finished runs, made again from their results files, pooled. */
+function reportAgain(files: string[]): void {
+  const saved = poolRuns(
+    files.map((file) => ({ file, run: JSON.parse(readFileSync(file, "utf8")) as SavedRun })),
+  );
   const whole: Suite = SUITES[saved.config.suite];
   const suite: Suite = { ...whole, endpoints: saved.endpoints };
   const servers = whole.servers.filter((s) => saved.servers.some((o) => o.id === s.id));
   const outcomes = new Map(saved.servers.map((o) => [o.id, o]));
   const summary = summarize(servers, suite.endpoints, outcomes, saved.config);
-  const rounds = saved.config.roundsRun ?? saved.config.rounds;
-  const shown = { ...saved.config, rounds };
+  const shown = { ...saved.config, rounds: saved.config.roundsRun ?? saved.config.rounds };
   process.stdout.write(
-    `${file}\n\n${renderReport(suite, summary, outcomes, shown, saved.config.loadGenerator, null)}\n`,
+    `${files.join("\n")}\n\n${renderReport(suite, summary, outcomes, shown, saved.config.loadGenerator, null)}\n`,
   );
 }
 
