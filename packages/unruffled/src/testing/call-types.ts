@@ -4,33 +4,37 @@
 import type { z } from "zod";
 import type { ParamDeclarations, Returns } from "../route/declare/endpoint.ts";
 import type { DependsParam, FileParam, MarkerKind, Param } from "../route/declare/markers.ts";
+import type { ModelInput, ModelOutput } from "../route/declare/model-types.ts";
 import type { ResponseSpec } from "../route/declare/response-spec.ts";
 import type { TestFile } from "./multipart-body.ts";
 
-/** What a caller gives for one declaration: the schema's input type, or files to upload. */
+/**
+ * What a caller gives for one declaration: the schema's input type, or files to upload. The common
+ * case (a `p.*` marker) is tested first: this type is computed for every parameter of every call.
+ */
 export type ParamInput<D> =
-  D extends FileParam<infer List, boolean>
-    ? List extends true
-      ? readonly TestFile[]
-      : TestFile
-    : D extends Param<MarkerKind, infer S extends z.core.SomeType, boolean>
-      ? z.input<S>
+  D extends Param<MarkerKind, infer S extends z.core.SomeType, boolean>
+    ? ModelInput<S>
+    : D extends FileParam<infer List, boolean>
+      ? List extends true
+        ? readonly TestFile[]
+        : TestFile
       : D extends z.core.SomeType
-        ? z.input<D>
+        ? ModelInput<D>
         : never;
 
 /** True when the request may leave the parameter out: it has a default, or its schema allows none. */
 type MayOmit<D> =
-  D extends FileParam<boolean, infer Optional>
-    ? Optional
-    : D extends Param<MarkerKind, infer S extends z.core.SomeType, infer HasDefault>
-      ? HasDefault extends true
+  D extends Param<MarkerKind, infer S extends z.core.SomeType, infer HasDefault>
+    ? HasDefault extends true
+      ? true
+      : undefined extends ModelInput<S>
         ? true
-        : undefined extends z.input<S>
-          ? true
-          : false
+        : false
+    : D extends FileParam<boolean, infer Optional>
+      ? Optional
       : D extends z.core.SomeType
-        ? undefined extends z.input<D>
+        ? undefined extends ModelInput<D>
           ? true
           : false
         : false;
@@ -76,7 +80,7 @@ export type CallParams<P extends ParamDeclarations> = {
 
 /** The body types of the endpoint's `ResponseSpec` models; `unknown` when it names a response class. */
 export type DocumentedBody<Ret extends Returns> = Ret extends readonly ResponseSpec<infer M, any, any>[]
-  ? z.output<M>
+  ? ModelOutput<M>
   : unknown;
 
 /** The parameters argument is optional when every parameter may be left out. */

@@ -4,6 +4,7 @@ import type { HttpRequest } from "../../http/request.ts";
 import type { ResponseDraft } from "../../http/response-draft.ts";
 import type { HandlerResponse } from "./handler-response.ts";
 import type { ContextParam, DependsParam, FileParam, MarkerKind, Param, SecurityParam } from "./markers.ts";
+import type { ModelOutput } from "./model-types.ts";
 import type { ResponseClass, ResponseSpec } from "./response-spec.ts";
 import type { SecurityScopes } from "./security-scheme.ts";
 
@@ -30,10 +31,10 @@ export type ParamDeclarations = Record<string, ParamDeclaration>;
 export type ParamValue<D> =
   D extends Param<MarkerKind, infer S extends z.core.SomeType, infer HasDefault>
     ? HasDefault extends true
-      ? Exclude<z.output<S>, undefined>
-      : z.output<S>
+      ? Exclude<ModelOutput<S>, undefined>
+      : ModelOutput<S>
     : D extends z.core.SomeType
-      ? z.output<D>
+      ? ModelOutput<D>
       : D extends DependsParam<infer T, any>
         ? T
         : D extends SecurityParam<infer T>

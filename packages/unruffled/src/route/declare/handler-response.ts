@@ -3,11 +3,12 @@
 import type { z } from "zod";
 import type { EventStreamResponse } from "../../http/event-stream-response.ts";
 import type { HttpResponse, JsonResponse, StatusKnown } from "../../http/response.ts";
+import type { ModelInput } from "./model-types.ts";
 import type { ResponseClass, ResponseSpec } from "./response-spec.ts";
 
 /** The bodies the endpoint's `ResponseSpec` models accept: their input, so defaulted fields may be left out. */
 export type DeclaredBody<Ret> =
-  Entry<Ret> extends infer S ? (S extends ResponseSpec<infer M, any, any> ? z.input<M> : never) : never;
+  Entry<Ret> extends infer S ? (S extends ResponseSpec<infer M, any, any> ? ModelInput<M> : never) : never;
 
 type EventStreamType = "text/event-stream";
 
@@ -29,13 +30,13 @@ type JsonSpec<Ret> =
 
 /** The JSON bodies the endpoint declares: the models of its `ResponseSpec`s that are not event streams. */
 export type DeclaredJsonBody<Ret> =
-  JsonSpec<Ret> extends ResponseSpec<infer M, any, any> ? z.input<M> : never;
+  JsonSpec<Ret> extends ResponseSpec<infer M, any, any> ? ModelInput<M> : never;
 
 /** The data of the events the endpoint declares: the models of its `text/event-stream` `ResponseSpec`s. */
 export type DeclaredEventData<Ret> = Ret extends readonly (infer S)[]
   ? S extends ResponseSpec<infer M, infer C, any>
     ? EventStreamType extends C
-      ? z.input<M>
+      ? ModelInput<M>
       : never
     : never
   : never;
@@ -90,7 +91,7 @@ export interface JsonAnswer<T, Status> extends HttpResponse {
  */
 type SpecJsonAnswer<S, Default extends string> =
   S extends ResponseSpec<infer M, any, infer K>
-    ? JsonAnswer<z.input<M>, StatusKnown<StatusOf<K>> | (K extends Default ? undefined : never)>
+    ? JsonAnswer<ModelInput<M>, StatusKnown<StatusOf<K>> | (K extends Default ? undefined : never)>
     : never;
 
 /** The status of an answer that may take any JSON model's body: one known only at run time, or none. */
@@ -108,7 +109,7 @@ type DeclaredJsonAnswer<Ret> = [JsonSpec<Ret>] extends [never]
         | JsonAnswer<DeclaredJsonBody<Ret>, AnyModelStatus<DefaultCode<Ret>>>
     : JsonSpec<Ret> extends ResponseSpec<infer M, any, infer K>
       ? JsonAnswer<
-          z.input<M>,
+          ModelInput<M>,
           | StatusKnown<StatusOf<K>>
           | AnyModelStatus<DefaultCode<Ret>>
           | (K extends DefaultCode<Ret> ? undefined : never)
@@ -151,7 +152,7 @@ export type UnmodelledResponse = HttpResponse & { readonly data?: never; readonl
  */
 type SingleJsonAnswer<M extends z.core.SomeType, K extends string> =
   | JsonAnswer<
-      z.input<M>,
+      ModelInput<M>,
       | StatusKnown<StatusOf<K>>
       | "other"
       | (string extends K ? undefined : K extends `2${string}` ? undefined : never)
