@@ -129,10 +129,19 @@ function targetLine(ok: boolean | null, text: string, detail: string): string {
 }
 
 /**
+ * Whether a median ratio meets `factor`: at or above it, or a tie (its interval holds the line),
+ * which counts as met. A target is missed only when its whole interval lies below the line.
+ */
+export function meets(ratio: number, interval: [number, number] | undefined, factor: number) {
+  const tie = interval !== undefined && interval[0] < factor && factor <= interval[1];
+  return { met: ratio >= factor || tie, note: tie ? "; a tie at this noise: met" : "" };
+}
+
+/**
  * unruffled's req/s on an endpoint is at least `factor` times the peer's. The median of the
  * same-round ratios (EndpointSummary.perRound) decides when there is one, with the ratio of the
  * medians beside it; the median's interval, when there is one, shows whether the target lies inside
- * it: a tie that this run's ✓ or ✗ does not settle.
+ * it: a tie, which counts as met (`meets`).
  */
 export function rpsLine(text: string, summary: Summary, endpointId: string, peerId: string, factor: number) {
   const mine = summary.unruffled?.endpoints[endpointId];
@@ -144,11 +153,11 @@ export function rpsLine(text: string, summary: Summary, endpointId: string, peer
     return targetLine(medians >= factor, text, `${medians.toFixed(2)}× (target ≥ ${factor}×)`);
   const interval = mine.perRoundInterval?.[peerId];
   const range = interval ? ` (95 %: ${interval[0].toFixed(2)}–${interval[1].toFixed(2)})` : "";
-  const tie = interval && interval[0] < factor && factor <= interval[1] ? "; a tie at this noise" : "";
+  const verdict = meets(perRound, interval, factor);
   return targetLine(
-    perRound >= factor,
+    verdict.met,
     text,
-    `${perRound.toFixed(2)}× per round${range}, ${medians.toFixed(2)}× of the medians (target ≥ ${factor}×${tie})`,
+    `${perRound.toFixed(2)}× per round${range}, ${medians.toFixed(2)}× of the medians (target ≥ ${factor}×${verdict.note})`,
   );
 }
 
@@ -160,12 +169,11 @@ export function baselineLine(text: string, summary: Summary, endpointId: string,
   const over = summary.unruffled?.endpoints[endpointId]?.overBaseline;
   if (over === undefined || !known(over.ratio)) return targetLine(null, text, "");
   const range = over.interval ? ` (95 %: ${over.interval[0].toFixed(2)}–${over.interval[1].toFixed(2)})` : "";
-  const tie =
-    over.interval && over.interval[0] < factor && factor <= over.interval[1] ? "; a tie at this noise" : "";
+  const verdict = meets(over.ratio, over.interval, factor);
   return targetLine(
-    over.ratio >= factor,
+    verdict.met,
     text,
-    `${over.ratio.toFixed(2)}× per round${range} (target ≥ ${factor}×${tie})`,
+    `${over.ratio.toFixed(2)}× per round${range} (target ≥ ${factor}×${verdict.note})`,
   );
 }
 
