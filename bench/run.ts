@@ -43,9 +43,9 @@ function reportAgain(files: string[]): void {
   const servers = whole.servers.filter((s) => saved.servers.some((o) => o.id === s.id));
   const outcomes = new Map(saved.servers.map((o) => [o.id, o]));
   const summary = summarize(servers, suite.endpoints, outcomes, saved.config);
-  const shown = { ...saved.config, rounds: saved.config.roundsRun ?? saved.config.rounds };
+  // poolRuns counts the rounds that ran (`--budget` may have cut a run short) as the run's rounds.
   process.stdout.write(
-    `${files.join("\n")}\n\n${renderReport(suite, summary, outcomes, shown, saved.config.loadGenerator, null)}\n`,
+    `${files.join("\n")}\n\n${renderReport(suite, summary, outcomes, saved.config, saved.config.loadGenerator, null)}\n`,
   );
 }
 
