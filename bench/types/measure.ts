@@ -24,6 +24,8 @@ export interface Measurement {
   errors: string[];
   /** The distinct error codes, such as TS2589 (instantiation excessively deep). */
   errorCodes: string[];
+  /** Each round's CPU seconds and megabytes, in round order: what one program adds to another is read round by round. */
+  rounds: Array<{ seconds: number; megabytes: number }>;
 }
 
 /**
@@ -61,6 +63,7 @@ export function summarize(samples: readonly Sample[]): Measurement {
     instantiations: median(samples.map((sample) => sample.instantiations)),
     errors,
     errorCodes: [...new Set(errors.map((line) => line.match(/error (TS\d+)/)![1]!))],
+    rounds: samples.map((sample) => ({ seconds: sample.cpuSeconds, megabytes: sample.megabytes })),
   };
 }
 
@@ -69,7 +72,7 @@ function figure(output: string, label: string): number {
   return match === null ? Number.NaN : Number(match[1]);
 }
 
-function median(values: readonly number[]): number {
+export function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)]!;
 }

@@ -1,6 +1,12 @@
 // The same API of N routes, written for unruffled, Hono (with hc) and oRPC, as the programs whose
 // type-check cost bench:types compares. Half the routes are a GET with a path integer and a query
 // integer with a default, half a POST with a JSON body answered by 201; every route has its own models.
+//
+// Two layouts. "modules" (the default) puts the routes in modules of 50, as an app of hundreds of
+// routes is written (a router per resource), and a server module gathers them. "file" puts them all
+// in one module: there TypeScript's control-flow analysis walks back from every reference to an
+// import through every earlier declaration of the module, a cost that grows with the square of its
+// length and with how many imports a route names, whatever the framework's types.
 
 /** One program to check: its files (name → source) and which of them are the roots. */
 export interface Program {
@@ -10,6 +16,22 @@ export interface Program {
 
 /** The programs of one framework at one size, by role. */
 export type Programs = Record<string, Program>;
+
+export type Layout = "modules" | "file";
+
+/** Routes per module in the "modules" layout, as in an app's router of one resource. */
+const ROUTES_PER_MODULE = 50;
+
+/** The modules' route ranges: [first, end) of each. */
+function moduleRanges(size: number): Array<[number, number]> {
+  const ranges: Array<[number, number]> = [];
+  for (let start = 0; start < size; start += ROUTES_PER_MODULE) {
+    ranges.push([start, Math.min(size, start + ROUTES_PER_MODULE)]);
+  }
+  return ranges;
+}
+
+const indexes = ([start, end]: [number, number]) => Array.from({ length: end - start }, (_, i) => start + i);
 
 const isGet = (index: number) => index % 2 === 0;
 
@@ -42,49 +64,86 @@ function use(expression: string): string {
 }
 
 /** unruffled: endpoints, the app, and testClient calls; the generated client is written by run.ts. */
-export function unruffledPrograms(size: number): Programs {
-  const server = [
-    'import { createApp } from "unruffled";',
+export function unruffledPrograms(size: number, layout: Layout = "modules"): Programs {
+  const imports = [
     'import { JsonResponse } from "unruffled/http";',
     'import { endpoint, p, path } from "unruffled/route";',
     'import { z } from "zod";',
-    "",
   ];
-  const routes: string[] = [];
-  for (let index = 0; index < size; index++) {
-    server.push(models(index));
-    if (isGet(index)) {
-      server.push(
-        `export const e${index} = endpoint({
+  const declaration = (index: number) =>
+    isGet(index)
+      ? `${models(index)}
+export const e${index} = endpoint({
   params: { id: p.Path(z.int()), page: p.Query(z.int(), { default: 1 }) },
   returns: [p.ResponseSpec({ model: Item${index} })],
   handler: (_request, { id, page }) => new JsonResponse({ id, name: \`item \${page}\`, tags: [] }),
-});`,
-      );
-      routes.push(`  path("/items${index}/{id}", { endpoint: e${index}, name: "r${index}" }),`);
-    } else {
-      server.push(
-        `export const e${index} = endpoint({
+});`
+      : `${models(index)}
+export const e${index} = endpoint({
   params: { body: p.Json(NewItem${index}) },
   returns: [p.ResponseSpec({ code: "201", model: Item${index} })],
   handler: (_request, { body }) => new JsonResponse({ id: 1, name: body.name, tags: [] }, { status: 201 }),
-});`,
-      );
-      routes.push(`  path("/items${index}", { endpoint: e${index}, methods: ["POST"], name: "r${index}" }),`);
-    }
+});`;
+  const route = (index: number) =>
+    isGet(index)
+      ? `  path("/items${index}/{id}", { endpoint: e${index}, name: "r${index}" }),`
+      : `  path("/items${index}", { endpoint: e${index}, methods: ["POST"], name: "r${index}" }),`;
+
+  const serverFiles: Record<string, string> = {};
+  // How the calls name endpoint e<index>, and the imports that lets them.
+  let endpointName: (index: number) => string;
+  let callImports: string[];
+  if (layout === "file") {
+    const all = indexes([0, size]);
+    serverFiles["server.ts"] = [
+      'import { createApp } from "unruffled";',
+      ...imports,
+      "",
+      ...all.map(declaration),
+      "",
+      "export const app = createApp({ routes: [",
+      ...all.map(route),
+      "] });",
+      "",
+    ].join("\n");
+    endpointName = (index) => `api.e${index}`;
+    callImports = ['import * as api from "./server.ts";'];
+  } else {
+    const ranges = moduleRanges(size);
+    ranges.forEach((range, module) => {
+      serverFiles[`routes${module}.ts`] = [
+        ...imports,
+        "",
+        ...indexes(range).map(declaration),
+        "",
+        "export const routes = [",
+        ...indexes(range).map(route),
+        "];",
+        "",
+      ].join("\n");
+    });
+    serverFiles["server.ts"] = [
+      'import { createApp } from "unruffled";',
+      ...ranges.map((_, module) => `import { routes as routes${module} } from "./routes${module}.ts";`),
+      "",
+      `export const app = createApp({ routes: [${ranges.map((_, module) => `...routes${module}`).join(", ")}] });`,
+      "",
+    ].join("\n");
+    endpointName = (index) => `routes${Math.floor(index / ROUTES_PER_MODULE)}.e${index}`;
+    callImports = ranges.map((_, module) => `import * as routes${module} from "./routes${module}.ts";`);
   }
-  server.push("", "export const app = createApp({ routes: [", ...routes, "] });", "");
 
   const testCalls = [
     'import { testClient } from "unruffled/testing";',
-    `import * as api from "./server.ts";`,
+    'import { app } from "./server.ts";',
+    ...callImports,
     "",
-    "const client = testClient(api.app);",
+    "const client = testClient(app);",
     "export const seen: unknown[] = [];",
     ...inFunctions(size, (index) => [
       isGet(index)
-        ? `  const a${index} = await client.call(api.e${index}, { id: 1, page: 2 });`
-        : `  const a${index} = await client.call(api.e${index}, { body: { name: "n", price: 1 } });`,
+        ? `  const a${index} = await client.call(${endpointName(index)}, { id: 1, page: 2 });`
+        : `  const a${index} = await client.call(${endpointName(index)}, { body: { name: "n", price: 1 } });`,
       `  ${use(`a${index}.json().name`)}`,
     ]),
     "",
@@ -104,37 +163,26 @@ export function unruffledPrograms(size: number): Programs {
     "",
   ];
 
-  const serverFile = server.join("\n");
   return {
-    server: { files: { "server.ts": serverFile }, roots: ["server.ts"] },
-    testClient: { files: { "server.ts": serverFile, "calls.ts": testCalls.join("\n") }, roots: ["calls.ts"] },
+    server: { files: serverFiles, roots: ["server.ts"] },
+    testClient: { files: { ...serverFiles, "calls.ts": testCalls.join("\n") }, roots: ["calls.ts"] },
     // client.generated.ts is added by run.ts, from the app that server.ts builds.
     client: { files: { "calls.ts": clientCalls.join("\n") }, roots: ["calls.ts"] },
     baseline: { files: { "empty.ts": "export {};\n" }, roots: ["empty.ts"] },
   };
 }
 
-// Hono's recommended shape for a large app: sub-apps of chained routes, mounted with route().
-const HONO_GROUP = 50;
-
-export function honoPrograms(size: number): Programs {
-  const server = [
+// Hono's recommended shape for a large app: sub-apps of chained routes, mounted with route(); in
+// the "file" layout the sub-apps are of 50 routes too.
+export function honoPrograms(size: number, layout: Layout = "modules"): Programs {
+  const imports = [
     'import { Hono } from "hono";',
     'import { validator } from "hono/validator";',
     'import { z } from "zod";',
-    "",
   ];
-  const groups: string[] = [];
-  for (let start = 0; start < size; start += HONO_GROUP) {
-    const chain: string[] = [];
-    for (let index = start; index < Math.min(size, start + HONO_GROUP); index++) {
-      server.push(models(index));
-      if (isGet(index)) {
-        server.push(
-          `const Params${index} = z.object({ id: z.coerce.number().int() });`,
-          `const Query${index} = z.object({ page: z.coerce.number().int().default(1) });`,
-        );
-        chain.push(`  .get(
+  const chained = (index: number) =>
+    isGet(index)
+      ? `  .get(
     "/items${index}/:id",
     validator("param", (value) => Params${index}.parse(value)),
     validator("query", (value) => Query${index}.parse(value)),
@@ -142,24 +190,49 @@ export function honoPrograms(size: number): Programs {
       const item: z.output<typeof Item${index}> = { id: c.req.valid("param").id, name: \`item \${c.req.valid("query").page}\`, tags: [] };
       return c.json(item, 200);
     },
-  )`);
-      } else {
-        chain.push(`  .post("/items${index}", validator("json", (value) => NewItem${index}.parse(value)), (c) => {
+  )`
+      : `  .post("/items${index}", validator("json", (value) => NewItem${index}.parse(value)), (c) => {
     const item: z.output<typeof Item${index}> = { id: 1, name: c.req.valid("json").name, tags: [] };
     return c.json(item, 201);
-  })`);
-      }
-    }
-    const name = `group${start / HONO_GROUP}`;
-    server.push(`const ${name} = new Hono()\n${chain.join("\n")};`);
-    groups.push(`  .route("/", ${name})`);
+  })`;
+  const schemas = (index: number) =>
+    isGet(index)
+      ? `${models(index)}
+const Params${index} = z.object({ id: z.coerce.number().int() });
+const Query${index} = z.object({ page: z.coerce.number().int().default(1) });`
+      : models(index);
+  const group = (name: string, range: [number, number]) => [
+    ...indexes(range).map(schemas),
+    `${name} = new Hono()\n${indexes(range).map(chained).join("\n")};`,
+  ];
+
+  const ranges = moduleRanges(size);
+  const mounted = (names: string[]) =>
+    `export const app = new Hono()\n${names.map((name) => `  .route("/", ${name})`).join("\n")};`;
+  const files: Record<string, string> = {};
+  if (layout === "file") {
+    files["server.ts"] = [
+      ...imports,
+      "",
+      ...ranges.flatMap((range, module) => group(`const group${module}`, range)),
+      "",
+      mounted(ranges.map((_, module) => `group${module}`)),
+      "export type AppType = typeof app;",
+      "",
+    ].join("\n");
+  } else {
+    ranges.forEach((range, module) => {
+      files[`group${module}.ts`] = [...imports, "", ...group("export const group", range), ""].join("\n");
+    });
+    files["server.ts"] = [
+      'import { Hono } from "hono";',
+      ...ranges.map((_, module) => `import { group as group${module} } from "./group${module}.ts";`),
+      "",
+      mounted(ranges.map((_, module) => `group${module}`)),
+      "export type AppType = typeof app;",
+      "",
+    ].join("\n");
   }
-  server.push(
-    "",
-    `export const app = new Hono()\n${groups.join("\n")};`,
-    "export type AppType = typeof app;",
-    "",
-  );
 
   const calls = [
     'import { hc } from "hono/client";',
@@ -180,34 +253,62 @@ export function honoPrograms(size: number): Programs {
     ),
     "",
   ];
-  const serverFile = server.join("\n");
   return {
-    server: { files: { "server.ts": serverFile }, roots: ["server.ts"] },
-    client: { files: { "server.ts": serverFile, "calls.ts": calls.join("\n") }, roots: ["calls.ts"] },
+    server: { files, roots: ["server.ts"] },
+    client: { files: { ...files, "calls.ts": calls.join("\n") }, roots: ["calls.ts"] },
   };
 }
 
-export function orpcPrograms(size: number): Programs {
-  const server = ['import { os } from "@orpc/server";', 'import { z } from "zod";', ""];
-  const names: string[] = [];
-  for (let index = 0; index < size; index++) {
-    server.push(models(index));
-    if (isGet(index)) {
-      server.push(`export const r${index} = os
+export function orpcPrograms(size: number, layout: Layout = "modules"): Programs {
+  const imports = ['import { os } from "@orpc/server";', 'import { z } from "zod";'];
+  const procedure = (index: number) =>
+    isGet(index)
+      ? `${models(index)}
+export const r${index} = os
   .route({ method: "GET", path: "/items${index}/{id}" })
   .input(z.object({ id: z.coerce.number().int(), page: z.coerce.number().int().default(1) }))
   .output(Item${index})
-  .handler(({ input }) => ({ id: input.id, name: \`item \${input.page}\`, tags: [] }));`);
-    } else {
-      server.push(`export const r${index} = os
+  .handler(({ input }) => ({ id: input.id, name: \`item \${input.page}\`, tags: [] }));`
+      : `${models(index)}
+export const r${index} = os
   .route({ method: "POST", path: "/items${index}", successStatus: 201 })
   .input(NewItem${index})
   .output(Item${index})
-  .handler(({ input }) => ({ id: 1, name: input.name, tags: [] }));`);
-    }
-    names.push(`r${index}`);
+  .handler(({ input }) => ({ id: 1, name: input.name, tags: [] }));`;
+  const router = (range: [number, number]) =>
+    `export const router = { ${indexes(range)
+      .map((index) => `r${index}`)
+      .join(", ")} };`;
+
+  const files: Record<string, string> = {};
+  if (layout === "file") {
+    files["server.ts"] = [
+      ...imports,
+      "",
+      ...indexes([0, size]).map(procedure),
+      "",
+      router([0, size]),
+      "",
+    ].join("\n");
+  } else {
+    const ranges = moduleRanges(size);
+    ranges.forEach((range, module) => {
+      files[`router${module}.ts`] = [
+        ...imports,
+        "",
+        ...indexes(range).map(procedure),
+        "",
+        router(range),
+        "",
+      ].join("\n");
+    });
+    files["server.ts"] = [
+      ...ranges.map((_, module) => `import { router as router${module} } from "./router${module}.ts";`),
+      "",
+      `export const router = { ${ranges.map((_, module) => `...router${module}`).join(", ")} };`,
+      "",
+    ].join("\n");
   }
-  server.push("", `export const router = { ${names.join(", ")} };`, "");
   const calls = [
     'import { createORPCClient } from "@orpc/client";',
     'import { RPCLink } from "@orpc/client/fetch";',
@@ -224,9 +325,8 @@ export function orpcPrograms(size: number): Programs {
     ]),
     "",
   ];
-  const serverFile = server.join("\n");
   return {
-    server: { files: { "server.ts": serverFile }, roots: ["server.ts"] },
-    client: { files: { "server.ts": serverFile, "calls.ts": calls.join("\n") }, roots: ["calls.ts"] },
+    server: { files, roots: ["server.ts"] },
+    client: { files: { ...files, "calls.ts": calls.join("\n") }, roots: ["calls.ts"] },
   };
 }

@@ -5,12 +5,14 @@
 //
 //   npm run bench:types                      # 100, 400, 1,000 and 5,000 routes, 3 runs each
 //   npm run bench:types -- --sizes 100,400 --runs 1
+//   npm run bench:types -- --layout file     # every route in one module instead of modules of 50
 import { execFile } from "node:child_process";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { type Measurement, type Sample, sampleProgram, summarize } from "./measure.ts";
+import type { Layout } from "./programs.ts";
 import { printReport } from "./report.ts";
 import { writePrograms } from "./write-programs.ts";
 
@@ -21,15 +23,21 @@ const { values } = parseArgs({
   options: {
     sizes: { type: "string", default: "100,400,1000,5000" },
     runs: { type: "string", default: "3" },
+    layout: { type: "string", default: "modules" },
   },
 });
+if (values.layout !== "modules" && values.layout !== "file") {
+  process.stderr.write(`--layout is "modules" or "file", not ${JSON.stringify(values.layout)}\n`);
+  process.exit(2);
+}
+const layout: Layout = values.layout;
 const sizes = values.sizes.split(",").map(Number);
 const runs = Number(values.runs);
 
 const results: Record<number, Record<string, Record<string, Measurement>>> = {};
 for (const size of sizes) {
   process.stderr.write(`${size} routes: writing the programs\n`);
-  const folders = await writePrograms(size, WORK);
+  const folders = await writePrograms(size, WORK, [], layout);
   const programs = Object.entries(folders).flatMap(([framework, roles]) =>
     Object.entries(roles).map(([role, folder]) => ({ framework, role, folder })),
   );
@@ -56,10 +64,10 @@ const commit = await new Promise<string>((resolve) =>
     resolve(stdout.trim()),
   ),
 );
-const report = printReport(results, sizes);
+const report = printReport(results, sizes, layout);
 process.stdout.write(report);
 const stamp = new Date().toISOString().replace(/[:.]/g, "-");
 await writeFile(
   join(ROOT, "bench/results", `types-${stamp}.json`),
-  `${JSON.stringify({ commit, runs, sizes, results }, null, 2)}\n`,
+  `${JSON.stringify({ commit, layout, runs, sizes, results }, null, 2)}\n`,
 );

@@ -1,6 +1,8 @@
 // bench:types is not part of the tests (it takes minutes); this checks that its programs are right:
-// at 10 routes, every framework's programs type-check without an error, the generated client's too.
+// every framework's programs type-check without an error, the generated client's too, in both
+// layouts (60 routes make two modules of the "modules" layout).
 import { rm } from "node:fs/promises";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, expect, it } from "vitest";
 import { sampleProgram } from "./measure.ts";
@@ -12,24 +14,31 @@ afterAll(async () => {
   await rm(WORK, { recursive: true, force: true });
 });
 
-it("writes programs of 10 routes that type-check for unruffled, Hono and oRPC", {
-  timeout: 120_000,
-}, async () => {
-  const folders = await writePrograms(10, WORK, ["source"]);
-  const checked: Record<string, string[]> = {};
-  for (const [framework, roles] of Object.entries(folders)) {
-    for (const [role, folder] of Object.entries(roles)) {
-      checked[`${framework} ${role}`] = (await sampleProgram(folder)).errors;
+it.each([
+  { layout: "modules", size: 60 },
+  { layout: "file", size: 10 },
+] as const)(
+  "writes programs of $size routes in the $layout layout that type-check for unruffled, Hono and oRPC",
+  {
+    timeout: 120_000,
+  },
+  async ({ layout, size }) => {
+    const folders = await writePrograms(size, join(WORK, layout), ["source"], layout);
+    const checked: Record<string, string[]> = {};
+    for (const [framework, roles] of Object.entries(folders)) {
+      for (const [role, folder] of Object.entries(roles)) {
+        checked[`${framework} ${role}`] = (await sampleProgram(folder)).errors;
+      }
     }
-  }
-  expect(checked).toEqual({
-    "unruffled server": [],
-    "unruffled testClient": [],
-    "unruffled client": [],
-    "unruffled baseline": [],
-    "hono server": [],
-    "hono client": [],
-    "orpc server": [],
-    "orpc client": [],
-  });
-});
+    expect(checked).toEqual({
+      "unruffled server": [],
+      "unruffled testClient": [],
+      "unruffled client": [],
+      "unruffled baseline": [],
+      "hono server": [],
+      "hono client": [],
+      "orpc server": [],
+      "orpc client": [],
+    });
+  },
+);

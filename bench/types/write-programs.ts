@@ -2,7 +2,14 @@ import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { generateClient } from "unruffled";
-import { honoPrograms, orpcPrograms, type Program, type Programs, unruffledPrograms } from "./programs.ts";
+import {
+  honoPrograms,
+  type Layout,
+  orpcPrograms,
+  type Program,
+  type Programs,
+  unruffledPrograms,
+} from "./programs.ts";
 
 /** Folders of the programs written: framework → role → folder (each with its tsconfig.json). */
 export type ProgramFolders = Record<string, Record<string, string>>;
@@ -11,16 +18,18 @@ export type ProgramFolders = Record<string, Record<string, string>>;
  * Writes every framework's programs at one size under `work`, the generated client included (made
  * from the app the unruffled server program builds). `conditions` are the package conditions the
  * programs resolve with: none for the built packages, as installed; `["source"]` for the sources.
+ * `layout` puts the routes in modules of 50 (as an app is written) or all in one file.
  */
 export async function writePrograms(
   size: number,
   work: string,
   conditions: string[] = [],
+  layout: Layout = "modules",
 ): Promise<ProgramFolders> {
   const frameworks: Record<string, Programs> = {
-    unruffled: unruffledPrograms(size),
-    hono: honoPrograms(size),
-    orpc: orpcPrograms(size),
+    unruffled: unruffledPrograms(size, layout),
+    hono: honoPrograms(size, layout),
+    orpc: orpcPrograms(size, layout),
   };
   const folders: Record<string, Record<string, string>> = {};
   for (const [framework, programs] of Object.entries(frameworks)) {
