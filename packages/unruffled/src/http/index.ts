@@ -13,6 +13,7 @@ export type { AfterResponseTask, ClientAddress, RawRequest } from "./request.ts"
 export { HttpRequest } from "./request.ts";
 export type {
   HeaderValue,
+  JsonAnswer,
   JsonResponseConstructor,
   ResponseBody,
   ResponseInit,

@@ -137,6 +137,17 @@ export class JsonResponseBase<T = unknown> extends HttpResponse {
 Object.defineProperty(JsonResponseBase, "name", { value: "JsonResponse" });
 
 /**
+ * A `JsonResponse` with a body of type `T` and a status the types know as `Status` (`StatusKnown`):
+ * what `new JsonResponse(...)` makes, and what a handler's declared answers are. One generic type for
+ * both, so that the checker compares an answer with a declared one by their type arguments, and
+ * infers the body's contextual type from the declared one's, instead of member by member.
+ */
+export interface JsonAnswer<T, Status> extends JsonResponseBase<T> {
+  /** Type-level only (never set): what the types know of the status given (`StatusKnown`). */
+  readonly "~status": Status;
+}
+
+/**
  * A JSON response from any JSON-serialisable value. `T` is the body's type and `S` the status its
  * constructor was given (`undefined`: none): an endpoint that declares `ResponseSpec` models only
  * compiles when `T` matches the model of that status, and at run time the body is written through
@@ -146,14 +157,15 @@ Object.defineProperty(JsonResponseBase, "name", { value: "JsonResponse" });
  *
  * @example new JsonResponse({ code: 0, message: "success", data: [] })
  */
-export interface JsonResponse<T = unknown, S = any> extends JsonResponseBase<T> {
-  /** Type-level only (never set): what the types know of the status given (`StatusKnown`). */
-  readonly "~status": StatusKnown<S>;
-}
+export type JsonResponse<T = unknown, S = any> = JsonAnswer<T, StatusKnown<S>>;
 
 /** `JsonResponse`'s constructor: it reads the status given as a literal type. */
 export interface JsonResponseConstructor {
-  new <T, const S extends number | undefined = undefined>(data: T, init?: StatusInit<S>): JsonResponse<T, S>;
+  // NoInfer: the status comes from `init` alone (else its default), never from the answer a handler declares.
+  new <T, const S extends number | undefined = undefined>(
+    data: T,
+    init?: StatusInit<S>,
+  ): JsonAnswer<T, StatusKnown<NoInfer<S>>>;
   readonly prototype: JsonResponse<unknown, any>;
   unchecked(data: unknown, init?: ResponseInit): JsonResponse<any, any>;
 }

@@ -1,3 +1,5 @@
+// Declared with JsonResponse (unruffled/http), and named here too, where it was first.
+export type { JsonAnswer } from "../http/response.ts";
 export type { BuiltRoute } from "./analyse/build-routes.ts";
 export { buildRoutes } from "./analyse/build-routes.ts";
 export type {
@@ -23,7 +25,6 @@ export type {
   DeclaredEventData,
   DeclaredJsonBody,
   HandlerResponse,
-  JsonAnswer,
   UnmodelledResponse,
 } from "./declare/handler-response.ts";
 export type {

@@ -68,6 +68,8 @@ await client.call(list, { tags: [], size: 2 });
 await client.call(bind, { body: { student_id: 1 } });
 // @ts-expect-error the parameters are required when some have no default
 await client.call(bind);
+// @ts-expect-error nor may they be undefined
+await client.call(bind, undefined, { headers: { "x-trace": "1" } });
 
 // Files are TestFile values; an optional list may be left out.
 await client.call(upload, { cv: { filename: "cv.txt", content: "hi" }, title: "CV" });
@@ -79,8 +81,10 @@ await client.call(upload, {
 // @ts-expect-error a file is not a string
 await client.call(upload, { cv: "cv.txt", title: "CV" });
 
-// An endpoint without parameters needs no argument; its answer is untyped.
+// An endpoint without parameters needs no argument; its answer is untyped. Options follow `undefined` or `{}`.
 const greeting = await client.call(hello);
+await client.call(hello, undefined, { headers: { "x-trace": "1" } });
+await client.call(hello, {}, { method: "HEAD" });
 expectTypeOf(greeting.json()).toEqualTypeOf<unknown>();
 expectTypeOf(greeting.text).toEqualTypeOf<string>();
 expectTypeOf(greeting.status).toEqualTypeOf<number>();

@@ -2,7 +2,7 @@
 // declared models do not accept, or a status the endpoint does not declare, fail to compile.
 import type { z } from "zod";
 import type { EventStreamResponse } from "../../http/event-stream-response.ts";
-import type { HttpResponse, JsonResponse, StatusKnown } from "../../http/response.ts";
+import type { HttpResponse, JsonAnswer, JsonResponse, StatusKnown } from "../../http/response.ts";
 import type { ModelInput } from "./model-types.ts";
 import type { ResponseClass, ResponseSpec } from "./response-spec.ts";
 
@@ -73,16 +73,6 @@ type DefaultCode<Ret> = [SuccessCode<Ret>] extends [never]
       : SuccessCode<Ret>;
 
 type StatusOf<K extends string> = K extends `${infer N extends number}` ? N : number;
-
-/**
- * A `JsonResponse` with a body of type `T` and a status the types know as `Status` (`StatusKnown`).
- * Written as an interface, not as `JsonResponse<T, S>`, so that a handler's declared answers never
- * decide which status `new JsonResponse(body)` was given.
- */
-export interface JsonAnswer<T, Status> extends HttpResponse {
-  readonly data: T;
-  readonly "~status": Status;
-}
 
 /**
  * The JSON answers one `ResponseSpec` admits: its model's body with its status, and without a status
