@@ -78,8 +78,15 @@ export interface EndpointConfig<
    * response classes. Its models also type the answers of `testClient(app).call(endpoint, ...)`.
    */
   returns: Ret;
-  /** Returns a response; with `ResponseSpec` models, a JSON body must match one of them (`HandlerResponse`). */
-  handler(request: R, params: ResolvedParams<P>): HandlerResponse<Ret> | Promise<HandlerResponse<Ret>>;
+  /**
+   * Returns a response; with `ResponseSpec` models, a JSON body must match one of them (`HandlerResponse`).
+   * NoInfer: `returns` alone gives `Ret`, and the checker does not walk the answer through every
+   * branch of `HandlerResponse` looking for another inference.
+   */
+  handler(
+    request: R,
+    params: ResolvedParams<P>,
+  ): NoInfer<HandlerResponse<Ret> | Promise<HandlerResponse<Ret>>>;
 }
 
 /**
