@@ -1,6 +1,6 @@
 import { expect, it } from "vitest";
 import type { Measurement } from "./measure.ts";
-import { minus, ratio } from "./report.ts";
+import { atMost, minus, roundCostRatios, roundRatios } from "./report.ts";
 
 /** A program measured in rounds of these CPU seconds (and megabytes). */
 function measured(seconds: number[], megabytes = seconds.map(() => 100)): Measurement {
@@ -24,6 +24,35 @@ it("reads what a program adds as the median of the same rounds' differences, not
   expect(added.megabytes).toBe(0);
 });
 
-it("reads how many times slower a program checks as the median of the same rounds' ratios", () => {
-  expect(ratio(measured([1.1, 2.2, 0.9]), measured([1.0, 2.0, 1.0]))).toBeCloseTo(1.1, 10);
+it("reads how many times slower a program checks round by round", () => {
+  expect(roundRatios(measured([1.1, 2.2, 0.9]), measured([1.0, 2.0, 1.0]))).toEqual([
+    expect.closeTo(1.1, 10),
+    expect.closeTo(1.1, 10),
+    expect.closeTo(0.9, 10),
+  ]);
+});
+
+it("reads how many times one program's addition is another's round by round", () => {
+  const ratios = roundCostRatios(
+    measured([1.4, 2.6]),
+    measured([1.0, 2.0]),
+    measured([0.4, 0.5]),
+    measured([0.2, 0.2]),
+  );
+  expect(ratios).toEqual([expect.closeTo(2, 10), expect.closeTo(2, 10)]);
+});
+
+it("meets an at-most target at or below its line", () => {
+  expect(atMost([0.9, 1.0, 0.95], 1)).toEqual({ met: true, text: "0.95× (95 % 0.90–1.00, 3 rounds)" });
+});
+
+it("counts a median above the line as met when its interval holds the line: a tie", () => {
+  expect(atMost([0.9, 1.1, 1.2, 1.05, 0.95], 1)).toEqual({
+    met: true,
+    text: "1.05× (95 % 0.90–1.20, 5 rounds), a tie at this noise",
+  });
+});
+
+it("misses an at-most target only when the whole interval lies above the line", () => {
+  expect(atMost([1.1, 1.2, 1.15], 1)).toEqual({ met: false, text: "1.15× (95 % 1.10–1.20, 3 rounds)" });
 });
