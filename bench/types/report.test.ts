@@ -1,13 +1,13 @@
 import { expect, it } from "vitest";
-import type { Measurement } from "./measure.ts";
-import { atMost, minus, roundCostRatios, roundRatios } from "./report.ts";
+import { type Measurement, median } from "./measure.ts";
+import { atMost, minus, printReport, roundCostRatios, roundRatios } from "./report.ts";
 
 /** A program measured in rounds of these CPU seconds (and megabytes). */
 function measured(seconds: number[], megabytes = seconds.map(() => 100)): Measurement {
   return {
-    seconds: Number.NaN,
+    seconds: median(seconds),
     wallSeconds: Number.NaN,
-    megabytes: Number.NaN,
+    megabytes: median(megabytes),
     instantiations: 0,
     errors: [],
     errorCodes: [],
@@ -55,4 +55,25 @@ it("counts a median above the line as met when its interval holds the line: a ti
 
 it("misses an at-most target only when the whole interval lies above the line", () => {
   expect(atMost([1.1, 1.2, 1.15], 1)).toEqual({ met: false, text: "1.15× (95 % 1.10–1.20, 3 rounds)" });
+});
+
+it("reports unruffled's programs alone when the peers were left out (--only unruffled)", () => {
+  const unruffled = {
+    server: measured([2.0, 2.2, 2.1], [190, 190, 190]),
+    testClient: measured([2.3, 2.5, 2.5], [220, 220, 220]),
+    client: measured([0.4, 0.4, 0.4], [58, 58, 58]),
+    baseline: measured([0.2, 0.2, 0.2], [33, 33, 33]),
+  };
+  expect(printReport({ 1000: { unruffled } }, [1000], "modules").split("\n")).toEqual([
+    "",
+    "Type-check cost (tsc --extendedDiagnostics --singleThreaded; medians), routes in modules of 50, unruffled only: CPU time / memory used",
+    "",
+    "| routes | unruffled server | + testClient calls | generated client + calls |",
+    "| -----: | ---------------- | ------------------ | ------------------------ |",
+    "| 1,000 | 2.10 s / 190 MB | 0.30 s / 30 MB | 0.20 s / 25 MB |",
+    "",
+    "Targets:",
+    "  at 1000: testClient calls no slower than twice the generated client's: 1.50× (95 % 1.50–2.00, 3 rounds): met",
+    "",
+  ]);
 });

@@ -6,6 +6,7 @@
 //   npm run bench:types                      # 100, 400, 1,000 and 5,000 routes, 3 runs each
 //   npm run bench:types -- --sizes 100,400 --runs 1
 //   npm run bench:types -- --layout file     # every route in one module instead of modules of 50
+//   npm run bench:types -- --only unruffled --sizes 400,1000 --runs 21   # its programs alone, many rounds
 import { execFile } from "node:child_process";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -24,8 +25,15 @@ const { values } = parseArgs({
     sizes: { type: "string", default: "100,400,1000,5000" },
     runs: { type: "string", default: "3" },
     layout: { type: "string", default: "modules" },
+    only: { type: "string" },
   },
 });
+const only = values.only?.split(",");
+const unknown = only?.filter((name) => !["unruffled", "hono", "orpc"].includes(name)) ?? [];
+if (unknown.length > 0) {
+  process.stderr.write(`--only takes unruffled, hono and orpc, not ${unknown.join(", ")}\n`);
+  process.exit(2);
+}
 if (values.layout !== "modules" && values.layout !== "file") {
   process.stderr.write(`--layout is "modules" or "file", not ${JSON.stringify(values.layout)}\n`);
   process.exit(2);
@@ -38,9 +46,11 @@ const results: Record<number, Record<string, Record<string, Measurement>>> = {};
 for (const size of sizes) {
   process.stderr.write(`${size} routes: writing the programs\n`);
   const folders = await writePrograms(size, WORK, [], layout);
-  const programs = Object.entries(folders).flatMap(([framework, roles]) =>
-    Object.entries(roles).map(([role, folder]) => ({ framework, role, folder })),
-  );
+  const programs = Object.entries(folders)
+    .filter(([framework]) => only === undefined || only.includes(framework))
+    .flatMap(([framework, roles]) =>
+      Object.entries(roles).map(([role, folder]) => ({ framework, role, folder })),
+    );
   // Rounds interleave the programs, so that a slow moment of the machine falls on all of them.
   const samples = new Map<string, Sample[]>();
   for (let round = 0; round < runs; round++) {
