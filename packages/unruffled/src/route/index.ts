@@ -32,6 +32,7 @@ export type {
   FieldOptions,
   FileOptions,
   MarkerKind,
+  Markers,
   SecurityOptions,
 } from "./declare/markers.ts";
 export { ContextParam, DependsParam, FileParam, Param, p, SecurityParam } from "./declare/markers.ts";

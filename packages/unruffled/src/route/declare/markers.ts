@@ -175,6 +175,75 @@ function marker<K extends Exclude<MarkerKind, "file">>(kind: K) {
 }
 
 /**
+ * The markers' signatures, every one a method: TypeScript narrows a reference to an object's
+ * property (`p.Path`) by walking back through the module's earlier statements, and never a
+ * reference to a method, which a module of many routes otherwise paid for at every marker.
+ */
+export interface Markers {
+  Path<S extends z.core.SomeType, const O extends FieldOptions<z.output<S>> = {}>(
+    schema: S,
+    options?: O,
+  ): Param<"path", S, Defaulted<O>>;
+  Query<S extends z.core.SomeType, const O extends FieldOptions<z.output<S>> = {}>(
+    schema: S,
+    options?: O,
+  ): Param<"query", S, Defaulted<O>>;
+  Header<S extends z.core.SomeType, const O extends FieldOptions<z.output<S>> = {}>(
+    schema: S,
+    options?: O,
+  ): Param<"header", S, Defaulted<O>>;
+  Cookie<S extends z.core.SomeType, const O extends FieldOptions<z.output<S>> = {}>(
+    schema: S,
+    options?: O,
+  ): Param<"cookie", S, Defaulted<O>>;
+  Json<S extends z.core.SomeType, const O extends FieldOptions<z.output<S>> = {}>(
+    schema: S,
+    options?: O,
+  ): Param<"json", S, Defaulted<O>>;
+  Form<S extends z.core.SomeType, const O extends FieldOptions<z.output<S>> = {}>(
+    schema: S,
+    options?: O,
+  ): Param<"form", S, Defaulted<O>>;
+  File<const O extends FileOptions = {}>(
+    options?: O,
+  ): FileParam<O extends { list: true } ? true : false, O extends { optional: true } ? true : false>;
+  /**
+   * The value of a dependency, resolved once per request; its own parameters are read, documented
+   * and validated with the endpoint's.
+   */
+  Depends<D extends DependencyLike<any>>(
+    dependency: D,
+  ): DependsParam<D extends DependencyLike<infer T> ? T : never, D>;
+  /**
+   * The principal of an authentication scheme: 401 without valid credentials, 403 without a scope.
+   * Given a dependency, its value, with the scopes added for its branch (FastAPI's
+   * `Security(get_current_user, scopes=[…])`): the schemes and `p.SecurityScopes()` under it see them.
+   */
+  Security<D extends DependencyLike<any>>(
+    dependency: D,
+    options?: { scopes?: readonly string[] },
+  ): DependsParam<D extends DependencyLike<infer T> ? T : never, D>;
+  // Last, so that `Parameters<typeof p.Security>` reads the scheme's form.
+  Security<Principal, const O extends SecurityOptions = {}>(
+    scheme: SecurityScheme<Principal>,
+    options?: O,
+  ): SecurityParam<O extends { optional: true } ? Principal | undefined : Principal>;
+  /** In a dependency's params: the scopes asked for above it, on its branch (a `SecurityScopes`). */
+  SecurityScopes(): ContextParam<"security-scopes">;
+  /**
+   * In a dependency's params: a `ResponseDraft` whose headers, cookies and status are added to the
+   * endpoint's answer (FastAPI's injected `Response`).
+   */
+  Response(): ContextParam<"response">;
+  // NoInfer: C and K come from content_type and code alone (else their defaults), never from where the spec is used.
+  ResponseSpec<
+    M extends z.core.SomeType,
+    const C extends string = "application/json",
+    const K extends string = "200",
+  >(options: ResponseSpecOptions<M, C, K>): ResponseSpec<M, NoInfer<C>, NoInfer<K>>;
+}
+
+/**
  * The markers. Each takes a Zod schema and the seed's field options.
  *
  * @example
@@ -186,60 +255,17 @@ function marker<K extends Exclude<MarkerKind, "file">>(kind: K) {
  *   avatar: p.File(),
  * }
  */
-export const p = {
+export const p: Markers = {
   Path: marker("path"),
   Query: marker("query"),
   Header: marker("header"),
   Cookie: marker("cookie"),
   Json: marker("json"),
   Form: marker("form"),
-  File<const O extends FileOptions = {}>(
-    options?: O,
-  ): FileParam<O extends { list: true } ? true : false, O extends { optional: true } ? true : false> {
-    return new FileParam(options);
-  },
-  /**
-   * The value of a dependency, resolved once per request; its own parameters are read, documented
-   * and validated with the endpoint's.
-   */
-  Depends<D extends DependencyLike<any>>(
-    dependency: D,
-  ): DependsParam<D extends DependencyLike<infer T> ? T : never, D> {
-    return new DependsParam(dependency);
-  },
-  /**
-   * The principal of an authentication scheme: 401 without valid credentials, 403 without a scope.
-   * Given a dependency, its value, with the scopes added for its branch (FastAPI's
-   * `Security(get_current_user, scopes=[…])`): the schemes and `p.SecurityScopes()` under it see them.
-   */
-  Security: security as {
-    <D extends DependencyLike<any>>(
-      dependency: D,
-      options?: { scopes?: readonly string[] },
-    ): DependsParam<D extends DependencyLike<infer T> ? T : never, D>;
-    // Last, so that `Parameters<typeof p.Security>` reads the scheme's form.
-    <Principal, const O extends SecurityOptions = {}>(
-      scheme: SecurityScheme<Principal>,
-      options?: O,
-    ): SecurityParam<O extends { optional: true } ? Principal | undefined : Principal>;
-  },
-  /** In a dependency's params: the scopes asked for above it, on its branch (a `SecurityScopes`). */
-  SecurityScopes(): ContextParam<"security-scopes"> {
-    return new ContextParam("security-scopes");
-  },
-  /**
-   * In a dependency's params: a `ResponseDraft` whose headers, cookies and status are added to the
-   * endpoint's answer (FastAPI's injected `Response`).
-   */
-  Response(): ContextParam<"response"> {
-    return new ContextParam("response");
-  },
-  ResponseSpec<
-    M extends z.core.SomeType,
-    const C extends string = "application/json",
-    const K extends string = "200",
-  >(options: ResponseSpecOptions<M, C, K>): ResponseSpec<M, NoInfer<C>, NoInfer<K>> {
-    // NoInfer: C and K come from content_type and code alone (else their defaults), never from where the spec is used.
-    return new ResponseSpec(options);
-  },
+  File: (options) => new FileParam(options),
+  Depends: (dependency) => new DependsParam(dependency),
+  Security: security as Markers["Security"],
+  SecurityScopes: () => new ContextParam("security-scopes"),
+  Response: () => new ContextParam("response"),
+  ResponseSpec: (options) => new ResponseSpec(options),
 };
