@@ -17,31 +17,35 @@ type ObjectSchema<Shape extends z.core.$ZodShape, Config extends z.core.$ZodObje
 };
 
 /**
- * Whether an object type of `Shape` with extra keys `Extra` is the common model: named keys, at least
- * one, all of them required (none `Optional`), and no extra keys. Any other takes Zod's own type.
+ * The shape of the common model: an object with named keys, at least one, all of them required in
+ * both directions (none optional in input or output), and no extra keys; `never` for any other
+ * model. Read once per model and shared by its input and output types: a test's call reads the
+ * directions the server's declarations did not (a body's input, an answer's output), and finds
+ * this already known.
  */
-type IsPlainObject<Shape, Extra, Optional> = [keyof Extra] extends [never]
-  ? string extends keyof Shape
-    ? false
-    : [keyof Shape] extends [never]
-      ? false
-      : [Extract<Shape[keyof Shape], Optional>] extends [never]
-        ? true
-        : false
-  : false;
+type PlainShape<M> =
+  M extends ObjectSchema<infer Shape extends z.core.$ZodShape, infer Config extends z.core.$ZodObjectConfig>
+    ? [
+        keyof Config["in"] | keyof Config["out"] | Extract<Shape[keyof Shape], OptionalIn | OptionalOut>,
+      ] extends [never]
+      ? string extends keyof Shape
+        ? never
+        : [keyof Shape] extends [never]
+          ? never
+          : Shape
+      : never
+    : never;
 
 /** `z.output<M>`: for the common object model, its fields' outputs over its shape (the same type). */
-export type ModelOutput<M> =
-  M extends ObjectSchema<infer Shape extends z.core.$ZodShape, infer Config extends z.core.$ZodObjectConfig>
-    ? IsPlainObject<Shape, Config["out"], OptionalOut> extends true
-      ? { -readonly [K in keyof Shape]: Shape[K]["_zod"]["output"] }
-      : z.output<M>
-    : z.output<M>;
+export type ModelOutput<M> = M extends unknown
+  ? [PlainShape<M>] extends [never]
+    ? z.output<M>
+    : { -readonly [K in keyof PlainShape<M>]: PlainShape<M>[K]["_zod"]["output"] }
+  : never;
 
 /** `z.input<M>`: for the common object model, its fields' inputs over its shape (the same type). */
-export type ModelInput<M> =
-  M extends ObjectSchema<infer Shape extends z.core.$ZodShape, infer Config extends z.core.$ZodObjectConfig>
-    ? IsPlainObject<Shape, Config["in"], OptionalIn> extends true
-      ? { -readonly [K in keyof Shape]: Shape[K]["_zod"]["input"] }
-      : z.input<M>
-    : z.input<M>;
+export type ModelInput<M> = M extends unknown
+  ? [PlainShape<M>] extends [never]
+    ? z.input<M>
+    : { -readonly [K in keyof PlainShape<M>]: PlainShape<M>[K]["_zod"]["input"] }
+  : never;

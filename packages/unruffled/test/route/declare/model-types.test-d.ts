@@ -71,6 +71,14 @@ expectTypeOf<ModelOutput<typeof Frozen>>().toEqualTypeOf<z.output<typeof Frozen>
 
 // A union of models is read model by model.
 expectTypeOf<ModelOutput<typeof Item | typeof Count>>().toEqualTypeOf<z.output<typeof Item> | number>();
+// Two common models stay two: each keeps its own keys (not the keys the two shapes share).
+const Tag = z.object({ label: z.string(), id: z.int() });
+expectTypeOf<ModelOutput<typeof Item | typeof Tag>>().toEqualTypeOf<
+  z.output<typeof Item> | z.output<typeof Tag>
+>();
+expectTypeOf<ModelInput<typeof Item | typeof WithDefault>>().toEqualTypeOf<
+  z.input<typeof Item> | z.input<typeof WithDefault>
+>();
 
 // A zod/mini object is read over its shape too.
 const MiniItem = zm.object({ id: zm.int(), name: zm.string() });
