@@ -72,8 +72,32 @@ it("reports unruffled's programs alone when the peers were left out (--only unru
     "| -----: | ---------------- | ------------------ | ------------------------ |",
     "| 1,000 | 2.10 s / 190 MB | 0.30 s / 30 MB | 0.20 s / 25 MB |",
     "",
+    "Errors:",
+    "",
     "Targets:",
     "  at 1000: testClient calls no slower than twice the generated client's: 1.50× (95 % 1.50–2.00, 3 rounds): met",
+    "",
+  ]);
+});
+
+it("judges the testClient target at 400 and 1,000 routes only, and lists errors, when unruffled is alone", () => {
+  const unruffled = {
+    server: measured([10.0]),
+    testClient: {
+      ...measured([14.0]),
+      errors: ["calls.ts(1,1): error TS2589: deep"],
+      errorCodes: ["TS2589"],
+    },
+    client: measured([1.2]),
+    baseline: measured([0.2]),
+  };
+  const report = printReport({ 5000: { unruffled } }, [5000], "modules").split("\n");
+  expect(report.slice(report.indexOf("Errors:"))).toEqual([
+    "Errors:",
+    "  5000 testClient: 1 (TS2589) calls.ts(1,1): error TS2589: deep",
+    "",
+    "Targets:",
+    "  at 5000: testClient calls / generated client: 4.00× (95 % 4.00–4.00, 1 rounds)",
     "",
   ]);
 });

@@ -166,16 +166,27 @@ function printUnruffledReport(results: Results, sizes: readonly number[], layout
     "| routes | unruffled server | + testClient calls | generated client + calls |",
     "| -----: | ---------------- | ------------------ | ------------------------ |",
   ];
+  const errors: string[] = [];
   const targets: string[] = [];
   for (const size of sizes) {
     const { server, testClient, client, baseline } = results[size]!.unruffled!;
     lines.push(
       `| ${size.toLocaleString("en")} | ${cell(server!)} | ${cell(minus(testClient!, server!))} | ${cell(minus(client!, baseline!))} |`,
     );
+    for (const [role, measured] of Object.entries(results[size]!.unruffled!)) {
+      if (measured.errors.length > 0) {
+        errors.push(
+          `  ${size} ${role}: ${measured.errors.length} (${measured.errorCodes.join(", ")}) ${measured.errors[0]}`,
+        );
+      }
+    }
     const calls = atMost(roundCostRatios(testClient!, server!, client!, baseline!), 2);
+    // The target holds at 400 and 1,000 routes; other sizes show the ratio alone.
     targets.push(
-      `  at ${size}: testClient calls no slower than twice the generated client's: ${calls.text}: ${calls.met ? "met" : "NOT met"}`,
+      size === 400 || size === 1000
+        ? `  at ${size}: testClient calls no slower than twice the generated client's: ${calls.text}: ${calls.met ? "met" : "NOT met"}`
+        : `  at ${size}: testClient calls / generated client: ${calls.text.replace(", a tie at this noise", "")}`,
     );
   }
-  return `${[...lines, "", "Targets:", ...targets].join("\n")}\n`;
+  return `${[...lines, "", "Errors:", ...errors, "", "Targets:", ...targets].join("\n")}\n`;
 }
