@@ -101,3 +101,20 @@ it("judges the testClient target at 400 and 1,000 routes only, and lists errors,
     "",
   ]);
 });
+
+it("compares the server with oRPC's when unruffled and oRPC were measured without Hono", () => {
+  const unruffled = {
+    server: measured([2.4, 2.2, 2.3]),
+    testClient: measured([2.8, 2.6, 2.7]),
+    client: measured([0.4, 0.4, 0.4]),
+    baseline: measured([0.2, 0.2, 0.2]),
+  };
+  const orpc = { server: measured([2.0, 2.0, 2.0]), client: measured([2.6, 2.6, 2.6]) };
+  const report = printReport({ 1000: { unruffled, orpc } }, [1000], "file").split("\n");
+  expect(report.slice(report.indexOf("Targets:"))).toEqual([
+    "Targets:",
+    "  at 1000: unruffled's server / oRPC's: 1.15× (95 % 1.10–1.20, 3 rounds)",
+    "  at 1000: testClient calls no slower than twice the generated client's: 2.00× (95 % 2.00–2.00, 3 rounds): met",
+    "",
+  ]);
+});

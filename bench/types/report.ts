@@ -156,7 +156,9 @@ function serverRatios(programs: Record<string, Record<string, Measurement>>): nu
 
 /**
  * `--only unruffled`: its four programs alone, many rounds in little time (Hono's take most of a
- * run), for the target that reads them alone, the testClient calls against the generated client.
+ * run), for the target that reads them alone, the testClient calls against the generated client;
+ * with `--only unruffled,orpc`, its server against oRPC's too (a ratio without a verdict: the
+ * target names the fastest peer, and Hono was not measured).
  */
 function printUnruffledReport(results: Results, sizes: readonly number[], layout: Layout): string {
   const lines = [
@@ -179,6 +181,13 @@ function printUnruffledReport(results: Results, sizes: readonly number[], layout
           `  ${size} ${role}: ${measured.errors.length} (${measured.errorCodes.join(", ")}) ${measured.errors[0]}`,
         );
       }
+    }
+    const orpcServer = results[size]!.orpc?.server;
+    if (orpcServer !== undefined) {
+      const againstOrpc = atMost(roundRatios(server!, orpcServer), 1);
+      targets.push(
+        `  at ${size}: unruffled's server / oRPC's: ${againstOrpc.text.replace(", a tie at this noise", "")}`,
+      );
     }
     const calls = atMost(roundCostRatios(testClient!, server!, client!, baseline!), 2);
     // The target holds at 400 and 1,000 routes; other sizes show the ratio alone.
