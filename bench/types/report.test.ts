@@ -94,7 +94,7 @@ it("judges the testClient target at 400 and 1,000 routes only, and lists errors,
   const report = printReport({ 5000: { unruffled } }, [5000], "modules").split("\n");
   expect(report.slice(report.indexOf("Errors:"))).toEqual([
     "Errors:",
-    "  5000 testClient: 1 (TS2589) calls.ts(1,1): error TS2589: deep",
+    "  5000 unruffled testClient: 1 (TS2589) calls.ts(1,1): error TS2589: deep",
     "",
     "Targets:",
     "  at 5000: testClient calls / generated client: 4.00× (95 % 4.00–4.00, 1 rounds)",

@@ -177,7 +177,8 @@ function marker<K extends Exclude<MarkerKind, "file">>(kind: K) {
 /**
  * The markers' signatures, every one a method: TypeScript narrows a reference to an object's
  * property (`p.Path`) by walking back through the module's earlier statements, and never a
- * reference to a method, which a module of many routes otherwise paid for at every marker.
+ * reference to a method, which a module of many routes otherwise paid for at every marker. The six
+ * schema markers are written out one by one because a mapped type would make them properties again.
  */
 export interface Markers {
   Path<S extends z.core.SomeType, const O extends FieldOptions<z.output<S>> = {}>(
