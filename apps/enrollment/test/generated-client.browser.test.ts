@@ -8,11 +8,14 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "rolldown";
 import { type RunningServer, startServer } from "unruffled/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { launchChromium, noChromium } from "../../../packages/unruffled/test/support/chromium.ts";
 import { createEnrollmentApp } from "../src/app.ts";
 import { createStudents, createTestCourse } from "./support/fixtures.ts";
 import { useFreshDatabase } from "./support/test-databases.ts";
+
+// Chromium is slow on a busy machine: a page gets minutes, never a race against the clock.
+vi.setConfig({ testTimeout: 180_000 });
 
 const GENERATED_CLIENT = fileURLToPath(new URL("../src/client.generated.ts", import.meta.url));
 

@@ -5,8 +5,11 @@ import { JsonResponse } from "unruffled/http";
 import { endpoint, p, path } from "unruffled/route";
 import { httpBearer } from "unruffled/security";
 import { type RunningServer, startServer } from "unruffled/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { launchChromium, noChromium } from "../support/chromium.ts";
+
+// Chromium is slow on a busy machine: a page gets minutes, never a race against the clock.
+vi.setConfig({ testTimeout: 180_000 });
 
 const TOKEN = "token-for-ann";
 const bearer = httpBearer({ verify: (token) => (token === TOKEN ? { name: "ann" } : null) });

@@ -6,13 +6,15 @@ import type { BrowserContext, Page } from "playwright-core";
 import type { App } from "unruffled";
 import type { OpenApiDocument } from "unruffled/openapi";
 import { type RunningServer, startServer } from "unruffled/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { launchChromium, noChromium } from "../../support/chromium.ts";
 import { envelopeValidationHandler, fixtureApp } from "../fixture-app.ts";
 import { REPOSITORY_ROOT } from "../support/repository.ts";
 import { hasSampleService, openSampleService, SAMPLE_ADMIN_TOKEN } from "../support/sample-service.ts";
 
 const ARTIFACTS = join(REPOSITORY_ROOT, "test-artifacts");
+// Chromium renders slowly on a busy machine: a page gets minutes, never a race against the clock.
+vi.setConfig({ testTimeout: 180_000 });
 
 /** What a page did that it should not: requests that would leave the machine, console errors. */
 interface PageProblems {
@@ -104,7 +106,7 @@ describe.skipIf(noChromium)("the documentation pages in Chromium", () => {
       const problems: PageProblems = { externalRequests: [], consoleErrors: [] };
       const tab = await open(server, "/openapi/docs", problems);
       const expected = swaggerBlockCount(openapi);
-      await expect.poll(() => tab.locator(".opblock").count(), { timeout: 15_000 }).toBe(expected);
+      await expect.poll(() => tab.locator(".opblock").count(), { timeout: 90_000 }).toBe(expected);
       await tab.locator(".info .title").filter({ hasText: openapi.info.title }).waitFor();
       await tab.screenshot({ path: join(ARTIFACTS, `swagger-ui-${name}.png`) });
       await tab.close();
@@ -136,7 +138,7 @@ describe.skipIf(noChromium)("the documentation pages in Chromium", () => {
         const problems: PageProblems = { externalRequests: [], consoleErrors: [] };
         const swagger = await open(server, "/openapi/docs/", problems);
         await expect
-          .poll(() => swagger.locator(".opblock").count(), { timeout: 15_000 })
+          .poll(() => swagger.locator(".opblock").count(), { timeout: 90_000 })
           .toBe(swaggerBlockCount(openapi));
         expect(swagger.url()).toBe(`${server.url}/openapi/docs`);
         await swagger.close();
@@ -162,7 +164,7 @@ describe.skipIf(noChromium)("the documentation pages in Chromium", () => {
           (label) => !headings.some((heading) => heading === label || heading.startsWith(`${label} `)),
         );
       };
-      await expect.poll(missingLabels, { timeout: 15_000 }).toEqual([]);
+      await expect.poll(missingLabels, { timeout: 90_000 }).toEqual([]);
       await tab.screenshot({ path: join(ARTIFACTS, `redoc-${name}.png`) });
       await tab.close();
       expect(problems).toEqual({ externalRequests: [], consoleErrors: [] });
