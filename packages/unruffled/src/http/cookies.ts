@@ -79,7 +79,9 @@ const SAME_SITE = new Map([
 function checkedSameSite(value: unknown): string {
   const known = typeof value === "string" ? SAME_SITE.get(value.toLowerCase()) : undefined;
   if (known === undefined)
-    throw new TypeError(`Invalid cookie sameSite ${JSON.stringify(value)}: expected "Strict", "Lax" or "None"`);
+    throw new TypeError(
+      `Invalid cookie sameSite ${JSON.stringify(value)}: expected "Strict", "Lax" or "None"`,
+    );
   return known;
 }
 

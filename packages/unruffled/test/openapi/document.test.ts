@@ -8,6 +8,11 @@ import { envelopeValidationHandler, fixtureApp } from "./fixture-app.ts";
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const jsonBody = (schema: object) => ({ "application/json": { schema } });
+// What an operation that reads a body adds: the default handler's answers to a refused body.
+const bodyRefusals = {
+  "413": { description: "Content Too Large", content: jsonBody(ref("HTTPError")) },
+  "415": { description: "Unsupported Media Type", content: jsonBody(ref("HTTPError")) },
+};
 const validationError = {
   description: "Validation Error",
   content: jsonBody(ref("HTTPValidationError")),
@@ -232,6 +237,7 @@ describe("the document (spec section 5)", () => {
         content: jsonBody(ref("BindRequest")),
       },
       "409": { description: "Already bound", content: jsonBody(ref("NotFound")) },
+      ...bodyRefusals,
       "422": validationError,
     });
     expect(operation("/api/students/{student_id}", "get").responses).toEqual({
@@ -254,6 +260,7 @@ describe("the document (spec section 5)", () => {
     });
     expect(operation("/api/enrol", "post").responses).toEqual({
       "200": { description: "Successful Response", content: jsonBody({}) },
+      ...bodyRefusals,
       "422": validationError,
     });
   });
@@ -303,6 +310,7 @@ describe("the document (spec section 5)", () => {
         },
         "Enrolment-Input": enrolment("Student-Input"),
         "Enrolment-Output": enrolment("Student-Output"),
+        HTTPError: { type: "object", properties: { detail: { type: "string" } }, required: ["detail"] },
         HTTPValidationError: {
           type: "object",
           properties: { detail: { type: "array", items: ref("ValidationIssue") } },
@@ -380,6 +388,7 @@ describe("the validation-error response follows the app's own handler", () => {
         content: jsonBody(ref("BindRequest")),
       },
       "409": { description: "Already bound", content: jsonBody(ref("NotFound")) },
+      ...bodyRefusals,
     });
   });
 
@@ -407,6 +416,7 @@ describe("the validation-error response follows the app's own handler", () => {
     expect((doc.paths as any)["/api/bind"].post.responses).toEqual({
       "201": expect.any(Object),
       "409": expect.any(Object),
+      ...bodyRefusals,
     });
   });
 });
