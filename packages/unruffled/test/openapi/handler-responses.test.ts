@@ -104,7 +104,7 @@ describe("the answers to a refused body", () => {
       exceptionHandlers: [
         exceptionHandler(
           PayloadTooLargeError,
-          (_request, error) => new JsonResponse({ code: 413, message: error.message }, { status: 413 }),
+          (error) => new JsonResponse({ code: 413, message: error.message }, { status: 413 }),
           { responses: [p.ResponseSpec({ code: "413", model: Envelope, description: "Too large" })] },
         ),
       ],
