@@ -1,15 +1,14 @@
 import type { OperationPlan, ParamPlan } from "../client/operation-plan.ts";
-import { PayloadTooLargeError, UnsupportedMediaTypeError, ValueError } from "../errors.ts";
+import { ValueError } from "../errors.ts";
 import { type DocumentedApp, handlerResponsesOf } from "../openapi/generate.ts";
 import { mergeComponents } from "../openapi/merge-components.ts";
-import { HttpErrorSchema } from "../openapi/operation/error-schemas.ts";
+import { bodyResponses } from "../openapi/operation/body-responses.ts";
 import { EVENT_STREAM } from "../openapi/operation/event-stream-schema.ts";
 import { toOpenApiResponses } from "../openapi/operation/responses.ts";
 import { operationSecurity, securityResponses } from "../openapi/operation/security.ts";
 import { AnonymousNames, SchemaConverter } from "../openapi/schema-converter.ts";
 import type { JsonSchema, ResponseObject } from "../openapi/types.ts";
 import { type BuiltRoute, derivedName } from "../route/analyse/build-routes.ts";
-import { ResponseSpec } from "../route/declare/response-spec.ts";
 import type { ParamDescription } from "../route/description.ts";
 
 /** One parameter of a call, as its type is printed. */
@@ -48,19 +47,10 @@ export interface ClientModel {
   operations: OperationModel[];
 }
 
-// What the default handlers answer when a body is too large or of another type; an app's own
-// handlers for these errors say what they answer instead.
-const TOO_LARGE = [
-  new ResponseSpec({ code: "413", model: HttpErrorSchema, description: "Content Too Large" }),
-];
-const UNSUPPORTED = [
-  new ResponseSpec({ code: "415", model: HttpErrorSchema, description: "Unsupported Media Type" }),
-];
-
 /**
  * Reads an app's documented routes the way the OpenAPI document does (the same converters, the
- * same handler answers, the same component names), adding the answers the framework gives that
- * the document leaves to the reader: 413 and 415 for an operation that reads a body.
+ * same handler answers, the same component names), so the client types the statuses the document
+ * lists, and no other.
  *
  * @example clientModel(app).operations.map((operation) => operation.member) // ["hello", "list_students", …]
  */
@@ -82,14 +72,7 @@ export function clientModel(app: DocumentedApp): ClientModel {
       {
         ...handlerResponses,
         security: security === undefined ? [] : securityResponses(description, app.exceptionHandlers),
-        always:
-          description.bodyFormat === undefined
-            ? handlerResponses.always
-            : [
-                ...handlerResponses.always,
-                ...app.exceptionHandlers.responsesFor(PayloadTooLargeError, TOO_LARGE),
-                ...app.exceptionHandlers.responsesFor(UnsupportedMediaTypeError, UNSUPPORTED),
-              ],
+        body: bodyResponses(description, app.exceptionHandlers),
       },
       output,
     );

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import { HttpError, PayloadTooLargeError } from "../errors.ts";
 import { Readable } from "../node-builtins.ts";
+import { closeGentlyAfterAnswer } from "./close-after-answer.ts";
 
 /**
  * Where a request body comes from: a Node `IncomingMessage` or a web `ReadableStream`. The request
@@ -142,35 +143,8 @@ export class NodeBodySource implements BodySource {
     if (this.abandoned) return;
     this.abandoned = true;
     this.message.pause();
-    closeGentlyAfterAnswer(this.message);
+    closeGentlyAfterAnswer(this.message.socket);
   }
-}
-
-// How long, and how much, a refused body is still read and dropped after the answer before closing.
-const LINGER_MS = 2_000;
-const LINGER_BYTES = 4 * 1024 * 1024;
-
-/**
- * Node destroys a `Connection: close` socket right after the answer. With request bytes still
- * arriving, the kernel then sends a reset that can wipe the answer from the client's buffers, so the
- * client sees a broken connection instead of the 413. Instead: finish writing, then drop what still
- * arrives (never buffering it) until the client stops, 2 s pass, or 4 MiB more came.
- */
-function closeGentlyAfterAnswer(message: IncomingMessage): void {
-  const socket = message.socket as IncomingMessage["socket"] & { destroySoon?: () => void };
-  socket.destroySoon = () => {
-    socket.end();
-    let dropped = 0;
-    const timer = setTimeout(() => socket.destroy(), LINGER_MS);
-    timer.unref();
-    socket.on("data", (chunk: Buffer) => {
-      dropped += chunk.length;
-      if (dropped > LINGER_BYTES) socket.destroy();
-    });
-    socket.once("end", () => socket.destroy());
-    socket.once("close", () => clearTimeout(timer));
-    message.resume();
-  };
 }
 
 /** Reads a web-standard body (`Request.body`) with the same limits. */

@@ -63,9 +63,26 @@ export function serializeCookie(name: string, value: string, options: CookieOpti
   if (options.domain !== undefined) header += `; Domain=${checkedAttribute("domain", options.domain)}`;
   if (options.secure) header += "; Secure";
   if (options.httpOnly) header += "; HttpOnly";
-  if (options.sameSite) header += `; SameSite=${options.sameSite}`;
+  if (options.sameSite !== undefined) header += `; SameSite=${checkedSameSite(options.sameSite)}`;
   if (options.partitioned) header += "; Partitioned";
   return header;
+}
+
+// The three values browsers know, in any case, as Starlette and Express accept them.
+const SAME_SITE = new Map([
+  ["strict", "Strict"],
+  ["lax", "Lax"],
+  ["none", "None"],
+]);
+
+/** The `SameSite` value as browsers spell it; anything else (a value from a user, say) is refused. */
+function checkedSameSite(value: unknown): string {
+  const known = typeof value === "string" ? SAME_SITE.get(value.toLowerCase()) : undefined;
+  if (known === undefined)
+    throw new TypeError(
+      `Invalid cookie sameSite ${JSON.stringify(value)}: expected "Strict", "Lax" or "None"`,
+    );
+  return known;
 }
 
 function checkedAttribute(attribute: string, value: string): string {

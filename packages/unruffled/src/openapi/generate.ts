@@ -2,6 +2,7 @@ import { RequestValidationError } from "../errors.ts";
 import type { BuiltRoute } from "../route/analyse/build-routes.ts";
 import type { ResponseSpec } from "../route/declare/response-spec.ts";
 import { mergeComponents } from "./merge-components.ts";
+import { bodyResponses } from "./operation/body-responses.ts";
 import { toOpenApiParameters } from "./operation/parameters.ts";
 import { toOpenApiRequestBody } from "./operation/request-body.ts";
 import { type HandlerResponses, toOpenApiResponses } from "./operation/responses.ts";
@@ -145,7 +146,11 @@ function toOperation(
   const security = operationSecurity(description);
   operation.responses = toOpenApiResponses(
     description,
-    { ...handlerResponses, security: security === undefined ? [] : securityResponses(description, errors) },
+    {
+      ...handlerResponses,
+      security: security === undefined ? [] : securityResponses(description, errors),
+      body: bodyResponses(description, errors),
+    },
     output,
   );
   if (security !== undefined) operation.security = security;

@@ -131,11 +131,52 @@ function cleanUp(context: { zodSchema: z.core.$ZodType; jsonSchema: JsonSchema }
   // z.int() adds the safe-integer bounds; they are noise to a reader and to generated clients.
   if (jsonSchema.minimum === Number.MIN_SAFE_INTEGER) delete jsonSchema.minimum;
   if (jsonSchema.maximum === Number.MAX_SAFE_INTEGER) delete jsonSchema.maximum;
+  // Swagger UI makes its examples from a pattern: the regex Zod wrote for a format is dropped when the
+  // format says it, so Try it out offers a date, not a string made from a date's regex.
+  if (
+    FORMATS_THAT_SAY_IT.has(jsonSchema.format as string) &&
+    typeof jsonSchema.pattern === "string" &&
+    isZodsOwnPattern(zodSchema, jsonSchema.pattern)
+  ) {
+    delete jsonSchema.pattern;
+  }
   // Zod closes output objects, but a handler's body goes out as it is: only a strict object is closed.
   const def = zodSchema._zod.def as { type: string; catchall?: z.core.$ZodType };
   if (def.type === "object" && def.catchall === undefined && jsonSchema.additionalProperties === false) {
     delete jsonSchema.additionalProperties;
   }
+}
+
+/**
+ * The formats of JSON Schema that readers and example generators know. Zod's own names (`nanoid`,
+ * `cuid`, `e164`, `starts_with`, …) say nothing to them, so their patterns stay.
+ */
+const FORMATS_THAT_SAY_IT = new Set([
+  "date-time",
+  "date",
+  "duration",
+  "email",
+  "hostname",
+  "ipv4",
+  "ipv6",
+  "uuid",
+]);
+
+/**
+ * True when `pattern` is the one Zod gives the schema's format check by itself: a `pattern` the
+ * user gave the format (`z.email({ pattern })`) differs from what a fresh check of the same
+ * definition would hold. (A `.regex()` beside a format makes Zod drop the format.)
+ */
+function isZodsOwnPattern(schema: z.core.$ZodType, pattern: string): boolean {
+  const checks = [schema, ...((schema._zod.def as { checks?: z.core.$ZodType[] }).checks ?? [])];
+  for (const check of checks) {
+    const def = check._zod.def as { check?: string; pattern?: RegExp };
+    if (def.check !== "string_format" || def.pattern?.source !== pattern) continue;
+    const Check = check.constructor as new (def: object) => z.core.$ZodType;
+    const fresh = new Check({ ...def, pattern: undefined })._zod.def as { pattern?: RegExp };
+    return fresh.pattern?.source === pattern;
+  }
+  return false;
 }
 
 /** Replaces every `$ref` inside a schema, in place; returns the schema. */

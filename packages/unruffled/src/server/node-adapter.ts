@@ -11,6 +11,7 @@ import { createServer, Readable } from "../node-builtins.ts";
 import { BodyEncoder } from "./body-encoder.ts";
 import { type ConnectionLimits, timeoutCheckInterval } from "./connection-limits.ts";
 import { closeGracefully } from "./graceful-close.ts";
+import { awaitTurn } from "./pipelining.ts";
 
 export interface ListenOptions {
   port?: number;
@@ -66,6 +67,17 @@ export class NodeAdapter {
 
   /** A Node `(req, res)` handler, for `http.createServer(handler)` or embedding. */
   readonly handler = (message: IncomingMessage, res: ServerResponse): void => {
+    const socket = res.socket;
+    // Pipelined behind an answer not written yet: it runs in its turn, if its turn comes.
+    if (socket === null) {
+      awaitTurn(message, res, this.handler);
+      return;
+    }
+    // An answer before it closed the connection: no request after it reaches the app (RFC 9112 §9.6).
+    if (socket.writableEnded) {
+      message.resume();
+      return;
+    }
     const request = new this.requestClass({
       method: message.method ?? "GET",
       url: message.url ?? "/",

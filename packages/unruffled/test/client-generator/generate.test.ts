@@ -8,6 +8,7 @@ import { PlainTextResponse } from "unruffled/http";
 import { endpoint, path } from "unruffled/route";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateClient } from "../../src/client-generator/index.ts";
+import { generateOpenApi } from "../../src/openapi/index.ts";
 import { runCli } from "../cli/support/cli-process.ts";
 import { clientFixtureApp } from "../client/fixture-client-app.ts";
 
@@ -68,6 +69,25 @@ describe("the generated module", () => {
     expect(source).toMatch(
       /Answer<401, "application\/json", HTTPError>\n {2}\| Answer<403, "application\/json", HTTPError>/,
     );
+  });
+
+  it("types the statuses the document lists for each operation, and no other", () => {
+    const document = generateOpenApi(clientFixtureApp());
+    const fromClient: Record<string, string[]> = {};
+    const fromDocument: Record<string, string[]> = {};
+    for (const [, member, method, target, union] of source.matchAll(
+      /^\/\/ (\w+): ([A-Z]+) (\S+)\n[\s\S]*?export type \w+Result =\n([\s\S]*?)\| Unexpected;\n/gm,
+    )) {
+      const key = `${member} ${method} ${target}`;
+      fromClient[key] = [...union!.matchAll(/Answer<(\d{3})/g)].map((match) => match[1]!);
+      const operation = document.paths[target!]![method!.toLowerCase() as "get"]!;
+      fromDocument[key] = Object.keys(operation.responses);
+    }
+    expect(fromClient).toEqual(fromDocument);
+    // The answers the framework adds are in both: a body's 413 and 415, a scheme's 401 and 403.
+    expect(fromDocument["upload POST /upload"]).toEqual(["200", "413", "415", "422"]);
+    expect(fromDocument["admin_only GET /admin"]).toEqual(["200", "401", "403"]);
+    expect(Object.keys(fromClient)).toHaveLength(9);
   });
 
   it("types an event stream's data, and files as Blobs", () => {

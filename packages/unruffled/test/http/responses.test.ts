@@ -84,6 +84,24 @@ describe("cookies", () => {
       new TypeError('Invalid cookie path "/; HttpOnly"'),
     );
   });
+
+  it("refuses a sameSite other than Strict, Lax or None, and writes those as browsers spell them", () => {
+    const fromUser = "Lax; Domain=evil.example" as "Lax";
+    expect(() => new JsonResponse({}).setCookie("pref", "1", { sameSite: fromUser })).toThrow(
+      new TypeError('Invalid cookie sameSite "Lax; Domain=evil.example": expected "Strict", "Lax" or "None"'),
+    );
+    expect(() => serializeCookie("pref", "1", { sameSite: "" as "Lax" })).toThrow(
+      new TypeError('Invalid cookie sameSite "": expected "Strict", "Lax" or "None"'),
+    );
+    expect(() => serializeCookie("pref", "1", { sameSite: "__proto__" as "Lax" })).toThrow(
+      new TypeError('Invalid cookie sameSite "__proto__": expected "Strict", "Lax" or "None"'),
+    );
+    expect(serializeCookie("pref", "1", { sameSite: "Strict" })).toBe("pref=1; SameSite=Strict");
+    expect(serializeCookie("pref", "1", { sameSite: "none" as "None", secure: true })).toBe(
+      "pref=1; Secure; SameSite=None",
+    );
+    expect(serializeCookie("pref", "1", { sameSite: "LAX" as "Lax" })).toBe("pref=1; SameSite=Lax");
+  });
 });
 
 describe("headers that could not be written", () => {

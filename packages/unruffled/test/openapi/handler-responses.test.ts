@@ -1,4 +1,10 @@
-import { createApp, exceptionHandler, RequestValidationError } from "unruffled";
+import {
+  createApp,
+  exceptionHandler,
+  PayloadTooLargeError,
+  RequestValidationError,
+  UnsupportedMediaTypeError,
+} from "unruffled";
 import { JsonResponse, PlainTextResponse } from "unruffled/http";
 import { endpoint, p, path } from "unruffled/route";
 import { describe, expect, it } from "vitest";
@@ -69,5 +75,55 @@ describe("the responses of the app's exception handlers", () => {
         content: { "application/json": { schema: { $ref: "#/components/schemas/Envelope" } } },
       },
     });
+  });
+});
+
+describe("the answers to a refused body", () => {
+  const create = endpoint({
+    params: { body: p.Json(z.object({ name: z.string() })) },
+    returns: [p.ResponseSpec({ code: "201", model: z.object({ id: z.int() }) })],
+    handler: () => new JsonResponse({ id: 1 }, { status: 201 }),
+  });
+  const routes = [
+    path("/things", { endpoint: create, methods: ["POST"], name: "create" }),
+    path("/hello", { endpoint: hello }),
+  ];
+  const httpError = { "application/json": { schema: { $ref: "#/components/schemas/HTTPError" } } };
+
+  it("lists 413 and 415 on an operation that reads a body, with the default handler's body", () => {
+    const responses = createApp({ routes }).openapi().paths["/things"]!.post!.responses;
+    expect(Object.keys(responses)).toEqual(["201", "413", "415", "422"]);
+    expect(responses["413"]).toEqual({ description: "Content Too Large", content: httpError });
+    expect(responses["415"]).toEqual({ description: "Unsupported Media Type", content: httpError });
+    expect(Object.keys(createApp({ routes }).openapi().paths["/hello"]!.get!.responses)).toEqual(["200"]);
+  });
+
+  it("lists what the app's own handler of PayloadTooLargeError documents instead", () => {
+    const app = createApp({
+      routes,
+      exceptionHandlers: [
+        exceptionHandler(
+          PayloadTooLargeError,
+          (error) => new JsonResponse({ code: 413, message: error.message }, { status: 413 }),
+          { responses: [p.ResponseSpec({ code: "413", model: Envelope, description: "Too large" })] },
+        ),
+      ],
+    });
+    const responses = app.openapi().paths["/things"]!.post!.responses;
+    expect(responses["413"]).toEqual({
+      description: "Too large",
+      content: { "application/json": { schema: { $ref: "#/components/schemas/Envelope" } } },
+    });
+    expect(responses["415"]).toEqual({ description: "Unsupported Media Type", content: httpError });
+  });
+
+  it("leaves out a refusal whose handler documents nothing", () => {
+    const app = createApp({
+      routes,
+      exceptionHandlers: [
+        exceptionHandler(UnsupportedMediaTypeError, () => new JsonResponse({ code: 415 }, { status: 415 })),
+      ],
+    });
+    expect(Object.keys(app.openapi().paths["/things"]!.post!.responses)).toEqual(["201", "413", "422"]);
   });
 });

@@ -16,12 +16,14 @@ export interface HandlerResponses {
   always: readonly ResponseSpec[];
   /** What the handlers answer when this endpoint's authentication fails (401, 403). */
   security?: readonly ResponseSpec[];
+  /** What the handlers answer when this endpoint's body is refused (413, 415). */
+  body?: readonly ResponseSpec[];
 }
 
 /**
  * The Responses object of an endpoint: one entry per `ResponseSpec` (or a 200 described by the
  * response class), plus what the app's exception handlers document — the validation-error handler's
- * when the endpoint reads parameters. A status documented twice keeps every body, under `anyOf`.
+ * when the endpoint reads parameters, the security and body refusals when it has them. A status documented twice keeps every body, under `anyOf`.
  *
  * @example
  * toOpenApiResponses(listStudents, { validation: validationHandler.responses, always: [] }, schemas);
@@ -39,6 +41,7 @@ export function toOpenApiResponses(
   const fromHandlers = [
     ...(description.params.length > 0 ? handlerResponses.validation : []),
     ...(handlerResponses.security ?? []),
+    ...(handlerResponses.body ?? []),
     ...handlerResponses.always,
   ];
   for (const spec of fromHandlers) {
