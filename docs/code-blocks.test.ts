@@ -55,8 +55,10 @@ describe("every TypeScript block of the guide", () => {
       const unchecked = blocks
         .filter((block) => {
           if (block.comments.includes("<!-- fragment -->")) return false;
-          const include = block.comments.map((comment) => INCLUDE.exec(comment)).find((match) => match);
-          if (include === undefined) return true;
+          const include = block.comments
+            .map((comment) => INCLUDE.exec(comment))
+            .find((match) => match !== null);
+          if (include === undefined || include === null) return true;
           const file = join(dirname(join(DOCS, page)), include[1]!);
           // Inside docs/, where `npm run typecheck` reads every .ts file.
           return !(file.startsWith(`${DOCS}/`) && file.endsWith(".ts") && existsSync(file));
