@@ -1,13 +1,10 @@
-// What a program (a browser page, another service) writes with the generated client.
+// What a program (another service, a script) writes with the generated client. The page shows it
+// whole, region by region; its test runs it against the example app and reads what it prints.
+// #region create
 import { createClient } from "./client.generated.ts";
 
-/** What the program saw, for the page's test. */
-export const lines: string[] = [];
-const baseUrl = process.env.SHOP_URL ?? "http://127.0.0.1:8000";
-
-// #region create
 const client = createClient({
-  baseUrl, // "https://shop.example.org", or "" for the page's own origin
+  baseUrl: process.env.SHOP_URL ?? "http://127.0.0.1:8000", // "" in a page: the page's own origin
   headers: { authorization: "Bearer staff-token" }, // sent with every call
 });
 // #endregion
@@ -15,7 +12,7 @@ const client = createClient({
 // #region call
 const page = await client.list_items({ page: 1, tag: ["kitchen", "sale"] }); // ?page=1&tag=kitchen&tag=sale
 if (page.kind === "documented" && page.status === 200) {
-  for (const item of page.body) lines.push(`${item.id} ${item.name} ${item.added}`); // added: a string
+  for (const item of page.body) console.log(`${item.id} ${item.name} ${item.added}`); // added: a string
 }
 // #endregion
 
@@ -23,23 +20,23 @@ if (page.kind === "documented" && page.status === 200) {
 const added = await client.add_item({ item: { name: "" } });
 switch (added.kind) {
   case "documented":
-    if (added.status === 201) lines.push(`added ${added.body.id}`);
-    else if (added.status === 422) lines.push(`422 at ${added.body.detail[0]?.loc.join(".")}`);
-    else lines.push(`${added.status}: ${added.body.detail}`); // 401, 413, 415
+    if (added.status === 201) console.log(`added ${added.body.id}`);
+    else if (added.status === 422) console.log(`422 at ${added.body.detail[0]?.loc.join(".")}`);
+    else console.log(`${added.status}: ${added.body.detail}`); // 401, 413, 415
     break;
   case "undocumented": // a status the operation does not document; body: unknown
   case "decode-failure": // a documented status whose body is not what the document says
-    lines.push(`${added.kind} ${added.status}`);
+    console.log(`${added.kind} ${added.status}`);
     break;
   case "network-failure": // no answer: refused, reset, or aborted by the signal
-    lines.push(added.message);
+    console.log(added.message);
 }
 // #endregion
 
 // #region upload
 const picture = new File([new Uint8Array(512)], "kettle.png", { type: "image/png" });
 const uploaded = await client.upload_picture({ item_id: 1, picture, caption: "Front" });
-if (uploaded.kind === "documented" && uploaded.status === 200) lines.push(`${uploaded.body.bytes} bytes`);
+if (uploaded.kind === "documented" && uploaded.status === 200) console.log(`${uploaded.body.bytes} bytes`);
 // #endregion
 
 // #region events
@@ -47,7 +44,7 @@ const abort = new AbortController();
 const stock = await client.stock({ item_id: 2 }, { signal: abort.signal });
 if (stock.kind === "documented" && stock.contentType === "text/event-stream") {
   for await (const event of stock.events) {
-    lines.push(`left: ${event.data.left}`);
+    console.log(`left: ${event.data.left}`);
     if (event.data.left <= 2) abort.abort(); // ends the loop, and the request
   }
 }

@@ -9,7 +9,7 @@ import type * as NodeStream from "node:stream";
 export const { createServer, STATUS_CODES, validateHeaderName, validateHeaderValue } =
   process.getBuiltinModule("node:http");
 export const { randomBytes } = process.getBuiltinModule("node:crypto");
-export const { existsSync } = process.getBuiltinModule("node:fs");
+export const { existsSync, readFileSync } = process.getBuiltinModule("node:fs");
 export const { createRequire } = process.getBuiltinModule("node:module");
 export const { dirname, join, resolve } = process.getBuiltinModule("node:path");
 export const { parse: parseQueryString } = process.getBuiltinModule("node:querystring");

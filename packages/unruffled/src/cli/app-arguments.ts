@@ -15,7 +15,7 @@ export interface AppArguments<O extends OptionsConfig> {
 /**
  * Reads a command line the way every command takes it: one app module, `--export <name>`, then
  * the command's own options. A command that declares `app` also reads the module from `--app`
- * (the 0.1.0 spelling of `openapi`).
+ * (the spelling of `openapi`'s first version).
  *
  * @example readAppArguments(["src/app.ts", "--out", "openapi.json"], cwd, { out: { type: "string" } })
  */

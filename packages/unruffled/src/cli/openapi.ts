@@ -18,7 +18,8 @@ export const openapiCommand: CliCommand = {
   usage: USAGE,
   summary: "Write the OpenAPI 3.1 document of an app as JSON",
   async run(args, io) {
-    // 0.1.0 took the module as `--app <module>`: still read, with a warning, so its scripts keep working.
+    // The command's first version took the module as `--app <module>`: still read, with a warning, so
+    // scripts written for it keep working.
     const { modulePath, exportName, values } = readAppArguments(args, io.cwd, {
       out: { type: "string" },
       app: { type: "string" },

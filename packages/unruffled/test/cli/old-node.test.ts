@@ -1,7 +1,7 @@
 // The `unruffled` bin on a Node below the floor, for real: it needs a Node older than 22.18 beside
 // the repository's own, such as Debian's /usr/bin/node (20), and skips saying so when there is none.
 import { execFile, execFileSync } from "node:child_process";
-import { existsSync, realpathSync } from "node:fs";
+import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { delimiter, join } from "node:path";
 import { expect, it } from "vitest";
 import { FIXTURES, ROOT } from "./support/cli-process.ts";
@@ -21,20 +21,47 @@ function olderNode(): { file: string; version: string } | undefined {
   return undefined;
 }
 
+/** Runs the bin on `node` to its end. */
+function runBin(
+  node: string,
+  args: readonly string[],
+): Promise<{ code: unknown; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(node, [BIN, ...args], { cwd: ROOT }, (error, stdout, stderr) =>
+      resolve({ code: error ? error.code : 0, stdout, stderr }),
+    );
+  });
+}
+
 it("tells an older Node in one line which Node it needs, with no stack, and exits 1", async ({ skip }) => {
   const node = olderNode();
   skip(node === undefined, "no Node older than 22.18 on PATH or at /usr/bin/node");
-  const outcome = await new Promise((resolve) => {
-    execFile(
-      node!.file,
-      [BIN, "serve", join(FIXTURES, "shop-app.ts"), "--port", "0"],
-      { cwd: ROOT },
-      (error, stdout, stderr) => resolve({ code: error ? error.code : 0, stdout, stderr }),
-    );
-  });
-  expect(outcome).toEqual({
+  expect(await runBin(node!.file, ["serve", join(FIXTURES, "shop-app.ts"), "--port", "0"])).toEqual({
     code: 1,
     stdout: "",
     stderr: `unruffled: Node 22.18 or later is needed to run TypeScript app modules (this is Node ${node!.version}).\n`,
+  });
+});
+
+it("prints the version on an older Node too, with no warning", async ({ skip }) => {
+  const node = olderNode();
+  skip(node === undefined, "no Node older than 22.18 on PATH or at /usr/bin/node");
+  const manifest = JSON.parse(readFileSync(join(ROOT, "packages/unruffled/package.json"), "utf8"));
+  expect(await runBin(node!.file, ["--version"])).toEqual({
+    code: 0,
+    stdout: `${manifest.version}\n`,
+    stderr: "",
+  });
+});
+
+it("tells an older Node given no app module which Node it needs, without speaking of app modules", async ({
+  skip,
+}) => {
+  const node = olderNode();
+  skip(node === undefined, "no Node older than 22.18 on PATH or at /usr/bin/node");
+  expect(await runBin(node!.file, ["--help"])).toEqual({
+    code: 1,
+    stdout: "",
+    stderr: `unruffled: Node 22.18 or later is needed (this is Node ${node!.version}).\n`,
   });
 });

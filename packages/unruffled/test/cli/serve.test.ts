@@ -225,4 +225,24 @@ describe("unruffled serve --watch", () => {
     expect(await (await fetch(`${after}/hello`)).text()).toBe("second");
     expect(await server.stop("SIGTERM")).toBe(0);
   });
+
+  it("writes Node's restart lines to standard error, leaving standard output to the log lines", async () => {
+    const module = join(folder, "logged.ts");
+    await writeFile(module, source("first"));
+    const server = serve(module, "--port", "0", "--watch", "--log-level", "info");
+    const before = await server.served(1);
+    await fetch(`${before}/hello`);
+    await server.waitFor(/"msg":"request completed"}\n/, "stdout");
+    await writeFile(module, source("second"));
+    const after = await server.served(2);
+    await fetch(`${after}/hello`);
+    await server.waitFor(/("msg":"request completed"}\n[\s\S]*){2}/, "stdout");
+    expect(await server.stop("SIGTERM")).toBe(0);
+    const stdout = server.stdout.split("\n").filter((line) => line !== "");
+    expect(stdout.map((line) => (JSON.parse(line) as { msg: string }).msg)).toEqual([
+      "request completed",
+      "request completed",
+    ]);
+    expect(server.stderr).toContain(`Change detected in '${module}'\nRestarting '`);
+  });
 });

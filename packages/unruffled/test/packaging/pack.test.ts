@@ -5,19 +5,27 @@
 // `unruffled` command; on the newest zod of the peer range, then on the lowest. The build and the
 // pack run in a copy of the package, so that the repository's own files (and anyone testing beside
 // them) are left alone.
-import { type ChildProcess, execFile } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
-import { cp, mkdir, mkdtemp, readFile, realpath, rm, symlink, writeFile } from "node:fs/promises";
+import { cp, mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { delimiter, dirname, join, relative, sep } from "node:path";
+import { join, relative, sep } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { endProcessGroups, spawnGroup } from "process-support";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium, noChromium } from "../support/chromium.ts";
+import {
+  env,
+  npmCache,
+  PACKAGE_DIR,
+  packPackage,
+  REPOSITORY_ROOT,
+  repositoryManifestText,
+  run,
+  succeed,
+} from "./support/packed.ts";
 
-const REPOSITORY_ROOT = fileURLToPath(new URL("../../../../", import.meta.url));
-const PACKAGE_DIR = join(REPOSITORY_ROOT, "packages/unruffled");
 const CONSUMER_FILES = fileURLToPath(new URL("./consumer/", import.meta.url));
 const MANIFEST = JSON.parse(readFileSync(join(PACKAGE_DIR, "package.json"), "utf8"));
 const ROOT_MANIFEST = JSON.parse(readFileSync(join(REPOSITORY_ROOT, "package.json"), "utf8"));
@@ -38,37 +46,6 @@ const DOCS_PAGE_TREES = [
   "@scarf/scarf",
 ];
 
-// Child processes run on the Node that runs the tests (24), and without the npm_* variables of an
-// enclosing `npm test`, which would point npm at the repository.
-const env: NodeJS.ProcessEnv = Object.fromEntries(
-  Object.entries(process.env).filter(([name]) => !name.toLowerCase().startsWith("npm_")),
-);
-env.PATH = `${dirname(process.execPath)}${delimiter}${process.env.PATH}`;
-
-interface Outcome {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function run(file: string, args: readonly string[], cwd: string): Promise<Outcome> {
-  return new Promise((resolve) => {
-    execFile(file, args, { cwd, env, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
-    });
-  });
-}
-
-async function succeed(file: string, args: readonly string[], cwd: string): Promise<string> {
-  const outcome = await run(file, args, cwd);
-  if (outcome.code !== 0) {
-    throw new Error(
-      `${file} ${args.join(" ")} exited ${outcome.code}:\n${outcome.stdout}\n${outcome.stderr}`,
-    );
-  }
-  return outcome.stdout;
-}
-
 /** `npm install` in the project, from the cache the repository's install filled where it can. */
 function install(args: readonly string[]): Promise<string> {
   return succeed(
@@ -85,10 +62,6 @@ function highest(versions: readonly string[]): string {
     const [x, y] = [parts(a), parts(b)];
     return x[0]! - y[0]! || x[1]! - y[1]! || x[2]! - y[2]!;
   })[versions.length - 1]!;
-}
-
-interface PackedFile {
-  path: string;
 }
 
 /** What a project's install brought, counted as `npm ls --all --parseable | wc -l; du -sm node_modules` count it. */
@@ -128,8 +101,10 @@ async function installedZod(): Promise<{ copies: string[]; version: string }> {
 }
 
 /** The project's `server.ts` on a free port; `stop()` sends SIGTERM and resolves to the exit code. */
-async function serveProject(): Promise<{ base: string; stop(): Promise<number | null> }> {
-  const server: ChildProcess = spawnGroup(process.execPath, ["server.ts"], { cwd: project, env });
+async function serveProject(
+  nodeArgs: readonly string[] = ["server.ts"],
+): Promise<{ base: string; stop(): Promise<number | null> }> {
+  const server: ChildProcess = spawnGroup(process.execPath, [...nodeArgs], { cwd: project, env });
   const exited = new Promise<number | null>((resolve) => server.once("exit", resolve));
   try {
     const lines = createInterface({ input: server.stdout! });
@@ -165,31 +140,11 @@ let newestZod: string;
 beforeAll(async () => {
   // The real path: npm ls prints real paths.
   folder = await realpath(await mkdtemp(join(tmpdir(), "unruffled-pack-")));
-  // The npm cache the repository's install filled (or the one npm was told to use).
-  cache =
-    process.env.npm_config_cache ??
-    (await succeed("npm", ["config", "get", "cache"], REPOSITORY_ROOT)).trim();
-
-  // A copy of the package where the base tsconfig and node_modules are where the repository has them.
-  const stage = join(folder, "stage");
-  stagedPackage = join(stage, "packages/unruffled");
-  await mkdir(stagedPackage, { recursive: true });
-  await cp(join(REPOSITORY_ROOT, "tsconfig.base.json"), join(stage, "tsconfig.base.json"));
-  await symlink(join(REPOSITORY_ROOT, "node_modules"), join(stage, "node_modules"), "dir");
-  await cp(PACKAGE_DIR, stagedPackage, {
-    recursive: true,
-    filter: (source) => !/[\\/](dist|node_modules|test)$/.test(source.slice(PACKAGE_DIR.length)),
-  });
-  await succeed("npm", ["run", "build"], stagedPackage);
-  const packed = JSON.parse(
-    await succeed(
-      "npm",
-      ["pack", "--json", "--ignore-scripts", "--pack-destination", folder, "--cache", cache],
-      stagedPackage,
-    ),
-  ) as { filename: string; files: PackedFile[] }[];
-  packedFiles = packed[0]!.files.map((file) => file.path).sort();
-  const tarball = join(folder, packed[0]!.filename);
+  cache = await npmCache();
+  const packed = await packPackage(folder, cache);
+  packedFiles = packed.files;
+  stagedPackage = packed.stagedPackage;
+  const tarball = packed.tarball;
 
   project = join(folder, "project");
   await cp(CONSUMER_FILES, project, { recursive: true });
@@ -262,6 +217,20 @@ describe("the packed tarball", () => {
     ]);
   });
 
+  it('has no "source" export condition, which would point Node at TypeScript inside node_modules', async () => {
+    const { exports } = JSON.parse(
+      await readFile(join(project, "node_modules/unruffled/package.json"), "utf8"),
+    ) as { exports: Record<string, string | Record<string, string>> };
+    const conditions = Object.values(exports).flatMap((target) =>
+      typeof target === "string" ? [] : Object.keys(target),
+    );
+    expect([...new Set(conditions)]).toEqual(["types", "default"]);
+  });
+
+  it('leaves the packed copy\'s package.json as it was, its "source" conditions back (postpack)', async () => {
+    expect(await readFile(join(stagedPackage, "package.json"), "utf8")).toBe(await repositoryManifestText());
+  });
+
   it("takes zod as a peer, and its run-time dependencies as caret ranges", () => {
     const { dependencies, peerDependencies } = JSON.parse(
       readFileSync(join(project, "node_modules/unruffled/package.json"), "utf8"),
@@ -301,6 +270,18 @@ describe("a hello world: the tarball and zod in a project of their own", () => {
     expect(helloWorld.packages.filter((folder) => /(^|\/)node_modules\/zod$/.test(folder))).toEqual([
       "node_modules/zod",
     ]);
+  });
+});
+
+describe("an app started as the enrollment app's start script starts it", () => {
+  it("runs under node --conditions=source, which the installed package ignores", async () => {
+    const server = await serveProject(["--conditions=source", "server.ts"]);
+    try {
+      const note = await fetch(`${server.base}/notes/3?page=4&size=5`);
+      expect([note.status, await note.json()]).toEqual([200, { id: 3, title: "Note 3", page: 4, size: 5 }]);
+    } finally {
+      expect(await server.stop()).toBe(0);
+    }
   });
 });
 

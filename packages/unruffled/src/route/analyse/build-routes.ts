@@ -47,16 +47,17 @@ export function buildRoutes(
     options,
     routes,
   );
-  const operationIds = new Map<string, BuiltRoute>();
+  // Each name with the method and path that took it first, so the message names both operations.
+  const operationIds = new Map<string, string>();
   for (const route of routes) {
     for (const [method, id] of Object.entries(route.operationIds)) {
-      const other = operationIds.get(id);
-      if (other) {
+      const first = operationIds.get(id);
+      if (first !== undefined) {
         throw new ValueError(
-          `The routes ${method} ${route.path} and ${other.path} share the name (operationId) "${id}"; give each route its own name.`,
+          `The routes ${first} and ${method} ${route.path} share the name (operationId) "${id}"; give each route its own name.`,
         );
       }
-      operationIds.set(id, route);
+      operationIds.set(id, `${method} ${route.path}`);
     }
   }
   return routes;

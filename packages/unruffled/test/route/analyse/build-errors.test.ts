@@ -258,7 +258,7 @@ describe("routes are checked when declared and when the app is built", () => {
       }),
     ).toThrow(
       new ValueError(
-        'The routes GET /b and /a share the name (operationId) "same"; give each route its own name.',
+        'The routes GET /a and GET /b share the name (operationId) "same"; give each route its own name.',
       ),
     );
   });
