@@ -86,7 +86,10 @@ const scheduled = await client.call(schedule, {
   meeting: { title: "Review", starts: new Date(), reminders: ["2026-03-01T09:30:00Z"] },
   after: "2026-01-01T00:00:00Z",
 });
-await client.call(schedule, { meeting: { title: "Review", starts: "2026-03-02T09:30:00Z" }, after: new Date() });
+await client.call(schedule, {
+  meeting: { title: "Review", starts: "2026-03-02T09:30:00Z" },
+  after: new Date(),
+});
 // @ts-expect-error a date is a Date or a string, not a number
 await client.call(schedule, { meeting: { title: "Review", starts: 1 } });
 if (scheduled.status === 201) {
