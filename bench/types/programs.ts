@@ -63,27 +63,87 @@ function use(expression: string): string {
   return `seen.push(${expression});`;
 }
 
-/** unruffled: endpoints, the app, and testClient calls; the generated client is written by run.ts. */
+/**
+ * Which routes an unruffled program declares: "plain" ones, the API the frameworks share, or the
+ * same routes with "dependencies": each reads a header through one shared dependency and takes
+ * more parameters (a GET four, a POST two and its body), as an app's routes usually do.
+ */
+export type RouteKind = "plain" | "dependencies";
+
+/** The call's parameters of route `index`, as the testClient and the generated client take them. */
+function callParams(index: number, kind: RouteKind): string {
+  if (kind === "plain") return isGet(index) ? "{ id: 1, page: 2 }" : '{ body: { name: "n", price: 1 } }';
+  return isGet(index)
+    ? '{ id: 1, page: 2, size: 10, search: "s", x_tenant: "t" }'
+    : '{ body: { name: "n", price: 1 }, dry_run: true, x_tenant: "t" }';
+}
+
+/**
+ * unruffled: endpoints, the app, and testClient calls; the generated client is written by run.ts.
+ * Roles `server`, `testClient` and `client` hold the plain routes; `depsServer`, `depsTestClient`
+ * and `depsClient` the same with a shared dependency and more parameters.
+ */
 export function unruffledPrograms(size: number, layout: Layout = "modules"): Programs {
+  const plain = unruffledRoutePrograms(size, layout, "plain");
+  const withDependencies = unruffledRoutePrograms(size, layout, "dependencies");
+  return {
+    ...plain,
+    depsServer: withDependencies.server!,
+    depsTestClient: withDependencies.testClient!,
+    depsClient: withDependencies.client!,
+  };
+}
+
+function unruffledRoutePrograms(size: number, layout: Layout, kind: RouteKind): Programs {
   const imports = [
     'import { JsonResponse } from "unruffled/http";',
-    'import { endpoint, p, path } from "unruffled/route";',
+    `import { ${kind === "plain" ? "" : "dependency, "}endpoint, p, path } from "unruffled/route";`,
     'import { z } from "zod";',
   ];
-  const declaration = (index: number) =>
-    isGet(index)
-      ? `${models(index)}
+  // The shared dependency: in a module of its own, or at the top of the one file.
+  const tenant = [
+    "export const tenant = dependency({",
+    "  params: { x_tenant: p.Header(z.string()) },",
+    "  resolve: (_request, { x_tenant }) => x_tenant,",
+    "});",
+  ];
+  const tenantImport = kind === "plain" || layout === "file" ? [] : ['import { tenant } from "./shared.ts";'];
+  const declaration = (index: number) => {
+    if (kind === "plain") {
+      return isGet(index)
+        ? `${models(index)}
 export const e${index} = endpoint({
   params: { id: p.Path(z.int()), page: p.Query(z.int(), { default: 1 }) },
   returns: [p.ResponseSpec({ model: Item${index} })],
   handler: (_request, { id, page }) => new JsonResponse({ id, name: \`item \${page}\`, tags: [] }),
 });`
-      : `${models(index)}
+        : `${models(index)}
 export const e${index} = endpoint({
   params: { body: p.Json(NewItem${index}) },
   returns: [p.ResponseSpec({ code: "201", model: Item${index} })],
   handler: (_request, { body }) => new JsonResponse({ id: 1, name: body.name, tags: [] }, { status: 201 }),
 });`;
+    }
+    return isGet(index)
+      ? `${models(index)}
+export const e${index} = endpoint({
+  params: {
+    id: p.Path(z.int()),
+    page: p.Query(z.int(), { default: 1 }),
+    size: p.Query(z.int(), { default: 20 }),
+    search: p.Query(z.string().optional()),
+    owner: p.Depends(tenant),
+  },
+  returns: [p.ResponseSpec({ model: Item${index} })],
+  handler: (_request, { id, page, owner }) => new JsonResponse({ id, name: \`\${owner} \${page}\`, tags: [] }),
+});`
+      : `${models(index)}
+export const e${index} = endpoint({
+  params: { body: p.Json(NewItem${index}), dry_run: p.Query(z.boolean(), { default: false }), owner: p.Depends(tenant) },
+  returns: [p.ResponseSpec({ code: "201", model: Item${index} })],
+  handler: (_request, { body, owner }) => new JsonResponse({ id: 1, name: \`\${owner} \${body.name}\`, tags: [] }, { status: 201 }),
+});`;
+  };
   const route = (index: number) =>
     isGet(index)
       ? `  path("/items${index}/{id}", { endpoint: e${index}, name: "r${index}" }),`
@@ -99,6 +159,7 @@ export const e${index} = endpoint({
       'import { createApp } from "unruffled";',
       ...imports,
       "",
+      ...(kind === "plain" ? [] : [...tenant, ""]),
       ...all.map(declaration),
       "",
       "export const app = createApp({ routes: [",
@@ -110,9 +171,20 @@ export const e${index} = endpoint({
     callImports = ['import * as api from "./server.ts";'];
   } else {
     const ranges = moduleRanges(size);
+    if (kind !== "plain") {
+      serverFiles["shared.ts"] = [
+        'import { dependency, p } from "unruffled/route";',
+        'import { z } from "zod";',
+        "",
+        ...tenant,
+        "",
+      ].join("\n");
+      imports[1] = 'import { endpoint, p, path } from "unruffled/route";';
+    }
     ranges.forEach((range, module) => {
       serverFiles[`routes${module}.ts`] = [
         ...imports,
+        ...tenantImport,
         "",
         ...indexes(range).map(declaration),
         "",
@@ -141,10 +213,8 @@ export const e${index} = endpoint({
     "const client = testClient(app);",
     "export const seen: unknown[] = [];",
     ...inFunctions(size, (index) => [
-      isGet(index)
-        ? `  const a${index} = await client.call(${endpointName(index)}, { id: 1, page: 2 });`
-        : `  const a${index} = await client.call(${endpointName(index)}, { body: { name: "n", price: 1 } });`,
-      `  ${use(`a${index}.json().name`)}`,
+      `  const a${index} = await client.call(${endpointName(index)}, ${callParams(index, kind)});`,
+      `  if (a${index}.status === ${isGet(index) ? 200 : 201}) ${use(`a${index}.json().name`)}`,
     ]),
     "",
   ];
@@ -155,9 +225,7 @@ export const e${index} = endpoint({
     'const client = createClient({ baseUrl: "http://127.0.0.1:8000" });',
     "export const seen: unknown[] = [];",
     ...inFunctions(size, (index) => [
-      isGet(index)
-        ? `  const a${index} = await client.r${index}({ id: 1, page: 2 });`
-        : `  const a${index} = await client.r${index}({ body: { name: "n", price: 1 } });`,
+      `  const a${index} = await client.r${index}(${callParams(index, kind)});`,
       `  if (a${index}.kind === "documented" && a${index}.status === ${isGet(index) ? 200 : 201}) ${use(`a${index}.body.name`)}`,
     ]),
     "",

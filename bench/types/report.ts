@@ -95,6 +95,25 @@ function callRatios(programs: Record<string, Record<string, Measurement>>): numb
   return roundCostRatios(testClient!, server!, client!, baseline!);
 }
 
+/** The same for the routes with a shared dependency and more parameters; empty when not measured. */
+function dependencyCallRatios(programs: Record<string, Record<string, Measurement>>): number[] {
+  const { depsServer, depsTestClient, depsClient, baseline } = programs.unruffled!;
+  if (depsServer === undefined || depsTestClient === undefined || depsClient === undefined) return [];
+  return roundCostRatios(depsTestClient, depsServer, depsClient, baseline!);
+}
+
+/** The target line of the routes with dependencies, or none when they were not measured. */
+function dependencyTarget(size: number, programs: Record<string, Record<string, Measurement>>): string[] {
+  const ratios = dependencyCallRatios(programs);
+  if (ratios.length === 0) return [];
+  const calls = atMost(ratios, 2);
+  return [
+    size === 400 || size === 1000
+      ? `  at ${size}, routes with a shared dependency: testClient calls no slower than twice the generated client's: ${calls.text}: ${calls.met ? "met" : "NOT met"}`
+      : `  at ${size}, routes with a shared dependency: testClient calls / generated client: ${calls.text}`,
+  ];
+}
+
 /** The table of every size, the ratios, and each target of issue 29 with its verdict. */
 export function printReport(results: Results, sizes: readonly number[], layout: Layout): string {
   const measured = Object.keys(results[sizes[0]!]!);
@@ -161,6 +180,7 @@ export function printReport(results: Results, sizes: readonly number[], layout: 
     const calls = atMost(callRatios(results[size]!), 2);
     lines.push(
       `  at ${size}: testClient calls no slower than twice the generated client's: ${calls.text}: ${verdict(calls.met)}`,
+      ...dependencyTarget(size, results[size]!),
     );
   }
   return `${lines.join("\n")}\n`;
@@ -184,14 +204,19 @@ function printUnruffledReport(results: Results, sizes: readonly number[], layout
     "",
     title(layout, ", unruffled only"),
     "",
-    "| routes | unruffled server | + testClient calls | generated client + calls |",
-    "| -----: | ---------------- | ------------------ | ------------------------ |",
+    "| routes | unruffled server | + testClient calls | generated client + calls | with a shared dependency: server | + testClient calls | generated client + calls |",
+    "| -----: | ---------------- | ------------------ | ------------------------ | -------------------------------- | ------------------ | ------------------------ |",
   ];
   const targets: string[] = [];
   for (const size of sizes) {
-    const { server, testClient, client, baseline } = results[size]!.unruffled!;
+    const { server, testClient, client, baseline, depsServer, depsTestClient, depsClient } =
+      results[size]!.unruffled!;
+    const dependencyCells =
+      depsServer === undefined || depsTestClient === undefined || depsClient === undefined
+        ? "– | – | –"
+        : `${cell(depsServer)} | ${cell(minus(depsTestClient, depsServer))} | ${cell(minus(depsClient, baseline!))}`;
     lines.push(
-      `| ${size.toLocaleString("en")} | ${cell(server!)} | ${cell(minus(testClient!, server!))} | ${cell(minus(client!, baseline!))} |`,
+      `| ${size.toLocaleString("en")} | ${cell(server!)} | ${cell(minus(testClient!, server!))} | ${cell(minus(client!, baseline!))} | ${dependencyCells} |`,
     );
     const orpcServer = results[size]!.orpc?.server;
     if (orpcServer !== undefined) {
@@ -206,6 +231,7 @@ function printUnruffledReport(results: Results, sizes: readonly number[], layout
       size === 400 || size === 1000
         ? `  at ${size}: testClient calls no slower than twice the generated client's: ${calls.text}: ${calls.met ? "met" : "NOT met"}`
         : `  at ${size}: testClient calls / generated client: ${described(ratios)}`,
+      ...dependencyTarget(size, results[size]!),
     );
   }
   return `${[...lines, "", "Errors:", ...errorLines(results, sizes), "", "Targets:", ...targets].join("\n")}\n`;

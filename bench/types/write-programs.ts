@@ -40,10 +40,15 @@ export async function writePrograms(
       folders[framework]![role] = folder;
     }
   }
-  // The generated client, from the app the server program builds (the built unruffled, as installed).
-  const serverModule = join(folders.unruffled!.server!, "server.ts");
-  const { app } = await import(pathToFileURL(serverModule).href);
-  await writeFile(join(folders.unruffled!.client!, "client.generated.ts"), generateClient(app));
+  // The generated clients, from the apps the server programs build (the built unruffled, as installed).
+  for (const [server, client] of [
+    ["server", "client"],
+    ["depsServer", "depsClient"],
+  ] as const) {
+    const serverModule = join(folders.unruffled![server]!, "server.ts");
+    const { app } = await import(pathToFileURL(serverModule).href);
+    await writeFile(join(folders.unruffled![client]!, "client.generated.ts"), generateClient(app));
+  }
   return folders;
 }
 

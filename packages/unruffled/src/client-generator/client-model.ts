@@ -11,6 +11,13 @@ import type { JsonSchema, ResponseObject } from "../openapi/types.ts";
 import { type BuiltRoute, derivedName } from "../route/analyse/build-routes.ts";
 import type { ParamDescription } from "../route/description.ts";
 
+/**
+ * A key the client's input schemas carry on a date-time string: a call may give a `Date` there, which
+ * the run time sends as its ISO string (JSON.stringify, or `toISOString()` in a query, header or
+ * form), and the server reads into a Date again. Never in the document.
+ */
+export const INPUT_DATE = "x-unruffled-input-date";
+
 /** One parameter of a call, as its type is printed. */
 export interface ParamModel {
   name: string;
@@ -87,6 +94,8 @@ export function clientModel(app: DocumentedApp): ClientModel {
       plan: planOf(route, method, answers),
     } satisfies OperationModel;
   });
+  // Before the merge: a model with a date reads differently on the two sides, Name-Input and -Output.
+  for (const schema of input.components.values()) markInputDates(schema);
   const settings = app.settings.OPENAPI?.info;
   return {
     title: settings?.title ?? "API",
@@ -119,7 +128,26 @@ function paramModel(param: ParamDescription, input: SchemaConverter): ParamModel
       type: param.shape === "file-list" ? "files" : "file",
     };
   }
-  return { name: param.name, required: param.required, type: input.convert(param.schema) };
+  return { name: param.name, required: param.required, type: markInputDates(input.convert(param.schema)) };
+}
+
+/** Keywords whose value is data, never a schema: a date-time string there is left alone. */
+const DATA_KEYWORDS = new Set(["default", "examples", "example", "const", "enum"]);
+
+/** Marks every date-time string of an input schema with `INPUT_DATE`, in place; returns the schema. */
+function markInputDates(schema: JsonSchema): JsonSchema {
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) {
+      for (const item of value) visit(item);
+      return;
+    }
+    if (typeof value !== "object" || value === null) return;
+    const node = value as JsonSchema;
+    if (node.type === "string" && node.format === "date-time") node[INPUT_DATE] = true;
+    for (const [key, child] of Object.entries(node)) if (!DATA_KEYWORDS.has(key)) visit(child);
+  };
+  visit(schema);
+  return schema;
 }
 
 function answersOf(responses: Record<string, ResponseObject>): AnswerModel[] {

@@ -96,7 +96,10 @@ function paramsType(params: readonly ParamModel[], typeNames: ReadonlyMap<string
       param.type === "file"
         ? "Blob"
         : param.type === "files"
-          ? "readonly Blob[]"
+          ? // The server answers 422 for a required list without a file: at least one.
+            param.required
+            ? "readonly [Blob, ...Blob[]]"
+            : "readonly Blob[]"
           : schemaType(param.type, typeNames, "  ");
     lines.push(`  ${propertyKey(param.name)}${param.required ? "" : "?"}: ${type};`);
   }

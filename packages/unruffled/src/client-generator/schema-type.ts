@@ -1,5 +1,6 @@
 import { COMPONENT_REF_PREFIX } from "../openapi/schema-converter.ts";
 import type { JsonSchema } from "../openapi/types.ts";
+import { INPUT_DATE } from "./client-model.ts";
 
 /**
  * Prints a JSON Schema (as the document's converter writes it) as a plain TypeScript type: objects
@@ -51,7 +52,8 @@ function ownType(s: JsonSchema, typeNames: ReadonlyMap<string, string>, indent: 
     types.map((type) => {
       switch (type) {
         case "string":
-          return "string";
+          // A date the call gives: a Date, or its ISO string (see INPUT_DATE).
+          return s[INPUT_DATE] === true ? "string | Date" : "string";
         case "integer":
         case "number":
           return "number";

@@ -7,6 +7,7 @@ import type { ResponseSpec } from "./declare/response-spec.ts";
 import type { SecurityScheme, SecurityScopes } from "./declare/security-scheme.ts";
 import type { DeclaredAnswers } from "./serializer/declared-answers.ts";
 import type { Coercer } from "./wire/coerce.ts";
+import type { DateReader } from "./wire/json-dates.ts";
 import type { QueryReader } from "./wire/query-reader.ts";
 
 /** Where a value is read; `body` covers JSON, forms and files, as in the `loc` of validation errors. */
@@ -54,6 +55,8 @@ export interface ParamDescription {
   wholeBody: boolean;
   /** For files: the size limit of one file of this parameter. */
   fileSizeLimit: number | undefined;
+  /** For a JSON parameter whose schema holds dates: reads their ISO strings into Dates. */
+  readDates?: DateReader | undefined;
 }
 
 /** Where an argument of a dependency or of the handler comes from. */

@@ -4,37 +4,50 @@
 import type { z } from "zod";
 import type { ParamDeclarations, Returns } from "../route/declare/endpoint.ts";
 import type { DependsParam, FileParam, MarkerKind, Param } from "../route/declare/markers.ts";
-import type { ModelInput, ModelOutput } from "../route/declare/model-types.ts";
+import type { ModelJson, ModelWireInput } from "../route/declare/model-types.ts";
 import type { ResponseSpec } from "../route/declare/response-spec.ts";
 import type { TestFile } from "./multipart-body.ts";
+import type { TestResponse } from "./test-response.ts";
 
 /**
- * What a caller gives for one declaration: the schema's input type, or files to upload. The common
- * case (a `p.*` marker) is tested first: this type is computed for every parameter of every call.
+ * What a caller gives for one declaration: the schema's input type (a date also as its ISO string,
+ * which the server converts), or files to upload (at least one for a required list, as the server
+ * answers 422 for none). The common case (a `p.*` marker) is tested first: this type is computed
+ * for every parameter of every call.
  */
 export type ParamInput<D> =
   D extends Param<MarkerKind, infer S extends z.core.SomeType, boolean>
-    ? ModelInput<S>
-    : D extends FileParam<infer List, boolean>
+    ? ModelWireInput<S>
+    : D extends FileParam<infer List, infer Optional>
       ? List extends true
-        ? readonly TestFile[]
+        ? Optional extends true
+          ? readonly TestFile[]
+          : readonly [TestFile, ...TestFile[]]
         : TestFile
       : D extends z.core.SomeType
-        ? ModelInput<D>
+        ? ModelWireInput<D>
         : never;
 
-/** True when the request may leave the parameter out: it has a default, or its schema allows none. */
+/**
+ * True when the request may leave the parameter out: it has a default, its schema allows none, or
+ * it is a model read from the query, headers or cookies whose fields may all be left out (the
+ * server then reads an empty model).
+ */
 type MayOmit<D> =
-  D extends Param<MarkerKind, infer S extends z.core.SomeType, infer HasDefault>
+  D extends Param<infer K, infer S extends z.core.SomeType, infer HasDefault>
     ? HasDefault extends true
       ? true
-      : undefined extends ModelInput<S>
+      : undefined extends ModelWireInput<S>
         ? true
-        : false
+        : K extends "query" | "header" | "cookie"
+          ? {} extends ModelWireInput<S>
+            ? true
+            : false
+          : false
     : D extends FileParam<boolean, infer Optional>
       ? Optional
       : D extends z.core.SomeType
-        ? undefined extends ModelInput<D>
+        ? undefined extends ModelWireInput<D>
           ? true
           : false
         : false;
@@ -85,10 +98,44 @@ export type CallParams<P extends ParamDeclarations> = {
   [K in OptionalKeys<P>]?: ParamInput<P[K]>;
 } & DependencyParams<P>;
 
-/** The body types of the endpoint's `ResponseSpec` models; `unknown` when it names a response class. */
+/** The bodies of the endpoint's `ResponseSpec` models in JSON form; `unknown` when it names a response class. */
 export type DocumentedBody<Ret extends Returns> = Ret extends readonly ResponseSpec<infer M, any, any>[]
-  ? ModelOutput<M>
+  ? ModelJson<M>
   : unknown;
+
+/** The status of a `ResponseSpec` code: `"404"` → 404; `number` when the code is known only at run time. */
+type StatusOf<K extends string> = K extends `${infer N extends number}` ? N : number;
+
+/**
+ * The answer one entry of `returns` documents: a `ResponseSpec`'s model in its JSON form at its
+ * status (an event stream's model types its events, not `json()`), a response class's unknown body
+ * at 200.
+ */
+type DeclaredAnswer<E> =
+  E extends ResponseSpec<infer M, infer C, infer K>
+    ? C extends "text/event-stream"
+      ? TestResponse<never, StatusOf<K>, ModelJson<M>>
+      : TestResponse<ModelJson<M>, StatusOf<K>, never>
+    : TestResponse<unknown, 200, never>;
+
+/**
+ * The body of the default validation handler's 422 (`{"detail": [issue, …]}`), as JSON: an endpoint
+ * that does not declare a 422 model reads it with `response.json<ValidationErrorBody>()`.
+ */
+export interface ValidationErrorBody {
+  detail: Array<{ loc: Array<string | number>; msg: string; type: string; input?: unknown }>;
+}
+
+/**
+ * What `call()` resolves to: one `TestResponse` per documented status, each with its model's JSON
+ * form, so that `if (response.status === 404)` narrows `json()` to the 404 model; unnarrowed,
+ * `json()` is the union of the documented models. A status the endpoint does not document (the
+ * framework's 422, 401, 413, …) narrows `json()` to `never`: read it with `json<T>()`. A response
+ * class alone documents no model: one `TestResponse` whose body is `unknown`.
+ */
+export type CallResponse<Ret extends Returns> = Ret extends readonly (infer E)[]
+  ? DeclaredAnswer<E> | TestResponse<never, number, never>
+  : TestResponse;
 
 /**
  * What `call(endpoint)` without parameters asks of the endpoint: nothing when every parameter may be

@@ -35,7 +35,9 @@ export function endpointRequest(
       wholeBody = value;
       continue;
     }
-    for (const [wireName, item] of wireEntries(param, value)) {
+    for (const [wireName, given] of wireEntries(param, value)) {
+      // Strings on the wire (all but a JSON body, where JSON.stringify writes it): a date as ISO 8601.
+      const item = param.marker === "json" ? given : isoDates(given);
       switch (param.location) {
         case "path":
           pathValues[wireName] = String(item);
@@ -70,6 +72,13 @@ export function endpointRequest(
   }
   const method = route.methods.find((candidate) => candidate !== "HEAD") ?? "GET";
   return { method, path: fillPath(route, pathValues), options };
+}
+
+/** A Date (or each of a list) as the ISO 8601 string the server reads into a Date again. */
+function isoDates(value: unknown): unknown {
+  if (value instanceof Date) return value.toISOString();
+  if (Array.isArray(value)) return value.map((item) => (item instanceof Date ? item.toISOString() : item));
+  return value;
 }
 
 /** A scalar, list or file reads one wire name; a model spreads its fields over theirs. */

@@ -1,4 +1,10 @@
-export type { CallParams, DocumentedBody, ParamInput } from "./call-types.ts";
+export type {
+  CallParams,
+  CallResponse,
+  DocumentedBody,
+  ParamInput,
+  ValidationErrorBody,
+} from "./call-types.ts";
 export type { BodyOptions, QueryInput, RequestOptions } from "./encode-request.ts";
 export type { FilesInput, FormInput, FormValue, TestFile } from "./multipart-body.ts";
 export type { CheckedOverrides } from "./overrides.ts";

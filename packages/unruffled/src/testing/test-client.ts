@@ -3,7 +3,7 @@ import { WebBodySource } from "../http/body.ts";
 import type { BuiltRoute } from "../route/analyse/build-routes.ts";
 import type { ParamDeclarations, Returns } from "../route/declare/endpoint.ts";
 import type { DependencyOverride } from "../route/declare/overrides.ts";
-import type { AnyEndpoint, CallParamsArgument, DocumentedBody, OmittableParams } from "./call-types.ts";
+import type { AnyEndpoint, CallParamsArgument, CallResponse, OmittableParams } from "./call-types.ts";
 import { type BodyOptions, encodeRequest, type RequestOptions } from "./encode-request.ts";
 import { endpointRequest } from "./endpoint-request.ts";
 import { type CheckedOverrides, withOverrides } from "./overrides.ts";
@@ -115,28 +115,29 @@ export class TestClient {
   // parameters comes first, so that a call with wrong parameters reports the other's error.
   /**
    * Calls the route that serves `endpoint`, an endpoint whose parameters may all be left out.
-   * `json()` is typed as the endpoint's documented `ResponseSpec` models.
+   * The answer is typed as the endpoint's documented `ResponseSpec` models (`CallResponse`).
    *
    * @example
    * const response = await client.call(hello);
    */
   call<P extends ParamDeclarations, Ret extends Returns>(
     endpoint: AnyEndpoint<P, Ret> & OmittableParams<P>,
-  ): Promise<TestResponse<DocumentedBody<Ret>>>;
+  ): Promise<CallResponse<Ret>>;
   /**
    * Calls the route that serves `endpoint`, with values keyed by parameter name and typed from its
    * declarations; each value goes where the endpoint reads it (path, query, header, cookie, body).
-   * `json()` is typed as the endpoint's documented `ResponseSpec` models.
+   * The answer is one `TestResponse` per documented status, each typed as its model in JSON form
+   * (a date is a string), so that a check of `status` narrows `json()` (`CallResponse`).
    *
    * @example
    * const response = await client.call(listStudents, { page: 2, search: "ann" });
-   * response.json().data; // typed from StudentListResponse
+   * if (response.status === 200) response.json().data; // typed from StudentListResponse
    */
   call<P extends ParamDeclarations, Ret extends Returns>(
     endpoint: AnyEndpoint<P, Ret>,
     params: CallParamsArgument<P>,
     options?: CallOptions,
-  ): Promise<TestResponse<DocumentedBody<Ret>>>;
+  ): Promise<CallResponse<Ret>>;
   async call(
     endpoint: AnyEndpoint<ParamDeclarations, Returns>,
     params?: Readonly<Record<string, unknown>>,

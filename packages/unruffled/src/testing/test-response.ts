@@ -2,16 +2,27 @@ import type { HttpResponse } from "../http/response.ts";
 import { PassThrough, Readable } from "../node-builtins.ts";
 import { type ReceivedEvent, readEvents } from "./read-events.ts";
 
+// Type-only keys of the body and event types: `json()` and `events()` read them from `this`, so that
+// on a union of answers they give the union's (or, once `status` narrowed it, one answer's) types.
+declare const BODY: unique symbol;
+declare const EVENTS: unique symbol;
+
 /**
  * What the test client got back: status, headers and body as a client on the wire would see them.
- * `T` is the documented body type (from the endpoint's `ResponseSpec` models) when known.
+ * `T` is the body's type as it travels (`JsonForm` of the endpoint's `ResponseSpec` model for status
+ * `S`; a date is a string), `E` the data of its events; `call()` answers a union of these, one per
+ * declared status, that a check of `status` narrows.
  *
  * @example
  * const response = await client.get("/hello");
  * expect([response.status, response.text]).toEqual([200, "Hello, World!"]);
  */
-export class TestResponse<T = unknown> {
-  readonly status: number;
+export class TestResponse<T = unknown, S extends number = number, E = T> {
+  readonly status: S;
+  /** Type-level only: the body's type, for `json()`. */
+  declare readonly [BODY]: T;
+  /** Type-level only: the events' data type, for `events()`. */
+  declare readonly [EVENTS]: E;
   /** Lower-case names; `headers.getSetCookie()` lists every `Set-Cookie`. */
   readonly headers: Headers;
   /** The body bytes (empty for HEAD, as on the wire). */
@@ -34,7 +45,7 @@ export class TestResponse<T = unknown> {
     stream?: Readable,
     hangUp?: () => void,
   ) {
-    this.status = response.status;
+    this.status = response.status as S;
     this.headers = headers;
     this.body = body;
     this.text = body.toString("utf8");
@@ -53,14 +64,17 @@ export class TestResponse<T = unknown> {
    * for await (const event of response.events()) if (event.data.seats_left === 0) break;
    * response.close();
    */
-  events(): AsyncGenerator<ReceivedEvent<T>, void, undefined> {
+  events<Self extends { readonly [EVENTS]: unknown }>(
+    this: Self,
+  ): AsyncGenerator<ReceivedEvent<Self[typeof EVENTS]>, void, undefined>;
+  events(): AsyncGenerator<ReceivedEvent, void, undefined> {
     if (this.stream === undefined) {
       throw new TypeError(
         `The answer is not an event stream (status ${this.status}, ${this.headers.get("content-type")})`,
       );
     }
     const stream = this.stream;
-    return readEvents<T>({
+    return readEvents({
       [Symbol.asyncIterator]: () => stream.iterator({ destroyOnReturn: false }),
     });
   }
@@ -73,12 +87,15 @@ export class TestResponse<T = unknown> {
   }
 
   /**
-   * The body parsed as JSON; typed as the endpoint's documented models unless a type is given.
+   * The body parsed as JSON, typed as the documented model of the answer's status in its JSON form
+   * (after `if (response.status === 404)`, the 404 model), unless a type is given: `json<MyBody>()`.
    * Throws, quoting the body, when it is not JSON.
    */
-  json<U = T>(): U {
+  json<Self extends { readonly [BODY]: unknown }>(this: Self): Self[typeof BODY];
+  json<U>(): U;
+  json(): unknown {
     try {
-      return JSON.parse(this.text) as U;
+      return JSON.parse(this.text);
     } catch {
       throw new SyntaxError(
         `The response body is not JSON (status ${this.status}): ${this.text.slice(0, 200)}`,

@@ -93,6 +93,25 @@ export const upload = endpoint({
   },
 });
 
+/** A required list of files: at least one. */
+export const uploadMany = endpoint({
+  params: { files: p.File({ list: true }) },
+  returns: PlainTextResponse,
+  handler: (_request, { files }) => new PlainTextResponse(files.map((file) => file.filename).join(", ")),
+});
+
+export const Meeting = z
+  .object({ title: z.string(), starts: z.date(), reminders: z.array(z.date()).default([]) })
+  .meta({ id: "Meeting" });
+
+/** Dates in a JSON body and in the query, answered back as dates, with the weekday the server saw. */
+export const schedule = endpoint({
+  params: { meeting: p.Json(Meeting), after: p.Query(z.date().optional()) },
+  returns: [p.ResponseSpec({ model: Meeting.extend({ weekday: z.int(), after: z.date().nullable() }) })],
+  handler: (_request, { meeting, after }) =>
+    new JsonResponse({ ...meeting, weekday: meeting.starts.getUTCDay(), after: after ?? null }),
+});
+
 /** Events until the client leaves: a tick each 20 ms. */
 export const ticks = endpoint({
   params: { from: p.Query(z.int(), { default: 0 }) },
@@ -138,6 +157,8 @@ export const routes = [
   path("/enrol", { endpoint: enrol, methods: ["POST"], name: "enrol" }),
   path("/sign-up", { endpoint: signUp, methods: ["POST"], name: "sign_up" }),
   path("/upload", { endpoint: upload, methods: ["POST"], name: "upload" }),
+  path("/upload-many", { endpoint: uploadMany, methods: ["POST"], name: "upload_many" }),
+  path("/schedule", { endpoint: schedule, methods: ["POST"], name: "schedule" }),
   path("/ticks", { endpoint: ticks, name: "ticks" }),
   path("/admin", { endpoint: adminOnly, name: "admin_only" }),
   path("/misbehave", { endpoint: misbehave }),

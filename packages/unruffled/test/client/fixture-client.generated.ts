@@ -22,6 +22,12 @@ export interface HTTPValidationError {
   detail: ValidationIssue[];
 }
 
+export interface Meeting {
+  title: string;
+  starts: string | Date;
+  reminders?: (string | Date)[];
+}
+
 export interface NotFound {
   detail: string;
 }
@@ -50,7 +56,7 @@ export interface SearchParams {
   school: string;
   page?: number;
   tag?: string[];
-  filter: {
+  filter?: {
     name?: string;
     active?: boolean;
   };
@@ -136,6 +142,37 @@ export type UploadResult =
   | Answer<422, "application/json", HTTPValidationError>
   | Unexpected;
 
+// upload_many: POST /upload-many
+export interface UploadManyParams {
+  files: readonly [Blob, ...Blob[]];
+}
+
+export type UploadManyResult =
+  | Answer<200, "text/plain", string>
+  | Answer<413, "application/json", HTTPError>
+  | Answer<415, "application/json", HTTPError>
+  | Answer<422, "application/json", HTTPValidationError>
+  | Unexpected;
+
+// schedule: POST /schedule
+export interface ScheduleParams {
+  meeting: Meeting;
+  after?: string | Date;
+}
+
+export type ScheduleResult =
+  | Answer<200, "application/json", {
+    title: string;
+    starts: string;
+    reminders: string[];
+    weekday: number;
+    after: string | null;
+  }>
+  | Answer<413, "application/json", HTTPError>
+  | Answer<415, "application/json", HTTPError>
+  | Answer<422, "application/json", HTTPValidationError>
+  | Unexpected;
+
 // ticks: GET /ticks
 export interface TicksParams {
   from?: number;
@@ -183,6 +220,10 @@ export interface Client {
   sign_up(params: SignUpParams, options?: CallOptions): Promise<SignUpResult>;
   /** POST /upload. */
   upload(params: UploadParams, options?: CallOptions): Promise<UploadResult>;
+  /** POST /upload-many. */
+  upload_many(params: UploadManyParams, options?: CallOptions): Promise<UploadManyResult>;
+  /** POST /schedule. */
+  schedule(params: ScheduleParams, options?: CallOptions): Promise<ScheduleResult>;
   /** GET /ticks. */
   ticks(params?: TicksParams, options?: CallOptions): Promise<TicksResult>;
   /** GET /admin. */
@@ -199,6 +240,8 @@ const OPERATIONS: Record<string, OperationPlan> = JSON.parse(`{
 "enrol": {"method":"POST","path":"/enrol","params":[{"name":"pair","in":"body","fields":{"student_id":"student_id","course_id":"course_id"}},{"name":"note","in":"body","wire":"note"}],"answers":{"200":["application/json"],"413":["application/json"],"415":["application/json"],"422":["application/json"]},"body":"json"},
 "sign_up": {"method":"POST","path":"/sign-up","params":[{"name":"person","in":"body","fields":{"name":"name","email":"e-mail"}},{"name":"topics","in":"body","wire":"topics"}],"answers":{"200":["application/json"],"413":["application/json"],"415":["application/json"],"422":["application/json"]},"body":"form"},
 "upload": {"method":"POST","path":"/upload","params":[{"name":"avatar","in":"body","wire":"avatar","file":true},{"name":"attachments","in":"body","wire":"attachments","file":true},{"name":"title","in":"body","wire":"title"}],"answers":{"200":["text/plain"],"413":["application/json"],"415":["application/json"],"422":["application/json"]},"body":"multipart"},
+"upload_many": {"method":"POST","path":"/upload-many","params":[{"name":"files","in":"body","wire":"files","file":true}],"answers":{"200":["text/plain"],"413":["application/json"],"415":["application/json"],"422":["application/json"]},"body":"multipart"},
+"schedule": {"method":"POST","path":"/schedule","params":[{"name":"meeting","in":"body","whole":true},{"name":"after","in":"query","wire":"after"}],"answers":{"200":["application/json"],"413":["application/json"],"415":["application/json"],"422":["application/json"]},"body":"json"},
 "ticks": {"method":"GET","path":"/ticks","params":[{"name":"from","in":"query","wire":"from"}],"answers":{"200":["text/event-stream"],"422":["application/json"]}},
 "admin_only": {"method":"GET","path":"/admin","params":[],"answers":{"200":["application/json"],"401":["application/json"],"403":["application/json"]}},
 "get_misbehave": {"method":"GET","path":"/misbehave","params":[{"name":"how","in":"query","wire":"how"}],"answers":{"200":["application/json"],"422":["application/json"]}}

@@ -48,7 +48,10 @@ const client = testClient(
 
 // `call` takes the parameters by name, typed by their schemas' input; json() is the documented model.
 const bound = await client.call(bind, { body: { student_id: 1, course_id: 2 } });
-expectTypeOf(bound).toEqualTypeOf<TestResponse<z.output<typeof BindResponse>>>();
+expectTypeOf(bound).toEqualTypeOf<
+  TestResponse<z.output<typeof BindResponse>, 200, never> | TestResponse<never, number, never>
+>();
+expectTypeOf(bound.json()).toEqualTypeOf<z.output<typeof BindResponse>>();
 expectTypeOf(bound.json().data.course_id).toEqualTypeOf<number>();
 expectTypeOf(bound.json<{ anything: true }>()).toEqualTypeOf<{ anything: true }>();
 

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { TypeHintRequired, ValueError } from "../../errors.ts";
 import { type FieldOptions, FileParam, MARKER_NAMES, type MarkerKind, Param } from "../declare/markers.ts";
 import type { Location, ParamDescription, WireField } from "../description.ts";
+import { dateReaderOf } from "../wire/json-dates.ts";
 import { describeFile } from "./describe-file.ts";
 import { applyFieldOptions } from "./field-options.ts";
 import {
@@ -158,11 +159,17 @@ function describeMarked(
     detected,
     shape: shape.kind === "model" ? "model" : shape.kind,
     schema,
-    required: !acceptsMissing(schema),
+    // A model read from strings is gathered field by field, and is empty when none is sent: it is
+    // required only when one of its fields is.
+    required:
+      !acceptsMissing(schema) &&
+      (shape.kind !== "model" || kind === "json" || fields.some((f) => f.required)),
     fields,
     options: fieldOptions,
     wholeBody: false,
     fileSizeLimit: undefined,
+    // JSON has no dates: those of a JSON body arrive as ISO strings, read into Dates before validation.
+    readDates: kind === "json" ? dateReaderOf(schema) : undefined,
   };
 }
 

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { type Coercer, coerceTowards, toBoolean, toNumber } from "../wire/coerce.ts";
+import { type Coercer, coerceTowards, toBoolean, toDate, toNumber } from "../wire/coerce.ts";
 
 /**
  * How a Zod schema is read from a request: one value, a list of values, or a model whose fields are
@@ -122,6 +122,8 @@ function scalarShape(schema: z.ZodType): { kind: "scalar"; coerce: Coercer | und
       return { kind: "scalar", coerce: toNumber };
     case "boolean":
       return { kind: "scalar", coerce: toBoolean };
+    case "date":
+      return { kind: "scalar", coerce: toDate };
     case "enum":
       return { kind: "scalar", coerce: coercerForValues(Object.values(d.entries!)) };
     case "literal":

@@ -49,3 +49,53 @@ export type ModelInput<M> = M extends unknown
     ? z.input<M>
     : { -readonly [K in keyof PlainShape<M>]: PlainShape<M>[K]["_zod"]["input"] }
   : never;
+
+/**
+ * A value as it travels in JSON, what `JSON.parse(JSON.stringify(value))` gives: a `Date` (anything
+ * with `toJSON()`) becomes what that returns, a string; maps and sets become `{}`; functions,
+ * symbols and bigints are not JSON (`never`); objects and arrays map their members.
+ *
+ * @example JsonForm<{ added: Date; tags: string[] }> // { added: string; tags: string[] }
+ */
+export type JsonForm<T> = T extends string | number | boolean | null | undefined
+  ? T
+  : T extends { toJSON(): infer J }
+    ? JsonForm<J>
+    : T extends bigint | symbol | ((...args: never[]) => unknown)
+      ? never
+      : T extends ReadonlyMap<unknown, unknown> | ReadonlySet<unknown>
+        ? {}
+        : T extends object
+          ? { [K in keyof T]: JsonForm<T[K]> }
+          : T;
+
+/**
+ * What a request may carry for a value of type `T`: a `Date` may also be sent as its ISO 8601
+ * string (the server converts one before validation); everything else as it is.
+ *
+ * @example WireInput<{ starts: Date; title: string }> // { starts: Date | string; title: string }
+ */
+export type WireInput<T> = T extends string | number | boolean | null | undefined
+  ? T
+  : T extends Date
+    ? T | string
+    : T extends object
+      ? { [K in keyof T]: WireInput<T[K]> }
+      : T;
+
+/**
+ * `JsonForm<z.output<M>>`, the body of an answer as a client reads it: for the common object model
+ * one mapped type over its shape.
+ */
+export type ModelJson<M> = M extends unknown
+  ? [PlainShape<M>] extends [never]
+    ? JsonForm<z.output<M>>
+    : { -readonly [K in keyof PlainShape<M>]: JsonForm<PlainShape<M>[K]["_zod"]["output"]> }
+  : never;
+
+/** `WireInput<z.input<M>>`, what a request may carry for model `M`: for the common model, over its shape. */
+export type ModelWireInput<M> = M extends unknown
+  ? [PlainShape<M>] extends [never]
+    ? WireInput<z.input<M>>
+    : { -readonly [K in keyof PlainShape<M>]: WireInput<PlainShape<M>[K]["_zod"]["input"]> }
+  : never;

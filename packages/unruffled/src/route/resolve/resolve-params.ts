@@ -181,6 +181,8 @@ function gatherBody(params: readonly ParamDescription[], body: ReadBody, values:
       const wireName = param.fields[0]!.wireName;
       values[param.key] = Object.hasOwn(json as object, wireName) ? (json as Values)[wireName] : undefined;
     }
+    // Compiled at route build, and only for a schema that holds dates.
+    if (param.readDates !== undefined) values[param.key] = param.readDates(values[param.key]);
   }
 }
 

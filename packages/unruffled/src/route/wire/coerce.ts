@@ -44,3 +44,23 @@ export function coerceTowards(stringValues: ReadonlySet<string>, number: boolean
     return raw;
   };
 }
+
+// RFC 3339 date-time (what `format: date-time` documents), seconds optional; an offset is required:
+// a time without one names no instant.
+const DATE_TIME =
+  /^(\d{4})-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])[Tt]([01]\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d+)?)?(?:[Zz]|[+-](?:[01]\d|2[0-3]):[0-5]\d)$/;
+
+/**
+ * `"2026-03-01T09:30:00Z"` → a `Date`; any other value, or a string that is not an RFC 3339
+ * date-time with an offset (`"2026-02-30T00:00:00Z"`, `"2026-03-01"`, `"2026-03-01T09:30"`), stays
+ * as it is, so that Zod reports it as the client sent it.
+ */
+export function toDate(raw: unknown): unknown {
+  if (typeof raw !== "string") return raw;
+  const match = DATE_TIME.exec(raw);
+  if (match === null) return raw;
+  // Date.parse rolls 30 February over into March: refuse a day the month does not have.
+  const [, year, month, day] = match;
+  if (Number(day) > new Date(Date.UTC(Number(year), Number(month), 0)).getUTCDate()) return raw;
+  return new Date(raw);
+}

@@ -1,0 +1,164 @@
+// docs/validation.md, "Dates": a z.date() reads an RFC 3339 date-time string (with an offset) as a
+// Date before validation, in a JSON body as in the query, headers, cookies and forms.
+import { JsonResponse } from "unruffled/http";
+import { endpoint, p } from "unruffled/route";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { dateReaderOf } from "../../../src/route/wire/json-dates.ts";
+import { jsonOf, serveEndpoint } from "../../support/serve.ts";
+
+/** Answers, for each value the handler got, whether it is a Date and its ISO string. */
+const seen = (params: Parameters<typeof endpoint>[0]["params"]) =>
+  endpoint({
+    params,
+    returns: JsonResponse,
+    handler: (_request, values) => new JsonResponse(shown(values)),
+  });
+
+function shown(value: unknown): unknown {
+  if (value instanceof Date) return `Date ${value.toISOString()}`;
+  if (Array.isArray(value)) return value.map(shown);
+  if (typeof value === "object" && value !== null)
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, shown(item)]));
+  return value;
+}
+
+const post = (body: unknown) => ({
+  method: "POST",
+  headers: { "content-type": "application/json" },
+  body: JSON.stringify(body),
+});
+
+describe("a z.date() in a JSON body reads its ISO 8601 string as a Date", () => {
+  it("reads a whole-body model's date, at every depth: nested, in lists, in records, optional", async () => {
+    const Meeting = z.object({
+      title: z.string(),
+      starts: z.date(),
+      ends: z.date().optional(),
+      reminders: z.array(z.date()),
+      room: z.object({ booked: z.date().nullable() }),
+      notes: z.record(z.string(), z.date()),
+    });
+    const server = await serveEndpoint("/m", seen({ meeting: p.Json(Meeting) }), ["POST"]);
+    const response = await server.fetch(
+      "/m",
+      post({
+        title: "2026-03-02T09:30:00Z",
+        starts: "2026-03-02T09:30:00+01:00",
+        reminders: ["2026-03-01T09:30:00.250Z"],
+        room: { booked: null },
+        notes: { first: "2026-01-01T00:00:00Z" },
+      }),
+    );
+    expect(await jsonOf(response)).toEqual({
+      status: 200,
+      body: {
+        meeting: {
+          title: "2026-03-02T09:30:00Z",
+          starts: "Date 2026-03-02T08:30:00.000Z",
+          reminders: ["Date 2026-03-01T09:30:00.250Z"],
+          room: { booked: null },
+          notes: { first: "Date 2026-01-01T00:00:00.000Z" },
+        },
+      },
+    });
+  });
+
+  it("reads a date of a model beside a JSON scalar (both read the top level), and the scalar date", async () => {
+    const server = await serveEndpoint(
+      "/m",
+      seen({ item: p.Json(z.object({ due: z.date() })), at: p.Json(z.date()) }),
+      ["POST"],
+    );
+    const response = await server.fetch(
+      "/m",
+      post({ due: "2026-03-02T09:30:00Z", at: "2026-03-02T10:00:00Z" }),
+    );
+    expect(await jsonOf(response)).toEqual({
+      status: 200,
+      body: { item: { due: "Date 2026-03-02T09:30:00.000Z" }, at: "Date 2026-03-02T10:00:00.000Z" },
+    });
+  });
+
+  it.each(["2026-03-02T09:30:00", "2026-03-02", "2026-02-30T09:30:00Z", "02/03/2026", "yesterday"])(
+    "answers 422 for %j, which is no date-time with an offset, quoting it",
+    async (spelling) => {
+      const server = await serveEndpoint("/m", seen({ meeting: p.Json(z.object({ starts: z.date() })) }), [
+        "POST",
+      ]);
+      expect(await jsonOf(server.fetch("/m", post({ starts: spelling })))).toEqual({
+        status: 422,
+        body: {
+          detail: [
+            {
+              loc: ["body", "starts"],
+              msg: "Invalid input: expected date, received string",
+              type: "invalid_type",
+              input: spelling,
+            },
+          ],
+        },
+      });
+    },
+  );
+});
+
+describe("a z.date() in a string source reads its ISO 8601 string as a Date", () => {
+  it("reads the query, a header, a query model's field and a list", async () => {
+    const server = await serveEndpoint(
+      "/q",
+      seen({
+        after: p.Query(z.date()),
+        since: p.Header(z.date()),
+        window: p.Query(z.object({ from: z.date().optional() })),
+        days: p.Query(z.array(z.date()), { default: [] }),
+      }),
+    );
+    const response = await server.fetch(
+      "/q?after=2026-03-02T09%3A30%3A00Z&from=2026-01-01T00%3A00%3A00Z&days=2026-01-02T00%3A00%3A00Z",
+      { headers: { since: "2026-02-01T00:00:00-05:00" } },
+    );
+    expect(await jsonOf(response)).toEqual({
+      status: 200,
+      body: {
+        after: "Date 2026-03-02T09:30:00.000Z",
+        since: "Date 2026-02-01T05:00:00.000Z",
+        window: { from: "Date 2026-01-01T00:00:00.000Z" },
+        days: ["Date 2026-01-02T00:00:00.000Z"],
+      },
+    });
+  });
+});
+
+describe("reading dates is compiled when the route is built", () => {
+  it("has no reader for a schema without a date: such a body is not walked", () => {
+    expect(dateReaderOf(z.object({ a: z.string(), b: z.array(z.object({ c: z.int() })) }))).toBeUndefined();
+  });
+
+  it("reads a recursive schema's dates at every depth", () => {
+    const Node: z.ZodType<{ at: Date; children: unknown[] }> = z.object({
+      at: z.date(),
+      get children() {
+        return z.array(Node);
+      },
+    });
+    const read = dateReaderOf(Node)!;
+    const value = read({
+      at: "2026-01-01T00:00:00Z",
+      children: [{ at: "2026-01-02T00:00:00Z", children: [] }],
+    });
+    expect(value).toEqual({
+      at: new Date("2026-01-01T00:00:00Z"),
+      children: [{ at: new Date("2026-01-02T00:00:00Z"), children: [] }],
+    });
+  });
+
+  it("writes a record's key __proto__ as an own key, never the prototype", () => {
+    const read = dateReaderOf(z.record(z.string(), z.date()))!;
+    const value = read(JSON.parse('{"__proto__": "2026-01-01T00:00:00Z"}')) as Record<string, unknown>;
+    expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
+    expect(Object.getOwnPropertyDescriptor(value, "__proto__")?.value).toEqual(
+      new Date("2026-01-01T00:00:00Z"),
+    );
+  });
+});
