@@ -4,6 +4,9 @@ import type { Logger } from "pino";
 import { AfterResponseWork } from "../handling/after-response.ts";
 import { type ExceptionHandler, ExceptionHandlers } from "../handling/exception-handlers.ts";
 import { RequestHandler } from "../handling/handle-request.ts";
+import { type HealthOptions, resolveHealth } from "../health/health-options.ts";
+import { healthRoutes } from "../health/health-routes.ts";
+import { HealthState } from "../health/health-state.ts";
 import type { BodyLimits } from "../http/body-limits.ts";
 import { checkedMiddleware, type Middleware } from "../http/middleware.ts";
 import { HttpRequest, type RawRequest } from "../http/request.ts";
@@ -56,6 +59,13 @@ export interface AppOptions {
   onStartup?: StartupHook | readonly StartupHook[];
   /** Runs once the server has closed in `close()`: release what the app holds (a database pool). */
   onClose?: () => void | Promise<void>;
+  /**
+   * The liveness, readiness and start-up routes (`/livez`, `/readyz`, `/startupz`), on by default
+   * with no checks; `false` leaves them out. See `HealthOptions`.
+   *
+   * @example health: { checks: { database: () => pool.query("select 1") } }
+   */
+  health?: HealthOptions | boolean;
 }
 
 /**
@@ -73,6 +83,8 @@ export class App {
   readonly nodeHandler: NodeAdapter["handler"];
   /** Answers a web-standard `Request`, for runtimes other than Node's `http`. */
   readonly fetch: (webRequest: Request) => Promise<Response>;
+  /** What the health routes answer from; undefined with `health: false`. */
+  readonly health: HealthState | undefined;
   private readonly requestClass: new (
     raw: RawRequest,
   ) => HttpRequest;
@@ -88,6 +100,8 @@ export class App {
   /** The run of the `onStartup` hooks, once started; cleared by `close()`. */
   private starting: Promise<void> | undefined;
   private started = false;
+  /** Ends the wait of a running `drain()` early. */
+  private endDrain: (() => void) | undefined;
 
   constructor(options: AppOptions, overrides?: Overrides) {
     this.options = options;
@@ -139,13 +153,25 @@ export class App {
     });
     this.nodeHandler = this.node.handler;
     this.fetch = fetchHandler(this);
-    this.routes = buildRoutes(options.routes, {
+    const routes = buildRoutes(options.routes, {
       fileSizeLimit: this.limits.file_size,
       dependencies: options.dependencies ?? [],
       overrides,
     });
-    logSerializerFallbacks(this.routes, this.lazyLogger);
-    for (const route of this.routes) this.register(route);
+    logSerializerFallbacks(routes, this.lazyLogger);
+    for (const route of routes) this.register(route);
+    const health = resolveHealth(options.health);
+    this.health =
+      health && new HealthState(health, this.startupHooks.length === 0, () => this.lazyLogger.logger);
+    // After the app's own routes, which keep a path they serve themselves; outside its middleware.
+    const probes = this.health
+      ? healthRoutes(this.health, {
+          taken: new Set(routes.map((route) => route.path)),
+          fileSizeLimit: this.limits.file_size,
+        })
+      : [];
+    for (const route of probes) this.requests.register(route, false);
+    this.routes = health?.openapi ? [...routes, ...probes] : routes;
     for (const route of docsRoutes(this)) this.register(route);
   }
 
@@ -225,6 +251,10 @@ export class App {
   startup(): Promise<void> {
     this.starting ??= runStartupHooks(this.startupHooks).then(() => {
       this.started = true;
+      if (this.health) {
+        this.health.started = true;
+        this.health.draining = false;
+      }
     });
     return this.starting;
   }
@@ -246,6 +276,30 @@ export class App {
   }
 
   /**
+   * Readiness answers 503 from now on, and the server keeps serving (each answer with
+   * `Connection: close`) for `delay` ms: `true` is `health.drainDelayMs`, skipped when nothing asked
+   * for readiness since the app started. `close({ drain })` calls it first; call it yourself to
+   * drain without closing.
+   *
+   * @example await app.drain(5_000); await app.close();
+   */
+  async drain(delay: boolean | number = true): Promise<void> {
+    const health = this.health;
+    if (health) health.draining = true;
+    this.node.drain();
+    const wait = delay === true ? (health?.probed ? health.options.drainDelayMs : 0) : Number(delay);
+    if (!(wait > 0)) return;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(() => this.endDrain?.(), wait);
+      this.endDrain = () => {
+        clearTimeout(timer);
+        this.endDrain = undefined;
+        resolve();
+      };
+    });
+  }
+
+  /**
    * Stops the server gracefully: accepts no new connection, closes idle keep-alive connections,
    * lets requests in flight finish (their answers carry `Connection: close`), ends event streams
    * (their clients reconnect elsewhere), and at the deadline cuts whatever connections remain. Then
@@ -257,11 +311,16 @@ export class App {
    * @example process.once("SIGTERM", () => app.close({ timeout: 5_000 }).then(() => process.exit(0)));
    */
   async close(options: CloseOptions = {}): Promise<void> {
+    // A drain still waiting ends here: close() was asked for now.
+    this.endDrain?.();
+    if (options.drain !== undefined && options.drain !== false) await this.drain(options.drain);
+    if (this.health) this.health.draining = true;
     const deadline = performance.now() + (options.timeout ?? DEFAULT_CLOSE_TIMEOUT_MS);
     const listened = await this.node.close(options);
     if (!listened && !this.started) return;
     this.started = false;
     this.starting = undefined;
+    if (this.health) this.health.started = this.startupHooks.length === 0;
     // One record per request, with the fields of a failed task's record: found by its request id.
     for (const request of await this.work.settle(deadline - performance.now())) {
       this.errorLogger.error(

@@ -6,6 +6,12 @@ import type { LazyLogger } from "./logger.ts";
 export const REQUEST_ID_HEADER = "x-request-id";
 
 /**
+ * A response property that lowers its access log record to `debug`: the health routes set it, so
+ * that a load balancer probing twice a second does not fill the `info` log.
+ */
+export const QUIET_ACCESS_LOG = Symbol("unruffled.quietAccessLog");
+
+/**
  * One `info` record per answered request: id, method, path (never the query string), status and
  * milliseconds until the response was ready, then the response's `logFields` when it has any (an
  * app's own outcome code). Never headers, cookies or bodies. The clock is read only while `info` is
@@ -39,7 +45,10 @@ export class AccessLog {
       };
       const fields = response.logFields;
       if (fields !== undefined) addFields(record, fields);
-      this.logger.logger.info(record, "request completed");
+      const logger = this.logger.logger;
+      if ((response as unknown as Record<symbol, unknown>)[QUIET_ACCESS_LOG] === "debug") {
+        logger.debug(record, "request completed");
+      } else logger.info(record, "request completed");
     }
     return response;
   }

@@ -23,6 +23,13 @@ export const DEFAULT_CLOSE_TIMEOUT_MS = 10_000;
 export interface CloseOptions {
   /** Milliseconds requests in flight get to finish before their connections are cut (default 10 s). */
   timeout?: number;
+  /**
+   * Drain first: readiness answers 503 at once and the app keeps serving (every answer with
+   * `Connection: close`) for this many milliseconds, so that load balancers stop sending before the
+   * server stops accepting. `true` is the app's `health.drainDelayMs` (default 5 s), skipped when
+   * nothing asked for readiness since the app started; a number always waits. Default: no drain.
+   */
+  drain?: boolean | number;
 }
 
 /** What the Node adapter needs of the app. */
@@ -49,8 +56,10 @@ export class NodeAdapter {
   private readonly bodyLimits: BodyLimits;
   private readonly limits: ConnectionLimits;
   private server: Server | undefined;
-  /** Set while `close()` runs: answers then carry `Connection: close`. */
+  /** Set while `close()` runs: new event streams end at once. */
   private closing = false;
+  /** Set from the start of a drain until `close()` has finished: answers carry `Connection: close`. */
+  private endKeepAlive = false;
   /** The event streams being written, with their requests, which `close()` ends. */
   private readonly streams = new Map<EventFrames, HttpRequest>();
   /** Large string bodies, encoded once before Node writes them. */
@@ -90,8 +99,8 @@ export class NodeAdapter {
       this.abandon(response, request);
       return;
     }
-    // While closing, the client must not keep the connection for another request.
-    if (this.closing && !res.headersSent) res.setHeader("connection", "close");
+    // While draining or closing, the client must not keep the connection for another request.
+    if (this.endKeepAlive && !res.headersSent) res.setHeader("connection", "close");
     // "close" follows "finish" (written out) or a client gone: either way the answer is over.
     if (request.afterResponseTasks !== undefined) res.once("close", () => this.work.start(request));
     if (response.body instanceof EventFrames) this.follow(res, response.body, request);
@@ -155,6 +164,15 @@ export class NodeAdapter {
   }
 
   /**
+   * The start of a drain: the server still accepts and answers, but each answer carries
+   * `Connection: close`, so that keep-alive clients (a load balancer's pool) open their next
+   * connection elsewhere. `close()` ends it.
+   */
+  drain(): void {
+    if (this.server !== undefined) this.endKeepAlive = true;
+  }
+
+  /**
    * Stops the server gracefully (see `App.close`). Resolves to false when nothing was listening,
    * else to true once every connection is closed.
    */
@@ -163,11 +181,13 @@ export class NodeAdapter {
     if (!server) return false;
     this.server = undefined;
     this.closing = true;
+    this.endKeepAlive = true;
     for (const [stream, request] of this.streams) endStream(stream, request);
     try {
       await closeGracefully(server, options.timeout ?? DEFAULT_CLOSE_TIMEOUT_MS);
     } finally {
       this.closing = false;
+      this.endKeepAlive = false;
     }
     return true;
   }
