@@ -8,6 +8,7 @@ describe("server options", () => {
       host: "127.0.0.1",
       workers: 1,
       shutdownTimeoutMs: 10_000,
+      drainDelayMs: undefined,
       corsOrigins: [],
     });
   });
@@ -18,6 +19,7 @@ describe("server options", () => {
       HOST: "0.0.0.0",
       WORKERS: "3",
       SHUTDOWN_TIMEOUT_MS: "2500",
+      DRAIN_DELAY_MS: "3000",
       CORS_ORIGINS: "https://app.example.com, https://admin.example.com:8443",
     };
     expect(serverOptions([], env)).toEqual({
@@ -25,6 +27,7 @@ describe("server options", () => {
       host: "0.0.0.0",
       workers: 3,
       shutdownTimeoutMs: 2_500,
+      drainDelayMs: 3_000,
       corsOrigins: ["https://app.example.com", "https://admin.example.com:8443"],
     });
     expect(serverOptions([], { CORS_ORIGINS: " * " }).corsOrigins).toBe("*");

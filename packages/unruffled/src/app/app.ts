@@ -1,6 +1,7 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Logger } from "pino";
+import { trustedProxies } from "../client-address/trusted-proxies.ts";
 import { AfterResponseWork } from "../handling/after-response.ts";
 import { type ExceptionHandler, ExceptionHandlers } from "../handling/exception-handlers.ts";
 import { RequestHandler } from "../handling/handle-request.ts";
@@ -89,6 +90,7 @@ export class App {
     raw: RawRequest,
   ) => HttpRequest;
   private readonly bodyLimits: BodyLimits;
+  private readonly proxies: ReturnType<typeof trustedProxies>;
   private readonly lazyLogger: LazyLogger;
   private readonly requests: RequestHandler;
   private readonly work: AfterResponseWork;
@@ -115,6 +117,8 @@ export class App {
       fields: this.limits.fields,
     };
     this.requestClass = options.requestClass ?? HttpRequest;
+    const proxies = trustedProxies(this.settings.PROXIES);
+    this.proxies = proxies;
     this.onClose = options.onClose;
     this.startupHooks = startupHooks(options.onStartup);
     const logging = this.settings.LOGGING ?? {};
@@ -150,6 +154,7 @@ export class App {
       requestClass: this.requestClass,
       bodyLimits: this.bodyLimits,
       limits: this.limits,
+      proxies,
     });
     this.nodeHandler = this.node.handler;
     this.fetch = fetchHandler(this);
@@ -195,7 +200,7 @@ export class App {
    * @example app.handle(app.createRequest({ method: "GET", url: "/hello", headers: {}, socket: undefined, body }))
    */
   createRequest(raw: Omit<RawRequest, "limits">): HttpRequest {
-    return new this.requestClass({ ...raw, limits: this.bodyLimits });
+    return new this.requestClass({ ...raw, limits: this.bodyLimits, proxies: this.proxies });
   }
 
   /**

@@ -12,8 +12,9 @@ export const REQUEST_ID_HEADER = "x-request-id";
 export const QUIET_ACCESS_LOG = Symbol("unruffled.quietAccessLog");
 
 /**
- * One `info` record per answered request: id, method, path (never the query string), status and
- * milliseconds until the response was ready, then the response's `logFields` when it has any (an
+ * One `info` record per answered request: id, method, path (never the query string), status,
+ * milliseconds until the response was ready, the client's address (`request.client.address`: behind
+ * trusted proxies, the client they name), then the response's `logFields` when it has any (an
  * app's own outcome code). Never headers, cookies or bodies. The clock is read only while `info` is
  * enabled, so a quieter level costs nothing but the id.
  */
@@ -42,6 +43,7 @@ export class AccessLog {
         path: request.path,
         status: response.status,
         durationMs: Math.round((performance.now() - started) * 1000) / 1000,
+        client: request.client.address,
       };
       const fields = response.logFields;
       if (fields !== undefined) addFields(record, fields);

@@ -1,5 +1,6 @@
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { TrustedProxies } from "../client-address/trusted-proxies.ts";
 import type { AfterResponseWork } from "../handling/after-response.ts";
 import type { RequestHandler } from "../handling/handle-request.ts";
 import { NodeBodySource } from "../http/body.ts";
@@ -41,6 +42,8 @@ export interface NodeAdapterOptions {
   bodyLimits: BodyLimits;
   /** The connection limits of Node's server: head size and timeouts. */
   limits: ConnectionLimits;
+  /** The proxies `request.client` believes (`PROXIES`); undefined for none. */
+  proxies: TrustedProxies | undefined;
 }
 
 /**
@@ -55,6 +58,7 @@ export class NodeAdapter {
   ) => HttpRequest;
   private readonly bodyLimits: BodyLimits;
   private readonly limits: ConnectionLimits;
+  private readonly proxies: TrustedProxies | undefined;
   private server: Server | undefined;
   /** Set while `close()` runs: new event streams end at once. */
   private closing = false;
@@ -71,6 +75,7 @@ export class NodeAdapter {
     this.requestClass = options.requestClass;
     this.bodyLimits = options.bodyLimits;
     this.limits = options.limits;
+    this.proxies = options.proxies;
   }
 
   /** A Node `(req, res)` handler, for `http.createServer(handler)` or embedding. */
@@ -83,6 +88,7 @@ export class NodeAdapter {
       body: new NodeBodySource(message),
       limits: this.bodyLimits,
       connection: res,
+      proxies: this.proxies,
     });
     // handle() without its promise: the response is logged and written as soon as it exists.
     const requests = this.requests;
