@@ -26,7 +26,10 @@ async function serve(): Promise<void> {
   const databaseUrl = process.env.DATABASE_URL || defaultSqlitePath;
   const admin = await adminToken(process.env, databaseUrl);
   const app = createEnrollmentApp(databaseUrl, {
-    settings: { LOGGING: { level } },
+    settings: {
+      LOGGING: { level },
+      ...(options.trustedProxies !== undefined && { PROXIES: { trusted: options.trustedProxies } }),
+    },
     corsOrigins: options.corsOrigins,
     adminToken: admin.token,
     drainDelayMs: options.drainDelayMs,
@@ -39,7 +42,10 @@ async function serve(): Promise<void> {
     exitWith(listenFailure(error, options.host, options.port) ?? databaseFailure(error, databaseUrl), error);
   }
   // close() drains, finishes the requests in flight, then closes the database.
-  handleShutdownSignals(() => app.close({ drain: true, timeout: options.shutdownTimeoutMs }));
+  // DRAIN_DELAY_MS set: always that long; unset: the default, once something probed /readyz.
+  handleShutdownSignals(() =>
+    app.close({ drain: options.drainDelayMs ?? true, timeout: options.shutdownTimeoutMs }),
+  );
   const { port } = app.address()!;
   const base = `http://${options.host}:${port}`;
   console.log(

@@ -10,6 +10,7 @@ describe("server options", () => {
       shutdownTimeoutMs: 10_000,
       drainDelayMs: undefined,
       corsOrigins: [],
+      trustedProxies: undefined,
     });
   });
 
@@ -20,6 +21,7 @@ describe("server options", () => {
       WORKERS: "3",
       SHUTDOWN_TIMEOUT_MS: "2500",
       DRAIN_DELAY_MS: "3000",
+      TRUSTED_PROXIES: "10.0.0.0/8, loopback",
       CORS_ORIGINS: "https://app.example.com, https://admin.example.com:8443",
     };
     expect(serverOptions([], env)).toEqual({
@@ -29,8 +31,10 @@ describe("server options", () => {
       shutdownTimeoutMs: 2_500,
       drainDelayMs: 3_000,
       corsOrigins: ["https://app.example.com", "https://admin.example.com:8443"],
+      trustedProxies: "10.0.0.0/8, loopback",
     });
     expect(serverOptions([], { CORS_ORIGINS: " * " }).corsOrigins).toBe("*");
+    expect(serverOptions([], { TRUSTED_PROXIES: "1" }).trustedProxies).toBe(1);
     expect(serverOptions(["--workers", "2"], env).workers).toBe(2);
     expect(serverOptions(["--workers=4"], env).workers).toBe(4);
   });
