@@ -69,7 +69,9 @@ export function createEnrollmentApp(database: Database | string, options: Enroll
       url === undefined
         ? undefined
         : async function connectDatabase() {
-            opened = await openDatabase(url);
+            opened = await openDatabase(url, {
+              onMigrated: (migrations) => app.logger.info({ migrations }, "Applied migrations"),
+            });
           },
     onClose: async () => {
       if (url !== undefined) {

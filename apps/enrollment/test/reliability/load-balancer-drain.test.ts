@@ -20,7 +20,10 @@ const PROXY_ADDRESS = "127.0.0.3";
 // HAProxy marks a server down after 2 failed checks 250 ms apart; the drain lasts far longer.
 const DRAIN_DELAY_MS = 3_000;
 
-/** HAProxy in front of two instances, checking /readyz; retries only what never reached a server. */
+/**
+ * HAProxy in front of two instances, checking /readyz, and retrying nothing: like a Kubernetes
+ * Service, a request sent to an instance that stopped accepting fails. Only the drain avoids that.
+ */
 function haproxyConfig(port: number, socket: string, servers: Record<string, number>): string {
   return `global
   stats socket ${socket} level admin
@@ -29,9 +32,7 @@ defaults
   timeout connect 5s
   timeout client 60s
   timeout server 60s
-  retries 3
-  retry-on conn-failure
-  option redispatch
+  retries 0
   option forwardfor
 listen api
   bind 127.0.0.1:${port}
