@@ -1,5 +1,5 @@
 import { type App, type CorsOrigins, compression, cors, createApp, type Settings } from "unruffled";
-import { type Database, openDatabase } from "./db/index.ts";
+import { type Database, openDatabase, pingDatabase } from "./db/index.ts";
 import { errorEnvelopes, type InternalErrorLog } from "./error-envelopes.ts";
 import { enrollRequestClass } from "./request.ts";
 import { routes } from "./routes.ts";
@@ -28,6 +28,8 @@ export interface EnrollmentAppOptions {
   corsOrigins?: CorsOrigins;
   /** The bearer token of `student-create` and `course-create`; without one they answer 401. */
   adminToken?: string | undefined;
+  /** How long SIGTERM keeps serving after readiness turned 503 (default: the framework's, 5 s). */
+  drainDelayMs?: number | undefined;
 }
 
 /**
@@ -58,11 +60,18 @@ export function createEnrollmentApp(database: Database | string, options: Enroll
     exceptionHandlers: errorEnvelopes(log),
     requestClass: enrollRequestClass(current, options.adminToken),
     logger: options.log,
+    // /readyz answers 503 while the database does not answer, /livez whatever it does.
+    health: {
+      checks: { database: () => pingDatabase(current()) },
+      ...(options.drainDelayMs !== undefined && { drainDelayMs: options.drainDelayMs }),
+    },
     onStartup:
       url === undefined
         ? undefined
         : async function connectDatabase() {
-            opened = await openDatabase(url);
+            opened = await openDatabase(url, {
+              onMigrated: (migrations) => app.logger.info({ migrations }, "Applied migrations"),
+            });
           },
     onClose: async () => {
       if (url !== undefined) {

@@ -1,4 +1,4 @@
-import { handleShutdownSignals, type LoggingSettings, runWorkers } from "unruffled";
+import { DEFAULT_DRAIN_DELAY_MS, handleShutdownSignals, type LoggingSettings, runWorkers } from "unruffled";
 import { adminToken, describeAdminToken } from "./admin-token.ts";
 import { createEnrollmentApp } from "./app.ts";
 import { defaultSqlitePath, dialectOf } from "./db/index.ts";
@@ -7,8 +7,9 @@ import { databaseFailure, listenFailure } from "./start-up-failure.ts";
 
 // The service: the embedded SQLite file unless DATABASE_URL names PostgreSQL; an access log line
 // per request unless LOG_LEVEL says otherwise ("warn" keeps errors only). `--workers N` (or WORKERS)
-// runs N processes on one port; SIGTERM and SIGINT finish requests in flight within
-// SHUTDOWN_TIMEOUT_MS (default 10 s), close the database and exit 0. Pages on the origins of
+// runs N processes on one port; SIGTERM and SIGINT first drain (/readyz answers 503 and the service
+// keeps serving for DRAIN_DELAY_MS, default 5 s, once something has probed /readyz), then finish
+// requests in flight within SHUTDOWN_TIMEOUT_MS (default 10 s), close the database and exit 0. Pages on the origins of
 // CORS_ORIGINS (comma-separated; none by default) may call it from a browser. A port taken or a
 // database out of reach is told in one line, exit code 1.
 const level = (process.env.LOG_LEVEL ?? "info") as LoggingSettings["level"];
@@ -25,9 +26,13 @@ async function serve(): Promise<void> {
   const databaseUrl = process.env.DATABASE_URL || defaultSqlitePath;
   const admin = await adminToken(process.env, databaseUrl);
   const app = createEnrollmentApp(databaseUrl, {
-    settings: { LOGGING: { level } },
+    settings: {
+      LOGGING: { level },
+      ...(options.trustedProxies !== undefined && { PROXIES: { trusted: options.trustedProxies } }),
+    },
     corsOrigins: options.corsOrigins,
     adminToken: admin.token,
+    drainDelayMs: options.drainDelayMs,
   });
   // listen() opens the database first (the app's onStartup), then the port.
   try {
@@ -36,8 +41,11 @@ async function serve(): Promise<void> {
     await app.close();
     exitWith(listenFailure(error, options.host, options.port) ?? databaseFailure(error, databaseUrl), error);
   }
-  // close() finishes the requests in flight, then closes the database.
-  handleShutdownSignals(() => app.close({ timeout: options.shutdownTimeoutMs }));
+  // close() drains, finishes the requests in flight, then closes the database.
+  // DRAIN_DELAY_MS set: always that long; unset: the default, once something probed /readyz.
+  handleShutdownSignals(() =>
+    app.close({ drain: options.drainDelayMs ?? true, timeout: options.shutdownTimeoutMs }),
+  );
   const { port } = app.address()!;
   const base = `http://${options.host}:${port}`;
   console.log(
@@ -52,9 +60,9 @@ function exitWith(line: string | undefined, error: unknown): never {
   process.exit(1);
 }
 
-// The primary waits a little longer than its workers' own deadline before killing them.
+// The primary waits a little longer than its workers' own drain and deadline before killing them.
 await runWorkers({
   workers: options.workers,
   start: serve,
-  shutdownTimeout: options.shutdownTimeoutMs + 5_000,
+  shutdownTimeout: (options.drainDelayMs ?? DEFAULT_DRAIN_DELAY_MS) + options.shutdownTimeoutMs + 5_000,
 });

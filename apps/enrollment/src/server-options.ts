@@ -11,13 +11,24 @@ export interface ServerOptions {
   workers: number;
   /** How long requests in flight get to finish after SIGTERM or SIGINT, in milliseconds. */
   shutdownTimeoutMs: number;
+  /**
+   * How long SIGTERM keeps serving after /readyz turned 503, so that the load balancer stops
+   * sending first (skipped when nothing probed /readyz); undefined: the framework's default.
+   */
+  drainDelayMs: number | undefined;
   /** The origins whose pages may call the API (CORS); none by default. */
   corsOrigins: CorsOrigins;
+  /**
+   * The proxies whose X-Forwarded-For the service believes (`TRUSTED_PROXIES`: addresses and CIDR
+   * ranges separated by commas, or a number of hops); none by default.
+   */
+  trustedProxies: string | number | undefined;
 }
 
 /**
  * Reads the options from the command line (`--workers N`, `--workers=N`) and the environment
- * (`PORT`, `HOST`, `WORKERS`, `SHUTDOWN_TIMEOUT_MS`, `CORS_ORIGINS`); the command line wins. Throws
+ * (`PORT`, `HOST`, `WORKERS`, `SHUTDOWN_TIMEOUT_MS`, `DRAIN_DELAY_MS`, `CORS_ORIGINS`,
+ * `TRUSTED_PROXIES`); the command line wins. Throws
  * a message that names the bad value.
  *
  * @example serverOptions(["--workers", "4"], { PORT: "8080" }) // { port: 8080, workers: 4, ... }
@@ -31,7 +42,12 @@ export function serverOptions(
     host: env.HOST ?? "127.0.0.1",
     workers: wholeNumber("--workers", flagValue(argv, "--workers") ?? env.WORKERS ?? "1", 1, 1_024),
     shutdownTimeoutMs: wholeNumber("SHUTDOWN_TIMEOUT_MS", env.SHUTDOWN_TIMEOUT_MS ?? "10000", 0, 3_600_000),
+    drainDelayMs:
+      env.DRAIN_DELAY_MS === undefined
+        ? undefined
+        : wholeNumber("DRAIN_DELAY_MS", env.DRAIN_DELAY_MS, 0, 3_600_000),
     corsOrigins: corsOrigins(env),
+    trustedProxies: trustedProxies(env.TRUSTED_PROXIES),
   };
 }
 
@@ -52,6 +68,12 @@ export function corsOrigins(env: Record<string, string | undefined>): CorsOrigin
     throw new Error(`CORS_ORIGINS: ${(error as Error).message}`);
   }
   return origins;
+}
+
+function trustedProxies(text: string | undefined): string | number | undefined {
+  const value = text?.trim();
+  if (value === undefined || value === "") return undefined;
+  return /^\d+$/.test(value) ? Number(value) : value;
 }
 
 function flagValue(argv: readonly string[], flag: string): string | undefined {

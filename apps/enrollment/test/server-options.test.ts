@@ -8,7 +8,9 @@ describe("server options", () => {
       host: "127.0.0.1",
       workers: 1,
       shutdownTimeoutMs: 10_000,
+      drainDelayMs: undefined,
       corsOrigins: [],
+      trustedProxies: undefined,
     });
   });
 
@@ -18,6 +20,8 @@ describe("server options", () => {
       HOST: "0.0.0.0",
       WORKERS: "3",
       SHUTDOWN_TIMEOUT_MS: "2500",
+      DRAIN_DELAY_MS: "3000",
+      TRUSTED_PROXIES: "10.0.0.0/8, loopback",
       CORS_ORIGINS: "https://app.example.com, https://admin.example.com:8443",
     };
     expect(serverOptions([], env)).toEqual({
@@ -25,9 +29,12 @@ describe("server options", () => {
       host: "0.0.0.0",
       workers: 3,
       shutdownTimeoutMs: 2_500,
+      drainDelayMs: 3_000,
       corsOrigins: ["https://app.example.com", "https://admin.example.com:8443"],
+      trustedProxies: "10.0.0.0/8, loopback",
     });
     expect(serverOptions([], { CORS_ORIGINS: " * " }).corsOrigins).toBe("*");
+    expect(serverOptions([], { TRUSTED_PROXIES: "1" }).trustedProxies).toBe(1);
     expect(serverOptions(["--workers", "2"], env).workers).toBe(2);
     expect(serverOptions(["--workers=4"], env).workers).toBe(4);
   });

@@ -29,6 +29,18 @@ export type {
   ExceptionHandlerFunction,
 } from "./handling/exception-handlers.ts";
 export { exceptionHandler } from "./handling/exception-handlers.ts";
+export type {
+  HealthCheck,
+  HealthOptions,
+  HealthPaths,
+  TimedHealthCheck,
+} from "./health/health-options.ts";
+export {
+  DEFAULT_CHECK_TIMEOUT_MS,
+  DEFAULT_DRAIN_DELAY_MS,
+  DEFAULT_HEALTH_PATHS,
+} from "./health/health-options.ts";
+export type { CheckResult, ReadinessReport } from "./health/readiness-checks.ts";
 export type { Middleware, MiddlewareRoute, Next } from "./http/middleware.ts";
 export type { ErrorLogger, LoggingSettings } from "./logging/logger.ts";
 export { createLogger, DEFAULT_LOG_LEVEL } from "./logging/logger.ts";
@@ -44,6 +56,7 @@ export {
 export type { OpenApiSettings } from "./openapi/settings.ts";
 export type { DependencyOverride } from "./route/declare/overrides.ts";
 export type { CloseOptions, ListenOptions } from "./server/node-adapter.ts";
+export { DEFAULT_CLOSE_TIMEOUT_MS } from "./server/node-adapter.ts";
 export type { ShutdownSignalOptions } from "./server/shutdown-signals.ts";
 export { handleShutdownSignals } from "./server/shutdown-signals.ts";
 export type { WorkerOptions } from "./server/workers.ts";

@@ -1,5 +1,6 @@
 import { fileURLToPath } from "node:url";
 import type { Kysely } from "kysely";
+import { withAdvisoryLock } from "unruffled/postgres";
 import { type DialectName, dialectOf } from "./dialect.ts";
 import { migrateToLatest } from "./migrate.ts";
 import { openPostgres } from "./postgres.ts";
@@ -21,18 +22,34 @@ export interface Database {
 /** Where the embedded database lives when `DATABASE_URL` is not set: `apps/enrollment/data/`. */
 export const defaultSqlitePath = fileURLToPath(new URL("../../data/enrollment.db", import.meta.url));
 
+/** What opening a database tells. */
+export interface OpenDatabaseOptions {
+  /** Called with the migrations this process applied, when it applied any. */
+  onMigrated?: (names: string[]) => void;
+}
+
+// The advisory lock that instances starting together on one PostgreSQL database take in turn.
+const MIGRATIONS_LOCK = "enrollment:migrations";
+
 /**
  * Opens the database named by `url` (default: `DATABASE_URL`, else the embedded SQLite file) and
- * migrates it, so a fresh start serves a working schema.
+ * migrates it, so a fresh start serves a working schema. On PostgreSQL the migrations run under an
+ * advisory lock: of several instances starting together, the first applies them, the others wait
+ * and find the schema up to date.
  * @example const database = await openDatabase("postgres://postgres@127.0.0.1:5432/enrollment")
  */
 export async function openDatabase(
   url: string = process.env.DATABASE_URL || defaultSqlitePath,
+  options: OpenDatabaseOptions = {},
 ): Promise<Database> {
   const dialect = dialectOf(url);
-  const kysely = dialect === "postgres" ? openPostgres<Tables>(url) : openSqlite<Tables>(url);
+  const postgres = dialect === "postgres" ? openPostgres<Tables>(url) : undefined;
+  const kysely = postgres?.kysely ?? openSqlite<Tables>(url);
   try {
-    await migrateToLatest(kysely, dialect);
+    const applied = postgres
+      ? await withAdvisoryLock(postgres.pool, MIGRATIONS_LOCK, () => migrateToLatest(kysely, dialect))
+      : await migrateToLatest(kysely, dialect);
+    if (applied.length > 0) options.onMigrated?.(applied);
   } catch (error) {
     await kysely.destroy();
     throw error;

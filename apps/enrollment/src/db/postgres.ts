@@ -1,8 +1,11 @@
 import { Kysely, PostgresDialect } from "kysely";
 import pg from "pg";
 
-/** Connects to PostgreSQL through a pool that survives the server going away and coming back. */
-export function openPostgres<DB>(url: string): Kysely<DB> {
+/**
+ * Connects to PostgreSQL through a pool that survives the server going away and coming back; the
+ * pool itself is there too, for work on a connection of its own (an advisory lock).
+ */
+export function openPostgres<DB>(url: string): { kysely: Kysely<DB>; pool: pg.Pool } {
   // A server that stops answering must not hold requests forever: statements end after 10 s on the
   // server's side, and the client gives up on a silent server after 15 s.
   const pool = new pg.Pool({
@@ -17,5 +20,5 @@ export function openPostgres<DB>(url: string): Kysely<DB> {
   pool.on("error", (error) => {
     console.error(`PostgreSQL idle connection lost: ${error.message}`);
   });
-  return new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  return { kysely: new Kysely<DB>({ dialect: new PostgresDialect({ pool }) }), pool };
 }

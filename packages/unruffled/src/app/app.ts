@@ -1,9 +1,13 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Logger } from "pino";
+import { trustedProxies } from "../client-address/trusted-proxies.ts";
 import { AfterResponseWork } from "../handling/after-response.ts";
 import { type ExceptionHandler, ExceptionHandlers } from "../handling/exception-handlers.ts";
 import { RequestHandler } from "../handling/handle-request.ts";
+import { type HealthOptions, resolveHealth } from "../health/health-options.ts";
+import { healthRoutes } from "../health/health-routes.ts";
+import { HealthState } from "../health/health-state.ts";
 import type { BodyLimits } from "../http/body-limits.ts";
 import { checkedMiddleware, type Middleware } from "../http/middleware.ts";
 import { HttpRequest, type RawRequest } from "../http/request.ts";
@@ -64,6 +68,13 @@ export interface AppOptions {
    * `app.close()` closes it once the server has closed.
    */
   pubsub?: PubSub;
+  /**
+   * The liveness, readiness and start-up routes (`/livez`, `/readyz`, `/startupz`), on by default
+   * with no checks; `false` leaves them out. See `HealthOptions`.
+   *
+   * @example health: { checks: { database: () => pool.query("select 1") } }
+   */
+  health?: HealthOptions | boolean;
 }
 
 /**
@@ -81,10 +92,13 @@ export class App {
   readonly nodeHandler: NodeAdapter["handler"];
   /** Answers a web-standard `Request`, for runtimes other than Node's `http`. */
   readonly fetch: (webRequest: Request) => Promise<Response>;
+  /** What the health routes answer from; undefined with `health: false`. */
+  readonly health: HealthState | undefined;
   private readonly requestClass: new (
     raw: RawRequest,
   ) => HttpRequest;
   private readonly bodyLimits: BodyLimits;
+  private readonly proxies: ReturnType<typeof trustedProxies>;
   private readonly lazyLogger: LazyLogger;
   private readonly requests: RequestHandler;
   private readonly work: AfterResponseWork;
@@ -98,6 +112,8 @@ export class App {
   /** The run of the `onStartup` hooks, once started; cleared by `close()`. */
   private starting: Promise<void> | undefined;
   private started = false;
+  /** Ends the wait of a running `drain()` early. */
+  private endDrain: (() => void) | undefined;
 
   constructor(options: AppOptions, overrides?: Overrides) {
     this.options = options;
@@ -111,6 +127,8 @@ export class App {
       fields: this.limits.fields,
     };
     this.requestClass = options.requestClass ?? HttpRequest;
+    const proxies = trustedProxies(this.settings.PROXIES);
+    this.proxies = proxies;
     this.onClose = options.onClose;
     this.startupHooks = startupHooks(options.onStartup);
     const logging = this.settings.LOGGING ?? {};
@@ -150,16 +168,29 @@ export class App {
       requestClass: this.requestClass,
       bodyLimits: this.bodyLimits,
       limits: this.limits,
+      proxies,
     });
     this.nodeHandler = this.node.handler;
     this.fetch = fetchHandler(this);
-    this.routes = buildRoutes(options.routes, {
+    const routes = buildRoutes(options.routes, {
       fileSizeLimit: this.limits.file_size,
       dependencies: options.dependencies ?? [],
       overrides,
     });
-    logSerializerFallbacks(this.routes, this.lazyLogger);
-    for (const route of this.routes) this.register(route);
+    logSerializerFallbacks(routes, this.lazyLogger);
+    for (const route of routes) this.register(route);
+    const health = resolveHealth(options.health);
+    this.health =
+      health && new HealthState(health, this.startupHooks.length === 0, () => this.lazyLogger.logger);
+    // After the app's own routes, which keep a path they serve themselves; outside its middleware.
+    const probes = this.health
+      ? healthRoutes(this.health, {
+          taken: new Set(routes.map((route) => route.path)),
+          fileSizeLimit: this.limits.file_size,
+        })
+      : [];
+    for (const route of probes) this.requests.register(route, false);
+    this.routes = health?.openapi ? [...routes, ...probes] : routes;
     for (const route of docsRoutes(this)) this.register(route);
   }
 
@@ -193,7 +224,7 @@ export class App {
    * @example app.handle(app.createRequest({ method: "GET", url: "/hello", headers: {}, socket: undefined, body }))
    */
   createRequest(raw: Omit<RawRequest, "limits">): HttpRequest {
-    return new this.requestClass({ ...raw, limits: this.bodyLimits });
+    return new this.requestClass({ ...raw, limits: this.bodyLimits, proxies: this.proxies });
   }
 
   /**
@@ -251,6 +282,10 @@ export class App {
   startup(): Promise<void> {
     this.starting ??= runStartupHooks(this.startupHooks).then(() => {
       this.started = true;
+      if (this.health) {
+        this.health.started = true;
+        this.health.draining = false;
+      }
     });
     return this.starting;
   }
@@ -272,6 +307,30 @@ export class App {
   }
 
   /**
+   * Readiness answers 503 from now on, and the server keeps serving (each answer with
+   * `Connection: close`) for `delay` ms: `true` is `health.drainDelayMs`, skipped when nothing asked
+   * for readiness since the app started. `close({ drain })` calls it first; call it yourself to
+   * drain without closing.
+   *
+   * @example await app.drain(5_000); await app.close();
+   */
+  async drain(delay: boolean | number = true): Promise<void> {
+    const health = this.health;
+    if (health) health.draining = true;
+    this.node.drain();
+    const wait = delay === true ? (health?.probed ? health.options.drainDelayMs : 0) : Number(delay);
+    if (!(wait > 0)) return;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(() => this.endDrain?.(), wait);
+      this.endDrain = () => {
+        clearTimeout(timer);
+        this.endDrain = undefined;
+        resolve();
+      };
+    });
+  }
+
+  /**
    * Stops the server gracefully: accepts no new connection, closes idle keep-alive connections,
    * lets requests in flight finish (their answers carry `Connection: close`), ends event streams
    * (their clients reconnect elsewhere), and at the deadline cuts whatever connections remain. Then
@@ -283,6 +342,10 @@ export class App {
    * @example process.once("SIGTERM", () => app.close({ timeout: 5_000 }).then(() => process.exit(0)));
    */
   async close(options: CloseOptions = {}): Promise<void> {
+    // A drain still waiting ends here: close() was asked for now.
+    this.endDrain?.();
+    if (options.drain !== undefined && options.drain !== false) await this.drain(options.drain);
+    if (this.health) this.health.draining = true;
     const deadline = performance.now() + (options.timeout ?? DEFAULT_CLOSE_TIMEOUT_MS);
     const listened = await this.node.close(options);
     if (!listened && !this.started) {
@@ -291,6 +354,7 @@ export class App {
     }
     this.started = false;
     this.starting = undefined;
+    if (this.health) this.health.started = this.startupHooks.length === 0;
     // One record per request, with the fields of a failed task's record: found by its request id.
     for (const request of await this.work.settle(deadline - performance.now())) {
       this.errorLogger.error(

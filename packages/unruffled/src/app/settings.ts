@@ -1,3 +1,4 @@
+import type { ProxySettings } from "../client-address/trusted-proxies.ts";
 import { DEFAULT_UPLOAD_LIMITS } from "../file/upload-limits.ts";
 import { DEFAULT_BODY_LIMITS } from "../http/body-limits.ts";
 import type { LoggingSettings } from "../logging/logger.ts";
@@ -67,6 +68,8 @@ export interface Settings {
   LOGGING?: LoggingSettings;
   /** Whether answers are validated against their models before they are sent; see `ResponseSettings`. */
   RESPONSES?: ResponseSettings;
+  /** The proxies whose forwarding headers `request.client` believes; none by default. See `ProxySettings`. */
+  PROXIES?: ProxySettings;
   [key: string]: unknown;
 }
 

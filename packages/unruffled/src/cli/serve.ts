@@ -1,5 +1,7 @@
 import cluster from "node:cluster";
 import type { LevelWithSilent } from "pino";
+import { DEFAULT_DRAIN_DELAY_MS } from "../health/health-options.ts";
+import { DEFAULT_CLOSE_TIMEOUT_MS } from "../server/node-adapter.ts";
 import { handleShutdownSignals } from "../server/shutdown-signals.ts";
 import { runWorkers } from "../server/workers.ts";
 import { readAppArguments } from "./app-arguments.ts";
@@ -25,7 +27,8 @@ export interface ServeOptions {
 
 /**
  * `unruffled serve src/app.ts --port 8000`: imports the app module and serves its app on Node's
- * HTTP server until SIGTERM or SIGINT, then closes gracefully. `--workers 4` runs four processes on
+ * HTTP server until SIGTERM or SIGINT, then drains (readiness answers 503 for the app's
+ * `health.drainDelayMs` while it keeps serving, once something probed readiness) and closes gracefully. `--workers 4` runs four processes on
  * one port (node:cluster); `--watch` restarts on every change of a file the app imports;
  * `--log-level info` turns the access log on. Progress goes to standard error, so that standard
  * output carries the JSON log lines only.
@@ -46,10 +49,15 @@ export const serveCommand: CliCommand = {
       );
     }
     // The primary loads the app once before forking, so a definition error is told once, not by
-    // every worker in a restart loop.
-    if (options.workers > 1 && cluster.isPrimary) await loadApp(options.modulePath, options.exportName);
+    // every worker in a restart loop; it waits out the workers' drain and close before killing them.
+    let drainDelay = DEFAULT_DRAIN_DELAY_MS;
+    if (options.workers > 1 && cluster.isPrimary) {
+      const app = await loadApp(options.modulePath, options.exportName);
+      drainDelay = app.health?.options.drainDelayMs ?? 0;
+    }
     await runWorkers({
       workers: options.workers,
+      shutdownTimeout: drainDelay + DEFAULT_CLOSE_TIMEOUT_MS + 5_000,
       start: () => serveInThisProcess(options, io),
       log: toStderr(io),
     });
@@ -79,7 +87,8 @@ async function serveInThisProcess(options: ServeOptions, io: CliIo): Promise<voi
     }
     throw error;
   }
-  handleShutdownSignals(() => app.close(), { log: toStderr(io) });
+  // Readiness turns 503 and the app serves on for its drain delay (once something probed readiness).
+  handleShutdownSignals(() => app.close({ drain: true }), { log: toStderr(io) });
   const { address, port } = app.address()!;
   const worker = cluster.isWorker ? ` worker ${process.env.UNRUFFLED_WORKER ?? cluster.worker?.id}` : "";
   await io.error(

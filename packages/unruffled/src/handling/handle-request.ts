@@ -64,9 +64,12 @@ export class RequestHandler {
     });
   }
 
-  /** Serves a built route at its path, for each of its methods, inside its middleware. */
-  register(route: BuiltRoute): void {
-    this.routes.register(route);
+  /**
+   * Serves a built route at its path, for each of its methods, inside its middleware (and the app's,
+   * unless `appMiddleware` is false).
+   */
+  register(route: BuiltRoute, appMiddleware = true): void {
+    this.routes.register(route, appMiddleware);
   }
 
   /**

@@ -14,6 +14,8 @@ export interface RouteTarget {
   chain: Answer | undefined;
   /** The middleware every route of the path shares, around the 405 (or 400) of a request none takes. */
   unmatched: Answer | undefined;
+  /** False for a route outside the app's middleware (the health routes). */
+  appMiddleware: boolean;
 }
 
 /** What the route table needs of the request handler: its error answers and its endpoint answers. */
@@ -57,8 +59,8 @@ export class RouteTable {
    * Serves a built route at its path, for each of its methods, and composes the middleware of every
    * route at that path again, now that the path answers one more method.
    */
-  register(route: BuiltRoute): void {
-    const target: RouteTarget = { route, chain: undefined, unmatched: undefined };
+  register(route: BuiltRoute, appMiddleware = true): void {
+    const target: RouteTarget = { route, chain: undefined, unmatched: undefined, appMiddleware };
     for (const method of route.methods) {
       if (!this.router.add(method, route.path, target)) {
         throw new HttpError(500, `Two routes answer ${method} ${route.path}`);
@@ -68,7 +70,10 @@ export class RouteTable {
     targets.push(target);
     this.targetsByPath.set(route.path, targets);
     const at = { path: route.path, methods: withHead(targets.flatMap((each) => each.route.methods)) };
-    const chains = targets.map((each) => [...this.middleware, ...each.route.middleware]);
+    const chains = targets.map((each) => [
+      ...(each.appMiddleware ? this.middleware : []),
+      ...each.route.middleware,
+    ]);
     const unmatched = this.compose(sharedStart(chains), at, this.routingFailure);
     targets.forEach((each, index) => {
       const description = each.route.endpointDescription;

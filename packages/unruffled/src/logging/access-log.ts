@@ -6,8 +6,15 @@ import type { LazyLogger } from "./logger.ts";
 export const REQUEST_ID_HEADER = "x-request-id";
 
 /**
- * One `info` record per answered request: id, method, path (never the query string), status and
- * milliseconds until the response was ready, then the response's `logFields` when it has any (an
+ * A response property that lowers its access log record to `debug`: the health routes set it, so
+ * that a load balancer probing twice a second does not fill the `info` log.
+ */
+export const QUIET_ACCESS_LOG = Symbol("unruffled.quietAccessLog");
+
+/**
+ * One `info` record per answered request: id, method, path (never the query string), status,
+ * milliseconds until the response was ready, the client's address (`request.client.address`: behind
+ * trusted proxies, the client they name), then the response's `logFields` when it has any (an
  * app's own outcome code). Never headers, cookies or bodies. The clock is read only while `info` is
  * enabled, so a quieter level costs nothing but the id.
  */
@@ -36,10 +43,14 @@ export class AccessLog {
         path: request.path,
         status: response.status,
         durationMs: Math.round((performance.now() - started) * 1000) / 1000,
+        client: request.client.address,
       };
       const fields = response.logFields;
       if (fields !== undefined) addFields(record, fields);
-      this.logger.logger.info(record, "request completed");
+      const logger = this.logger.logger;
+      if ((response as unknown as Record<symbol, unknown>)[QUIET_ACCESS_LOG] === "debug") {
+        logger.debug(record, "request completed");
+      } else logger.info(record, "request completed");
     }
     return response;
   }

@@ -1,5 +1,6 @@
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { TrustedProxies } from "../client-address/trusted-proxies.ts";
 import type { AfterResponseWork } from "../handling/after-response.ts";
 import type { RequestHandler } from "../handling/handle-request.ts";
 import { NodeBodySource } from "../http/body.ts";
@@ -24,6 +25,13 @@ export const DEFAULT_CLOSE_TIMEOUT_MS = 10_000;
 export interface CloseOptions {
   /** Milliseconds requests in flight get to finish before their connections are cut (default 10 s). */
   timeout?: number;
+  /**
+   * Drain first: readiness answers 503 at once and the app keeps serving (every answer with
+   * `Connection: close`) for this many milliseconds, so that load balancers stop sending before the
+   * server stops accepting. `true` is the app's `health.drainDelayMs` (default 5 s), skipped when
+   * nothing asked for readiness since the app started; a number always waits. Default: no drain.
+   */
+  drain?: boolean | number;
 }
 
 /** What the Node adapter needs of the app. */
@@ -35,6 +43,8 @@ export interface NodeAdapterOptions {
   bodyLimits: BodyLimits;
   /** The connection limits of Node's server: head size and timeouts. */
   limits: ConnectionLimits;
+  /** The proxies `request.client` believes (`PROXIES`); undefined for none. */
+  proxies: TrustedProxies | undefined;
 }
 
 /**
@@ -49,9 +59,12 @@ export class NodeAdapter {
   ) => HttpRequest;
   private readonly bodyLimits: BodyLimits;
   private readonly limits: ConnectionLimits;
+  private readonly proxies: TrustedProxies | undefined;
   private server: Server | undefined;
-  /** Set while `close()` runs: answers then carry `Connection: close`. */
+  /** Set while `close()` runs: new event streams end at once. */
   private closing = false;
+  /** Set from the start of a drain until `close()` has finished: answers carry `Connection: close`. */
+  private endKeepAlive = false;
   /** The event streams being written, with their requests, which `close()` ends. */
   private readonly streams = new Map<EventFrames, HttpRequest>();
   /** Large string bodies, encoded once before Node writes them. */
@@ -63,6 +76,7 @@ export class NodeAdapter {
     this.requestClass = options.requestClass;
     this.bodyLimits = options.bodyLimits;
     this.limits = options.limits;
+    this.proxies = options.proxies;
   }
 
   /** A Node `(req, res)` handler, for `http.createServer(handler)` or embedding. */
@@ -86,6 +100,7 @@ export class NodeAdapter {
       body: new NodeBodySource(message),
       limits: this.bodyLimits,
       connection: res,
+      proxies: this.proxies,
     });
     // handle() without its promise: the response is logged and written as soon as it exists.
     const requests = this.requests;
@@ -102,8 +117,8 @@ export class NodeAdapter {
       this.abandon(response, request);
       return;
     }
-    // While closing, the client must not keep the connection for another request.
-    if (this.closing && !res.headersSent) res.setHeader("connection", "close");
+    // While draining or closing, the client must not keep the connection for another request.
+    if (this.endKeepAlive && !res.headersSent) res.setHeader("connection", "close");
     // "close" follows "finish" (written out) or a client gone: either way the answer is over.
     if (request.afterResponseTasks !== undefined) res.once("close", () => this.work.start(request));
     if (response.body instanceof EventFrames) this.follow(res, response.body, request);
@@ -167,6 +182,15 @@ export class NodeAdapter {
   }
 
   /**
+   * The start of a drain: the server still accepts and answers, but each answer carries
+   * `Connection: close`, so that keep-alive clients (a load balancer's pool) open their next
+   * connection elsewhere. `close()` ends it.
+   */
+  drain(): void {
+    if (this.server !== undefined) this.endKeepAlive = true;
+  }
+
+  /**
    * Stops the server gracefully (see `App.close`). Resolves to false when nothing was listening,
    * else to true once every connection is closed.
    */
@@ -175,11 +199,13 @@ export class NodeAdapter {
     if (!server) return false;
     this.server = undefined;
     this.closing = true;
+    this.endKeepAlive = true;
     for (const [stream, request] of this.streams) endStream(stream, request);
     try {
       await closeGracefully(server, options.timeout ?? DEFAULT_CLOSE_TIMEOUT_MS);
     } finally {
       this.closing = false;
+      this.endKeepAlive = false;
     }
     return true;
   }

@@ -52,6 +52,7 @@ describe("unruffled serve", () => {
       path: "/hello",
       status: 200,
       durationMs: expect.any(Number),
+      client: "127.0.0.1",
       msg: "request completed",
     });
   });

@@ -78,6 +78,7 @@ describe("the access log", () => {
         path: "/hello",
         status: 200,
         durationMs: expect.any(Number),
+        client: "127.0.0.1",
         msg: "request completed",
       },
     ]);
@@ -95,6 +96,7 @@ describe("the access log", () => {
         path: "/envelope",
         status: 200,
         durationMs: expect.any(Number),
+        client: "127.0.0.1",
         code: 409,
         msg: "request completed",
       },
@@ -144,6 +146,7 @@ describe("the access log", () => {
         path: "/bind",
         status: 201,
         durationMs: expect.any(Number),
+        client: "127.0.0.1",
         msg: "request completed",
       },
     ]);
@@ -318,6 +321,7 @@ describe("levels and settings", () => {
           path: "/hello",
           status: 200,
           durationMs: expect.any(Number),
+          client: "127.0.0.1",
           msg: "request completed",
         },
       ]);

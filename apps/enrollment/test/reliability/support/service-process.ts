@@ -25,13 +25,17 @@ export interface ServiceProcess {
   signal(name: NodeJS.Signals): void;
 }
 
-/** Starts the service on a free port and waits until it answers (60 s: enough on a busy machine). */
+/**
+ * Starts the service on `port` (default: a free one) and waits until it answers (60 s: enough on a
+ * busy machine).
+ */
 export async function startService(options: {
   databaseUrl: string;
   args?: string[];
   env?: Record<string, string>;
+  port?: number;
 }): Promise<ServiceProcess> {
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const child = spawnGroup(
     process.execPath,
     ["--conditions=source", "--import", servedBy, mainScript, ...(options.args ?? [])],

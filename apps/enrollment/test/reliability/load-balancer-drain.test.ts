@@ -1,0 +1,297 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { once } from "node:events";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { Agent, type IncomingMessage, request } from "node:http";
+import { connect } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { captureOutput, freePort, waitFor } from "process-support";
+import { readEvents } from "unruffled/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Database, openDatabase } from "../../src/db/index.ts";
+import { createStudents, createTestCourse, storedEnrollments } from "../support/fixtures.ts";
+import { startTestPostgres, type TestPostgres } from "../support/postgres.ts";
+import { type ServiceProcess, startService } from "./support/service-process.ts";
+
+// The client and the load balancer on loopback addresses of their own, so that the service can tell
+// the client (127.0.0.2) from its proxy (127.0.0.3), which is the one peer it trusts.
+const CLIENT_ADDRESS = "127.0.0.2";
+const PROXY_ADDRESS = "127.0.0.3";
+// HAProxy marks a server down after 2 failed checks 250 ms apart; the drain lasts far longer.
+const DRAIN_DELAY_MS = 3_000;
+
+/**
+ * HAProxy in front of two instances, checking /readyz, and retrying nothing: like a Kubernetes
+ * Service, a request sent to an instance that stopped accepting fails. Only the drain avoids that.
+ */
+function haproxyConfig(port: number, socket: string, servers: Record<string, number>): string {
+  return `global
+  stats socket ${socket} level admin
+defaults
+  mode http
+  timeout connect 5s
+  timeout client 60s
+  timeout server 60s
+  retries 0
+  option forwardfor
+listen api
+  bind 127.0.0.1:${port}
+  balance roundrobin
+  option httpchk GET /readyz
+  http-check expect status 200
+  default-server check inter 250 fall 2 rise 2 source ${PROXY_ADDRESS}
+${Object.entries(servers)
+  .map(([name, serverPort]) => `  server ${name} 127.0.0.1:${serverPort}`)
+  .join("\n")}
+`;
+}
+
+/** The status HAProxy gives a server now ("UP", "DOWN", …), from its stats socket. */
+function serverStatus(socket: string, server: string): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    const connection = connect(socket, () => connection.end("show stat\n"));
+    let text = "";
+    connection.setEncoding("utf8");
+    connection.on("data", (chunk) => {
+      text += chunk;
+    });
+    connection.on("error", () => resolve(undefined));
+    connection.on("close", () => {
+      // CSV: proxy name, server name, … status is the 18th column.
+      const row = text.split("\n").find((line) => line.startsWith(`api,${server},`));
+      resolve(row?.split(",")[17]);
+    });
+  });
+}
+
+/** Resolves once HAProxy sees `server` as `status` (a start may take long on a busy machine). */
+function haproxySees(socket: string, server: string, status: string): Promise<true> {
+  return waitFor(
+    `HAProxy to see ${server} ${status}`,
+    async () => ((await serverStatus(socket, server)) === status ? true : undefined),
+    { timeoutMs: 90_000, intervalMs: 50 },
+  );
+}
+
+interface Outcome {
+  ok: number;
+  failures: string[];
+}
+
+/** One request through the load balancer on a keep-alive connection of `agent`; what went wrong, if anything. */
+function call(
+  agent: Agent,
+  port: number,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const outgoing = request(
+      {
+        host: "127.0.0.1",
+        port,
+        method,
+        path,
+        agent,
+        headers: payload === undefined ? {} : { "content-type": "application/json" },
+      },
+      (response) => {
+        let text = "";
+        response.setEncoding("utf8");
+        response.on("data", (chunk) => {
+          text += chunk;
+        });
+        response.on("end", () => {
+          if (response.statusCode !== 200) resolve(`${method} ${path}: ${response.statusCode} ${text}`);
+          else
+            resolve(
+              (JSON.parse(text) as { code: number }).code === 0 ? undefined : `${method} ${path}: ${text}`,
+            );
+        });
+        response.on("error", (error) => resolve(`${method} ${path}: ${error.message}`));
+      },
+    );
+    outgoing.setTimeout(30_000, () => outgoing.destroy(new Error("no answer within 30 s")));
+    outgoing.on("error", (error) => resolve(`${method} ${path}: ${error.message}`));
+    outgoing.end(payload);
+  });
+}
+
+/**
+ * A course's event stream through the load balancer that reconnects as EventSource does, with the
+ * Last-Event-ID of the last event it got; it checks that ids go on without a gap across reconnections.
+ */
+function followCourse(port: number, courseId: number) {
+  const state = { enrolled: -1, lastId: 0, connections: 0, failures: [] as string[], stopped: false };
+  let current: ReturnType<typeof request> | undefined;
+  const open = () =>
+    new Promise<IncomingMessage>((resolve, reject) => {
+      current = request(
+        {
+          host: "127.0.0.1",
+          port,
+          localAddress: CLIENT_ADDRESS,
+          path: `/api/enroll/course-events?course_id=${courseId}`,
+          agent: false,
+          headers: state.lastId === 0 ? {} : { "last-event-id": String(state.lastId) },
+        },
+        resolve,
+      );
+      current.on("error", reject);
+      current.end();
+    });
+  const run = async () => {
+    while (!state.stopped) {
+      try {
+        const response = await open();
+        state.connections++;
+        if (response.statusCode !== 200) state.failures.push(`stream answered ${response.statusCode}`);
+        for await (const event of readEvents<{ enrolled: number }>(response)) {
+          const id = Number(event.id);
+          if (id !== state.lastId + 1) state.failures.push(`event ${id} after ${state.lastId}`);
+          if (event.data.enrolled < state.enrolled)
+            state.failures.push(`enrolled went back to ${event.data.enrolled}`);
+          state.lastId = id;
+          state.enrolled = event.data.enrolled;
+        }
+      } catch (error) {
+        if (!state.stopped) state.failures.push(`stream: ${(error as Error).message}`);
+      }
+    }
+  };
+  const done = run();
+  return {
+    state,
+    async stop() {
+      state.stopped = true;
+      current?.destroy();
+      await done;
+    },
+  };
+}
+
+describe("two instances behind HAProxy, restarted one after the other", () => {
+  let postgres: TestPostgres;
+  let database: Database;
+  let databaseUrl: string;
+  let folder: string;
+  let haproxy: ChildProcess | undefined;
+  const services: Record<string, ServiceProcess> = {};
+  const ports: Record<string, number> = {};
+
+  const startInstance = async (name: string) => {
+    services[name] = await startService({
+      databaseUrl,
+      args: ["--workers", "2"],
+      port: ports[name]!,
+      env: {
+        DRAIN_DELAY_MS: String(DRAIN_DELAY_MS),
+        TRUSTED_PROXIES: PROXY_ADDRESS,
+        LOG_LEVEL: "info",
+      },
+    });
+  };
+
+  beforeAll(async () => {
+    postgres = await startTestPostgres();
+    databaseUrl = await postgres.createDatabase();
+    database = await openDatabase(databaseUrl);
+    folder = await mkdtemp(join(tmpdir(), "enrollment-haproxy-"));
+    ports.a = await freePort();
+    ports.b = await freePort();
+    await Promise.all([startInstance("a"), startInstance("b")]);
+  });
+
+  afterAll(async () => {
+    haproxy?.kill("SIGKILL");
+    for (const service of Object.values(services))
+      if (service.child.exitCode === null) service.signal("SIGKILL");
+    await database?.close();
+    await postgres?.stop();
+    if (folder !== undefined) await rm(folder, { recursive: true, force: true });
+  });
+
+  it("lose no request and no course change, and the service logs the client's own address", async () => {
+    const students = await createStudents(database, 400);
+    const courseId = await createTestCourse(database, { max_students: 1_000 });
+    const port = await freePort();
+    const socket = join(folder, "haproxy.sock");
+    const config = join(folder, "haproxy.cfg");
+    await writeFile(config, haproxyConfig(port, socket, ports));
+    haproxy = spawn("haproxy", ["-f", config, "-db"], { stdio: ["ignore", "pipe", "pipe"] });
+    const haproxyOutput = captureOutput(haproxy);
+    await haproxySees(socket, "a", "UP");
+    await haproxySees(socket, "b", "UP");
+
+    // Steady load: four keep-alive clients, each alternating a list and, while students remain, a bind.
+    const agent = new Agent({ keepAlive: true, maxSockets: 4, localAddress: CLIENT_ADDRESS });
+    const outcome: Outcome = { ok: 0, failures: [] };
+    let binds = 0;
+    let next = 0;
+    let loading = true;
+    const tell = (failure: string | undefined) => {
+      if (failure === undefined) outcome.ok++;
+      else outcome.failures.push(failure);
+    };
+    const client = async () => {
+      // Bounded: a few thousand requests at most, whatever the machine's speed.
+      for (let round = 0; loading && round < 5_000; round++) {
+        tell(await call(agent, port, "GET", "/api/enroll/student-list?size=1"));
+        // One bind in four rounds, so that the students last through both restarts.
+        if (round % 4 !== 0 || next >= students.length) continue;
+        const failure = await call(agent, port, "POST", "/api/enroll/bind", {
+          student_id: students[next++]!,
+          course_id: courseId,
+        });
+        tell(failure);
+        if (failure === undefined) binds++;
+      }
+    };
+    const stream = followCourse(port, courseId);
+    const load = Promise.all([client(), client(), client(), client()]);
+    const progress = async (requests: number) =>
+      waitFor(`${requests} answers`, () => (outcome.ok >= requests ? true : undefined), {
+        timeoutMs: 90_000,
+      });
+
+    await progress(20);
+    for (const name of ["a", "b"]) {
+      const service = services[name]!;
+      service.signal("SIGTERM");
+      // Readiness turns 503 at once: HAProxy takes the instance out while it still serves.
+      await haproxySees(socket, name, "DOWN");
+      expect(await service.exited).toBe(0);
+      const served = outcome.ok;
+      await startInstance(name);
+      await haproxySees(socket, name, "UP");
+      await progress(served + 20);
+    }
+    loading = false;
+    await load;
+    agent.destroy();
+
+    const enrolled = await storedEnrollments(database, courseId);
+    await waitFor(
+      "the stream to tell the last bind",
+      () => (stream.state.enrolled === enrolled ? true : undefined),
+      {
+        timeoutMs: 30_000,
+      },
+    );
+    await stream.stop();
+    haproxy.kill("SIGTERM");
+
+    expect(outcome.failures).toEqual([]);
+    expect(stream.state.failures).toEqual([]);
+    // Every bind answered ok is stored, and the stream, reconnected at least once per restart, told them all.
+    expect(enrolled).toBe(binds);
+    expect(stream.state.connections).toBeGreaterThanOrEqual(2);
+    expect(haproxyOutput.combined).not.toMatch(/ALERT/);
+    // The access log of the instances names the client, not HAProxy (the trusted proxy in between).
+    const logged = Object.values(services).map((service) => service.output());
+    expect(logged.join("").match(/"client":"127\.0\.0\.2"/g)?.length).toBeGreaterThan(0);
+    expect(logged.join("")).not.toMatch(/"client":"127\.0\.0\.3"/);
+  });
+});
