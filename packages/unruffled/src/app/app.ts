@@ -24,6 +24,8 @@ import {
   type ListenOptions,
   NodeAdapter,
 } from "../server/node-adapter.ts";
+import type { BuiltWebSocketRoute } from "../websocket/built-route.ts";
+import { WebSocketUpgrades } from "../websocket/upgrades.ts";
 import { logSerializerFallbacks } from "./serializer-log.ts";
 import { type LimitSettings, resolveLimits, type Settings, strictResponses } from "./settings.ts";
 import { runStartupHooks, type StartupHook, startupHooks } from "./startup.ts";
@@ -67,6 +69,13 @@ export interface AppOptions {
 export class App {
   readonly settings: Settings;
   readonly routes: readonly BuiltRoute[];
+  /** The WebSocket routes, analysed; empty without any (then `ws` is never loaded). */
+  readonly websocketRoutes: readonly BuiltWebSocketRoute[];
+  /**
+   * Node's `upgrade` listener for the WebSocket routes, for embedding:
+   * `server.on("upgrade", app.upgradeHandler)` (`listen()` does it); undefined without any.
+   */
+  readonly upgradeHandler: WebSocketUpgrades["handler"] | undefined;
   readonly limits: Required<LimitSettings>;
   readonly exceptionHandlers: ExceptionHandlers;
   /** A Node `(req, res)` handler, for `http.createServer(app.nodeHandler)` or embedding. */
@@ -82,6 +91,7 @@ export class App {
   private readonly work: AfterResponseWork;
   private readonly errorLogger: ErrorLogger;
   private readonly node: NodeAdapter;
+  private readonly websockets: WebSocketUpgrades | undefined;
   private readonly onClose: AppOptions["onClose"];
   private readonly options: AppOptions;
   private readonly startupHooks: readonly StartupHook[];
@@ -139,11 +149,28 @@ export class App {
     });
     this.nodeHandler = this.node.handler;
     this.fetch = fetchHandler(this);
+    const websocketRoutes: BuiltWebSocketRoute[] = [];
     this.routes = buildRoutes(options.routes, {
       fileSizeLimit: this.limits.file_size,
       dependencies: options.dependencies ?? [],
       overrides,
+      websockets: websocketRoutes,
     });
+    this.websocketRoutes = websocketRoutes;
+    // An app without WebSocket routes has no upgrade listener and never loads ws.
+    this.websockets =
+      websocketRoutes.length === 0
+        ? undefined
+        : new WebSocketUpgrades({
+            routes: websocketRoutes,
+            requests: this.requests,
+            resolveOptions: this.requests.resolveOptions,
+            requestClass: this.requestClass,
+            bodyLimits: this.bodyLimits,
+            errorLogger,
+          });
+    this.upgradeHandler = this.websockets?.handler;
+    this.node.upgradeHandler = this.upgradeHandler;
     logSerializerFallbacks(this.routes, this.lazyLogger);
     for (const route of this.routes) this.register(route);
     for (const route of docsRoutes(this)) this.register(route);
@@ -237,6 +264,7 @@ export class App {
    */
   async listen(options: ListenOptions = {}): Promise<Server> {
     await this.startup();
+    await this.websockets?.prepare();
     return this.node.listen(options);
   }
 
@@ -258,7 +286,11 @@ export class App {
    */
   async close(options: CloseOptions = {}): Promise<void> {
     const deadline = performance.now() + (options.timeout ?? DEFAULT_CLOSE_TIMEOUT_MS);
-    const listened = await this.node.close(options);
+    // Open WebSockets get 1001 while the server drains; both end by the same deadline.
+    const [listened] = await Promise.all([
+      this.node.close(options),
+      this.websockets?.close(options.timeout ?? DEFAULT_CLOSE_TIMEOUT_MS),
+    ]);
     if (!listened && !this.started) return;
     this.started = false;
     this.starting = undefined;

@@ -1,0 +1,12 @@
+export type { BuiltWebSocketRoute } from "./built-route.ts";
+export type {
+  BackpressurePolicy,
+  InboundOf,
+  InvalidMessagePolicy,
+  OutboundOf,
+  WebSocketConfig,
+  WebSocketDefinition,
+} from "./declare.ts";
+export { websocket } from "./declare.ts";
+export type { WebSocketDescription } from "./description.ts";
+export type { ServerWebSocket, WebSocketClose } from "./server-socket-types.ts";
