@@ -1,8 +1,10 @@
 import type { ServerSocket } from "./server-socket.ts";
 
 /**
- * Pings the sockets of one interval and cuts those that did not answer the previous ping: a peer
- * that vanished without a closing handshake (a laptop closed, a cable pulled). One timer for all
+ * Pings the sockets of one interval and cuts those that answered none of the last two pings: a
+ * peer that vanished without a closing handshake (a laptop closed, a cable pulled). Two, not one:
+ * after the event loop was busy for a while, the timer may run before a pong that has already
+ * arrived is read. One timer for all
  * the sockets of an interval, running only while there are some, so an idle app holds no timer.
  */
 export class Heartbeat {
@@ -29,7 +31,7 @@ export class Heartbeat {
 
   private beat(): void {
     for (const socket of this.sockets) {
-      if (!socket.alive) socket.terminate();
+      if (socket.unanswered >= 2) socket.terminate();
       else socket.ping();
     }
   }

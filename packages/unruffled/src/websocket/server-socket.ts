@@ -30,8 +30,8 @@ export const CLOSE = {
 export class ServerSocket implements ServerWebSocket<unknown, unknown> {
   readonly request: HttpRequest;
   readonly done: Promise<WebSocketClose>;
-  /** Set by the heartbeat: false once a ping went unanswered. */
-  alive = true;
+  /** Pings sent since the last pong: the heartbeat cuts the socket at two. */
+  unanswered = 0;
   private readonly peer: PeerSocket;
   private readonly description: WebSocketDescription;
   private readonly queue: unknown[] = [];
@@ -55,7 +55,7 @@ export class ServerSocket implements ServerWebSocket<unknown, unknown> {
     this.closedWith = resolve;
     peer.on("message", (data, isBinary) => this.receive(data, isBinary));
     peer.on("pong", () => {
-      this.alive = true;
+      this.unanswered = 0;
     });
     // ws closes the socket itself on a protocol error (1002, 1007, 1009) and reports it here first.
     peer.on("error", () => {});
@@ -109,9 +109,9 @@ export class ServerSocket implements ServerWebSocket<unknown, unknown> {
     this.peer.terminate();
   }
 
-  /** Sends a ping; the heartbeat cuts a socket that did not answer the previous one. */
+  /** Sends a ping; the heartbeat cuts a socket that answered none of the last two. */
   ping(): void {
-    this.alive = false;
+    this.unanswered++;
     this.peer.ping();
   }
 
