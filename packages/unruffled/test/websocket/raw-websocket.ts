@@ -16,18 +16,21 @@ export interface RawWebSocket {
   closeCode(): number | undefined;
   /** Resolves once `condition()` holds, checked on each chunk received and when the connection ends. */
   until(condition: () => boolean): Promise<void>;
+  /** Bytes received after the head, kept or not. */
+  received(): number;
 }
 
 /** Opens a WebSocket by hand; with `read: false` the socket is paused as soon as the head arrived. */
 export function rawWebSocket(
   port: number,
   path: string,
-  options: { headers?: Record<string, string>; read?: boolean } = {},
+  options: { headers?: Record<string, string>; read?: boolean; discard?: boolean } = {},
 ): Promise<RawWebSocket> {
   return new Promise((resolve, reject) => {
     const socket = connect(port, "127.0.0.1");
     let buffer = Buffer.alloc(0);
     let head: string | undefined;
+    let received = 0;
     const waiters = new Set<() => void>();
     let endedResolve!: () => void;
     const ended = new Promise<void>((settle) => {
@@ -40,15 +43,17 @@ export function rawWebSocket(
       if (head === undefined) reject(new Error("The server closed the connection before answering"));
     });
     socket.on("data", (chunk: Buffer) => {
-      buffer = Buffer.concat([buffer, chunk]);
+      if (head !== undefined && options.discard === true) received += chunk.length;
+      else buffer = Buffer.concat([buffer, chunk]);
       if (head === undefined) {
         const end = buffer.indexOf("\r\n\r\n");
         if (end < 0) return;
         head = buffer.subarray(0, end).toString("latin1");
         buffer = buffer.subarray(end + 4);
+        received = buffer.length;
         if (options.read === false) socket.pause();
         resolve(raw);
-      }
+      } else if (options.discard !== true) received += chunk.length;
       for (const waiter of waiters) waiter();
     });
     const extra = Object.entries(options.headers ?? {})
@@ -66,6 +71,7 @@ export function rawWebSocket(
         return head!;
       },
       bytes: () => buffer,
+      received: () => received,
       ended,
       closeCode: () => closeCodeIn(buffer),
       until: (condition) =>
