@@ -14,6 +14,7 @@ import { checkOpenApiSettings } from "../openapi/check-settings.ts";
 import { docsRoutes } from "../openapi/docs-pages/routes.ts";
 import { generateOpenApi } from "../openapi/generate.ts";
 import type { OpenApiDocument } from "../openapi/types.ts";
+import type { PubSub } from "../pubsub/pubsub.ts";
 import { type BuiltRoute, buildRoutes } from "../route/analyse/build-routes.ts";
 import { type DependencyOverride, type Overrides, overridesOf } from "../route/declare/overrides.ts";
 import type { RouteDefinition, RouteDependency } from "../route/declare/path.ts";
@@ -26,6 +27,7 @@ import {
 } from "../server/node-adapter.ts";
 import type { BuiltWebSocketRoute } from "../websocket/built-route.ts";
 import { WebSocketUpgrades } from "../websocket/upgrades.ts";
+import { AppPubSub } from "./app-pubsub.ts";
 import { logSerializerFallbacks } from "./serializer-log.ts";
 import { type LimitSettings, resolveLimits, type Settings, strictResponses } from "./settings.ts";
 import { runStartupHooks, type StartupHook, startupHooks } from "./startup.ts";
@@ -58,6 +60,12 @@ export interface AppOptions {
   onStartup?: StartupHook | readonly StartupHook[];
   /** Runs once the server has closed in `close()`: release what the app holds (a database pool). */
   onClose?: () => void | Promise<void>;
+  /**
+   * The broker of `app.pubsub`: `postgresPubSub()` or `redisPubSub()` (unruffled/pubsub) to reach
+   * every instance. Default: across the workers under `--workers N`, else within the process.
+   * `app.close()` closes it once the server has closed.
+   */
+  pubsub?: PubSub;
 }
 
 /**
@@ -94,6 +102,8 @@ export class App {
   private readonly websockets: WebSocketUpgrades | undefined;
   private readonly onClose: AppOptions["onClose"];
   private readonly options: AppOptions;
+  // Shared with the copies of withOverrides(): one broker, whichever of them serves.
+  private appPubSub: AppPubSub;
   private readonly startupHooks: readonly StartupHook[];
   /** The run of the `onStartup` hooks, once started; cleared by `close()`. */
   private starting: Promise<void> | undefined;
@@ -119,6 +129,10 @@ export class App {
     const errorLogger: ErrorLogger = options.logger ?? {
       error: (details, message) => this.logger.error(details, message),
     };
+    this.appPubSub = new AppPubSub(options.pubsub, {
+      warn: (details, message) => this.logger.warn(details, message),
+      error: (details, message) => this.logger.error(details, message),
+    });
     this.errorLogger = errorLogger;
     this.work = new AfterResponseWork(errorLogger);
     this.requests = new RequestHandler({
@@ -184,6 +198,16 @@ export class App {
     return this.lazyLogger.logger;
   }
 
+  /**
+   * Publish/subscribe across the app's processes: the `pubsub` it was given, else one made on first
+   * use (across the workers under `--workers N`, else within the process). Closed by `close()`.
+   *
+   * @example await app.pubsub.publish(`course:${id}`, JSON.stringify(seats));
+   */
+  get pubsub(): PubSub {
+    return this.appPubSub.get();
+  }
+
   /** The OpenAPI 3.1 document, generated from the routes on first use and cached. */
   openapi(): OpenApiDocument {
     return generateOpenApi(this);
@@ -206,7 +230,9 @@ export class App {
    * @example const fake = app.withOverrides([[database, dependency({ resolve: () => memoryDb })]]);
    */
   withOverrides(overrides: Iterable<DependencyOverride>): App {
-    return new App(this.options, overridesOf(overrides));
+    const copy = new App(this.options, overridesOf(overrides));
+    copy.appPubSub = this.appPubSub;
+    return copy;
   }
 
   /** Adds a route after construction (used for the documentation pages). */
@@ -278,9 +304,9 @@ export class App {
    * lets requests in flight finish (their answers carry `Connection: close`), ends event streams
    * (their clients reconnect elsewhere), and at the deadline cuts whatever connections remain. Then
    * waits for the work queued with `afterResponse()` until the same deadline, logs one error record
-   * (`reqId`, `method`, `path`) for each request whose work it abandons, and runs `onClose`. Does
-   * nothing for an app that neither listens nor started; a closed app runs `onStartup` again when it
-   * next starts.
+   * (`reqId`, `method`, `path`) for each request whose work it abandons, closes `app.pubsub`, and
+   * runs `onClose`. Does nothing more than close `app.pubsub` for an app that neither listens nor
+   * started; a closed app runs `onStartup` again when it next starts (and makes a new default broker).
    *
    * @example process.once("SIGTERM", () => app.close({ timeout: 5_000 }).then(() => process.exit(0)));
    */
@@ -291,7 +317,10 @@ export class App {
       this.node.close(options),
       this.websockets?.close(options.timeout ?? DEFAULT_CLOSE_TIMEOUT_MS),
     ]);
-    if (!listened && !this.started) return;
+    if (!listened && !this.started) {
+      await this.appPubSub.close();
+      return;
+    }
     this.started = false;
     this.starting = undefined;
     // One record per request, with the fields of a failed task's record: found by its request id.
@@ -301,6 +330,7 @@ export class App {
         "The app closed while a task queued with afterResponse() was still running; it was abandoned",
       );
     }
+    await this.appPubSub.close();
     await this.onClose?.();
   }
 }

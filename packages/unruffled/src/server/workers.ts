@@ -1,4 +1,5 @@
 import type { Cluster, Worker } from "node:cluster";
+import { relayToWorkers } from "../pubsub/workers-relay.ts";
 
 export interface WorkerOptions {
   /** How many processes serve; 1 (the default) runs `start` in this process, with no cluster. */
@@ -35,7 +36,8 @@ const consoleLog = {
  * every worker has listened, the primary replaces a worker that dies, waiting longer after each crash
  * in a row so that a worker failing again and again does not spin; on SIGTERM or SIGINT it passes
  * SIGTERM to every worker, waits for them to finish their requests, and exits 0 when they all exited
- * cleanly. In a worker, or with one worker, it simply calls `start`.
+ * cleanly. It also relays the workers' PubSub messages (`app.pubsub`) from each worker to all. In a
+ * worker, or with one worker, it simply calls `start`.
  *
  * Node's primary hands each connection to a worker in turn and waits for the worker to take it: a
  * connection handed over in the instant a worker crashes is never answered nor closed (a limit of
@@ -155,6 +157,8 @@ function superviseWorkers(cluster: Cluster, count: number, options: WorkerOption
   };
   process.on("SIGTERM", stop);
   process.on("SIGINT", stop);
+  // The workers' PubSub (workersPubSub): what one publishes, the primary passes to all.
+  cluster.on("message", (_worker, message) => relayToWorkers(live, message));
 
   fork(0);
 }

@@ -1,0 +1,4 @@
+export { defaultPubSub } from "./default-pubsub.ts";
+export { type MemoryPubSubOptions, memoryPubSub } from "./memory.ts";
+export type { PubSub, PubSubLog, Unsubscribe } from "./pubsub.ts";
+export { type WorkersPubSubOptions, workersPubSub } from "./workers.ts";

@@ -1,0 +1,82 @@
+import { afterAll, describe, expect, it } from "vitest";
+import { memoryPubSub } from "../../src/pubsub/index.ts";
+import { activeResources, brokerRules } from "./support/broker-rules.ts";
+
+describe("memoryPubSub", () => {
+  const pubsub = memoryPubSub({ log: { warn() {}, error() {} } });
+  afterAll(() => pubsub.close());
+  brokerRules(() => ({ publisher: pubsub, subscriber: pubsub }));
+
+  it("delivers to this process's subscribers before publish() resolves", async () => {
+    const local = memoryPubSub();
+    const received: string[] = [];
+    await local.subscribe("news", (message) => received.push(message));
+    await local.publish("news", "hello");
+    expect(received).toEqual(["hello"]);
+    await local.close();
+  });
+
+  it("delivers a message published by a listener after the message being delivered, to everyone", async () => {
+    const local = memoryPubSub();
+    const received: string[] = [];
+    await local.subscribe("t", (message) => {
+      received.push(`first ${message}`);
+      if (message === "a") void local.publish("t", "b");
+    });
+    await local.subscribe("t", (message) => received.push(`second ${message}`));
+    await local.publish("t", "a");
+    expect(received).toEqual(["first a", "second a", "first b", "second b"]);
+    await local.close();
+  });
+
+  it("logs a listener that throws, with its topic", async () => {
+    const errors: [Record<string, unknown>, string][] = [];
+    const local = memoryPubSub({
+      log: { warn() {}, error: (details, message) => errors.push([details, message]) },
+    });
+    await local.subscribe("t", () => {
+      throw new Error("boom");
+    });
+    await local.publish("t", "x");
+    expect(errors).toHaveLength(1);
+    expect(errors[0]![1]).toBe("A PubSub listener threw; the other listeners were still called");
+    expect(errors[0]![0].topic).toBe("t");
+    expect((errors[0]![0].err as Error).message).toBe("boom");
+    await local.close();
+  });
+
+  it("rejects publish and subscribe after close, and calls no listener again", async () => {
+    const local = memoryPubSub();
+    const received: string[] = [];
+    await local.subscribe("t", (message) => received.push(message));
+    await local.close();
+    await expect(local.publish("t", "late")).rejects.toThrow(
+      "The memory PubSub is closed: publish and subscribe on a new one",
+    );
+    await expect(local.subscribe("t", () => {})).rejects.toThrow(
+      "The memory PubSub is closed: publish and subscribe on a new one",
+    );
+    expect(received).toEqual([]);
+  });
+
+  it("leaves no handle or timer behind after close", async () => {
+    const before = activeResources();
+    const local = memoryPubSub();
+    await local.subscribe("t", () => {});
+    local.onGap(() => {});
+    await local.publish("t", "x");
+    await local.close();
+    expect(activeResources()).toEqual(before);
+  });
+
+  it("has no gap: onGap returns a remover and is never told", async () => {
+    const local = memoryPubSub();
+    const gaps: unknown[] = [];
+    const remove = local.onGap((error) => gaps.push(error));
+    await local.subscribe("t", () => {});
+    await local.publish("t", "x");
+    remove();
+    await local.close();
+    expect(gaps).toEqual([]);
+  });
+});
