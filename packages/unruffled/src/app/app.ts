@@ -182,6 +182,7 @@ export class App {
             requestClass: this.requestClass,
             bodyLimits: this.bodyLimits,
             errorLogger,
+            pubsub: () => this.pubsub,
           });
     this.upgradeHandler = this.websockets?.handler;
     this.node.upgradeHandler = this.upgradeHandler;

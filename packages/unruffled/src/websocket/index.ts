@@ -9,4 +9,5 @@ export type {
 } from "./declare.ts";
 export { websocket } from "./declare.ts";
 export type { WebSocketDescription } from "./description.ts";
+export { type PublishingApp, publish } from "./publish.ts";
 export type { ServerWebSocket, WebSocketClose } from "./server-socket-types.ts";

@@ -35,4 +35,15 @@ export interface ServerWebSocket<In, Out> extends AsyncIterable<In> {
   readonly done: Promise<WebSocketClose>;
   /** Bytes written but not yet taken by the network (the peer's reading speed). */
   readonly bufferedAmount: number;
+  /**
+   * Forwards every message published on `topic` (`app.pubsub`, in any process that shares the
+   * broker) to this socket, once each, until `unsubscribe(topic)` or the socket closes. Resolves
+   * once subscribed. Publish with `publish(app, route, topic, message)`, which writes the message
+   * through the route's outbound model once. A peer too slow for a topic's messages (its buffer
+   * past the high-water mark) is closed with 1013 (or, under `"drop"`, misses them): a broadcast
+   * cannot wait for one reader.
+   */
+  subscribe(topic: string): Promise<void>;
+  /** Stops forwarding `topic`; resolves once no more of its messages will arrive. */
+  unsubscribe(topic: string): Promise<void>;
 }

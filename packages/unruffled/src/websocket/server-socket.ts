@@ -1,5 +1,6 @@
 import { DEFAULT_BODY_LIMITS } from "../http/body-limits.ts";
 import type { HttpRequest } from "../http/request.ts";
+import type { PubSub, Unsubscribe } from "../pubsub/pubsub.ts";
 import type { WebSocketDescription } from "./description.ts";
 import { readInbound } from "./inbound.ts";
 import type { PeerSocket } from "./load-ws.ts";
@@ -44,8 +45,18 @@ export class ServerSocket implements ServerWebSocket<unknown, unknown> {
   private readonly closedWith: (close: WebSocketClose) => void;
   private readonly onFlushed = (): void => this.checkDrained();
 
-  constructor(peer: PeerSocket, description: WebSocketDescription, request: HttpRequest) {
+  /** The topics this socket follows, with how to stop; made on the first `subscribe()`. */
+  private topics: Map<string, Promise<Unsubscribe>> | undefined;
+  private readonly pubsub: () => PubSub;
+
+  constructor(
+    peer: PeerSocket,
+    description: WebSocketDescription,
+    request: HttpRequest,
+    pubsub: () => PubSub,
+  ) {
     this.peer = peer;
+    this.pubsub = pubsub;
     this.description = description;
     this.request = request;
     let resolve!: (close: WebSocketClose) => void;
@@ -97,6 +108,53 @@ export class ServerSocket implements ServerWebSocket<unknown, unknown> {
     if (onBackpressure !== "wait" || this.peer.bufferedAmount < highWaterMark) return Promise.resolve(true);
     return new Promise((resolve) => this.drainWaiters.push(resolve));
   }
+
+  subscribe(topic: string): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    this.topics ??= new Map();
+    // Subscribed once per topic, however often asked: each message reaches the socket once.
+    let subscribed = this.topics.get(topic);
+    if (subscribed === undefined) {
+      subscribed = this.pubsub().subscribe(topic, this.forward);
+      this.topics.set(topic, subscribed);
+      subscribed.catch(() => this.topics?.delete(topic));
+    }
+    return subscribed.then(() => undefined);
+  }
+
+  async unsubscribe(topic: string): Promise<void> {
+    const subscribed = this.topics?.get(topic);
+    if (subscribed === undefined) return;
+    this.topics!.delete(topic);
+    await (await subscribed)();
+  }
+
+  /** Ends every subscription; the app calls it once the socket closed. */
+  async release(): Promise<void> {
+    const topics = this.topics;
+    if (topics === undefined) return;
+    this.topics = undefined;
+    await Promise.all(
+      [...topics.values()].map((subscribed) =>
+        subscribed.then(
+          (end) => end(),
+          () => {},
+        ),
+      ),
+    );
+  }
+
+  /** A topic's message, written as published (`publish()` wrote it through the model once). */
+  private readonly forward = (text: string): void => {
+    if (this.closed) return;
+    if (this.peer.bufferedAmount >= this.description.highWaterMark) {
+      if (this.description.onBackpressure !== "drop") {
+        this.close(CLOSE.tryAgainLater, "The client reads too slowly");
+      }
+      return;
+    }
+    this.peer.send(text);
+  };
 
   close(code: number = CLOSE.normal, reason = ""): void {
     if (this.ended) return;

@@ -8,6 +8,7 @@ import type { BodyLimits } from "../http/body-limits.ts";
 import type { HttpRequest, RawRequest } from "../http/request.ts";
 import { HttpResponse } from "../http/response.ts";
 import type { ErrorLogger } from "../logging/logger.ts";
+import type { PubSub } from "../pubsub/pubsub.ts";
 import { CLEAN, type DependencyScope } from "../route/resolve/dependency-scope.ts";
 import { resolveDependencies } from "../route/resolve/resolve-dependencies.ts";
 import { type ResolveOptions, resolveParams } from "../route/resolve/resolve-params.ts";
@@ -26,6 +27,8 @@ export interface WebSocketUpgradesOptions {
   requestClass: new (raw: RawRequest) => HttpRequest;
   bodyLimits: BodyLimits;
   errorLogger: ErrorLogger;
+  /** The app's broker, for the sockets' topics (made on first use). */
+  pubsub: () => PubSub;
 }
 
 // A key is 16 random bytes in base64 (RFC 6455 §4.1); ws refuses anything else after the fact.
@@ -215,13 +218,14 @@ export class WebSocketUpgrades {
     switching.status = 101;
     this.options.requests.finish(request, switching, started);
     const description = route.socketDescription;
-    const serverSocket = new ServerSocket(peer, description, request);
+    const serverSocket = new ServerSocket(peer, description, request, this.options.pubsub);
     this.open.add(serverSocket);
     const heartbeat = this.heartbeatFor(description.pingInterval);
     heartbeat?.add(serverSocket);
     const closed = serverSocket.done.then(() => {
       this.open.delete(serverSocket);
       heartbeat?.delete(serverSocket);
+      return serverSocket.release();
     });
     const handled = this.runHandler(route, serverSocket, values, request);
     this.track(Promise.all([handled, closed]).then(([failure]) => this.cleanUp(request, scope, failure)));
