@@ -25,6 +25,7 @@ import {
   type ListenOptions,
   NodeAdapter,
 } from "../server/node-adapter.ts";
+import { asyncApiRoutes } from "../websocket/asyncapi/routes.ts";
 import type { BuiltWebSocketRoute } from "../websocket/built-route.ts";
 import { WebSocketUpgrades } from "../websocket/upgrades.ts";
 import { AppPubSub } from "./app-pubsub.ts";
@@ -189,6 +190,7 @@ export class App {
     logSerializerFallbacks(this.routes, this.lazyLogger);
     for (const route of this.routes) this.register(route);
     for (const route of docsRoutes(this)) this.register(route);
+    for (const route of asyncApiRoutes(this)) this.register(route);
   }
 
   /**

@@ -1,3 +1,4 @@
+export { type AsyncApiApp, type AsyncApiDocument, generateAsyncApi } from "./asyncapi/generate.ts";
 export type { BuiltWebSocketRoute } from "./built-route.ts";
 export type {
   BackpressurePolicy,
