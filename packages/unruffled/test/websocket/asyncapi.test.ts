@@ -78,7 +78,7 @@ describe("the AsyncAPI document", () => {
     const response = await testClient(app).get("/asyncapi.json");
     expect(response.status).toBe(200);
     expect(response.json()).toEqual(generateAsyncApi(app));
-    const document = response.json();
+    const document = response.json() as any;
     expect(document.info).toEqual({ title: "Chat", version: "2.0.0" });
     expect(document.servers).toEqual({
       default: { host: "chat.example.com", protocol: "wss", pathname: "/v1", description: "Production" },
