@@ -29,6 +29,9 @@ import {
   type ListenOptions,
   NodeAdapter,
 } from "../server/node-adapter.ts";
+import { asyncApiRoutes } from "../websocket/asyncapi/routes.ts";
+import type { BuiltWebSocketRoute } from "../websocket/built-route.ts";
+import { WebSocketUpgrades } from "../websocket/upgrades.ts";
 import { AppPubSub } from "./app-pubsub.ts";
 import { logSerializerFallbacks } from "./serializer-log.ts";
 import { type LimitSettings, resolveLimits, type Settings, strictResponses } from "./settings.ts";
@@ -86,6 +89,13 @@ export interface AppOptions {
 export class App {
   readonly settings: Settings;
   readonly routes: readonly BuiltRoute[];
+  /** The WebSocket routes, analysed; empty without any (then `ws` is never loaded). */
+  readonly websocketRoutes: readonly BuiltWebSocketRoute[];
+  /**
+   * Node's `upgrade` listener for the WebSocket routes, for embedding:
+   * `server.on("upgrade", app.upgradeHandler)` (`listen()` does it); undefined without any.
+   */
+  readonly upgradeHandler: WebSocketUpgrades["handler"] | undefined;
   readonly limits: Required<LimitSettings>;
   readonly exceptionHandlers: ExceptionHandlers;
   /** A Node `(req, res)` handler, for `http.createServer(app.nodeHandler)` or embedding. */
@@ -104,6 +114,7 @@ export class App {
   private readonly work: AfterResponseWork;
   private readonly errorLogger: ErrorLogger;
   private readonly node: NodeAdapter;
+  private readonly websockets: WebSocketUpgrades | undefined;
   private readonly onClose: AppOptions["onClose"];
   private readonly options: AppOptions;
   // Shared with the copies of withOverrides(): one broker, whichever of them serves.
@@ -172,10 +183,12 @@ export class App {
     });
     this.nodeHandler = this.node.handler;
     this.fetch = fetchHandler(this);
+    const websocketRoutes: BuiltWebSocketRoute[] = [];
     const routes = buildRoutes(options.routes, {
       fileSizeLimit: this.limits.file_size,
       dependencies: options.dependencies ?? [],
       overrides,
+      websockets: websocketRoutes,
     });
     logSerializerFallbacks(routes, this.lazyLogger);
     for (const route of routes) this.register(route);
@@ -191,7 +204,24 @@ export class App {
       : [];
     for (const route of probes) this.requests.register(route, false);
     this.routes = health?.openapi ? [...routes, ...probes] : routes;
+    this.websocketRoutes = websocketRoutes;
+    // An app without WebSocket routes has no upgrade listener and never loads ws.
+    this.websockets =
+      websocketRoutes.length === 0
+        ? undefined
+        : new WebSocketUpgrades({
+            routes: websocketRoutes,
+            requests: this.requests,
+            resolveOptions: this.requests.resolveOptions,
+            requestClass: this.requestClass,
+            bodyLimits: this.bodyLimits,
+            errorLogger,
+            pubsub: () => this.pubsub,
+          });
+    this.upgradeHandler = this.websockets?.handler;
+    this.node.upgradeHandler = this.upgradeHandler;
     for (const route of docsRoutes(this)) this.register(route);
+    for (const route of asyncApiRoutes(this)) this.register(route);
   }
 
   /**
@@ -298,6 +328,7 @@ export class App {
    */
   async listen(options: ListenOptions = {}): Promise<Server> {
     await this.startup();
+    await this.websockets?.prepare();
     return this.node.listen(options);
   }
 
@@ -347,7 +378,11 @@ export class App {
     if (options.drain !== undefined && options.drain !== false) await this.drain(options.drain);
     if (this.health) this.health.draining = true;
     const deadline = performance.now() + (options.timeout ?? DEFAULT_CLOSE_TIMEOUT_MS);
-    const listened = await this.node.close(options);
+    // Open WebSockets get 1001 while the server drains; both end by the same deadline.
+    const [listened] = await Promise.all([
+      this.node.close(options),
+      this.websockets?.close(options.timeout ?? DEFAULT_CLOSE_TIMEOUT_MS),
+    ]);
     if (!listened && !this.started) {
       await this.appPubSub.close();
       return;

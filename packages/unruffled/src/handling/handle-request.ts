@@ -43,6 +43,8 @@ export class RequestHandler {
   private readonly work: AfterResponseWork;
   private readonly debug: boolean;
   private readonly endpoints: EndpointRunner;
+  /** How parameters are read: the WebSocket upgrades resolve theirs the same way. */
+  readonly resolveOptions: ResolveOptions;
 
   constructor(options: RequestHandlerOptions) {
     this.exceptionHandlers = options.exceptionHandlers;
@@ -50,6 +52,7 @@ export class RequestHandler {
     this.accessLog = options.accessLog;
     this.work = options.work;
     this.debug = options.debug;
+    this.resolveOptions = options.resolveOptions;
     this.endpoints = new EndpointRunner({
       resolveOptions: options.resolveOptions,
       errorLogger: options.errorLogger,

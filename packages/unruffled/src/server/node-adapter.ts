@@ -1,5 +1,6 @@
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { Duplex } from "node:stream";
 import type { TrustedProxies } from "../client-address/trusted-proxies.ts";
 import type { AfterResponseWork } from "../handling/after-response.ts";
 import type { RequestHandler } from "../handling/handle-request.ts";
@@ -67,6 +68,8 @@ export class NodeAdapter {
   private endKeepAlive = false;
   /** The event streams being written, with their requests, which `close()` ends. */
   private readonly streams = new Map<EventFrames, HttpRequest>();
+  /** The app's WebSocket upgrades (`server.on("upgrade")`); undefined without WebSocket routes. */
+  upgradeHandler: ((message: IncomingMessage, socket: Duplex, head: Buffer) => void) | undefined;
   /** Large string bodies, encoded once before Node writes them. */
   private readonly encoder = new BodyEncoder();
 
@@ -156,6 +159,7 @@ export class NodeAdapter {
       },
       this.handler,
     );
+    if (this.upgradeHandler !== undefined) server.on("upgrade", this.upgradeHandler);
     this.server = server;
     return new Promise((resolve, reject) => {
       server.once("error", (error) => {

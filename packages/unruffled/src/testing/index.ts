@@ -15,3 +15,10 @@ export { startServer } from "./start-server.ts";
 export type { CallOptions, TestClientOptions } from "./test-client.ts";
 export { TestClient, testClient } from "./test-client.ts";
 export { TestResponse } from "./test-response.ts";
+export type {
+  AnyWebSocket,
+  TestWebSocketOf,
+  WebSocketArguments,
+  WebSocketOptions,
+} from "./websocket-client.ts";
+export { TestWebSocket, WebSocketClosedError, WebSocketRefused } from "./websocket-client.ts";

@@ -1,6 +1,13 @@
 import type { App } from "../app/app.ts";
+import type { ParamDeclarations } from "../route/declare/endpoint.ts";
 import type { DependencyOverride } from "../route/declare/overrides.ts";
 import { type CheckedOverrides, withOverrides } from "./overrides.ts";
+import {
+  type AnyWebSocket,
+  openTestWebSocket,
+  type TestWebSocketOf,
+  type WebSocketArguments,
+} from "./websocket-client.ts";
 
 /** An app listening on an ephemeral loopback port, for tests that need a real socket. */
 export interface RunningServer {
@@ -9,6 +16,14 @@ export interface RunningServer {
   port: number;
   /** `fetch` against the server: `server.fetch("/hello")`. */
   fetch(path: string, init?: RequestInit): Promise<Response>;
+  /**
+   * Opens a WebSocket to the route that serves `route`, over the loopback port: the same call, and
+   * the same typed socket, as `testClient(app).websocket(...)`.
+   */
+  websocket<P extends ParamDeclarations, In, Out>(
+    route: AnyWebSocket<P, In, Out>,
+    ...args: WebSocketArguments<P>
+  ): Promise<TestWebSocketOf<In, Out>>;
   close(): Promise<void>;
 }
 
@@ -38,6 +53,8 @@ export async function startServer<const O extends readonly DependencyOverride[] 
     url,
     port,
     fetch: (path, init) => fetch(url + path, init),
+    websocket: (route, ...[params, options]) =>
+      openTestWebSocket(served, route, params ?? {}, options ?? {}, { baseUrl: url }) as never,
     close: () => served.close(),
   };
 }

@@ -1,3 +1,4 @@
+import type { Duplex } from "node:stream";
 import type { App } from "../app/app.ts";
 import { WebBodySource } from "../http/body.ts";
 import type { BuiltRoute } from "../route/analyse/build-routes.ts";
@@ -8,6 +9,13 @@ import { type BodyOptions, encodeRequest, type RequestOptions } from "./encode-r
 import { endpointRequest } from "./endpoint-request.ts";
 import { type CheckedOverrides, withOverrides } from "./overrides.ts";
 import { readResponse, type TestResponse } from "./test-response.ts";
+import {
+  type AnyWebSocket,
+  inProcessConnections,
+  openTestWebSocket,
+  type TestWebSocketOf,
+  type WebSocketArguments,
+} from "./websocket-client.ts";
 
 /** Headers and cookies every request of a client carries (a request's own values win). */
 export interface TestClientOptions<O extends readonly DependencyOverride[] = readonly DependencyOverride[]> {
@@ -47,6 +55,7 @@ export class TestClient {
   readonly app: App;
   private readonly defaults: TestClientOptions<any>;
   private routesByEndpoint: Map<unknown, BuiltRoute[]> | undefined;
+  private connections: (() => Duplex) | undefined;
 
   /** `app` is served as it is: `testClient()` applies overrides. */
   constructor(app: App, options: TestClientOptions<any> = {}) {
@@ -151,6 +160,30 @@ export class TestClient {
       cookies: { ...built.options.cookies, ...options.cookies },
     });
     return response;
+  }
+
+  /**
+   * Opens a WebSocket to the route that serves `route` (a `websocket()` declaration), in process:
+   * no port, the app's own upgrade handling over an in-memory connection. Parameters go where the
+   * route reads them; `send()` is typed from its inbound model, `receive()` from its outbound one.
+   * Rejects with `WebSocketRefused` (status, headers, body) when the upgrade is refused.
+   *
+   * @example
+   * const socket = await client.websocket(chat, { room: "lobby" });
+   * await socket.send({ type: "say", text: "hi" });
+   * expect(await socket.receive()).toEqual({ type: "said", text: "hi" });
+   */
+  async websocket<P extends ParamDeclarations, In, Out>(
+    route: AnyWebSocket<P, In, Out>,
+    ...[params, options]: WebSocketArguments<P>
+  ): Promise<TestWebSocketOf<In, Out>> {
+    await this.app.startup();
+    this.connections ??= inProcessConnections(this.app);
+    return openTestWebSocket(this.app, route, params ?? {}, options ?? {}, {
+      baseUrl: "http://localhost",
+      createConnection: this.connections,
+      defaults: this.defaults,
+    });
   }
 
   private routeOf(endpoint: unknown, name: string | undefined): BuiltRoute {

@@ -55,7 +55,8 @@ Redoc.init("openapi.json", {}, document.getElementById("redoc"));
 `;
 }
 
-function escapeHtml(text: string): string {
+/** Text safe inside HTML elements and double-quoted attributes. */
+export function escapeHtml(text: string): string {
   return text
     .replaceAll("&", "&amp;")
     .replaceAll("<", "&lt;")

@@ -1,5 +1,7 @@
 import { ValueError } from "../../errors.ts";
 import { checkedMiddleware, type Middleware } from "../../http/middleware.ts";
+import { analyseWebSocket } from "../../websocket/analyse-websocket.ts";
+import type { BuiltWebSocketRoute } from "../../websocket/built-route.ts";
 import type { EndpointDefinition } from "../declare/endpoint.ts";
 import type { Overrides } from "../declare/overrides.ts";
 import type { HttpMethod, RouteDefinition, RouteDependency } from "../declare/path.ts";
@@ -30,6 +32,8 @@ export interface BuildRoutesOptions {
   dependencies?: readonly RouteDependency[];
   /** Replacements for dependencies or schemes, wherever they are declared (tests). */
   overrides?: Overrides;
+  /** Where WebSocket routes go once analysed; without it, a WebSocket route is a definition error. */
+  websockets?: BuiltWebSocketRoute[];
 }
 
 /**
@@ -79,7 +83,7 @@ function collect(
   into: BuiltRoute[],
 ): void {
   for (const definition of definitions) {
-    if (definition?.kind !== "route" && definition?.kind !== "group") {
+    if (definition?.kind !== "route" && definition?.kind !== "group" && definition?.kind !== "websocket") {
       throw new ValueError(
         `Under "${prefix || "/"}", ${String(definition)} is not a route; build routes with path(...).`,
       );
@@ -104,6 +108,10 @@ function collect(
         middleware: routeMiddleware,
       };
       collect(definition.routes, inherited, options, into);
+      continue;
+    }
+    if (definition.kind === "websocket") {
+      collectWebSocket(definition, fullPath, routeTags, included, routeDependencies, options);
       continue;
     }
     const { endpoint, methods } = definition;
@@ -137,6 +145,40 @@ function collect(
       middleware: routeMiddleware,
     });
   }
+}
+
+function collectWebSocket(
+  definition: Extract<RouteDefinition, { kind: "websocket" }>,
+  fullPath: string,
+  tags: readonly string[],
+  includeInSchema: boolean,
+  dependencies: readonly RouteDependency[],
+  options: BuildRoutesOptions,
+): void {
+  if (options.websockets === undefined) {
+    throw new ValueError(`path("${fullPath}"): WebSocket routes are served by an app, not here.`);
+  }
+  const { websocket } = definition;
+  const routeOptions = definition.options;
+  const name = routeOptions.name ?? websocket.name ?? derivedName("websocket", fullPath);
+  const label = `websocket "${name}" (GET ${fullPath})`;
+  options.websockets.push({
+    path: fullPath,
+    name,
+    tags: [...new Set([...tags, ...(websocket.tags ?? [])])],
+    summary: routeOptions.summary ?? websocket.summary,
+    description: routeOptions.description ?? websocket.description,
+    deprecated: websocket.deprecated ?? false,
+    includeInSchema,
+    websocket,
+    socketDescription: analyseWebSocket(websocket, {
+      path: fullPath,
+      label,
+      fileSizeLimit: options.fileSizeLimit,
+      dependencies,
+      overrides: options.overrides,
+    }),
+  });
 }
 
 function checkedDependencies(dependencies: unknown, path: string): readonly RouteDependency[] {

@@ -1,5 +1,6 @@
 import { ValueError } from "../../errors.ts";
 import type { Middleware } from "../../http/middleware.ts";
+import type { WebSocketDefinition } from "../../websocket/declare.ts";
 import type { Dependency } from "./dependency.ts";
 import type { EndpointDefinition } from "./endpoint.ts";
 import type { DependsParam, SecurityParam } from "./markers.ts";
@@ -28,6 +29,7 @@ export interface RouteCommonOptions {
 export interface EndpointRouteOptions extends RouteCommonOptions {
   endpoint: EndpointDefinition<any, any, any>;
   routes?: never;
+  websocket?: never;
   /** Default `["GET"]`; HEAD is answered wherever GET is. */
   methods?: readonly string[];
   /** The route's name: its stable `operationId` and how messages name it. */
@@ -40,9 +42,22 @@ export interface EndpointRouteOptions extends RouteCommonOptions {
 export interface GroupRouteOptions extends RouteCommonOptions {
   routes: readonly RouteDefinition[];
   endpoint?: never;
+  websocket?: never;
 }
 
-/** A route as declared: one endpoint at a path, or a group of routes under a prefix. */
+/** A WebSocket route: its upgrade request is a GET; its middleware does not run (see docs/websockets.md). */
+export interface WebSocketRouteOptions extends Omit<RouteCommonOptions, "middleware"> {
+  websocket: WebSocketDefinition<any, any, any, any>;
+  endpoint?: never;
+  routes?: never;
+  middleware?: never;
+  /** The route's name: its AsyncAPI channel and operation ids, and how messages name it. */
+  name?: string;
+  summary?: string;
+  description?: string;
+}
+
+/** A route as declared: one endpoint at a path, a WebSocket route, or a group of routes under a prefix. */
 export type RouteDefinition =
   | {
       kind: "route";
@@ -51,6 +66,7 @@ export type RouteDefinition =
       methods: HttpMethod[];
       options: EndpointRouteOptions;
     }
+  | { kind: "websocket"; path: string; websocket: WebSocketDefinition; options: WebSocketRouteOptions }
   | { kind: "group"; path: string; routes: readonly RouteDefinition[]; options: GroupRouteOptions };
 
 const PLACEHOLDER = /^\{[A-Za-z_][A-Za-z0-9_]*\}$/;
@@ -65,12 +81,28 @@ const PLACEHOLDER = /^\{[A-Za-z_][A-Za-z0-9_]*\}$/;
  *   path("/bind", { endpoint: bindCourse, methods: ["POST"], name: "bind_course" }),
  * ] })
  */
-export function path(routePath: string, options: EndpointRouteOptions | GroupRouteOptions): RouteDefinition {
+export function path(
+  routePath: string,
+  options: EndpointRouteOptions | GroupRouteOptions | WebSocketRouteOptions,
+): RouteDefinition {
   checkPath(routePath);
   const hasEndpoint = options.endpoint !== undefined;
   const hasRoutes = options.routes !== undefined;
-  if (hasEndpoint === hasRoutes) {
-    throw new ValueError(`path("${routePath}") takes exactly one of endpoint and routes.`);
+  const hasWebSocket = options.websocket !== undefined;
+  if (Number(hasEndpoint) + Number(hasRoutes) + Number(hasWebSocket) !== 1) {
+    throw new ValueError(`path("${routePath}") takes exactly one of endpoint, websocket and routes.`);
+  }
+  if (hasWebSocket) {
+    const socketOptions = options as WebSocketRouteOptions;
+    if (socketOptions.websocket.kind !== "websocket") {
+      throw new ValueError(`path("${routePath}"): websocket must be made with websocket({ ... }).`);
+    }
+    if (socketOptions.middleware !== undefined) {
+      throw new ValueError(
+        `path("${routePath}"): a WebSocket route takes no middleware; check the upgrade with dependencies.`,
+      );
+    }
+    return { kind: "websocket", path: routePath, websocket: socketOptions.websocket, options: socketOptions };
   }
   if (hasRoutes) {
     if (!Array.isArray(options.routes))
