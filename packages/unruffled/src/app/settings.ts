@@ -2,6 +2,8 @@ import { DEFAULT_UPLOAD_LIMITS } from "../file/upload-limits.ts";
 import { DEFAULT_BODY_LIMITS } from "../http/body-limits.ts";
 import type { LoggingSettings } from "../logging/logger.ts";
 import type { OpenApiSettings } from "../openapi/settings.ts";
+import type { ErrorSettings } from "../problem/problem-details.ts";
+import type { RateLimitSettings } from "../rate-limit/settings.ts";
 
 /**
  * `LIMITS` settings. Every limit is answered with a clear status, never a crash or a hang: 413 for
@@ -67,6 +69,10 @@ export interface Settings {
   LOGGING?: LoggingSettings;
   /** Whether answers are validated against their models before they are sent; see `ResponseSettings`. */
   RESPONSES?: ResponseSettings;
+  /** The shape of the framework's own error answers: `{ format: "problem" }` for RFC 9457. */
+  ERRORS?: ErrorSettings;
+  /** What limited routes do when their store fails, and whether they send the legacy headers. */
+  RATE_LIMITS?: RateLimitSettings;
   [key: string]: unknown;
 }
 

@@ -4,6 +4,8 @@ import type { HttpRequest } from "../http/request.ts";
 import type { HttpResponse } from "../http/response.ts";
 import type { ResponseDraft } from "../http/response-draft.ts";
 import type { ErrorLogger } from "../logging/logger.ts";
+import type { RouteLimiter } from "../rate-limit/route-limiter.ts";
+import type { Decisions } from "../rate-limit/store.ts";
 import type { EndpointDescription } from "../route/description.ts";
 import { CLEAN, type DependencyScope } from "../route/resolve/dependency-scope.ts";
 import { resolveDependencies } from "../route/resolve/resolve-dependencies.ts";
@@ -47,6 +49,10 @@ export class EndpointRunner {
     request: HttpRequest,
     done: (response: HttpResponse) => void,
   ): void {
+    if (description.rateLimiter !== undefined) {
+      this.answerLimited(description, description.rateLimiter, request, done);
+      return;
+    }
     if (description.dependencies === undefined) {
       resolveParams(description, request, this.resolveOptions, (error, values) => {
         const response =
@@ -63,6 +69,74 @@ export class EndpointRunner {
           ? this.run(description, request, values!, scope, draft)
           : this.failed(error, request, scope);
       this.settle(response, request, done);
+    });
+  }
+
+  /**
+   * A limited route: once its schemes, parameters and dependencies are resolved (so the principal
+   * is known), the store decides; a refused request is answered 429 without running the handler.
+   * Every answer carries the rate-limit headers.
+   */
+  private answerLimited(
+    description: EndpointDescription,
+    limiter: RouteLimiter,
+    request: HttpRequest,
+    done: (response: HttpResponse) => void,
+  ): void {
+    let decisions: Decisions | undefined;
+    const finish = (response: HttpResponse) => {
+      limiter.writeHeaders(response, decisions);
+      done(response);
+    };
+    const decided = (
+      values: Record<string, unknown>,
+      scope: DependencyScope | undefined,
+      draft: ResponseDraft | undefined,
+    ): Answer => {
+      const refusal = decisions === undefined ? undefined : limiter.refusal(decisions);
+      if (refusal !== undefined) return this.failed(refusal, request, scope);
+      return this.run(description, request, values, scope, draft);
+    };
+    const resolved = (
+      values: Record<string, unknown>,
+      scope: DependencyScope | undefined,
+      draft: ResponseDraft | undefined,
+      results: readonly unknown[] | undefined,
+    ): Answer => {
+      const principal = limiter.principalIndex < 0 ? undefined : results?.[limiter.principalIndex];
+      const storeFailed = (error: unknown): Answer => {
+        const failure = limiter.storeFailed(error, request);
+        return failure === undefined ? decided(values, scope, draft) : this.failed(failure, request, scope);
+      };
+      let consumed: Decisions | Promise<Decisions>;
+      try {
+        consumed = limiter.consume(request, principal);
+      } catch (error) {
+        return storeFailed(error);
+      }
+      if (consumed instanceof Promise) {
+        return consumed.then((answer) => {
+          decisions = answer;
+          return decided(values, scope, draft);
+        }, storeFailed);
+      }
+      decisions = consumed;
+      return decided(values, scope, draft);
+    };
+    if (description.dependencies === undefined) {
+      resolveParams(description, request, this.resolveOptions, (error, values) => {
+        const response =
+          error === undefined
+            ? resolved(values!, undefined, undefined, undefined)
+            : this.options.handleError(error, request);
+        this.settle(response, request, finish);
+      });
+      return;
+    }
+    resolveDependencies(description, request, this.resolveOptions, (error, values, scope, draft, results) => {
+      const response =
+        error === undefined ? resolved(values!, scope, draft, results) : this.failed(error, request, scope);
+      this.settle(response, request, finish);
     });
   }
 

@@ -1,4 +1,5 @@
 import type { Cluster, Worker } from "node:cluster";
+import { answerWorkerRateLimits } from "../rate-limit/worker-store.ts";
 
 export interface WorkerOptions {
   /** How many processes serve; 1 (the default) runs `start` in this process, with no cluster. */
@@ -155,6 +156,8 @@ function superviseWorkers(cluster: Cluster, count: number, options: WorkerOption
   };
   process.on("SIGTERM", stop);
   process.on("SIGINT", stop);
+  // Workers that share rate limits (`workerStore()`) ask the primary.
+  answerWorkerRateLimits(cluster);
 
   fork(0);
 }

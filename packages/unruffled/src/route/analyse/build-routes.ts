@@ -1,5 +1,7 @@
 import { ValueError } from "../../errors.ts";
 import { checkedMiddleware, type Middleware } from "../../http/middleware.ts";
+import { checkedPolicies, type RateLimitCompiler } from "../../rate-limit/compile.ts";
+import type { RateLimitPolicy } from "../../rate-limit/policy.ts";
 import type { EndpointDefinition } from "../declare/endpoint.ts";
 import type { Overrides } from "../declare/overrides.ts";
 import type { HttpMethod, RouteDefinition, RouteDependency } from "../declare/path.ts";
@@ -30,6 +32,8 @@ export interface BuildRoutesOptions {
   dependencies?: readonly RouteDependency[];
   /** Replacements for dependencies or schemes, wherever they are declared (tests). */
   overrides?: Overrides;
+  /** The app's rate-limit policies (before the groups' and the route's own), and how they are compiled. */
+  rateLimits?: { policies: readonly RateLimitPolicy[]; compile: RateLimitCompiler };
 }
 
 /**
@@ -43,7 +47,14 @@ export function buildRoutes(
   const routes: BuiltRoute[] = [];
   collect(
     definitions,
-    { prefix: "", tags: [], includeInSchema: true, dependencies: options.dependencies ?? [], middleware: [] },
+    {
+      prefix: "",
+      tags: [],
+      includeInSchema: true,
+      dependencies: options.dependencies ?? [],
+      middleware: [],
+      rateLimits: options.rateLimits?.policies ?? [],
+    },
     options,
     routes,
   );
@@ -69,11 +80,12 @@ interface Inherited {
   includeInSchema: boolean;
   dependencies: readonly RouteDependency[];
   middleware: readonly Middleware[];
+  rateLimits: readonly RateLimitPolicy[];
 }
 
 function collect(
   definitions: readonly RouteDefinition[],
-  { prefix, tags, includeInSchema, dependencies, middleware }: Inherited,
+  { prefix, tags, includeInSchema, dependencies, middleware, rateLimits }: Inherited,
   options: BuildRoutesOptions,
   into: BuiltRoute[],
 ): void {
@@ -94,8 +106,10 @@ function collect(
       ...middleware,
       ...checkedMiddleware(definition.options.middleware, `path("${definition.path}")`),
     ];
+    const routeLimits = [...rateLimits, ...checkedPolicies(definition.options.rateLimits, fullPath)];
     if (definition.kind === "group") {
       const inherited = {
+        rateLimits: routeLimits,
         prefix: fullPath,
         tags: routeTags,
         includeInSchema: included,
@@ -115,6 +129,16 @@ function collect(
       const base = routeOptions.operationId ?? name;
       operationIds[method] = documented.length === 1 ? base : `${base}_${method.toLowerCase()}`;
     }
+    const endpointDescription = analyseEndpoint(endpoint, {
+      path: fullPath,
+      label,
+      fileSizeLimit: options.fileSizeLimit,
+      dependencies: routeDependencies,
+      overrides: options.overrides,
+    });
+    if (routeLimits.length > 0 && options.rateLimits !== undefined) {
+      endpointDescription.rateLimiter = options.rateLimits.compile(routeLimits, endpointDescription, label);
+    }
     into.push({
       path: fullPath,
       methods,
@@ -126,13 +150,7 @@ function collect(
       deprecated: endpoint.deprecated ?? false,
       includeInSchema: included,
       endpoint,
-      endpointDescription: analyseEndpoint(endpoint, {
-        path: fullPath,
-        label,
-        fileSizeLimit: options.fileSizeLimit,
-        dependencies: routeDependencies,
-        overrides: options.overrides,
-      }),
+      endpointDescription,
       middleware: routeMiddleware,
     });
   }
