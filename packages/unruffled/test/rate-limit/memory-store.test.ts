@@ -11,6 +11,9 @@ import { jsonOf, serve } from "../support/serve.ts";
 const hourly = rateLimit({ name: "hourly", limit: 20, window: 3600 });
 const burst = rateLimit({ name: "burst", limit: 3, window: 60 });
 
+// A clock that stands still: the times in the headers do not depend on how fast the test runs.
+const frozen = { rateLimitStore: memoryStore({ clock: () => 1_700_000_000_000 }) };
+
 const hello = endpoint({
   params: { name: p.Query(z.string().default("you")) },
   returns: JsonResponse,
@@ -40,7 +43,7 @@ describe("a rate-limited route", () => {
   });
 
   it("sends RateLimit-Policy and RateLimit as structured fields on every answer", async () => {
-    const server = await serve([path("/hello", { endpoint: hello, rateLimits: [hourly, burst] })]);
+    const server = await serve([path("/hello", { endpoint: hello, rateLimits: [hourly, burst] })], frozen);
     const first = await server.fetch("/hello");
     expect(first.status).toBe(200);
     expect(members(first.headers.get("ratelimit-policy"))).toEqual({
@@ -66,7 +69,9 @@ describe("a rate-limited route", () => {
   });
 
   it("counts a refused request against no policy", async () => {
-    const server = await serve([path("/hello", { endpoint: hello, rateLimits: [hourly, burst] })]);
+    const server = await serve([path("/hello", { endpoint: hello, rateLimits: [hourly, burst] })], {
+      rateLimitStore: memoryStore({ clock: () => 1_700_000_000_000 }),
+    });
     await times(10, () => server.fetch("/hello"));
     const after = await server.fetch("/hello");
     expect(members(after.headers.get("ratelimit")).hourly).toEqual({ r: 17, t: 540 });
@@ -126,6 +131,7 @@ describe("a rate-limited route", () => {
   it("sends the legacy X-RateLimit headers when asked", async () => {
     const server = await serve([path("/hello", { endpoint: hello, rateLimits: [hourly, burst] })], {
       settings: { RATE_LIMITS: { legacy_headers: true } },
+      rateLimitStore: memoryStore({ clock: () => 1_700_000_000_000 }),
     });
     const answer = await server.fetch("/hello");
     expect(answer.headers.get("x-ratelimit-limit")).toBe("3");
@@ -143,6 +149,7 @@ describe("a rate-limited route", () => {
   it("answers 429 as quota-exceeded problem details with ERRORS.format problem", async () => {
     const server = await serve([path("/hello", { endpoint: hello, rateLimits: [burst] })], {
       settings: { ERRORS: { format: "problem" } },
+      rateLimitStore: memoryStore({ clock: () => 1_700_000_000_000 }),
     });
     await times(3, () => server.fetch("/hello"));
     const refused = await server.fetch("/hello", { headers: { "x-request-id": "req-429" } });
