@@ -89,11 +89,16 @@ export class ExceptionHandlers {
    * What the handler of an error class documents, for the OpenAPI document; `fallback` when the
    * default HTTP error handler answers it (it documents no status of its own).
    */
-  responsesFor(errorClass: Function, fallback: readonly ResponseSpec[]): readonly ResponseSpec[] {
+  responsesFor(
+    errorClass: Function,
+    fallback: readonly ResponseSpec[],
+    problemFallback?: readonly ResponseSpec[],
+  ): readonly ResponseSpec[] {
     const handler = this.handling(errorClass);
     if (handler === undefined) return [];
     if (handler !== this.defaultHttp) return handler.responses;
-    return this.problems ? fallback.map(asProblemSpec) : fallback;
+    if (!this.problems) return fallback;
+    return problemFallback ?? fallback.map(asProblemSpec);
   }
 
   /** The nearest handler up the class chain, remembered per class. */

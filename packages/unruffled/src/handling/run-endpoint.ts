@@ -8,7 +8,7 @@ import type { RouteLimiter } from "../rate-limit/route-limiter.ts";
 import type { Decisions } from "../rate-limit/store.ts";
 import type { EndpointDescription } from "../route/description.ts";
 import { CLEAN, type DependencyScope } from "../route/resolve/dependency-scope.ts";
-import { resolveDependencies } from "../route/resolve/resolve-dependencies.ts";
+import { resolveDependencies, type ValuesCallback } from "../route/resolve/resolve-dependencies.ts";
 import { type ResolveOptions, resolveParams } from "../route/resolve/resolve-params.ts";
 import { writeThroughModel } from "./declared-response.ts";
 
@@ -74,7 +74,8 @@ export class EndpointRunner {
 
   /**
    * A limited route: once its schemes, parameters and dependencies are resolved (so the principal
-   * is known), the store decides; a refused request is answered 429 without running the handler.
+   * is known), the store counts the request, whatever its outcome; a request past a limit is
+   * answered 429 without running the handler, and one that failed on the way gets its own error.
    * Every answer carries the rate-limit headers.
    */
   private answerLimited(
@@ -89,55 +90,46 @@ export class EndpointRunner {
       done(response);
     };
     const decided = (
-      values: Record<string, unknown>,
+      error: unknown,
+      values: Record<string, unknown> | undefined,
       scope: DependencyScope | undefined,
       draft: ResponseDraft | undefined,
     ): Answer => {
       const refusal = decisions === undefined ? undefined : limiter.refusal(decisions);
       if (refusal !== undefined) return this.failed(refusal, request, scope);
-      return this.run(description, request, values, scope, draft);
+      if (error !== undefined) return this.failed(error, request, scope);
+      return this.run(description, request, values!, scope, draft);
     };
-    const resolved = (
-      values: Record<string, unknown>,
-      scope: DependencyScope | undefined,
-      draft: ResponseDraft | undefined,
-      results: readonly unknown[] | undefined,
-    ): Answer => {
+    const resolved: ValuesCallback = (error, values, scope, draft, results) => {
       const principal = limiter.principalIndex < 0 ? undefined : results?.[limiter.principalIndex];
-      const storeFailed = (error: unknown): Answer => {
-        const failure = limiter.storeFailed(error, request);
-        return failure === undefined ? decided(values, scope, draft) : this.failed(failure, request, scope);
+      const storeFailed = (failure: unknown): Answer => {
+        const closed = limiter.storeFailed(failure, request);
+        return closed === undefined
+          ? decided(error, values, scope, draft)
+          : this.failed(closed, request, scope);
       };
-      let consumed: Decisions | Promise<Decisions>;
+      let response: Answer;
       try {
-        consumed = limiter.consume(request, principal);
-      } catch (error) {
-        return storeFailed(error);
+        const consumed = limiter.consume(request, principal);
+        if (consumed instanceof Promise) {
+          response = consumed.then((answer) => {
+            decisions = answer;
+            return decided(error, values, scope, draft);
+          }, storeFailed);
+        } else {
+          decisions = consumed;
+          response = decided(error, values, scope, draft);
+        }
+      } catch (failure) {
+        response = storeFailed(failure);
       }
-      if (consumed instanceof Promise) {
-        return consumed.then((answer) => {
-          decisions = answer;
-          return decided(values, scope, draft);
-        }, storeFailed);
-      }
-      decisions = consumed;
-      return decided(values, scope, draft);
+      this.settle(response, request, finish);
     };
     if (description.dependencies === undefined) {
-      resolveParams(description, request, this.resolveOptions, (error, values) => {
-        const response =
-          error === undefined
-            ? resolved(values!, undefined, undefined, undefined)
-            : this.options.handleError(error, request);
-        this.settle(response, request, finish);
-      });
-      return;
-    }
-    resolveDependencies(description, request, this.resolveOptions, (error, values, scope, draft, results) => {
-      const response =
-        error === undefined ? resolved(values!, scope, draft, results) : this.failed(error, request, scope);
-      this.settle(response, request, finish);
-    });
+      resolveParams(description, request, this.resolveOptions, (error, values) =>
+        resolved(error, values, undefined, undefined),
+      );
+    } else resolveDependencies(description, request, this.resolveOptions, resolved);
   }
 
   /** Hands a response, or the response a promise resolves to, to `done`. */

@@ -3,6 +3,7 @@ import type { BuiltRoute } from "../route/analyse/build-routes.ts";
 import type { ResponseSpec } from "../route/declare/response-spec.ts";
 import { mergeComponents } from "./merge-components.ts";
 import { toOpenApiParameters } from "./operation/parameters.ts";
+import { rateLimitResponses } from "./operation/rate-limit-responses.ts";
 import { toOpenApiRequestBody } from "./operation/request-body.ts";
 import { type HandlerResponses, toOpenApiResponses } from "./operation/responses.ts";
 import {
@@ -145,7 +146,11 @@ function toOperation(
   const security = operationSecurity(description);
   operation.responses = toOpenApiResponses(
     description,
-    { ...handlerResponses, security: security === undefined ? [] : securityResponses(description, errors) },
+    {
+      ...handlerResponses,
+      security: security === undefined ? [] : securityResponses(description, errors),
+      rateLimit: rateLimitResponses(description, errors),
+    },
     output,
   );
   if (security !== undefined) operation.security = security;

@@ -67,6 +67,11 @@ export class RouteLimiter {
     });
   }
 
+  /** True when the answers also carry `X-RateLimit-*`: the document lists them. */
+  get legacyHeaders(): boolean {
+    return this.context.legacyHeaders;
+  }
+
   /** Asks the store about every policy of the route at once; may throw, or reject, when it fails. */
   consume(request: HttpRequest, principal: unknown): Decisions | Promise<Decisions> {
     const checks: Check[] = [];

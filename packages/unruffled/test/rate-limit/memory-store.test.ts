@@ -12,7 +12,7 @@ const hourly = rateLimit({ name: "hourly", limit: 20, window: 3600 });
 const burst = rateLimit({ name: "burst", limit: 3, window: 60 });
 
 // A clock that stands still: the times in the headers do not depend on how fast the test runs.
-const frozen = { rateLimitStore: memoryStore({ clock: () => 1_700_000_000_000 }) };
+const frozen = () => ({ rateLimitStore: memoryStore({ clock: () => 1_700_000_000_000 }) });
 
 const hello = endpoint({
   params: { name: p.Query(z.string().default("you")) },
@@ -43,7 +43,7 @@ describe("a rate-limited route", () => {
   });
 
   it("sends RateLimit-Policy and RateLimit as structured fields on every answer", async () => {
-    const server = await serve([path("/hello", { endpoint: hello, rateLimits: [hourly, burst] })], frozen);
+    const server = await serve([path("/hello", { endpoint: hello, rateLimits: [hourly, burst] })], frozen());
     const first = await server.fetch("/hello");
     expect(first.status).toBe(200);
     expect(members(first.headers.get("ratelimit-policy"))).toEqual({
@@ -69,9 +69,7 @@ describe("a rate-limited route", () => {
   });
 
   it("counts a refused request against no policy", async () => {
-    const server = await serve([path("/hello", { endpoint: hello, rateLimits: [hourly, burst] })], {
-      rateLimitStore: memoryStore({ clock: () => 1_700_000_000_000 }),
-    });
+    const server = await serve([path("/hello", { endpoint: hello, rateLimits: [hourly, burst] })], frozen());
     await times(10, () => server.fetch("/hello"));
     const after = await server.fetch("/hello");
     expect(members(after.headers.get("ratelimit")).hourly).toEqual({ r: 17, t: 540 });
@@ -105,6 +103,41 @@ describe("a rate-limited route", () => {
     expect((await as("a")).status).toBe(429);
   });
 
+  it("counts a request that fails validation, and answers it with its own error and the headers", async () => {
+    const strict = endpoint({
+      params: { page: p.Query(z.int()) },
+      returns: JsonResponse,
+      handler: (_request, { page }) => new JsonResponse({ page }),
+    });
+    const server = await serve([path("/pages", { endpoint: strict, rateLimits: [burst] })], frozen());
+    const invalid = await server.fetch("/pages?page=x");
+    expect(invalid.status).toBe(422);
+    expect(invalid.headers.get("ratelimit")).toBe('"burst";r=2;t=20');
+    await server.fetch("/pages?page=x");
+    await server.fetch("/pages?page=1");
+    const refused = await server.fetch("/pages?page=x");
+    expect(refused.status).toBe(429);
+  });
+
+  it("counts a request that fails authentication against the client's address", async () => {
+    const bearer = httpBearer({ verify: (token) => (token === "a" ? { sub: "a" } : undefined) });
+    const me = endpoint({
+      params: { user: p.Security(bearer) },
+      returns: JsonResponse,
+      handler: (_request, { user }) => new JsonResponse(user),
+    });
+    const store = memoryStore();
+    const server = await serve([path("/me", { endpoint: me, rateLimits: [burst] })], {
+      rateLimitStore: store,
+    });
+    expect((await times(4, () => server.fetch("/me"))).sort()).toEqual([401, 401, 401, 429]);
+    expect((await server.fetch("/me", { headers: { authorization: "Bearer a" } })).status).toBe(200);
+    expect([...(store as unknown as { tats: Map<string, number> }).tats.keys()].sort()).toEqual([
+      "burst:address:127.0.0.1",
+      "burst:principal:a",
+    ]);
+  });
+
   it("inherits the app's and the groups' policies, after them the route's own", async () => {
     const server = await serve(
       [
@@ -131,7 +164,7 @@ describe("a rate-limited route", () => {
   it("sends the legacy X-RateLimit headers when asked", async () => {
     const server = await serve([path("/hello", { endpoint: hello, rateLimits: [hourly, burst] })], {
       settings: { RATE_LIMITS: { legacy_headers: true } },
-      rateLimitStore: memoryStore({ clock: () => 1_700_000_000_000 }),
+      ...frozen(),
     });
     const answer = await server.fetch("/hello");
     expect(answer.headers.get("x-ratelimit-limit")).toBe("3");
@@ -149,7 +182,7 @@ describe("a rate-limited route", () => {
   it("answers 429 as quota-exceeded problem details with ERRORS.format problem", async () => {
     const server = await serve([path("/hello", { endpoint: hello, rateLimits: [burst] })], {
       settings: { ERRORS: { format: "problem" } },
-      rateLimitStore: memoryStore({ clock: () => 1_700_000_000_000 }),
+      ...frozen(),
     });
     await times(3, () => server.fetch("/hello"));
     const refused = await server.fetch("/hello", { headers: { "x-request-id": "req-429" } });

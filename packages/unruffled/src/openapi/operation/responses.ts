@@ -7,6 +7,7 @@ import type { EndpointDescription } from "../../route/description.ts";
 import type { SchemaConverter } from "../schema-converter.ts";
 import type { HeaderObject, JsonSchema, MediaTypeObject, ResponseObject } from "../types.ts";
 import { EVENT_STREAM, eventSchema } from "./event-stream-schema.ts";
+import { addRateLimitHeaders } from "./rate-limit-responses.ts";
 
 /** What the app's exception handlers answer, as they document it. */
 export interface HandlerResponses {
@@ -16,6 +17,8 @@ export interface HandlerResponses {
   always: readonly ResponseSpec[];
   /** What the handlers answer when this endpoint's authentication fails (401, 403). */
   security?: readonly ResponseSpec[];
+  /** What the handlers answer when this endpoint's rate limit refuses a request (429). */
+  rateLimit?: readonly ResponseSpec[];
 }
 
 /**
@@ -39,6 +42,7 @@ export function toOpenApiResponses(
   const fromHandlers = [
     ...(description.params.length > 0 ? handlerResponses.validation : []),
     ...(handlerResponses.security ?? []),
+    ...(handlerResponses.rateLimit ?? []),
     ...handlerResponses.always,
   ];
   for (const spec of fromHandlers) {
@@ -46,6 +50,7 @@ export function toOpenApiResponses(
     const existing = responses[spec.code];
     responses[spec.code] = existing === undefined ? response : mergeResponses(existing, response);
   }
+  addRateLimitHeaders(description, responses);
   return responses;
 }
 

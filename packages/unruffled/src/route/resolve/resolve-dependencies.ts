@@ -135,7 +135,7 @@ class Resolution {
   }
 
   private fail(error: unknown): void {
-    this.done(error, undefined, this.scope, undefined);
+    this.done(error, undefined, this.scope, undefined, this.results);
   }
 
   private argumentsOf(sources: readonly ArgumentSource[]): Values {
