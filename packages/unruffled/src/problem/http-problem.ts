@@ -28,12 +28,15 @@ export class HttpProblem extends HttpError {
 }
 
 /** A problem type an app declares: its URI, title, status and the model of its extension members. */
-export interface ProblemType<Extensions extends ProblemExtensions = ProblemExtensions> {
+export interface ProblemType<
+  Extensions extends ProblemExtensions = ProblemExtensions,
+  Status extends number = number,
+> {
   readonly type: string;
   readonly title: string;
-  readonly status: number;
+  readonly status: Status;
   /** For an endpoint's `returns`: documents the status with this type's schema, as problem details. */
-  readonly response: ResponseSpec;
+  readonly response: ResponseSpec<z.ZodObject, typeof PROBLEM_JSON, `${Status}`>;
   /** The error to throw: `throw outOfStock.error("Only 2 left", { sku })`. */
   error(detail: string, extensions: Extensions, headers?: Record<string, string>): HttpProblem;
 }
@@ -48,15 +51,15 @@ export interface ProblemType<Extensions extends ProblemExtensions = ProblemExten
  * // returns: [p.ResponseSpec({ code: "201", model: Reservation }), OutOfStock.response]
  * // handler: throw OutOfStock.error(`"${sku}" is out of stock`, { sku });
  */
-export function problemType<Model extends z.ZodObject>(options: {
+export function problemType<Model extends z.ZodObject, Status extends number>(options: {
   type: string;
   title: string;
-  status: number;
+  status: Status;
   model: Model;
   /** The schema's name in the document (default: the title without spaces, then `Problem`). */
   id?: string;
   description?: string;
-}): ProblemType<z.output<Model>> {
+}): ProblemType<z.output<Model>, Status> {
   const { type, title, status, model } = options;
   const id = options.id ?? `${title.replace(/[^A-Za-z0-9]+/g, "")}Problem`;
   const schema = z
@@ -70,7 +73,7 @@ export function problemType<Model extends z.ZodObject>(options: {
     })
     .meta({ id });
   const response = new ResponseSpec({
-    code: String(status),
+    code: `${status}` as `${Status}`,
     model: schema,
     content_type: PROBLEM_JSON,
     description: options.description ?? title,

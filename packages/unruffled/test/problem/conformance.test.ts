@@ -38,7 +38,7 @@ const admin = endpoint({
 const fail = endpoint({
   params: { kind: p.Query(z.enum(["crash", "not-acceptable", "stock"])) },
   returns: [p.ResponseSpec({ model: z.object({}) }), OutOfStock.response],
-  handler(_request, { kind }): JsonResponse {
+  handler(_request, { kind }): never {
     if (kind === "not-acceptable") throw new HttpError(406, "Only application/json is offered");
     if (kind === "stock") throw OutOfStock.error('"tea" is out of stock', { sku: "tea" });
     throw new Error("the disk is on fire");

@@ -109,13 +109,12 @@ describe("a limited operation in the document", () => {
       properties: {
         type: { type: "string", const: "https://iana.org/assignments/http-problem-types#quota-exceeded" },
         title: { type: "string" },
-        status: { type: "integer", minimum: -9007199254740991, maximum: 9007199254740991 },
+        status: { type: "integer" },
         detail: { type: "string" },
         instance: { type: "string" },
         "violated-policies": { type: "array", items: { type: "string" } },
       },
       required: ["type", "title", "status", "violated-policies"],
-      additionalProperties: false,
     });
   });
 
