@@ -54,6 +54,15 @@ export {
   ValidationIssueSchema,
 } from "./openapi/operation/error-schemas.ts";
 export type { OpenApiSettings } from "./openapi/settings.ts";
+export type { ProblemExtensions, ProblemType } from "./problem/http-problem.ts";
+export { HttpProblem, problemType } from "./problem/http-problem.ts";
+export type { ErrorSettings, ProblemDetails } from "./problem/problem-details.ts";
+export { PROBLEM_JSON, problemResponse } from "./problem/problem-details.ts";
+export {
+  ProblemDetailsSchema,
+  ProblemIssueSchema,
+  ValidationProblemSchema,
+} from "./problem/problem-schemas.ts";
 export type { DependencyOverride } from "./route/declare/overrides.ts";
 export type { CloseOptions, ListenOptions } from "./server/node-adapter.ts";
 export { DEFAULT_CLOSE_TIMEOUT_MS } from "./server/node-adapter.ts";

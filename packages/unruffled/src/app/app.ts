@@ -19,6 +19,12 @@ import { docsRoutes } from "../openapi/docs-pages/routes.ts";
 import { generateOpenApi } from "../openapi/generate.ts";
 import type { OpenApiDocument } from "../openapi/types.ts";
 import type { PubSub } from "../pubsub/pubsub.ts";
+import { errorFormat } from "../problem/problem-details.ts";
+import { rateLimitCompiler } from "../rate-limit/compile.ts";
+import { memoryStore } from "../rate-limit/memory-store.ts";
+import type { RateLimitPolicy } from "../rate-limit/policy.ts";
+import { rateLimitSettings } from "../rate-limit/settings.ts";
+import type { RateLimitStore } from "../rate-limit/store.ts";
 import { type BuiltRoute, buildRoutes } from "../route/analyse/build-routes.ts";
 import { type DependencyOverride, type Overrides, overridesOf } from "../route/declare/overrides.ts";
 import type { RouteDefinition, RouteDependency } from "../route/declare/path.ts";
@@ -78,6 +84,13 @@ export interface AppOptions {
    * @example health: { checks: { database: () => pool.query("select 1") } }
    */
   health?: HealthOptions | boolean;
+  /** Rate-limit policies of every route, before the groups' and the routes' own (`rateLimit()`). */
+  rateLimits?: readonly RateLimitPolicy[];
+  /**
+   * Where the limited routes count (default `memoryStore()`: this process only). `app.close()`
+   * closes it.
+   */
+  rateLimitStore?: RateLimitStore;
 }
 
 /**
@@ -120,6 +133,7 @@ export class App {
   // Shared with the copies of withOverrides(): one broker, whichever of them serves.
   private appPubSub: AppPubSub;
   private readonly startupHooks: readonly StartupHook[];
+  private readonly rateLimitStore: RateLimitStore | undefined;
   /** The run of the `onStartup` hooks, once started; cleared by `close()`. */
   private starting: Promise<void> | undefined;
   private started = false;
@@ -144,7 +158,10 @@ export class App {
     this.startupHooks = startupHooks(options.onStartup);
     const logging = this.settings.LOGGING ?? {};
     this.lazyLogger = new LazyLogger(logging, isPinoLogger(options.logger) ? options.logger : undefined);
-    this.exceptionHandlers = new ExceptionHandlers(options.exceptionHandlers ?? []);
+    this.exceptionHandlers = new ExceptionHandlers(
+      options.exceptionHandlers ?? [],
+      errorFormat(this.settings.ERRORS),
+    );
     const errorLogger: ErrorLogger = options.logger ?? {
       error: (details, message) => this.logger.error(details, message),
     };
@@ -183,12 +200,30 @@ export class App {
     });
     this.nodeHandler = this.node.handler;
     this.fetch = fetchHandler(this);
+    const limits = rateLimitSettings(this.settings.RATE_LIMITS);
+    this.rateLimitStore = options.rateLimitStore ?? memoryStore();
     const websocketRoutes: BuiltWebSocketRoute[] = [];
     const routes = buildRoutes(options.routes, {
       fileSizeLimit: this.limits.file_size,
       dependencies: options.dependencies ?? [],
       overrides,
       websockets: websocketRoutes,
+      rateLimits: {
+        policies: options.rateLimits ?? [],
+        compile: rateLimitCompiler({
+          store: this.rateLimitStore,
+          onStoreFailure: limits.on_store_failure,
+          legacyHeaders: limits.legacy_headers,
+          warnInterval: limits.warn_interval,
+          lastWarning: { at: Number.NEGATIVE_INFINITY },
+          warn: (details, message) => {
+            const given = options.logger as { warn?: ErrorLogger["error"] } | undefined;
+            if (typeof given?.warn === "function") given.warn(details, message);
+            else if (given !== undefined) errorLogger.error(details, message);
+            else this.logger.warn(details, message);
+          },
+        }),
+      },
     });
     logSerializerFallbacks(routes, this.lazyLogger);
     for (const route of routes) this.register(route);
@@ -399,6 +434,7 @@ export class App {
     }
     await this.appPubSub.close();
     await this.onClose?.();
+    await this.rateLimitStore?.close?.();
   }
 }
 

@@ -3,6 +3,8 @@ import { DEFAULT_UPLOAD_LIMITS } from "../file/upload-limits.ts";
 import { DEFAULT_BODY_LIMITS } from "../http/body-limits.ts";
 import type { LoggingSettings } from "../logging/logger.ts";
 import type { OpenApiSettings } from "../openapi/settings.ts";
+import type { ErrorSettings } from "../problem/problem-details.ts";
+import type { RateLimitSettings } from "../rate-limit/settings.ts";
 
 /**
  * `LIMITS` settings. Every limit is answered with a clear status, never a crash or a hang: 413 for
@@ -70,6 +72,10 @@ export interface Settings {
   RESPONSES?: ResponseSettings;
   /** The proxies whose forwarding headers `request.client` believes; none by default. See `ProxySettings`. */
   PROXIES?: ProxySettings;
+  /** The shape of the framework's own error answers: `{ format: "problem" }` for RFC 9457. */
+  ERRORS?: ErrorSettings;
+  /** What limited routes do when their store fails, and whether they send the legacy headers. */
+  RATE_LIMITS?: RateLimitSettings;
   [key: string]: unknown;
 }
 

@@ -4,6 +4,7 @@ import { type DocumentedApp, handlerResponsesOf } from "../openapi/generate.ts";
 import { mergeComponents } from "../openapi/merge-components.ts";
 import { bodyResponses } from "../openapi/operation/body-responses.ts";
 import { EVENT_STREAM } from "../openapi/operation/event-stream-schema.ts";
+import { rateLimitResponses } from "../openapi/operation/rate-limit-responses.ts";
 import { toOpenApiResponses } from "../openapi/operation/responses.ts";
 import { operationSecurity, securityResponses } from "../openapi/operation/security.ts";
 import { AnonymousNames, SchemaConverter } from "../openapi/schema-converter.ts";
@@ -80,6 +81,7 @@ export function clientModel(app: DocumentedApp): ClientModel {
         ...handlerResponses,
         security: security === undefined ? [] : securityResponses(description, app.exceptionHandlers),
         body: bodyResponses(description, app.exceptionHandlers),
+        rateLimit: rateLimitResponses(description, app.exceptionHandlers),
       },
       output,
     );

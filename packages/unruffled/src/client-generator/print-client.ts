@@ -27,6 +27,9 @@ export function printClient(model: ClientModel): string {
     "  type ClientOptions,",
     "  type EventsAnswer,",
     "  type OperationPlan,",
+    ...(model.operations.some((operation) => operation.answers.some((answer) => answer.status === 429))
+      ? ["  type RateLimitedAnswer,"]
+      : []),
     "  type Unexpected,",
     `} from "${CLIENT_RUNTIME}";`,
     "",
@@ -117,6 +120,8 @@ function resultType(answers: readonly AnswerModel[], typeNames: ReadonlyMap<stri
         : mediaType.startsWith("text/")
           ? "string"
           : "Blob";
+    // A 429 also carries its Retry-After and the state of each rate-limit policy.
+    if (status === 429) return `RateLimitedAnswer<${JSON.stringify(mediaType)}, ${body}>`;
     return `Answer<${status}, ${JSON.stringify(mediaType)}, ${body}>`;
   });
   return [...branches, "Unexpected"].map((branch) => `  | ${branch}`).join("\n");

@@ -1,6 +1,7 @@
 import { decodeResponse, networkFailure } from "./decode-response.ts";
 import { encodeCall } from "./encode-request.ts";
 import type { OperationPlan } from "./operation-plan.ts";
+import { rateLimitStates, retryAfterSeconds } from "./rate-limited.ts";
 
 /** Headers as a record; a function is called for each request (a token that changes). */
 export type HeadersInput = Readonly<Record<string, string>> | (() => Readonly<Record<string, string>>);
@@ -15,6 +16,12 @@ export interface ClientOptions {
   headers?: HeadersInput;
   /** Whether a browser sends its cookies (`"include"` for another origin); fetch's default otherwise. */
   credentials?: RequestInit["credentials"];
+  /**
+   * Calls answered 429 are sent again after their `Retry-After`, up to `attempts` more times
+   * (default 2), unless it asks for more than `maxWait` seconds (default 60): then the 429 is the
+   * result. Off by default.
+   */
+  retryRateLimited?: { attempts?: number; maxWait?: number };
 }
 
 /** What one call may add: its own headers, and a signal that aborts it (and ends its events). */
@@ -49,6 +56,28 @@ export async function callOperation(
   options: ClientOptions,
   callOptions: CallOptions,
 ): Promise<unknown> {
+  const retry = options.retryRateLimited;
+  let result = await callOnce(plan, params, options, callOptions);
+  if (retry === undefined) return result;
+  const signal = callOptions.signal;
+  for (let attempt = 0; attempt < (retry.attempts ?? 2); attempt++) {
+    const answer = result as { kind: string; status?: number; retryAfter?: number };
+    if (answer.kind !== "documented" || answer.status !== 429) return result;
+    const wait = answer.retryAfter;
+    if (wait === undefined || wait > (retry.maxWait ?? 60)) return result;
+    if (!(await sleep(wait * 1000, signal))) return result;
+    result = await callOnce(plan, params, options, callOptions);
+  }
+  return result;
+}
+
+/** One request and its answer, a 429's `retryAfter` and policies read. */
+async function callOnce(
+  plan: OperationPlan,
+  params: Readonly<Record<string, unknown>>,
+  options: ClientOptions,
+  callOptions: CallOptions,
+): Promise<unknown> {
   const signal = callOptions.signal;
   let response: Response;
   try {
@@ -64,7 +93,31 @@ export async function callOperation(
   } catch (error) {
     return networkFailure(error, signal);
   }
-  return decodeResponse(plan, response, signal);
+  const result = await decodeResponse(plan, response, signal);
+  if (result.kind === "documented" && result.status === 429) {
+    return {
+      ...result,
+      retryAfter: retryAfterSeconds(response.headers.get("retry-after")),
+      policies: rateLimitStates(response.headers),
+    };
+  }
+  return result;
+}
+
+/** Resolves true after `ms`, or false at once when the signal aborts. */
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
+  if (signal?.aborted) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", abort);
+      resolve(true);
+    }, ms);
+    const abort = () => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    signal?.addEventListener("abort", abort, { once: true });
+  });
 }
 
 function joinUrl(baseUrl: string, target: string): string {

@@ -10,6 +10,12 @@ export {
   type HeadersInput,
 } from "./create-client.ts";
 export type { OperationPlan, ParamLocation, ParamPlan } from "./operation-plan.ts";
+export {
+  type RateLimitedAnswer,
+  type RateLimitState,
+  rateLimitStates,
+  retryAfterSeconds,
+} from "./rate-limited.ts";
 export type {
   Answer,
   DecodeFailure,

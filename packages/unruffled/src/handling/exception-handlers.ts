@@ -2,6 +2,12 @@ import { HttpError, RequestValidationError } from "../errors.ts";
 import type { HttpRequest } from "../http/request.ts";
 import { type HttpResponse, JsonResponse } from "../http/response.ts";
 import { HttpValidationErrorSchema } from "../openapi/operation/error-schemas.ts";
+import {
+  asProblemSpec,
+  httpProblemHandler,
+  problemHttpErrorHandler,
+  problemValidationHandler,
+} from "../problem/problem-handlers.ts";
 import { ResponseSpec } from "../route/declare/response-spec.ts";
 
 export type ErrorClass<E = unknown> = abstract new (...args: any[]) => E;
@@ -53,13 +59,22 @@ export const httpErrorHandler = exceptionHandler(
     new JsonResponse({ detail: error.message }, { status: error.status, headers: { ...error.headers } }),
 );
 
-/** Looks handlers up by the error's class chain, remembering the answer per class. */
+/**
+ * Looks handlers up by the error's class chain, remembering the answer per class. The defaults
+ * follow `ERRORS.format`: `{"detail": …}`, or RFC 9457 problem details.
+ */
 export class ExceptionHandlers {
+  /** True when the framework's own answers are problem details (`ERRORS.format: "problem"`). */
+  readonly problems: boolean;
   private readonly byClass = new Map<Function, ExceptionHandler>();
   private readonly resolved = new Map<Function, ExceptionHandler | null>();
+  private readonly defaultHttp: ExceptionHandler;
 
-  constructor(handlers: readonly ExceptionHandler[]) {
-    for (const handler of [validationErrorHandler, httpErrorHandler, ...handlers]) {
+  constructor(handlers: readonly ExceptionHandler[], format: "detail" | "problem" = "detail") {
+    this.problems = format === "problem";
+    this.defaultHttp = (this.problems ? problemHttpErrorHandler : httpErrorHandler) as ExceptionHandler;
+    const validation = this.problems ? problemValidationHandler : validationErrorHandler;
+    for (const handler of [validation, this.defaultHttp, httpProblemHandler, ...handlers]) {
       this.byClass.set(handler.error, handler as ExceptionHandler);
     }
   }
@@ -74,10 +89,16 @@ export class ExceptionHandlers {
    * What the handler of an error class documents, for the OpenAPI document; `fallback` when the
    * default HTTP error handler answers it (it documents no status of its own).
    */
-  responsesFor(errorClass: Function, fallback: readonly ResponseSpec[]): readonly ResponseSpec[] {
+  responsesFor(
+    errorClass: Function,
+    fallback: readonly ResponseSpec[],
+    problemFallback?: readonly ResponseSpec[],
+  ): readonly ResponseSpec[] {
     const handler = this.handling(errorClass);
     if (handler === undefined) return [];
-    return handler === httpErrorHandler ? fallback : handler.responses;
+    if (handler !== this.defaultHttp) return handler.responses;
+    if (!this.problems) return fallback;
+    return problemFallback ?? fallback.map(asProblemSpec);
   }
 
   /** The nearest handler up the class chain, remembered per class. */

@@ -5,6 +5,7 @@ import { checkedStatus, checkHeaders, type HttpResponse, JsonResponse } from "..
 import { type AccessLog, REQUEST_ID_HEADER } from "../logging/access-log.ts";
 import type { ErrorLogger } from "../logging/logger.ts";
 import { requestIdFrom } from "../logging/request-id.ts";
+import { internalErrorProblem } from "../problem/problem-handlers.ts";
 import type { BuiltRoute } from "../route/analyse/build-routes.ts";
 import type { EndpointDescription } from "../route/description.ts";
 import type { ResolveOptions } from "../route/resolve/resolve-params.ts";
@@ -201,6 +202,7 @@ export class RequestHandler {
         "Unhandled error while answering a request",
       );
     } catch {}
+    if (this.exceptionHandlers.problems) return internalErrorProblem(request, error, this.debug);
     if (this.debug && error instanceof Error) {
       return new JsonResponse(
         {

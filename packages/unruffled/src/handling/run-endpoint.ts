@@ -4,9 +4,11 @@ import type { HttpRequest } from "../http/request.ts";
 import type { HttpResponse } from "../http/response.ts";
 import type { ResponseDraft } from "../http/response-draft.ts";
 import type { ErrorLogger } from "../logging/logger.ts";
+import type { RouteLimiter } from "../rate-limit/route-limiter.ts";
+import type { Decisions } from "../rate-limit/store.ts";
 import type { EndpointDescription } from "../route/description.ts";
 import { CLEAN, type DependencyScope } from "../route/resolve/dependency-scope.ts";
-import { resolveDependencies } from "../route/resolve/resolve-dependencies.ts";
+import { resolveDependencies, type ValuesCallback } from "../route/resolve/resolve-dependencies.ts";
 import { type ResolveOptions, resolveParams } from "../route/resolve/resolve-params.ts";
 import { writeThroughModel } from "./declared-response.ts";
 
@@ -47,6 +49,10 @@ export class EndpointRunner {
     request: HttpRequest,
     done: (response: HttpResponse) => void,
   ): void {
+    if (description.rateLimiter !== undefined) {
+      this.answerLimited(description, description.rateLimiter, request, done);
+      return;
+    }
     if (description.dependencies === undefined) {
       resolveParams(description, request, this.resolveOptions, (error, values) => {
         const response =
@@ -64,6 +70,66 @@ export class EndpointRunner {
           : this.failed(error, request, scope);
       this.settle(response, request, done);
     });
+  }
+
+  /**
+   * A limited route: once its schemes, parameters and dependencies are resolved (so the principal
+   * is known), the store counts the request, whatever its outcome; a request past a limit is
+   * answered 429 without running the handler, and one that failed on the way gets its own error.
+   * Every answer carries the rate-limit headers.
+   */
+  private answerLimited(
+    description: EndpointDescription,
+    limiter: RouteLimiter,
+    request: HttpRequest,
+    done: (response: HttpResponse) => void,
+  ): void {
+    let decisions: Decisions | undefined;
+    const finish = (response: HttpResponse) => {
+      limiter.writeHeaders(response, decisions);
+      done(response);
+    };
+    const decided = (
+      error: unknown,
+      values: Record<string, unknown> | undefined,
+      scope: DependencyScope | undefined,
+      draft: ResponseDraft | undefined,
+    ): Answer => {
+      const refusal = decisions === undefined ? undefined : limiter.refusal(decisions);
+      if (refusal !== undefined) return this.failed(refusal, request, scope);
+      if (error !== undefined) return this.failed(error, request, scope);
+      return this.run(description, request, values!, scope, draft);
+    };
+    const resolved: ValuesCallback = (error, values, scope, draft, results) => {
+      const principal = limiter.principalIndex < 0 ? undefined : results?.[limiter.principalIndex];
+      const storeFailed = (failure: unknown): Answer => {
+        const closed = limiter.storeFailed(failure, request);
+        return closed === undefined
+          ? decided(error, values, scope, draft)
+          : this.failed(closed, request, scope);
+      };
+      let response: Answer;
+      try {
+        const consumed = limiter.consume(request, principal);
+        if (consumed instanceof Promise) {
+          response = consumed.then((answer) => {
+            decisions = answer;
+            return decided(error, values, scope, draft);
+          }, storeFailed);
+        } else {
+          decisions = consumed;
+          response = decided(error, values, scope, draft);
+        }
+      } catch (failure) {
+        response = storeFailed(failure);
+      }
+      this.settle(response, request, finish);
+    };
+    if (description.dependencies === undefined) {
+      resolveParams(description, request, this.resolveOptions, (error, values) =>
+        resolved(error, values, undefined, undefined),
+      );
+    } else resolveDependencies(description, request, this.resolveOptions, resolved);
   }
 
   /** Hands a response, or the response a promise resolves to, to `done`. */

@@ -4,6 +4,7 @@ import type { ResponseSpec } from "../route/declare/response-spec.ts";
 import { mergeComponents } from "./merge-components.ts";
 import { bodyResponses } from "./operation/body-responses.ts";
 import { toOpenApiParameters } from "./operation/parameters.ts";
+import { rateLimitResponses } from "./operation/rate-limit-responses.ts";
 import { toOpenApiRequestBody } from "./operation/request-body.ts";
 import { type HandlerResponses, toOpenApiResponses } from "./operation/responses.ts";
 import {
@@ -150,6 +151,7 @@ function toOperation(
       ...handlerResponses,
       security: security === undefined ? [] : securityResponses(description, errors),
       body: bodyResponses(description, errors),
+      rateLimit: rateLimitResponses(description, errors),
     },
     output,
   );

@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import type { HttpRequest } from "../http/request.ts";
+import type { RouteLimiter } from "../rate-limit/route-limiter.ts";
 import type { DependencyScopeName, ResolveStyle } from "./declare/dependency.ts";
 import type { EndpointDefinition } from "./declare/endpoint.ts";
 import type { FieldOptions, FileOptions, MarkerKind } from "./declare/markers.ts";
@@ -129,4 +130,6 @@ export interface EndpointDescription {
    * status, undeclared success statuses); undefined when `returns` names a response class only.
    */
   answers: DeclaredAnswers | undefined;
+  /** The route's rate-limit policies, compiled; undefined for an unlimited route (set by `buildRoutes`). */
+  rateLimiter?: RouteLimiter | undefined;
 }

@@ -1,5 +1,6 @@
 import type { Cluster, Worker } from "node:cluster";
 import { relayToWorkers } from "../pubsub/workers-relay.ts";
+import { answerWorkerRateLimits } from "../rate-limit/worker-store.ts";
 
 export interface WorkerOptions {
   /** How many processes serve; 1 (the default) runs `start` in this process, with no cluster. */
@@ -159,6 +160,8 @@ function superviseWorkers(cluster: Cluster, count: number, options: WorkerOption
   process.on("SIGINT", stop);
   // The workers' PubSub (workersPubSub): what one publishes, the primary passes to all.
   cluster.on("message", (_worker, message) => relayToWorkers(live, message));
+  // Workers that share rate limits (`workerStore()`) ask the primary.
+  answerWorkerRateLimits(cluster);
 
   fork(0);
 }

@@ -43,6 +43,7 @@ it("compiles to the client's own modules, which import only each other", async (
     "client/encode-request.js",
     "client/index.js",
     "client/operation-plan.js",
+    "client/rate-limited.js",
     "client/results.js",
     "client/server-events.js",
   ]);

@@ -7,6 +7,7 @@ import type { EndpointDescription } from "../../route/description.ts";
 import type { SchemaConverter } from "../schema-converter.ts";
 import type { HeaderObject, JsonSchema, MediaTypeObject, ResponseObject } from "../types.ts";
 import { EVENT_STREAM, eventSchema } from "./event-stream-schema.ts";
+import { addRateLimitHeaders } from "./rate-limit-responses.ts";
 
 /** What the app's exception handlers answer, as they document it. */
 export interface HandlerResponses {
@@ -18,6 +19,8 @@ export interface HandlerResponses {
   security?: readonly ResponseSpec[];
   /** What the handlers answer when this endpoint's body is refused (413, 415). */
   body?: readonly ResponseSpec[];
+  /** What the handlers answer when this endpoint's rate limit refuses a request (429). */
+  rateLimit?: readonly ResponseSpec[];
 }
 
 /**
@@ -42,6 +45,7 @@ export function toOpenApiResponses(
     ...(description.params.length > 0 ? handlerResponses.validation : []),
     ...(handlerResponses.security ?? []),
     ...(handlerResponses.body ?? []),
+    ...(handlerResponses.rateLimit ?? []),
     ...handlerResponses.always,
   ];
   for (const spec of fromHandlers) {
@@ -49,6 +53,7 @@ export function toOpenApiResponses(
     const existing = responses[spec.code];
     responses[spec.code] = existing === undefined ? response : mergeResponses(existing, response);
   }
+  addRateLimitHeaders(description, responses);
   return responses;
 }
 

@@ -9,7 +9,12 @@ import { HttpErrorSchema } from "./error-schemas.ts";
 
 /** What the app's exception handlers answer for an error class, as they document it. */
 export interface DocumentedErrors {
-  responsesFor(errorClass: Function, fallback: readonly ResponseSpec[]): readonly ResponseSpec[];
+  /** `problemFallback`: what the default handler answers with `ERRORS.format: "problem"`, when it is not the fallback as problem details. */
+  responsesFor(
+    errorClass: Function,
+    fallback: readonly ResponseSpec[],
+    problemFallback?: readonly ResponseSpec[],
+  ): readonly ResponseSpec[];
 }
 
 const CHALLENGE = { "WWW-Authenticate": "The authentication scheme to use, and why the credentials failed" };

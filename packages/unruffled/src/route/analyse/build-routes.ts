@@ -2,6 +2,8 @@ import { ValueError } from "../../errors.ts";
 import { checkedMiddleware, type Middleware } from "../../http/middleware.ts";
 import { analyseWebSocket } from "../../websocket/analyse-websocket.ts";
 import type { BuiltWebSocketRoute } from "../../websocket/built-route.ts";
+import { checkedPolicies, type RateLimitCompiler } from "../../rate-limit/compile.ts";
+import type { RateLimitPolicy } from "../../rate-limit/policy.ts";
 import type { EndpointDefinition } from "../declare/endpoint.ts";
 import type { Overrides } from "../declare/overrides.ts";
 import type { HttpMethod, RouteDefinition, RouteDependency } from "../declare/path.ts";
@@ -34,6 +36,8 @@ export interface BuildRoutesOptions {
   overrides?: Overrides;
   /** Where WebSocket routes go once analysed; without it, a WebSocket route is a definition error. */
   websockets?: BuiltWebSocketRoute[];
+  /** The app's rate-limit policies (before the groups' and the route's own), and how they are compiled. */
+  rateLimits?: { policies: readonly RateLimitPolicy[]; compile: RateLimitCompiler };
 }
 
 /**
@@ -47,7 +51,14 @@ export function buildRoutes(
   const routes: BuiltRoute[] = [];
   collect(
     definitions,
-    { prefix: "", tags: [], includeInSchema: true, dependencies: options.dependencies ?? [], middleware: [] },
+    {
+      prefix: "",
+      tags: [],
+      includeInSchema: true,
+      dependencies: options.dependencies ?? [],
+      middleware: [],
+      rateLimits: options.rateLimits?.policies ?? [],
+    },
     options,
     routes,
   );
@@ -74,11 +85,12 @@ interface Inherited {
   includeInSchema: boolean;
   dependencies: readonly RouteDependency[];
   middleware: readonly Middleware[];
+  rateLimits: readonly RateLimitPolicy[];
 }
 
 function collect(
   definitions: readonly RouteDefinition[],
-  { prefix, tags, includeInSchema, dependencies, middleware }: Inherited,
+  { prefix, tags, includeInSchema, dependencies, middleware, rateLimits }: Inherited,
   options: BuildRoutesOptions,
   into: BuiltRoute[],
 ): void {
@@ -99,8 +111,10 @@ function collect(
       ...middleware,
       ...checkedMiddleware(definition.options.middleware, `path("${definition.path}")`),
     ];
+    const routeLimits = [...rateLimits, ...checkedPolicies(definition.options.rateLimits, fullPath)];
     if (definition.kind === "group") {
       const inherited = {
+        rateLimits: routeLimits,
         prefix: fullPath,
         tags: routeTags,
         includeInSchema: included,
@@ -124,6 +138,16 @@ function collect(
       const base = routeOptions.operationId ?? name;
       operationIds[method] = documented.length === 1 ? base : `${base}_${method.toLowerCase()}`;
     }
+    const endpointDescription = analyseEndpoint(endpoint, {
+      path: fullPath,
+      label,
+      fileSizeLimit: options.fileSizeLimit,
+      dependencies: routeDependencies,
+      overrides: options.overrides,
+    });
+    if (routeLimits.length > 0 && options.rateLimits !== undefined) {
+      endpointDescription.rateLimiter = options.rateLimits.compile(routeLimits, endpointDescription, label);
+    }
     into.push({
       path: fullPath,
       methods,
@@ -135,13 +159,7 @@ function collect(
       deprecated: endpoint.deprecated ?? false,
       includeInSchema: included,
       endpoint,
-      endpointDescription: analyseEndpoint(endpoint, {
-        path: fullPath,
-        label,
-        fileSizeLimit: options.fileSizeLimit,
-        dependencies: routeDependencies,
-        overrides: options.overrides,
-      }),
+      endpointDescription,
       middleware: routeMiddleware,
     });
   }

@@ -1,6 +1,7 @@
 import { ValueError } from "../../errors.ts";
 import type { Middleware } from "../../http/middleware.ts";
 import type { WebSocketDefinition } from "../../websocket/declare.ts";
+import type { RateLimitPolicy } from "../../rate-limit/policy.ts";
 import type { Dependency } from "./dependency.ts";
 import type { EndpointDefinition } from "./endpoint.ts";
 import type { DependsParam, SecurityParam } from "./markers.ts";
@@ -24,6 +25,8 @@ export interface RouteCommonOptions {
   includeInSchema?: boolean;
   /** Around the route (or every route of the group), inside the app's and the outer groups'. */
   middleware?: readonly Middleware[];
+  /** Rate-limit policies of the route (or of every route of the group), after the app's and the outer groups'. */
+  rateLimits?: readonly RateLimitPolicy[];
 }
 
 export interface EndpointRouteOptions extends RouteCommonOptions {

@@ -15,6 +15,8 @@ export type ValuesCallback = (
   values: Values | undefined,
   scope: DependencyScope | undefined,
   draft: ResponseDraft | undefined,
+  /** What each dependency resolved to, by its place: a rate limit finds the principal there. */
+  results?: readonly unknown[],
 ) => void;
 
 const NO_ARGS: Values = Object.freeze({}) as Values;
@@ -82,7 +84,7 @@ class Resolution {
       this.fail(error);
       return;
     }
-    this.done(undefined, values, this.scope, this.draft);
+    this.done(undefined, values, this.scope, this.draft, this.results);
   }
 
   /**
@@ -133,7 +135,7 @@ class Resolution {
   }
 
   private fail(error: unknown): void {
-    this.done(error, undefined, this.scope, undefined);
+    this.done(error, undefined, this.scope, undefined, this.results);
   }
 
   private argumentsOf(sources: readonly ArgumentSource[]): Values {

@@ -1,0 +1,38 @@
+import type { Decision } from "./gcra.ts";
+import type { RateLimitPolicy } from "./policy.ts";
+
+/** The revision of the IETF draft whose fields are sent: `RateLimit-Policy` and `RateLimit`. */
+export const RATELIMIT_DRAFT = "draft-ietf-httpapi-ratelimit-headers-11";
+
+/** The draft's problem type for a 429. */
+export const QUOTA_EXCEEDED = "https://iana.org/assignments/http-problem-types#quota-exceeded";
+
+/**
+ * `RateLimit-Policy`: a structured-field List of the route's policies, each a String with its
+ * quota (`q`) and window in seconds (`w`). The same for every answer of the route: built once.
+ *
+ * @example policyHeader([hourly]) // '"hourly";q=20;w=3600'
+ */
+export function policyHeader(policies: readonly RateLimitPolicy[]): string {
+  return policies.map((policy) => `"${policy.name}";q=${policy.limit};w=${policy.window}`).join(", ");
+}
+
+/**
+ * `RateLimit`: each policy's remaining units (`r`) and the seconds until its quota is whole (`t`).
+ *
+ * @example rateLimitHeader(["hourly"], [decision]) // '"hourly";r=19;t=180'
+ */
+export function rateLimitHeader(names: readonly string[], decisions: readonly Decision[]): string {
+  let header = "";
+  for (let index = 0; index < names.length; index++) {
+    const decision = decisions[index]!;
+    if (index > 0) header += ", ";
+    header += `"${names[index]}";r=${decision.remaining};t=${seconds(decision.reset)}`;
+  }
+  return header;
+}
+
+/** Whole seconds, rounded up: a client that waits them is never early. */
+export function seconds(milliseconds: number): number {
+  return Math.ceil(milliseconds / 1000);
+}

@@ -1,0 +1,53 @@
+import { type Check, decideAll } from "./gcra.ts";
+import type { Decisions, RateLimitStore } from "./store.ts";
+
+/**
+ * State in this process's memory: exact for one process. With N workers (or N instances) each
+ * counts alone, so together they admit up to N × the limit: use `workerStore()`, `redisStore()` or
+ * `postgresStore()` there.
+ *
+ * @example createApp({ routes, rateLimit: { store: memoryStore() } })
+ */
+export function memoryStore(options: { clock?: () => number } = {}): MemoryStore {
+  return new MemoryStore(options.clock ?? Date.now);
+}
+
+export class MemoryStore implements RateLimitStore {
+  readonly kind = "rate-limit-store";
+  private readonly tats = new Map<string, number>();
+  private readonly clock: () => number;
+  private sweeper: NodeJS.Timeout | undefined;
+
+  constructor(clock: () => number) {
+    this.clock = clock;
+  }
+
+  consume(checks: readonly Check[]): Decisions {
+    const now = this.clock();
+    const tats = checks.map((check) => this.tats.get(check.key));
+    const result = decideAll(tats, now, checks);
+    if (result.admitted) {
+      for (let index = 0; index < checks.length; index++)
+        this.tats.set(checks[index]!.key, result.tats[index]!);
+      // Keys whose quota is whole again hold nothing worth keeping: swept once a minute.
+      this.sweeper ??= setInterval(() => this.sweep(), 60_000).unref();
+    }
+    return result.decisions;
+  }
+
+  /** Forgets the keys whose quota is whole again. */
+  sweep(): void {
+    const now = this.clock();
+    for (const [key, tat] of this.tats) if (tat <= now) this.tats.delete(key);
+  }
+
+  /** How many keys it holds, for tests. */
+  get size(): number {
+    return this.tats.size;
+  }
+
+  close(): void {
+    clearInterval(this.sweeper);
+    this.sweeper = undefined;
+  }
+}

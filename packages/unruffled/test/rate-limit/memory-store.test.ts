@@ -1,0 +1,203 @@
+import { type Item, parseList } from "structured-headers";
+import { JsonResponse } from "unruffled/http";
+import { memoryStore, rateLimit } from "unruffled/rate-limit";
+import { endpoint, p, path } from "unruffled/route";
+import { httpBearer } from "unruffled/security";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { jsonOf, serve } from "../support/serve.ts";
+
+// 20 per hour: one unit comes back every 180 s, far longer than any test, so timing never matters.
+const hourly = rateLimit({ name: "hourly", limit: 20, window: 3600 });
+const burst = rateLimit({ name: "burst", limit: 3, window: 60 });
+
+// A clock that stands still: the times in the headers do not depend on how fast the test runs.
+const frozen = () => ({ rateLimitStore: memoryStore({ clock: () => 1_700_000_000_000 }) });
+
+const hello = endpoint({
+  params: { name: p.Query(z.string().default("you")) },
+  returns: JsonResponse,
+  handler: (_request, { name }) => new JsonResponse({ hello: name }),
+});
+
+/** The parsed members of a structured-field List: name → its parameters. */
+function members(header: string | null): Record<string, Record<string, unknown>> {
+  expect(header).not.toBeNull();
+  const result: Record<string, Record<string, unknown>> = {};
+  for (const [value, params] of parseList(header!) as Item[])
+    result[String(value)] = Object.fromEntries(params);
+  return result;
+}
+
+async function times(count: number, call: () => Promise<Response>): Promise<number[]> {
+  const statuses = await Promise.all(Array.from({ length: count }, async () => (await call()).status));
+  return statuses;
+}
+
+describe("a rate-limited route", () => {
+  it("admits exactly the limit of concurrent requests and refuses the rest with 429", async () => {
+    const server = await serve([path("/hello", { endpoint: hello, rateLimits: [hourly] })]);
+    const statuses = await times(200, () => server.fetch("/hello"));
+    expect(statuses.filter((status) => status === 200)).toHaveLength(20);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(180);
+  });
+
+  it("sends RateLimit-Policy and RateLimit as structured fields on every answer", async () => {
+    const server = await serve([path("/hello", { endpoint: hello, rateLimits: [hourly, burst] })], frozen());
+    const first = await server.fetch("/hello");
+    expect(first.status).toBe(200);
+    expect(members(first.headers.get("ratelimit-policy"))).toEqual({
+      hourly: { q: 20, w: 3600 },
+      burst: { q: 3, w: 60 },
+    });
+    expect(members(first.headers.get("ratelimit"))).toEqual({
+      hourly: { r: 19, t: 180 },
+      burst: { r: 2, t: 20 },
+    });
+    await server.fetch("/hello");
+    await server.fetch("/hello");
+    const refused = await server.fetch("/hello");
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("retry-after")).toBe("20");
+    expect(members(refused.headers.get("ratelimit"))).toEqual({
+      hourly: { r: 17, t: 540 },
+      burst: { r: 0, t: 60 },
+    });
+    expect(await refused.json()).toEqual({
+      detail: 'Too Many Requests: the quota of policy "burst" is exhausted; retry in 20 s',
+    });
+  });
+
+  it("counts a refused request against no policy", async () => {
+    const server = await serve([path("/hello", { endpoint: hello, rateLimits: [hourly, burst] })], frozen());
+    await times(10, () => server.fetch("/hello"));
+    const after = await server.fetch("/hello");
+    expect(members(after.headers.get("ratelimit")).hourly).toEqual({ r: 17, t: 540 });
+  });
+
+  it("keys by the client's address when the route has no security scheme", async () => {
+    const store = memoryStore();
+    const server = await serve([path("/hello", { endpoint: hello, rateLimits: [burst] })], {
+      rateLimitStore: store,
+    });
+    await server.fetch("/hello");
+    expect(store.size).toBe(1);
+    expect([...(store as unknown as { tats: Map<string, number> }).tats.keys()]).toEqual([
+      "burst:address:127.0.0.1",
+    ]);
+  });
+
+  it("keys by the principal of the route's security scheme", async () => {
+    const bearer = httpBearer({
+      verify: (token) => (token === "a" || token === "b" ? { sub: token } : undefined),
+    });
+    const me = endpoint({
+      params: { user: p.Security(bearer) },
+      returns: JsonResponse,
+      handler: (_request, { user }) => new JsonResponse(user),
+    });
+    const server = await serve([path("/me", { endpoint: me, rateLimits: [burst] })]);
+    const as = (token: string) => server.fetch("/me", { headers: { authorization: `Bearer ${token}` } });
+    expect((await times(5, () => as("a"))).sort()).toEqual([200, 200, 200, 429, 429]);
+    expect((await as("b")).status).toBe(200);
+    expect((await as("a")).status).toBe(429);
+  });
+
+  it("counts a request that fails validation, and answers it with its own error and the headers", async () => {
+    const strict = endpoint({
+      params: { page: p.Query(z.int()) },
+      returns: JsonResponse,
+      handler: (_request, { page }) => new JsonResponse({ page }),
+    });
+    const server = await serve([path("/pages", { endpoint: strict, rateLimits: [burst] })], frozen());
+    const invalid = await server.fetch("/pages?page=x");
+    expect(invalid.status).toBe(422);
+    expect(invalid.headers.get("ratelimit")).toBe('"burst";r=2;t=20');
+    await server.fetch("/pages?page=x");
+    await server.fetch("/pages?page=1");
+    const refused = await server.fetch("/pages?page=x");
+    expect(refused.status).toBe(429);
+  });
+
+  it("counts a request that fails authentication against the client's address", async () => {
+    const bearer = httpBearer({ verify: (token) => (token === "a" ? { sub: "a" } : undefined) });
+    const me = endpoint({
+      params: { user: p.Security(bearer) },
+      returns: JsonResponse,
+      handler: (_request, { user }) => new JsonResponse(user),
+    });
+    const store = memoryStore();
+    const server = await serve([path("/me", { endpoint: me, rateLimits: [burst] })], {
+      rateLimitStore: store,
+    });
+    expect((await times(4, () => server.fetch("/me"))).sort()).toEqual([401, 401, 401, 429]);
+    expect((await server.fetch("/me", { headers: { authorization: "Bearer a" } })).status).toBe(200);
+    expect([...(store as unknown as { tats: Map<string, number> }).tats.keys()].sort()).toEqual([
+      "burst:address:127.0.0.1",
+      "burst:principal:a",
+    ]);
+  });
+
+  it("inherits the app's and the groups' policies, after them the route's own", async () => {
+    const server = await serve(
+      [
+        path("/api", {
+          rateLimits: [hourly],
+          routes: [path("/hello", { endpoint: hello, rateLimits: [burst] })],
+        }),
+      ],
+      { rateLimits: [rateLimit({ name: "app", limit: 100, window: 60 })] },
+    );
+    const answer = await server.fetch("/api/hello");
+    expect(answer.headers.get("ratelimit-policy")).toBe(
+      '"app";q=100;w=60, "hourly";q=20;w=3600, "burst";q=3;w=60',
+    );
+  });
+
+  it("leaves an unlimited route without rate-limit headers", async () => {
+    const server = await serve([path("/hello", { endpoint: hello })]);
+    const answer = await server.fetch("/hello");
+    expect(answer.headers.get("ratelimit-policy")).toBeNull();
+    expect(answer.headers.get("ratelimit")).toBeNull();
+  });
+
+  it("sends the legacy X-RateLimit headers when asked", async () => {
+    const server = await serve([path("/hello", { endpoint: hello, rateLimits: [hourly, burst] })], {
+      settings: { RATE_LIMITS: { legacy_headers: true } },
+      ...frozen(),
+    });
+    const answer = await server.fetch("/hello");
+    expect(answer.headers.get("x-ratelimit-limit")).toBe("3");
+    expect(answer.headers.get("x-ratelimit-remaining")).toBe("2");
+    expect(answer.headers.get("x-ratelimit-reset")).toBe("20");
+  });
+
+  it("charges a request's cost", async () => {
+    const heavy = rateLimit({ name: "heavy", limit: 20, window: 3600, cost: 5 });
+    const server = await serve([path("/hello", { endpoint: hello, rateLimits: [heavy] })]);
+    const statuses = await times(6, () => server.fetch("/hello"));
+    expect(statuses.filter((status) => status === 200)).toHaveLength(4);
+  });
+
+  it("answers 429 as quota-exceeded problem details with ERRORS.format problem", async () => {
+    const server = await serve([path("/hello", { endpoint: hello, rateLimits: [burst] })], {
+      settings: { ERRORS: { format: "problem" } },
+      ...frozen(),
+    });
+    await times(3, () => server.fetch("/hello"));
+    const refused = await server.fetch("/hello", { headers: { "x-request-id": "req-429" } });
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("content-type")).toBe("application/problem+json");
+    expect(await jsonOf(refused.clone())).toEqual({
+      status: 429,
+      body: {
+        type: "https://iana.org/assignments/http-problem-types#quota-exceeded",
+        title: "Request cannot be satisfied as assigned quota has been exceeded",
+        status: 429,
+        detail: 'Too Many Requests: the quota of policy "burst" is exhausted; retry in 20 s',
+        instance: "req-429",
+        "violated-policies": ["burst"],
+      },
+    });
+  });
+});
