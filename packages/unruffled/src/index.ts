@@ -44,6 +44,9 @@ export {
 export type { OpenApiSettings } from "./openapi/settings.ts";
 export type { DependencyOverride } from "./route/declare/overrides.ts";
 export type { CloseOptions, ListenOptions } from "./server/node-adapter.ts";
+export type { Runtime } from "./server/runtime.ts";
+export type { RuntimeServer } from "./server/runtime-server.ts";
+export { serve } from "./server/runtime-server.ts";
 export type { ShutdownSignalOptions } from "./server/shutdown-signals.ts";
 export { handleShutdownSignals } from "./server/shutdown-signals.ts";
 export type { WorkerOptions } from "./server/workers.ts";

@@ -1,7 +1,9 @@
 import { WebBodySource } from "../http/body.ts";
+import { EventFrames } from "../http/event-frames.ts";
 import type { HttpRequest, RawRequest } from "../http/request.ts";
 import type { HttpResponse } from "../http/response.ts";
 import { Readable } from "../node-builtins.ts";
+import { WebClient } from "./web-client.ts";
 
 /** What the fetch adapter needs of the app: its requests, and its answers. */
 export interface FetchTarget {
@@ -12,11 +14,25 @@ export interface FetchTarget {
 }
 
 /**
+ * The event streams a server that runs the fetch handler is writing, which its `close()` ends (they
+ * would otherwise never end), and whether it is closing. Given by the Bun and Deno servers only.
+ */
+export interface StreamsInFlight {
+  closing: boolean;
+  readonly streams: Map<EventFrames, HttpRequest>;
+  /** Called with the web request whose answer is an event stream (Bun lifts its idle timeout). */
+  onStream?: (webRequest: Request) => void;
+}
+
+/**
  * The app as a web-standard `(Request) => Promise<Response>`, for runtimes other than Node's `http`.
  *
  * @example const response = await fetchHandler(app)(new Request("http://localhost/hello"));
  */
-export function fetchHandler(app: FetchTarget): (webRequest: Request) => Promise<Response> {
+export function fetchHandler(
+  app: FetchTarget,
+  inFlight?: StreamsInFlight,
+): (webRequest: Request) => Promise<Response> {
   return async (webRequest) => {
     // Where no server listens (other runtimes), the first request starts the app.
     await app.startup();
@@ -25,13 +41,14 @@ export function fetchHandler(app: FetchTarget): (webRequest: Request) => Promise
     webRequest.headers.forEach((value, key) => {
       headers[key] = value;
     });
+    const client = new WebClient(webRequest.signal);
     const request = app.createRequest({
       method: webRequest.method,
       url: url.pathname + url.search,
       headers,
       socket: undefined,
       body: new WebBodySource(webRequest.body, webRequest.headers.get("content-length")),
-      connection: webRequest.signal,
+      connection: client,
     });
     const response = await app.handle(request, false);
     // A client gone before its answer was ready: its body stream is released, not handed to nobody,
@@ -41,17 +58,48 @@ export function fetchHandler(app: FetchTarget): (webRequest: Request) => Promise
       app.startWork(request);
       return new Response(null, { status: response.status });
     }
+    if (inFlight !== undefined && response.body instanceof EventFrames) {
+      follow(inFlight, response.body, request, webRequest);
+    }
     // The work after the answer (afterResponse() tasks, then the yield dependencies' clean-ups) waits
     // for the body to be sent, as on Node: a streamed body may still read from the session.
-    return toWebResponse(response, request, () => app.startWork(request));
+    return toWebResponse(response, request, client, () => app.startWork(request));
   };
+}
+
+/** An event stream being written: the server's `close()` ends it, and ends at once one that starts while closing. */
+function follow(inFlight: StreamsInFlight, stream: EventFrames, request: HttpRequest, webRequest: Request) {
+  if (inFlight.closing) {
+    endStream(stream, request);
+    return;
+  }
+  inFlight.onStream?.(webRequest);
+  inFlight.streams.set(stream, request);
+  stream.once("close", () => inFlight.streams.delete(stream));
+}
+
+/**
+ * Ends an event stream because its server is closing: after what was sent, with its iterator closed
+ * and its request's signal aborted, as the Node adapter does.
+ *
+ * @example for (const [stream, request] of inFlight.streams) endStream(stream, request);
+ */
+export function endStream(stream: EventFrames, request: HttpRequest): void {
+  stream.finish();
+  request.stopWork(new Error("The app is closing"));
 }
 
 /**
  * The same response as a web-standard `Response`; HEAD, 204 and 304 without a body. `sent` runs once
- * the body was read to its end, cancelled, or not sent at all.
+ * the body was read to its end, cancelled, or not sent at all; `client` learns whether the whole
+ * answer went out (a stream read to its end, or a body handed over at once).
  */
-function toWebResponse(response: HttpResponse, request: HttpRequest, sent: () => void): Response {
+function toWebResponse(
+  response: HttpResponse,
+  request: HttpRequest,
+  client: WebClient,
+  sent: () => void,
+): Response {
   const headers = new Headers();
   for (const [name, value] of Object.entries(response.headers)) {
     if (typeof value === "string") headers.set(name, value);
@@ -60,11 +108,20 @@ function toWebResponse(response: HttpResponse, request: HttpRequest, sent: () =>
   const body = response.body;
   if (request.method === "HEAD" || body === null || response.status === 204 || response.status === 304) {
     if (body instanceof Readable) body.destroy();
+    client.writableFinished = true;
     sent();
     return new Response(null, { status: response.status, headers });
   }
-  if (body instanceof Readable) body.once("close", sent);
-  else sent();
+  if (body instanceof Readable) {
+    body.once("close", () => {
+      // Read to its end, the answer is out; destroyed early (cancelled), its client left.
+      client.writableFinished = body.readableEnded;
+      sent();
+    });
+  } else {
+    client.writableFinished = true;
+    sent();
+  }
   const webBody =
     body instanceof Readable
       ? (Readable.toWeb(body) as unknown as ReadableStream<Uint8Array>)

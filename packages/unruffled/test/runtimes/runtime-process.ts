@@ -1,0 +1,55 @@
+import type { ChildProcess } from "node:child_process";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { type ChildOutput, captureOutput, spawnGroup, waitFor } from "process-support";
+
+export type RuntimeName = "node" | "bun" | "deno";
+
+const packageRoot = fileURLToPath(new URL("../..", import.meta.url));
+const bin = fileURLToPath(new URL("../../../../node_modules/.bin", import.meta.url));
+const cli = join(packageRoot, "bin", "unruffled.js");
+
+/**
+ * The command line that runs `unruffled serve` on each runtime from the repository's sources: Node
+ * is the test's own (24, from the `node` package); Bun and Deno come from their npm packages, and
+ * take the "source" condition as a flag.
+ */
+export function serveCommand(runtime: RuntimeName, appModule: string): [string, string[]] {
+  const serve = [cli, "serve", appModule, "--port", "0"];
+  if (runtime === "node") return [process.execPath, serve];
+  if (runtime === "bun") return [join(bin, "bun"), ["--conditions=source", ...serve]];
+  return [join(bin, "deno"), ["run", "--allow-all", "--conditions=source", ...serve]];
+}
+
+/** An app served by `unruffled serve` in a process of its own, on one runtime. */
+export interface ServedApp {
+  readonly child: ChildProcess;
+  readonly output: ChildOutput;
+  readonly origin: string;
+  readonly port: number;
+  /** Resolves with the exit code once the process has exited. */
+  readonly exited: Promise<number | null>;
+}
+
+/** Starts `unruffled serve` on the runtime and resolves once it tells the port it listens on. */
+export async function serveOn(runtime: RuntimeName, appModule: string): Promise<ServedApp> {
+  const [command, args] = serveCommand(runtime, appModule);
+  const child = spawnGroup(command, args, {
+    cwd: packageRoot,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, NO_COLOR: "1" },
+  });
+  const output = captureOutput(child);
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  const port = await waitFor(
+    `unruffled serve on ${runtime} to listen`,
+    () => {
+      if (child.exitCode !== null)
+        throw new Error(`unruffled serve exited on ${runtime}:\n${output.combined}`);
+      const match = /on http:\/\/127\.0\.0\.1:(\d+) /.exec(output.stderr);
+      return match ? Number(match[1]) : undefined;
+    },
+    { timeoutMs: 30_000 },
+  );
+  return { child, output, origin: `http://127.0.0.1:${port}`, port, exited };
+}
