@@ -9,13 +9,20 @@ const packageRoot = fileURLToPath(new URL("../..", import.meta.url));
 const bin = fileURLToPath(new URL("../../../../node_modules/.bin", import.meta.url));
 const cli = join(packageRoot, "bin", "unruffled.js");
 
+/** The package's folder: where the runtimes find its package.json (and Zod, for Deno). */
+export { packageRoot };
+
 /**
  * The command line that runs `unruffled serve` on each runtime from the repository's sources: Node
  * is the test's own (24, from the `node` package); Bun and Deno come from their npm packages, and
  * take the "source" condition as a flag.
  */
-export function serveCommand(runtime: RuntimeName, appModule: string): [string, string[]] {
-  const serve = [cli, "serve", appModule, "--port", "0"];
+export function serveCommand(
+  runtime: RuntimeName,
+  appModule: string,
+  extra: readonly string[] = [],
+): [string, string[]] {
+  const serve = [cli, "serve", appModule, "--port", "0", ...extra];
   if (runtime === "node") return [process.execPath, serve];
   if (runtime === "bun") return [join(bin, "bun"), ["--conditions=source", ...serve]];
   return [join(bin, "deno"), ["run", "--allow-all", "--conditions=source", ...serve]];
@@ -31,13 +38,20 @@ export interface ServedApp {
   readonly exited: Promise<number | null>;
 }
 
-/** Starts `unruffled serve` on the runtime and resolves once it tells the port it listens on. */
-export async function serveOn(runtime: RuntimeName, appModule: string): Promise<ServedApp> {
+/**
+ * Starts `unruffled serve` on the runtime, with `env` added to the test's environment, and resolves
+ * once it tells the port it listens on.
+ */
+export async function serveOn(
+  runtime: RuntimeName,
+  appModule: string,
+  env: Record<string, string> = {},
+): Promise<ServedApp> {
   const [command, args] = serveCommand(runtime, appModule);
   const child = spawnGroup(command, args, {
     cwd: packageRoot,
     stdio: ["ignore", "pipe", "pipe"],
-    env: { ...process.env, NO_COLOR: "1" },
+    env: { ...process.env, NO_COLOR: "1", ...env },
   });
   const output = captureOutput(child);
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
