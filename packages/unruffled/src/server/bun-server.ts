@@ -8,6 +8,7 @@ interface BunServer {
   readonly port: number;
   stop(closeActiveConnections?: boolean): Promise<void>;
   timeout(request: Request, seconds: number): void;
+  requestIP(request: Request): { address: string; port: number } | null;
 }
 interface BunGlobal {
   serve(options: {
@@ -32,13 +33,17 @@ const BUN_MAX_IDLE_SECONDS = 255;
  * @example const native = serveOnBun(fetchHandler(app, inFlight), inFlight, { port: 0, hostname, limits });
  */
 export function serveOnBun(
-  handler: (request: Request) => Promise<Response>,
+  handler: (request: Request, context?: unknown) => Promise<Response>,
   inFlight: StreamsInFlight,
   options: { port: number; hostname: string; limits: Required<LimitSettings> },
 ): NativeServer {
   const bun = (globalThis as unknown as { Bun: BunGlobal }).Bun;
   let server: BunServer | undefined;
   inFlight.onStream = (request) => server?.timeout(request, 0);
+  inFlight.peer = (request) => {
+    const ip = server?.requestIP(request);
+    return ip ? { remoteAddress: ip.address, remotePort: ip.port } : undefined;
+  };
   const { limits } = options;
   server = bun.serve({
     port: options.port,

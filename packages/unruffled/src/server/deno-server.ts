@@ -1,3 +1,4 @@
+import type { StreamsInFlight } from "./fetch-adapter.ts";
 import type { NativeServer } from "./runtime-server.ts";
 
 /** The part of `Deno.serve` the adapter uses. */
@@ -6,10 +7,13 @@ interface DenoHttpServer {
   readonly finished: Promise<void>;
   shutdown(): Promise<void>;
 }
+interface DenoServeInfo {
+  readonly remoteAddr: { hostname: string; port: number };
+}
 interface DenoGlobal {
   serve(
     options: { port: number; hostname: string; onListen: () => void },
-    handler: (request: Request) => Promise<Response>,
+    handler: (request: Request, info: DenoServeInfo) => Promise<Response>,
   ): DenoHttpServer;
 }
 
@@ -20,9 +24,14 @@ interface DenoGlobal {
  * @example const native = serveOnDeno(fetchHandler(app, inFlight), { port: 0, hostname: "127.0.0.1" });
  */
 export function serveOnDeno(
-  handler: (request: Request) => Promise<Response>,
+  handler: (request: Request, context?: unknown) => Promise<Response>,
+  inFlight: StreamsInFlight,
   options: { port: number; hostname: string },
 ): NativeServer {
+  inFlight.peer = (_request, info) => {
+    const { hostname, port } = (info as DenoServeInfo).remoteAddr;
+    return { remoteAddress: hostname, remotePort: port };
+  };
   const deno = (globalThis as unknown as { Deno: DenoGlobal }).Deno;
   let server: DenoHttpServer;
   try {

@@ -22,6 +22,8 @@ export interface StreamsInFlight {
   readonly streams: Map<EventFrames, HttpRequest>;
   /** Called with the web request whose answer is an event stream (Bun lifts its idle timeout). */
   onStream?: (webRequest: Request) => void;
+  /** The client's address, from what the runtime passes its handler beside the request. */
+  peer?: (webRequest: Request, context: unknown) => RawRequest["socket"];
 }
 
 /**
@@ -32,8 +34,8 @@ export interface StreamsInFlight {
 export function fetchHandler(
   app: FetchTarget,
   inFlight?: StreamsInFlight,
-): (webRequest: Request) => Promise<Response> {
-  return async (webRequest) => {
+): (webRequest: Request, context?: unknown) => Promise<Response> {
+  return async (webRequest, context) => {
     // Where no server listens (other runtimes), the first request starts the app.
     await app.startup();
     const url = new URL(webRequest.url);
@@ -46,7 +48,7 @@ export function fetchHandler(
       method: webRequest.method,
       url: url.pathname + url.search,
       headers,
-      socket: undefined,
+      socket: inFlight?.peer?.(webRequest, context),
       body: new WebBodySource(webRequest.body, webRequest.headers.get("content-length")),
       connection: client,
     });

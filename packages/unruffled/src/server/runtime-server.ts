@@ -51,7 +51,7 @@ export async function serve(app: App, options: ListenOptions = {}): Promise<Runt
   const native =
     runtime === "bun"
       ? serveOnBun(handler, inFlight, { port, hostname, limits: app.limits })
-      : serveOnDeno(handler, { port, hostname });
+      : serveOnDeno(handler, inFlight, { port, hostname });
   let closing: Promise<void> | undefined;
   return {
     runtime,

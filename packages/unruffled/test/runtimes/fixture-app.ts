@@ -165,6 +165,11 @@ const ticks = endpoint({
   },
 });
 
+const clientAddress = endpoint({
+  returns: JsonResponse,
+  handler: (request) => new JsonResponse(request.client),
+});
+
 const readJournal = endpoint({
   returns: JsonResponse,
   handler: () => new JsonResponse(journal),
@@ -187,6 +192,7 @@ export const app = createApp({
     path("/wait-for-leave", { endpoint: waitForLeave }),
     path("/hold", { endpoint: hold }),
     path("/ticks", { endpoint: ticks }),
+    path("/client", { endpoint: clientAddress }),
     path("/journal", { endpoint: readJournal }),
   ],
   // Told on standard output, which the test reads once the process has exited.

@@ -216,6 +216,23 @@ describe.each(RUNTIMES)("on %s", (runtime) => {
     await journalHolds("left: ended, signal aborted");
   });
 
+  it("tells the client's address as its socket saw it", async () => {
+    const socket = await rawRequest(server.port, "/client");
+    const port = socket.localPort;
+    const answer = await new Promise<string>((resolve) => {
+      let received = "";
+      socket.on("data", (chunk: Buffer) => {
+        received += chunk.toString("latin1");
+        if (received.endsWith("}")) resolve(received);
+      });
+    });
+    socket.destroy();
+    expect(JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4))).toEqual({
+      host: "127.0.0.1",
+      port,
+    });
+  });
+
   it("serves the documentation pages and the OpenAPI document", async () => {
     const docs = await fetch(url("/openapi/docs"));
     expect(docs.status).toBe(200);
