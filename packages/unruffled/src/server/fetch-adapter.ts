@@ -1,9 +1,9 @@
-import { WebBodySource } from "../http/body.ts";
 import { EventFrames } from "../http/event-frames.ts";
 import type { HttpRequest, RawRequest } from "../http/request.ts";
 import type { HttpResponse } from "../http/response.ts";
 import { Readable } from "../node-builtins.ts";
 import { WebClient } from "./web-client.ts";
+import { WebRequestBody } from "./web-request-body.ts";
 
 /** What the fetch adapter needs of the app: its requests, and its answers. */
 export interface FetchTarget {
@@ -36,20 +36,17 @@ export function fetchHandler(
   inFlight?: StreamsInFlight,
 ): (webRequest: Request, context?: unknown) => Promise<Response> {
   return async (webRequest, context) => {
-    // Where no server listens (other runtimes), the first request starts the app.
-    await app.startup();
-    const url = new URL(webRequest.url);
-    const headers: Record<string, string> = {};
-    webRequest.headers.forEach((value, key) => {
-      headers[key] = value;
-    });
+    // Where no server listens (other runtimes), the first request starts the app; a server that
+    // serve() started ran the hooks before it listened.
+    if (inFlight === undefined) await app.startup();
+    const url = webRequest.url;
     const client = new WebClient(webRequest.signal);
     const request = app.createRequest({
       method: webRequest.method,
-      url: url.pathname + url.search,
-      headers,
+      url: targetOf(url),
+      headers: headersOf(webRequest.headers),
       socket: inFlight?.peer?.(webRequest, context),
-      body: new WebBodySource(webRequest.body, webRequest.headers.get("content-length")),
+      body: new WebRequestBody(webRequest, webRequest.headers.get("content-length")),
       connection: client,
     });
     const response = await app.handle(request, false);
@@ -67,6 +64,28 @@ export function fetchHandler(
     // for the body to be sent, as on Node: a streamed body may still read from the session.
     return toWebResponse(response, request, client, () => app.startWork(request));
   };
+}
+
+/**
+ * The request target (path and query, as sent) of an absolute URL: the runtime parsed and
+ * normalised it already, so the target is what follows the authority.
+ */
+function targetOf(url: string): string {
+  const authority = url.indexOf("//");
+  const pathStart = url.indexOf("/", authority < 0 ? 0 : authority + 2);
+  return pathStart < 0 ? "/" : url.slice(pathStart);
+}
+
+type WebHeaders = Headers & { toJSON?: () => Record<string, string | string[]> };
+
+/** The headers as a plain object of lower-case names: Bun gives it natively (`toJSON`), else one loop. */
+function headersOf(webHeaders: WebHeaders): Record<string, string | string[]> {
+  if (webHeaders.toJSON !== undefined) return webHeaders.toJSON();
+  const headers: Record<string, string> = {};
+  webHeaders.forEach((value, key) => {
+    headers[key] = value;
+  });
+  return headers;
 }
 
 /** An event stream being written: the server's `close()` ends it, and ends at once one that starts while closing. */
@@ -102,11 +121,7 @@ function toWebResponse(
   client: WebClient,
   sent: () => void,
 ): Response {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(response.headers)) {
-    if (typeof value === "string") headers.set(name, value);
-    else for (const item of value) headers.append(name, item);
-  }
+  const headers = webHeadersOf(response.headers);
   const body = response.body;
   if (request.method === "HEAD" || body === null || response.status === 204 || response.status === 304) {
     if (body instanceof Readable) body.destroy();
@@ -129,4 +144,18 @@ function toWebResponse(
       ? (Readable.toWeb(body) as unknown as ReadableStream<Uint8Array>)
       : (body as string | Uint8Array<ArrayBuffer>);
   return new Response(webBody, { status: response.status, headers });
+}
+
+/** The response's headers as `Response` takes them: the object itself unless a header repeats. */
+function webHeadersOf(headers: HttpResponse["headers"]): Record<string, string> | Headers {
+  for (const name in headers) {
+    if (typeof headers[name] === "string") continue;
+    const repeated = new Headers();
+    for (const [key, value] of Object.entries(headers)) {
+      if (typeof value === "string") repeated.set(key, value);
+      else for (const item of value as readonly string[]) repeated.append(key, item);
+    }
+    return repeated;
+  }
+  return headers as Record<string, string>;
 }
