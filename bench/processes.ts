@@ -50,9 +50,19 @@ export function wrkVersion(): string | null {
   return /^wrk\s+(\S+)/m.exec(`${probe.stdout}${probe.stderr}`)?.[1] ?? "unknown version";
 }
 
-export function pinned(cpu: string | null, args: string[]): [string, string[]] {
-  if (cpu === null) return [process.execPath, args];
-  return ["taskset", ["-c", cpu, process.execPath, ...args]];
+export function pinned(
+  cpu: string | null,
+  args: string[],
+  executable = process.execPath,
+): [string, string[]] {
+  if (cpu === null) return [executable, args];
+  return ["taskset", ["-c", cpu, executable, ...args]];
+}
+
+/** Bun and Deno as the repository installs them (npm packages `bun`, `deno`), and how each runs a file. */
+export function runtimeExecutable(runtime: "bun" | "deno"): { executable: string; args: string[] } {
+  const executable = join(ROOT_DIR, "node_modules", ".bin", runtime);
+  return { executable, args: runtime === "deno" ? ["run", "--allow-all", "--node-modules-dir=manual"] : [] };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -103,8 +113,11 @@ function errorSummary(stderr: string): string {
   return shown ? `: ${shown.length > 300 ? `${shown.slice(0, 297)}...` : shown}` : "";
 }
 
-/** What a server may be started with besides its file: Node flags before it, more environment. */
-export type StartOptions = { nodeArgs?: string[]; env?: Record<string, string> };
+/**
+ * What a server may be started with besides its file: Node flags before it, more environment, and
+ * the runtime that runs it (Bun or Deno instead of the runner's Node).
+ */
+export type StartOptions = { nodeArgs?: string[]; env?: Record<string, string>; runtime?: "bun" | "deno" };
 
 export async function startServer(
   file: string,
@@ -115,7 +128,11 @@ export async function startServer(
 ): Promise<Running> {
   if (!existsSync(file)) throw new Error(`${relative(ROOT_DIR, file)} does not exist`);
   // Every framework runs as its users run it: unruffled from its build (dist/), like the peers' packages.
-  const [command, args] = pinned(cpu, [...(options.nodeArgs ?? []), file]);
+  const other = options.runtime === undefined ? undefined : runtimeExecutable(options.runtime);
+  const [command, args] =
+    other === undefined
+      ? pinned(cpu, [...(options.nodeArgs ?? []), file])
+      : pinned(cpu, [...other.args, file], other.executable);
   const started = performance.now();
   const child = spawn(command, args, {
     cwd: ROOT_DIR,

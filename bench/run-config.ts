@@ -3,9 +3,10 @@ import { parseArgs } from "node:util";
 import type { LoadGenerator } from "./load.ts";
 import { enrollment } from "./suites/enrollment.ts";
 import { frameworks } from "./suites/frameworks.ts";
+import { onBun, onDeno } from "./suites/runtimes.ts";
 import type { Suite } from "./suites/suite.ts";
 
-export const SUITES = { frameworks, enrollment } satisfies Record<string, Suite>;
+export const SUITES = { frameworks, enrollment, bun: onBun, deno: onDeno } satisfies Record<string, Suite>;
 export type SuiteId = keyof typeof SUITES;
 const isSuiteId = (id: string): id is SuiteId => Object.hasOwn(SUITES, id);
 
@@ -51,6 +52,8 @@ const HELP = `Usage: npm run bench -- [options]
 ${Object.values(SUITES)
   .map((suite) => `                         ${suite.id.padEnd(11)} ${suite.title}`)
   .join("\n")}
+  --runtime R          bun or deno: the frameworks suite on that runtime's own server (the suite "bun"
+                       or "deno": raw, Elysia (Bun), Hono + @hono/zod-validator, unruffled's serve())
   --quick              smoke run: 2 rounds, warm-ups of 1–4 s (steady within 10 % over 2 s), 1 s measured
   --rounds N           interleaved rounds (default 8; env BENCH_ROUNDS)
   --warmup S           shortest warm-up per server, endpoint and round (default 2; env BENCH_WARMUP); it
@@ -96,6 +99,7 @@ export function readConfig(argv: string[]): Config {
     args: argv,
     options: {
       suite: { type: "string" },
+      runtime: { type: "string" },
       quick: { type: "boolean", default: false },
       rounds: { type: "string" },
       warmup: { type: "string" },
@@ -126,7 +130,9 @@ export function readConfig(argv: string[]): Config {
     process.exit(0);
   }
   const env = process.env;
-  const suiteId = values.suite ?? env.BENCH_SUITE ?? "frameworks";
+  if (values.runtime !== undefined && values.runtime !== "bun" && values.runtime !== "deno")
+    throw new Error(`--runtime must be bun or deno, got ${values.runtime}`);
+  const suiteId = values.runtime ?? values.suite ?? env.BENCH_SUITE ?? "frameworks";
   if (!isSuiteId(suiteId))
     throw new Error(`--suite must be ${Object.keys(SUITES).join(" or ")}, got ${suiteId}`);
   const suite: Suite = SUITES[suiteId];

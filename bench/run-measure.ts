@@ -88,6 +88,7 @@ export async function startChecked(
       suite.readyPath,
       config.startTimeoutMs,
       serverCpu,
+      server.runtime === undefined ? {} : { runtime: server.runtime },
     );
   } catch (error) {
     return { kind: "not started", error: (error as Error).message };

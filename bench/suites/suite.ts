@@ -3,7 +3,13 @@
 // unruffled printed under the tables. Definitions only: the suites are loaded by the runner itself.
 import type { PairBody } from "../load.ts";
 
-export type ServerDef = { id: string; label: string; file: string };
+export type ServerDef = {
+  id: string;
+  label: string;
+  file: string;
+  /** The runtime that runs the file (default: the runner's own Node). */
+  runtime?: "bun" | "deno";
+};
 
 export type EndpointDef = {
   id: string;

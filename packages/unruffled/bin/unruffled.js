@@ -36,6 +36,10 @@ const installed = fileURLToPath(import.meta.url)
 
 if (installed || !existsSync(sources)) {
   await import("../dist/cli.js");
+} else if (typeof module.registerHooks !== "function") {
+  // Bun has no module hooks; it runs TypeScript itself, and takes the "source" condition as a flag:
+  // `bun --conditions=source bin/unruffled.js` (Deno has the hooks and the same flag).
+  await import(sources.href);
 } else {
   // module.registerHooks: Node 22.15 and later, below the floor checked above.
   module.registerHooks({

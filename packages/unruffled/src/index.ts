@@ -66,6 +66,9 @@ export {
 export type { DependencyOverride } from "./route/declare/overrides.ts";
 export type { CloseOptions, ListenOptions } from "./server/node-adapter.ts";
 export { DEFAULT_CLOSE_TIMEOUT_MS } from "./server/node-adapter.ts";
+export type { Runtime } from "./server/runtime.ts";
+export type { RuntimeServer } from "./server/runtime-server.ts";
+export { serve } from "./server/runtime-server.ts";
 export type { ShutdownSignalOptions } from "./server/shutdown-signals.ts";
 export { handleShutdownSignals } from "./server/shutdown-signals.ts";
 export type { WorkerOptions } from "./server/workers.ts";

@@ -2,6 +2,8 @@ import cluster from "node:cluster";
 import type { LevelWithSilent } from "pino";
 import { DEFAULT_DRAIN_DELAY_MS } from "../health/health-options.ts";
 import { DEFAULT_CLOSE_TIMEOUT_MS } from "../server/node-adapter.ts";
+import { currentRuntime, runtimeLabel } from "../server/runtime.ts";
+import { serve } from "../server/runtime-server.ts";
 import { handleShutdownSignals } from "../server/shutdown-signals.ts";
 import { runWorkers } from "../server/workers.ts";
 import { readAppArguments } from "./app-arguments.ts";
@@ -26,9 +28,10 @@ export interface ServeOptions {
 }
 
 /**
- * `unruffled serve src/app.ts --port 8000`: imports the app module and serves its app on Node's
- * HTTP server until SIGTERM or SIGINT, then drains (readiness answers 503 for the app's
- * `health.drainDelayMs` while it keeps serving, once something probed readiness) and closes gracefully. `--workers 4` runs four processes on
+ * `unruffled serve src/app.ts --port 8000`: imports the app module and serves its app on the server
+ * of the runtime it runs on (Node's `http`, `Bun.serve`, `Deno.serve`) until SIGTERM or SIGINT, then
+ * drains (readiness answers 503 for the app's `health.drainDelayMs` while it keeps serving, once
+ * something probed readiness) and closes gracefully. `--workers 4` runs four processes on
  * one port (node:cluster); `--watch` restarts on every change of a file the app imports;
  * `--log-level info` turns the access log on. Progress goes to standard error, so that standard
  * output carries the JSON log lines only.
@@ -39,9 +42,10 @@ export interface ServeOptions {
 export const serveCommand: CliCommand = {
   name: "serve",
   usage: USAGE,
-  summary: "Serve an app on Node's HTTP server (--workers, --watch for development)",
+  summary: "Serve an app on the runtime's own server (--workers, --watch for development)",
   async run(args, io) {
     const options = readServeOptions(args, io.cwd);
+    refuseWhatTheRuntimeCannot(options);
     if (options.watch) {
       return serveWatched(
         args.filter((arg) => arg !== "--watch"),
@@ -69,8 +73,9 @@ export const serveCommand: CliCommand = {
 async function serveInThisProcess(options: ServeOptions, io: CliIo): Promise<void> {
   const app = await loadApp(options.modulePath, options.exportName);
   if (options.logLevel !== undefined) app.logger.level = options.logLevel;
+  let server: Awaited<ReturnType<typeof serve>>;
   try {
-    await app.listen({ port: options.port, host: options.host });
+    server = await serve(app, { port: options.port, host: options.host });
   } catch (error) {
     // A hook of onStartup failed: its one line (checked by name: the app may come from another copy
     // of the package), and with DEBUG the stack of what it threw.
@@ -88,12 +93,33 @@ async function serveInThisProcess(options: ServeOptions, io: CliIo): Promise<voi
     throw error;
   }
   // Readiness turns 503 and the app serves on for its drain delay (once something probed readiness).
-  handleShutdownSignals(() => app.close({ drain: true }), { log: toStderr(io) });
-  const { address, port } = app.address()!;
+  handleShutdownSignals(() => server.close({ drain: true }), { log: toStderr(io) });
   const worker = cluster.isWorker ? ` worker ${process.env.UNRUFFLED_WORKER ?? cluster.worker?.id}` : "";
+  const runtime = server.runtime === "node" ? "" : `, ${runtimeLabel(server.runtime)}`;
   await io.error(
-    `Serving ${options.modulePath} on http://${address}:${port} (pid ${process.pid}${worker})\n`,
+    `Serving ${options.modulePath} on http://${server.hostname}:${server.port} (pid ${process.pid}${worker}${runtime})\n`,
   );
+}
+
+/**
+ * Bun and Deno serve one process: `--workers` needs `node:cluster` handing connections to workers,
+ * and `--watch` restarts through `node --watch`. Refused before anything starts, with what to use.
+ */
+function refuseWhatTheRuntimeCannot(options: ServeOptions): void {
+  const runtime = currentRuntime();
+  if (runtime === "node") return;
+  const label = runtimeLabel(runtime);
+  if (options.workers > 1) {
+    throw new CliUsageError(
+      `--workers runs processes through node:cluster, which ${label} does not support; run one process per core behind a load balancer, or serve on Node.`,
+    );
+  }
+  if (options.watch) {
+    const watch = runtime === "bun" ? "bun --watch" : "deno run --watch";
+    throw new CliUsageError(
+      `--watch restarts through node --watch, which ${label} does not have; use ${watch} instead.`,
+    );
+  }
 }
 
 // Progress lines go to standard error, one per line.

@@ -1,7 +1,9 @@
-import { WebBodySource } from "../http/body.ts";
+import { EventFrames } from "../http/event-frames.ts";
 import type { HttpRequest, RawRequest } from "../http/request.ts";
 import type { HttpResponse } from "../http/response.ts";
 import { Readable } from "../node-builtins.ts";
+import { WebClient } from "./web-client.ts";
+import { WebRequestBody } from "./web-request-body.ts";
 
 /** What the fetch adapter needs of the app: its requests, and its answers. */
 export interface FetchTarget {
@@ -12,26 +14,40 @@ export interface FetchTarget {
 }
 
 /**
+ * The event streams a server that runs the fetch handler is writing, which its `close()` ends (they
+ * would otherwise never end), and whether it is closing. Given by the Bun and Deno servers only.
+ */
+export interface StreamsInFlight {
+  closing: boolean;
+  readonly streams: Map<EventFrames, HttpRequest>;
+  /** Called with the web request whose answer is an event stream (Bun lifts its idle timeout). */
+  onStream?: (webRequest: Request) => void;
+  /** The client's address, from what the runtime passes its handler beside the request. */
+  peer?: (webRequest: Request, context: unknown) => RawRequest["socket"];
+}
+
+/**
  * The app as a web-standard `(Request) => Promise<Response>`, for runtimes other than Node's `http`.
  *
  * @example const response = await fetchHandler(app)(new Request("http://localhost/hello"));
  */
-export function fetchHandler(app: FetchTarget): (webRequest: Request) => Promise<Response> {
-  return async (webRequest) => {
-    // Where no server listens (other runtimes), the first request starts the app.
-    await app.startup();
-    const url = new URL(webRequest.url);
-    const headers: Record<string, string> = {};
-    webRequest.headers.forEach((value, key) => {
-      headers[key] = value;
-    });
+export function fetchHandler(
+  app: FetchTarget,
+  inFlight?: StreamsInFlight,
+): (webRequest: Request, context?: unknown) => Promise<Response> {
+  return async (webRequest, context) => {
+    // Where no server listens (other runtimes), the first request starts the app; a server that
+    // serve() started ran the hooks before it listened.
+    if (inFlight === undefined) await app.startup();
+    const url = webRequest.url;
+    const client = new WebClient(webRequest.signal);
     const request = app.createRequest({
       method: webRequest.method,
-      url: url.pathname + url.search,
-      headers,
-      socket: undefined,
-      body: new WebBodySource(webRequest.body, webRequest.headers.get("content-length")),
-      connection: webRequest.signal,
+      url: targetOf(url),
+      headers: headersOf(webRequest.headers),
+      socket: inFlight?.peer?.(webRequest, context),
+      body: new WebRequestBody(webRequest, webRequest.headers.get("content-length")),
+      connection: client,
     });
     const response = await app.handle(request, false);
     // A client gone before its answer was ready: its body stream is released, not handed to nobody,
@@ -41,33 +57,105 @@ export function fetchHandler(app: FetchTarget): (webRequest: Request) => Promise
       app.startWork(request);
       return new Response(null, { status: response.status });
     }
+    if (inFlight !== undefined && response.body instanceof EventFrames) {
+      follow(inFlight, response.body, request, webRequest);
+    }
     // The work after the answer (afterResponse() tasks, then the yield dependencies' clean-ups) waits
     // for the body to be sent, as on Node: a streamed body may still read from the session.
-    return toWebResponse(response, request, () => app.startWork(request));
+    return toWebResponse(response, request, client, () => app.startWork(request));
   };
 }
 
 /**
- * The same response as a web-standard `Response`; HEAD, 204 and 304 without a body. `sent` runs once
- * the body was read to its end, cancelled, or not sent at all.
+ * The request target (path and query, as sent) of an absolute URL: the runtime parsed and
+ * normalised it already, so the target is what follows the authority.
  */
-function toWebResponse(response: HttpResponse, request: HttpRequest, sent: () => void): Response {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(response.headers)) {
-    if (typeof value === "string") headers.set(name, value);
-    else for (const item of value) headers.append(name, item);
+function targetOf(url: string): string {
+  const authority = url.indexOf("//");
+  const pathStart = url.indexOf("/", authority < 0 ? 0 : authority + 2);
+  return pathStart < 0 ? "/" : url.slice(pathStart);
+}
+
+type WebHeaders = Headers & { toJSON?: () => Record<string, string | string[]> };
+
+/** The headers as a plain object of lower-case names: Bun gives it natively (`toJSON`), else one loop. */
+function headersOf(webHeaders: WebHeaders): Record<string, string | string[]> {
+  if (webHeaders.toJSON !== undefined) return webHeaders.toJSON();
+  const headers: Record<string, string> = {};
+  webHeaders.forEach((value, key) => {
+    headers[key] = value;
+  });
+  return headers;
+}
+
+/** An event stream being written: the server's `close()` ends it, and ends at once one that starts while closing. */
+function follow(inFlight: StreamsInFlight, stream: EventFrames, request: HttpRequest, webRequest: Request) {
+  if (inFlight.closing) {
+    endStream(stream, request);
+    return;
   }
+  inFlight.onStream?.(webRequest);
+  inFlight.streams.set(stream, request);
+  stream.once("close", () => inFlight.streams.delete(stream));
+}
+
+/**
+ * Ends an event stream because its server is closing: after what was sent, with its iterator closed
+ * and its request's signal aborted, as the Node adapter does.
+ *
+ * @example for (const [stream, request] of inFlight.streams) endStream(stream, request);
+ */
+export function endStream(stream: EventFrames, request: HttpRequest): void {
+  stream.finish();
+  request.stopWork(new Error("The app is closing"));
+}
+
+/**
+ * The same response as a web-standard `Response`; HEAD, 204 and 304 without a body. `sent` runs once
+ * the body was read to its end, cancelled, or not sent at all; `client` learns whether the whole
+ * answer went out (a stream read to its end, or a body handed over at once).
+ */
+function toWebResponse(
+  response: HttpResponse,
+  request: HttpRequest,
+  client: WebClient,
+  sent: () => void,
+): Response {
+  const headers = webHeadersOf(response.headers);
   const body = response.body;
   if (request.method === "HEAD" || body === null || response.status === 204 || response.status === 304) {
     if (body instanceof Readable) body.destroy();
+    client.writableFinished = true;
     sent();
     return new Response(null, { status: response.status, headers });
   }
-  if (body instanceof Readable) body.once("close", sent);
-  else sent();
+  if (body instanceof Readable) {
+    body.once("close", () => {
+      // Read to its end, the answer is out; destroyed early (cancelled), its client left.
+      client.writableFinished = body.readableEnded;
+      sent();
+    });
+  } else {
+    client.writableFinished = true;
+    sent();
+  }
   const webBody =
     body instanceof Readable
       ? (Readable.toWeb(body) as unknown as ReadableStream<Uint8Array>)
       : (body as string | Uint8Array<ArrayBuffer>);
   return new Response(webBody, { status: response.status, headers });
+}
+
+/** The response's headers as `Response` takes them: the object itself unless a header repeats. */
+function webHeadersOf(headers: HttpResponse["headers"]): Record<string, string> | Headers {
+  for (const name in headers) {
+    if (typeof headers[name] === "string") continue;
+    const repeated = new Headers();
+    for (const [key, value] of Object.entries(headers)) {
+      if (typeof value === "string") repeated.set(key, value);
+      else for (const item of value as readonly string[]) repeated.append(key, item);
+    }
+    return repeated;
+  }
+  return headers as Record<string, string>;
 }

@@ -1,9 +1,9 @@
 import { ValueError } from "../../errors.ts";
 import { checkedMiddleware, type Middleware } from "../../http/middleware.ts";
-import { analyseWebSocket } from "../../websocket/analyse-websocket.ts";
-import type { BuiltWebSocketRoute } from "../../websocket/built-route.ts";
 import { checkedPolicies, type RateLimitCompiler } from "../../rate-limit/compile.ts";
 import type { RateLimitPolicy } from "../../rate-limit/policy.ts";
+import { analyseWebSocket } from "../../websocket/analyse-websocket.ts";
+import type { BuiltWebSocketRoute } from "../../websocket/built-route.ts";
 import type { EndpointDefinition } from "../declare/endpoint.ts";
 import type { Overrides } from "../declare/overrides.ts";
 import type { HttpMethod, RouteDefinition, RouteDependency } from "../declare/path.ts";

@@ -1,7 +1,7 @@
 import { ValueError } from "../../errors.ts";
 import type { Middleware } from "../../http/middleware.ts";
-import type { WebSocketDefinition } from "../../websocket/declare.ts";
 import type { RateLimitPolicy } from "../../rate-limit/policy.ts";
+import type { WebSocketDefinition } from "../../websocket/declare.ts";
 import type { Dependency } from "./dependency.ts";
 import type { EndpointDefinition } from "./endpoint.ts";
 import type { DependsParam, SecurityParam } from "./markers.ts";

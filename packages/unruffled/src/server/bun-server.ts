@@ -1,0 +1,72 @@
+import type { LimitSettings } from "../app/settings.ts";
+import type { StreamsInFlight } from "./fetch-adapter.ts";
+import type { NativeServer } from "./runtime-server.ts";
+
+/** The part of `Bun.serve` the adapter uses (Bun's own types are not a dependency of the package). */
+interface BunServer {
+  readonly hostname: string;
+  readonly port: number;
+  stop(closeActiveConnections?: boolean): Promise<void>;
+  timeout(request: Request, seconds: number): void;
+  requestIP(request: Request): { address: string; port: number } | null;
+}
+interface BunGlobal {
+  serve(options: {
+    port: number;
+    hostname: string;
+    idleTimeout: number;
+    maxRequestBodySize: number;
+    development: boolean;
+    fetch: (request: Request, server: BunServer) => Promise<Response>;
+  }): BunServer;
+}
+
+// Bun counts its idle timeout in whole seconds, at most 255.
+const BUN_MAX_IDLE_SECONDS = 255;
+
+/**
+ * Serves a fetch handler on `Bun.serve`. Bun closes a connection silent for `idleTimeout`: the app's
+ * `request_timeout` (a slow upload or a slow answer is not idle before it) while an answer is made,
+ * and never for an event stream, whose heartbeat is the app's concern. Bun's own body limit is set
+ * above the app's, so that the app answers 413 with its own message.
+ *
+ * @example const native = serveOnBun(fetchHandler(app, inFlight), inFlight, { port: 0, hostname, limits });
+ */
+export function serveOnBun(
+  handler: (request: Request, context?: unknown) => Promise<Response>,
+  inFlight: StreamsInFlight,
+  options: { port: number; hostname: string; limits: Required<LimitSettings> },
+): NativeServer {
+  const bun = (globalThis as unknown as { Bun: BunGlobal }).Bun;
+  let server: BunServer | undefined;
+  inFlight.onStream = (request) => server?.timeout(request, 0);
+  inFlight.peer = (request) => {
+    const ip = server?.requestIP(request);
+    return ip ? { remoteAddress: ip.address, remotePort: ip.port } : undefined;
+  };
+  const { limits } = options;
+  server = bun.serve({
+    port: options.port,
+    hostname: options.hostname,
+    idleTimeout: Math.min(BUN_MAX_IDLE_SECONDS, Math.ceil(limits.request_timeout / 1000)),
+    maxRequestBodySize: Math.max(limits.body_size, limits.form_size, limits.upload_size) + 1024 * 1024,
+    development: false,
+    fetch: handler,
+  });
+  const running = server;
+  return {
+    hostname: running.hostname,
+    port: running.port,
+    async stop(deadline) {
+      // Requests in flight finish; at the deadline, what remains is cut.
+      let cut = false;
+      await Promise.race([
+        running.stop(false),
+        deadline.then(() => {
+          cut = true;
+        }),
+      ]);
+      if (cut) await running.stop(true);
+    },
+  };
+}

@@ -1,0 +1,87 @@
+import type { App } from "../app/app.ts";
+import { serveOnBun } from "./bun-server.ts";
+import { serveOnDeno } from "./deno-server.ts";
+import { endStream, fetchHandler, type StreamsInFlight } from "./fetch-adapter.ts";
+import { type CloseOptions, DEFAULT_CLOSE_TIMEOUT_MS, type ListenOptions } from "./node-adapter.ts";
+import { currentRuntime, type Runtime } from "./runtime.ts";
+
+/** A server started by `serve()`: where it listens, and its graceful close. */
+export interface RuntimeServer {
+  /** The runtime whose own server answers: Node's `http`, `Bun.serve` or `Deno.serve`. */
+  readonly runtime: Runtime;
+  readonly hostname: string;
+  /** The port it listens on (the free one chosen for `port: 0`). */
+  readonly port: number;
+  /**
+   * Stops the server gracefully, as `app.close()` does on Node: no new connection, requests in
+   * flight finish, event streams end, connections still open at the deadline are cut; then the
+   * app's `afterResponse()` work and `onClose`.
+   */
+  close(options?: CloseOptions): Promise<void>;
+}
+
+/** What a runtime's own server must offer `serve()`. */
+export interface NativeServer {
+  readonly hostname: string;
+  readonly port: number;
+  /** Stops accepting; resolves once the connections in flight are done (or `force`d shut). */
+  stop(deadline: Promise<void>): Promise<void>;
+}
+
+/**
+ * Serves the app on the server of the runtime it runs on: Node's `http` (`app.listen()`),
+ * `Bun.serve` or `Deno.serve`, after the `onStartup` hooks. The same code starts it on the three.
+ *
+ * @example
+ * const server = await serve(app, { port: 8000 });
+ * handleShutdownSignals(() => server.close({ timeout: 10_000 }));
+ */
+export async function serve(app: App, options: ListenOptions = {}): Promise<RuntimeServer> {
+  const runtime = currentRuntime();
+  if (runtime === "node") {
+    await app.listen(options);
+    const { address, port } = app.address()!;
+    return { runtime, hostname: address, port, close: (closeOptions) => app.close(closeOptions) };
+  }
+  await app.startup();
+  const inFlight: StreamsInFlight = { closing: false, streams: new Map() };
+  const handler = fetchHandler(app, inFlight);
+  const port = options.port ?? 8000;
+  const hostname = options.host ?? "127.0.0.1";
+  const native =
+    runtime === "bun"
+      ? serveOnBun(handler, inFlight, { port, hostname, limits: app.limits })
+      : serveOnDeno(handler, inFlight, { port, hostname });
+  let closing: Promise<void> | undefined;
+  return {
+    runtime,
+    hostname: native.hostname,
+    port: native.port,
+    close(closeOptions = {}) {
+      closing ??= closeNative(app, native, inFlight, closeOptions.timeout ?? DEFAULT_CLOSE_TIMEOUT_MS);
+      return closing;
+    },
+  };
+}
+
+async function closeNative(
+  app: App,
+  native: NativeServer,
+  inFlight: StreamsInFlight,
+  timeoutMs: number,
+): Promise<void> {
+  const started = performance.now();
+  inFlight.closing = true;
+  for (const [stream, request] of inFlight.streams) endStream(stream, request);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, timeoutMs);
+  });
+  try {
+    await native.stop(deadline);
+  } finally {
+    clearTimeout(timer);
+  }
+  // The app's own part of closing: the afterResponse() work until the same deadline, then onClose.
+  await app.close({ timeout: Math.max(0, timeoutMs - (performance.now() - started)) });
+}

@@ -1,0 +1,202 @@
+// The app the cross-runtime suite serves with `unruffled serve` on Node, Bun and Deno: one route per
+// request-level behaviour, plus `/journal`, where the server's side of each check can be read
+// back (what clean-ups ran, what saw the client leave), since the test runs in another process.
+import { createApp } from "unruffled";
+import type { UploadFile } from "unruffled/file";
+import { EventStreamResponse, type HttpRequest, HttpResponse, JsonResponse } from "unruffled/http";
+import { dependency, endpoint, p, path } from "unruffled/route";
+import { z } from "zod";
+
+/** What happened on the server's side, in order; read with GET /journal. */
+const journal: string[] = [];
+const record = (entry: string): void => {
+  journal.push(entry);
+};
+
+const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Resolves when the request's client leaves (its signal aborts). */
+function clientLeft(request: HttpRequest): Promise<void> {
+  const signal = request.signal;
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
+}
+
+const Enrolment = z.object({ course: z.string().min(1), credits: z.int().min(1).max(30) });
+
+const allSources = endpoint({
+  summary: "Read one parameter from each JSON-request source",
+  params: {
+    student_id: p.Path(z.int(), { ge: 1 }),
+    term: p.Query(z.enum(["spring", "autumn"])),
+    tags: p.Query(z.array(z.string()), { default: [] }),
+    x_school: p.Header(z.string()),
+    session: p.Cookie(z.string().min(4)),
+    body: p.Json(Enrolment),
+  },
+  returns: JsonResponse,
+  handler: (_request, params) => new JsonResponse(params),
+});
+
+const describeFile = async (file: UploadFile) => ({
+  name: file.filename,
+  type: file.contentType,
+  size: file.size,
+  text: await file.text(),
+});
+
+const upload = endpoint({
+  summary: "Form fields and files",
+  params: {
+    report: p.File({ maxSize: 64 }),
+    attachments: p.File({ list: true, optional: true }),
+    student_id: p.Form(z.int()),
+    comment: p.Form(z.string(), { default: "" }),
+  },
+  returns: JsonResponse,
+  handler: async (_request, { report, attachments, student_id, comment }) =>
+    new JsonResponse({
+      student_id,
+      comment,
+      report: await describeFile(report),
+      attachments: await Promise.all(attachments.map(describeFile)),
+    }),
+});
+
+const logIn = endpoint({
+  params: { username: p.Form(z.string().min(1)), remember: p.Form(z.boolean(), { default: false }) },
+  returns: JsonResponse,
+  handler: (_request, { username, remember }) => new JsonResponse({ username, remember }),
+});
+
+const Student = z.object({ id: z.int(), name: z.string() }).meta({ id: "Student" });
+
+const declared = endpoint({
+  summary: "A declared model: fields it does not declare are never sent",
+  params: { id: p.Path(z.int()) },
+  returns: [p.ResponseSpec({ model: Student })],
+  handler: (_request, { id }) => new JsonResponse({ id, name: "Ada", password: "never sent" }),
+});
+
+const empty = endpoint({
+  returns: HttpResponse,
+  handler: () => new HttpResponse(null, { status: 204 }),
+});
+
+// A generator dependency: its clean-up runs after the answer, and tells whether the client had left.
+const unitOfWork = dependency({
+  params: { label: p.Query(z.string(), { default: "work" }) },
+  async *resolve(request: HttpRequest, { label }) {
+    record(`${label}: opened`);
+    try {
+      yield label;
+    } finally {
+      record(`${label}: closed, client ${request.signal.aborted ? "gone" : "there"}`);
+    }
+  },
+});
+
+const withWork = endpoint({
+  params: { work: p.Depends(unitOfWork), fail: p.Query(z.boolean(), { default: false }) },
+  returns: JsonResponse,
+  handler: (request, { work, fail }) => {
+    request.afterResponse(() => record(`${work}: after the response`));
+    if (fail) throw new Error("the handler failed");
+    return new JsonResponse({ work });
+  },
+});
+
+// Reads request.signal and records every abort it sees: after a complete answer there must be none.
+const watched = endpoint({
+  params: { label: p.Query(z.string()) },
+  returns: JsonResponse,
+  handler: (request, { label }) => {
+    request.signal.addEventListener("abort", () => record(`${label}: signal aborted`), { once: true });
+    return new JsonResponse({ label });
+  },
+});
+
+// Waits until its client leaves (or a minute), then records it: the "client left" check.
+const waitForLeave = endpoint({
+  params: { work: p.Depends(unitOfWork) },
+  returns: JsonResponse,
+  handler: async (request, { work }) => {
+    record(`${work}: waiting`);
+    await Promise.race([clientLeft(request), delay(60_000)]);
+    record(`${work}: ${request.signal.aborted ? "saw the client leave" : "timed out"}`);
+    return new JsonResponse({ work });
+  },
+});
+
+// Holds the request `ms` milliseconds: a request in flight while the server closes.
+const hold = endpoint({
+  params: { ms: p.Query(z.int().min(0).max(30_000)) },
+  returns: JsonResponse,
+  handler: async (_request, { ms }) => {
+    record("hold: started");
+    await delay(ms);
+    return new JsonResponse({ held: ms });
+  },
+});
+
+const Tick = z.object({ n: z.int() }).meta({ id: "Tick" });
+
+const ticks = endpoint({
+  params: {
+    count: p.Query(z.int().min(0), { default: 3 }),
+    label: p.Query(z.string(), { default: "ticks" }),
+  },
+  returns: [p.ResponseSpec({ model: Tick, content_type: "text/event-stream" })],
+  handler: (request, { count, label }) => {
+    async function* source() {
+      try {
+        for (let n = 1; n <= count; n++) yield { id: String(n), data: { n } };
+        // count 0: an endless stream, which a client leaving or the server closing ends.
+        if (count === 0) {
+          record(`${label}: streaming`);
+          yield { data: { n: 0 } };
+          await clientLeft(request);
+        }
+      } finally {
+        record(`${label}: ended, signal ${request.signal.aborted ? "aborted" : "not aborted"}`);
+      }
+    }
+    return new EventStreamResponse(source(), { heartbeat: 60_000 });
+  },
+});
+
+const clientAddress = endpoint({
+  returns: JsonResponse,
+  handler: (request) => new JsonResponse(request.client),
+});
+
+const readJournal = endpoint({
+  returns: JsonResponse,
+  handler: () => new JsonResponse(journal),
+});
+
+export const app = createApp({
+  settings: {
+    OPENAPI: { info: { title: "Runtimes fixture", version: "1.0.0" }, allow_public: true },
+    LIMITS: { body_size: 1024, files: 3 },
+    LOGGING: { access_log: false },
+  },
+  routes: [
+    path("/students/{student_id}/enrolments", { endpoint: allSources, methods: ["POST"] }),
+    path("/uploads", { endpoint: upload, methods: ["POST"] }),
+    path("/login", { endpoint: logIn, methods: ["POST"] }),
+    path("/declared/{id}", { endpoint: declared }),
+    path("/empty", { endpoint: empty, methods: ["DELETE"] }),
+    path("/work", { endpoint: withWork }),
+    path("/watched", { endpoint: watched }),
+    path("/wait-for-leave", { endpoint: waitForLeave }),
+    path("/hold", { endpoint: hold }),
+    path("/ticks", { endpoint: ticks }),
+    path("/client", { endpoint: clientAddress }),
+    path("/journal", { endpoint: readJournal }),
+  ],
+  // Told on standard output, which the test reads once the process has exited.
+  onClose: () => {
+    process.stdout.write(`closed with journal ${JSON.stringify(journal)}\n`);
+  },
+});

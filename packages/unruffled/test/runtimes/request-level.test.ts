@@ -1,0 +1,272 @@
+// The framework's request-level behaviour, checked over loopback on each runtime it runs on: the
+// fixture app is served by `unruffled serve` on Node (node:http), on Bun (Bun.serve) and on Deno
+// (Deno.serve), and the same requests must get the same answers.
+import { connect, type Socket } from "node:net";
+import { fileURLToPath } from "node:url";
+import { endProcessGroups, waitFor } from "process-support";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type RuntimeName, type ServedApp, serveOn } from "./runtime-process.ts";
+
+const fixture = fileURLToPath(new URL("./fixture-app.ts", import.meta.url));
+const RUNTIMES: readonly RuntimeName[] = ["node", "bun", "deno"];
+
+afterAll(endProcessGroups);
+
+/** Opens a keep-alive connection, writes a request head, and resolves once connected. */
+function rawRequest(port: number, target: string): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, "127.0.0.1", () => {
+      socket.write(`GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: keep-alive\r\n\r\n`);
+      resolve(socket);
+    });
+    socket.once("error", reject);
+    socket.on("data", () => {});
+  });
+}
+
+describe.each(RUNTIMES)("on %s", (runtime) => {
+  let server: ServedApp;
+  const url = (target: string) => `${server.origin}${target}`;
+  const journal = async (): Promise<string[]> => (await fetch(url("/journal"))).json() as Promise<string[]>;
+  /** Resolves once the server's journal holds every entry. */
+  const journalHolds = (...entries: string[]) =>
+    waitFor(`the journal to hold ${entries.join(", ")}`, async () => {
+      const current = await journal();
+      return entries.every((entry) => current.includes(entry)) ? current : undefined;
+    });
+
+  beforeAll(async () => {
+    server = await serveOn(runtime, fixture);
+  });
+
+  it("names the runtime it serves on", () => {
+    const label = { node: "", bun: ", Bun ", deno: ", Deno " }[runtime];
+    expect(server.output.stderr).toMatch(new RegExp(`\\(pid \\d+${label}`));
+  });
+
+  it("reads parameters from the path, the query, a header, a cookie and the JSON body", async () => {
+    const response = await fetch(url("/students/7/enrolments?term=spring&tags=a&tags=b"), {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-school": "north", cookie: "session=abcd" },
+      body: JSON.stringify({ course: "math", credits: 5 }),
+    });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({
+      student_id: 7,
+      term: "spring",
+      tags: ["a", "b"],
+      x_school: "north",
+      session: "abcd",
+      body: { course: "math", credits: 5 },
+    });
+  });
+
+  it("answers 422 with every invalid parameter, by source", async () => {
+    const response = await fetch(url("/students/0/enrolments?term=summer"), {
+      method: "POST",
+      headers: { "content-type": "application/json", cookie: "session=ab" },
+      body: JSON.stringify({ course: "", credits: 31 }),
+    });
+    expect(response.status).toBe(422);
+    const { detail } = (await response.json()) as { detail: { loc: unknown[]; type: string }[] };
+    expect(detail.map(({ loc, type }) => ({ loc, type }))).toEqual([
+      { loc: ["path", "student_id"], type: "too_small" },
+      { loc: ["query", "term"], type: "invalid_value" },
+      { loc: ["header", "x-school"], type: "missing" },
+      { loc: ["cookie", "session"], type: "too_small" },
+      { loc: ["body", "course"], type: "too_small" },
+      { loc: ["body", "credits"], type: "too_big" },
+    ]);
+  });
+
+  it("reads form fields and files from a multipart body", async () => {
+    const form = new FormData();
+    form.append("student_id", "12");
+    form.append("report", new Blob(["two lines\nof report"], { type: "text/plain" }), "report.txt");
+    form.append("attachments", new Blob(["{}"], { type: "application/json" }), "a.json");
+    form.append("attachments", new Blob(["b"]), "b.bin");
+    const response = await fetch(url("/uploads"), { method: "POST", body: form });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({
+      student_id: 12,
+      comment: "",
+      report: { name: "report.txt", type: "text/plain", size: 19, text: "two lines\nof report" },
+      attachments: [
+        { name: "a.json", type: "application/json", size: 2, text: "{}" },
+        { name: "b.bin", type: "application/octet-stream", size: 1, text: "b" },
+      ],
+    });
+  });
+
+  it("reads form fields from a URL-encoded body", async () => {
+    const response = await fetch(url("/login"), {
+      method: "POST",
+      body: new URLSearchParams({ username: "ada", remember: "true" }),
+    });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ username: "ada", remember: true });
+  });
+
+  it("refuses a file past its size limit with 413", async () => {
+    const form = new FormData();
+    form.append("student_id", "12");
+    form.append("report", new Blob(["x".repeat(65)]), "report.txt");
+    const response = await fetch(url("/uploads"), { method: "POST", body: form });
+    expect(response.status).toBe(413);
+    expect(await response.json()).toEqual({
+      detail: 'File "report" is larger than the limit of 64 bytes',
+    });
+  });
+
+  it("refuses more files than LIMITS.files with 413", async () => {
+    const form = new FormData();
+    form.append("student_id", "12");
+    for (let index = 0; index < 4; index++) form.append("attachments", new Blob(["a"]), `${index}.txt`);
+    const response = await fetch(url("/uploads"), { method: "POST", body: form });
+    expect(response.status).toBe(413);
+    expect(await response.json()).toEqual({ detail: "Too many files: the limit is 3" });
+  });
+
+  it("refuses a JSON body past LIMITS.body_size with 413", async () => {
+    const response = await fetch(url("/students/7/enrolments?term=spring"), {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-school": "north", cookie: "session=abcd" },
+      body: JSON.stringify({ course: "m".repeat(2_000), credits: 5 }),
+    });
+    expect(response.status).toBe(413);
+    expect(await response.json()).toEqual({ detail: "Request body is larger than the limit of 1024 bytes" });
+  });
+
+  it("sends only the fields a declared model declares", async () => {
+    const response = await fetch(url("/declared/3"));
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("application/json");
+    expect(await response.text()).toBe('{"id":3,"name":"Ada"}');
+  });
+
+  it("sends a declared 204 and a HEAD answer without a body", async () => {
+    const empty = await fetch(url("/empty"), { method: "DELETE" });
+    expect(empty.status).toBe(204);
+    expect(await empty.text()).toBe("");
+    const head = await fetch(url("/declared/3"), { method: "HEAD" });
+    expect(head.status).toBe(200);
+    expect(await head.text()).toBe("");
+  });
+
+  it("streams server-sent events, then ends the stream", async () => {
+    const response = await fetch(url("/ticks?count=3&label=finite"));
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("text/event-stream");
+    expect(await response.text()).toBe(
+      ': connected\n\nid: 1\ndata: {"n":1}\n\nid: 2\ndata: {"n":2}\n\nid: 3\ndata: {"n":3}\n\n',
+    );
+    await journalHolds("finite: ended, signal not aborted");
+  });
+
+  it("runs the afterResponse work after the answer, then closes the generator dependencies", async () => {
+    const response = await fetch(url("/work?label=w1"));
+    expect(await response.json()).toEqual({ work: "w1" });
+    const entries = await journalHolds("w1: closed, client there");
+    expect(entries.filter((entry) => entry.startsWith("w1:"))).toEqual([
+      "w1: opened",
+      "w1: after the response",
+      "w1: closed, client there",
+    ]);
+  });
+
+  it("closes a generator dependency when the handler fails, and answers 500", async () => {
+    const response = await fetch(url("/work?label=w2&fail=true"));
+    expect(response.status).toBe(500);
+    expect(await response.json()).toEqual({ detail: "Internal Server Error" });
+    await journalHolds("w2: opened", "w2: closed, client there");
+  });
+
+  it("does not take an answer delivered in full for a client that left", async () => {
+    for (const label of ["a1", "a2", "a3"]) {
+      const response = await fetch(url(`/watched?label=${label}`));
+      expect(await response.json()).toEqual({ label });
+    }
+    const stream = await fetch(url("/ticks?count=1&label=delivered"));
+    expect(await stream.text()).toBe(': connected\n\nid: 1\ndata: {"n":1}\n\n');
+    // Deno aborts request.signal just after each answer: more requests give it every chance to.
+    for (let index = 0; index < 5; index++) await journal();
+    const entries = await journalHolds("delivered: ended, signal not aborted");
+    expect(entries.filter((entry) => entry.includes("aborted") && !entry.includes("not aborted"))).toEqual(
+      [],
+    );
+  });
+
+  it("aborts request.signal when the client leaves mid-request, and clean-ups see it", async () => {
+    const socket = await rawRequest(server.port, "/wait-for-leave?label=gone");
+    await journalHolds("gone: waiting");
+    socket.destroy();
+    const entries = await journalHolds("gone: closed, client gone");
+    expect(entries.filter((entry) => entry.startsWith("gone:"))).toEqual([
+      "gone: opened",
+      "gone: waiting",
+      "gone: saw the client leave",
+      "gone: closed, client gone",
+    ]);
+  });
+
+  it("ends an event stream's source when its client leaves", async () => {
+    const socket = await rawRequest(server.port, "/ticks?count=0&label=left");
+    await journalHolds("left: streaming");
+    socket.destroy();
+    await journalHolds("left: ended, signal aborted");
+  });
+
+  it("tells the client's address as its socket saw it", async () => {
+    const socket = await rawRequest(server.port, "/client");
+    const port = socket.localPort;
+    const answer = await new Promise<string>((resolve) => {
+      let received = "";
+      socket.on("data", (chunk: Buffer) => {
+        received += chunk.toString("latin1");
+        if (received.endsWith("}")) resolve(received);
+      });
+    });
+    socket.destroy();
+    expect(JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4))).toEqual({
+      host: "127.0.0.1",
+      port,
+    });
+  });
+
+  it("serves the documentation pages and the OpenAPI document", async () => {
+    const docs = await fetch(url("/openapi/docs"));
+    expect(docs.status).toBe(200);
+    expect(docs.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    expect(await docs.text()).toContain("SwaggerUIBundle");
+    const redoc = await fetch(url("/openapi/redoc"));
+    expect(redoc.status).toBe(200);
+    expect(await redoc.text()).toContain("redoc");
+    const document = (await (await fetch(url("/openapi/openapi.json"))).json()) as {
+      openapi: string;
+      paths: Record<string, unknown>;
+    };
+    expect(document.openapi).toMatch(/^3\.1\.\d+$/);
+    expect(Object.keys(document.paths)).toContain("/students/{student_id}/enrolments");
+  });
+
+  it("closes gracefully on SIGTERM: answers the request in flight, ends event streams, exits 0", async () => {
+    const held = fetch(url("/hold?ms=1500"));
+    await journalHolds("hold: started");
+    const stream = await fetch(url("/ticks?count=0&label=closing"));
+    const reader = stream.body!.getReader();
+    let received = "";
+    while (!received.includes("\n\ndata: "))
+      received += new TextDecoder().decode((await reader.read()).value);
+    expect(received).toBe(': connected\n\ndata: {"n":0}\n\n');
+    server.child.kill("SIGTERM");
+    const answer = await held;
+    expect(answer.status).toBe(200);
+    expect(await answer.json()).toEqual({ held: 1500 });
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+      // Whatever was still sent before the end.
+    }
+    expect(await server.exited).toBe(0);
+    expect(server.output.stderr).toContain("SIGTERM: finishing requests in flight, then exiting");
+    expect(server.output.stdout).toContain('"closing: ended, signal aborted"');
+  });
+});
