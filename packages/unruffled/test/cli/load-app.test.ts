@@ -18,8 +18,8 @@ afterAll(async () => {
 });
 
 describe.each([
-  ["the .js files tsc emits (moduleResolution nodenext)", "js-specifiers", "Hello from .js specifiers"],
-  ["the .ts files themselves (allowImportingTsExtensions)", "ts-specifiers", "Hello from .ts specifiers"],
+  ["the .js files tsc emits (moduleResolution nodenext)", "js-specifiers", "Hello from .js specifiers!"],
+  ["the .ts files themselves (allowImportingTsExtensions)", "ts-specifiers", "Hello from .ts specifiers!"],
 ])("a project whose relative imports name %s", (_style, fixture, greeting) => {
   const app = join(FIXTURES, fixture, "app.ts");
 

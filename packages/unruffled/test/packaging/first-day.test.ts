@@ -286,7 +286,8 @@ describe.each([
     expect(await check(project, config)).toEqual({ code: 0, stdout: "", stderr: "" });
   });
 
-  it.runIf(erasableSyntaxOnly)("refuses an enum, which Node could not run", async () => {
+  // Once is enough: 5.8 accepting the option is the check above.
+  it.runIf(version === NEWEST_TYPESCRIPT)("refuses an enum, which Node could not run", async () => {
     const checks = join(project, `enum-${version}`);
     await mkdir(checks);
     await writeFile(
