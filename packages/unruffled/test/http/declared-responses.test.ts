@@ -13,6 +13,9 @@ import { z } from "zod";
 import { strictResponses } from "../../src/app/settings.ts";
 import { jsonOf, serve } from "../support/serve.ts";
 
+// Some answers here are 100 MB strings: on a busy machine they take seconds, never a race with the clock.
+vi.setConfig({ testTimeout: 180_000 });
+
 const Student = z.object({
   id: z.int(),
   name: z.string().max(20),
