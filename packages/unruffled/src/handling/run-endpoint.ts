@@ -4,6 +4,7 @@ import type { HttpRequest } from "../http/request.ts";
 import type { HttpResponse } from "../http/response.ts";
 import type { ResponseDraft } from "../http/response-draft.ts";
 import type { ErrorLogger } from "../logging/logger.ts";
+import type { Check } from "../rate-limit/gcra.ts";
 import type { RouteLimiter } from "../rate-limit/route-limiter.ts";
 import type { Decisions } from "../rate-limit/store.ts";
 import type { EndpointDescription } from "../route/description.ts";
@@ -108,9 +109,16 @@ export class EndpointRunner {
           ? decided(error, values, scope, draft)
           : this.failed(closed, request, scope);
       };
+      let checks: Check[];
+      try {
+        checks = limiter.checksOf(request, principal);
+      } catch (failure) {
+        this.settle(this.failed(failure, request, scope), request, finish);
+        return;
+      }
       let response: Answer;
       try {
-        const consumed = limiter.consume(request, principal);
+        const consumed = limiter.consume(checks);
         if (consumed instanceof Promise) {
           response = consumed.then((answer) => {
             decisions = answer;

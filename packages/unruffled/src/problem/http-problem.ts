@@ -21,9 +21,19 @@ export class HttpProblem extends HttpError {
     problem: { type?: string; title?: string; status: number; detail?: string } & ProblemExtensions,
     headers: Record<string, string> = {},
   ) {
-    const title = problem.title ?? statusTitle(problem.status);
-    super(problem.status, problem.detail ?? title, headers);
-    this.problem = { ...problem, type: problem.type ?? "about:blank", title, status: problem.status };
+    const {
+      type = "about:blank",
+      title = statusTitle(problem.status),
+      status,
+      detail,
+      ...extensions
+    } = problem;
+    super(status, detail ?? title, headers);
+    // RFC 9457's members first, then the type's own, as a reader expects them.
+    this.problem =
+      detail === undefined
+        ? { type, title, status, ...extensions }
+        : { type, title, status, detail, ...extensions };
   }
 }
 

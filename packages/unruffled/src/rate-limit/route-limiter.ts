@@ -72,8 +72,11 @@ export class RouteLimiter {
     return this.context.legacyHeaders;
   }
 
-  /** Asks the store about every policy of the route at once; may throw, or reject, when it fails. */
-  consume(request: HttpRequest, principal: unknown): Decisions | Promise<Decisions> {
+  /**
+   * The checks of a request: each policy's key and cost. A key or cost function that throws is the
+   * app's error (a 500), not the store's.
+   */
+  checksOf(request: HttpRequest, principal: unknown): Check[] {
     const checks: Check[] = [];
     for (const policy of this.compiled) {
       const cost = typeof policy.cost === "number" ? policy.cost : policy.cost(request);
@@ -84,6 +87,11 @@ export class RouteLimiter {
         cost,
       });
     }
+    return checks;
+  }
+
+  /** Asks the store about every policy of the route at once; may throw, or reject, when it fails. */
+  consume(checks: readonly Check[]): Decisions | Promise<Decisions> {
     return this.context.store.consume(checks);
   }
 

@@ -231,11 +231,17 @@ describe("the packed tarball", () => {
     expect(await readFile(join(stagedPackage, "package.json"), "utf8")).toBe(await repositoryManifestText());
   });
 
-  it("takes zod as a peer, and its run-time dependencies as caret ranges", () => {
-    const { dependencies, peerDependencies } = JSON.parse(
+  it("takes zod as a peer, pg, redis and ws as optional peers, and its run-time dependencies as caret ranges", () => {
+    const { dependencies, peerDependencies, peerDependenciesMeta } = JSON.parse(
       readFileSync(join(project, "node_modules/unruffled/package.json"), "utf8"),
     );
-    expect(peerDependencies).toEqual({ zod: ZOD_RANGE });
+    // Brokers and rate-limit stores load pg and redis, WebSocket routes ws, only when an app uses them.
+    expect(peerDependencies).toEqual({ zod: ZOD_RANGE, pg: "^8.11.0", redis: "^6.0.0", ws: "^8.18.0" });
+    expect(peerDependenciesMeta).toEqual({
+      pg: { optional: true },
+      redis: { optional: true },
+      ws: { optional: true },
+    });
     expect(Object.keys(dependencies).sort()).toEqual(["@fastify/busboy", "jose", "pino"]);
     expect(Object.values(dependencies).filter((range) => !/^\^\d+\.\d+\.\d+$/.test(range as string))).toEqual(
       [],
