@@ -20,5 +20,7 @@ export default defineConfig({
     pool: "forks",
     // One throwaway PostgreSQL cluster for the whole run; each test file makes its own databases.
     globalSetup: ["apps/enrollment/test/support/postgres.ts"],
+    // No test sees the service variables of the caller's shell (ENROLL_ADMIN_TOKEN, DATABASE_URL, …).
+    setupFiles: ["apps/enrollment/test/support/caller-environment.ts"],
   },
 });

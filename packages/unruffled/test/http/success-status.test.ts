@@ -1,5 +1,5 @@
-// A declared success status is the default, and a success answer never sends a field that no
-// declared success model names, whatever its status (docs/responses.md, "Status codes").
+// A declared success status is the default, and a success or redirect answer never sends a field
+// that no declared success model names, whatever its status (docs/responses.md, "Status codes").
 import { EventStreamResponse, JsonResponse } from "unruffled/http";
 import { endpoint, p, path } from "unruffled/route";
 import { describe, expect, it, vi } from "vitest";
@@ -122,6 +122,40 @@ describe("a success answer of a status with no model of its own", () => {
     });
     const { status, body } = await answer([path("/follow", { endpoint: follow })], "/follow", "off");
     expect([status, body]).toEqual([200, ': connected\n\ndata: {"job":"j-1"}\n\n']);
+  });
+
+  it("a redirect's JSON body goes through the success models too, in both modes", async () => {
+    const moved = endpoint({
+      returns: [p.ResponseSpec({ model: Row })],
+      handler: () => JsonResponse.unchecked(row, { status: 303, headers: { location: "/rows/7" } }),
+    });
+    for (const validate of ["strict", "off"] as const) {
+      const logger = { error: vi.fn() };
+      const server = await serve([path("/rows", { endpoint: moved })], {
+        settings: { RESPONSES: { validate } },
+        logger,
+      });
+      const response = await server.fetch("/rows", { redirect: "manual" });
+      expect([response.status, response.headers.get("location"), await response.text()]).toEqual([
+        303,
+        "/rows/7",
+        '{"id":7,"email":"ann@example.edu"}',
+      ]);
+    }
+  });
+
+  it("a redirect's JSON body is a 500 when the endpoint declares no success model at all", async () => {
+    const onlyErrors = endpoint({
+      returns: [p.ResponseSpec({ model: NotFound, code: "404" })],
+      handler: () => JsonResponse.unchecked(row, { status: 302, headers: { location: "/elsewhere" } }),
+    });
+    const logger = { error: vi.fn() };
+    const server = await serve([path("/rows", { endpoint: onlyErrors, name: "rows" })], { logger });
+    const response = await server.fetch("/rows", { redirect: "manual" });
+    expect([response.status, await response.text()]).toEqual([500, '{"detail":"Internal Server Error"}']);
+    expect((logger.error.mock.calls[0]![0].err as Error).message).toBe(
+      'endpoint "rows" (GET /rows) answered 302 with a JSON body, but the endpoint declares no model for a success status; declare one (p.ResponseSpec({ code: "302", model })) or name a response class in returns',
+    );
   });
 
   it("an error status without a model is sent as the handler wrote it", async () => {

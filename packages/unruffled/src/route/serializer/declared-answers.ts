@@ -13,8 +13,8 @@ type Format = "json" | "events";
 /**
  * How the answers of an endpoint that declares `ResponseSpec`s are written, settled when the route
  * is built: the serializer of each declared status, the status of an answer built without one, and
- * what a success answer of an undeclared status goes through, so that it never sends a field that
- * no declared success model names.
+ * what a success or redirect answer of an undeclared status goes through, so that it never sends a
+ * field that no declared success model names.
  */
 export class DeclaredAnswers {
   /** The compiled writer of each status with a JSON or event-stream model. */
@@ -54,14 +54,14 @@ export class DeclaredAnswers {
   }
 
   /**
-   * The writer of a success answer whose status declares no model of its format: every declared
-   * success model of that format at once (a union: Zod keeps the fields of the first that accepts
+   * The writer of a success or redirect answer (2xx, 3xx) whose status declares no model of its
+   * format: every declared success model of that format at once (a union: Zod keeps the fields of the first that accepts
    * the value), or, where only the other format is declared, that one (the caller refuses the
-   * mismatch); undefined for another status, or where `returns` names a response class. Without
-   * any success model a success body is refused: nothing says which of its fields may go out.
+   * mismatch); undefined for an error status, or where `returns` names a response class. Without
+   * any success model such a body is refused: nothing says which of its fields may go out.
    */
   undeclaredSuccess(status: number, format: Format): ResponseSerializer | undefined {
-    if (!isSuccess(status)) return undefined;
+    if (isError(status)) return undefined;
     const other: Format = format === "json" ? "events" : "json";
     const chosen: Format | undefined =
       this.successModels[format] !== undefined
@@ -90,6 +90,15 @@ export class DeclaredAnswers {
 
 function isSuccess(status: number): boolean {
   return status >= 200 && status < 300;
+}
+
+/**
+ * An error status (4xx, 5xx): its body, when the endpoint declares no model for it, goes out as the
+ * handler wrote it. Any other (2xx, 3xx) goes through the success models: a redirect's JSON body is
+ * data the endpoint sends, and nothing declared says which of its fields may leave.
+ */
+function isError(status: number): boolean {
+  return status >= 400;
 }
 
 /** One model, or a union of several (made once, when the route is built). */
