@@ -22,7 +22,7 @@ describe("four instances starting at once on an empty PostgreSQL database", () =
 
   it("apply the migrations exactly once, and all four start", async () => {
     services = await Promise.all(
-      Array.from({ length: 4 }, () => startService({ databaseUrl: url, env: { LOG_LEVEL: "info" } })),
+      Array.from({ length: 4 }, () => startService({ databaseUrl: url, env: { LOG_LEVEL: "debug" } })),
     );
     for (const service of services) {
       expect((await get(service.port, "/api/enroll/student-list?size=1"))?.status).toBe(200);
