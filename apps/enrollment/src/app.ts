@@ -70,7 +70,8 @@ export function createEnrollmentApp(database: Database | string, options: Enroll
         ? undefined
         : async function connectDatabase() {
             opened = await openDatabase(url, {
-              onMigrated: (migrations) => app.logger.info({ migrations }, "Applied migrations"),
+              // debug: the service's info output is its access log, which tools and tests read.
+              onMigrated: (migrations) => app.logger.debug({ migrations }, "Applied migrations"),
             });
           },
     onClose: async () => {

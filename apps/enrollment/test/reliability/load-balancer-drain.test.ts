@@ -1,5 +1,4 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { once } from "node:events";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { Agent, type IncomingMessage, request } from "node:http";
 import { connect } from "node:net";

@@ -37,6 +37,33 @@ describe("unruffled serve", () => {
     expect(server.stdout).toBe("");
   });
 
+  it("drains on SIGTERM once readiness was probed: /readyz answers 503, other routes still answer, with Connection: close", async () => {
+    const server = serve(join(FIXTURES, "draining-app.ts"), "--port", "0");
+    const url = await server.served();
+    expect((await fetch(`${url}/readyz`)).status).toBe(200);
+    server.child.kill("SIGTERM");
+    await server.waitFor(/SIGTERM: finishing requests in flight, then exiting\n/);
+    const readiness = await fetch(`${url}/readyz`);
+    expect([readiness.status, await readiness.json()]).toEqual([
+      503,
+      { status: "fail", reason: "draining", checks: {} },
+    ]);
+    const hello = await fetch(`${url}/hello`);
+    expect([hello.status, hello.headers.get("connection"), await hello.text()]).toEqual([
+      200,
+      "close",
+      "Hello",
+    ]);
+    expect(server.child.exitCode).toBe(null);
+  });
+
+  it("exits 0 once the drain delay is over and the app closed", async () => {
+    const server = serve(join(FIXTURES, "draining-app.ts"), "--export", "brief", "--port", "0");
+    const url = await server.served();
+    expect((await fetch(`${url}/readyz`)).status).toBe(200);
+    expect(await server.stop("SIGTERM")).toBe(0);
+  });
+
   it("writes the access log to standard output with --log-level info", async () => {
     const server = serve(SHOP, "--port", "0", "--log-level", "info");
     const url = await server.served();

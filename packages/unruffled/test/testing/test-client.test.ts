@@ -110,7 +110,13 @@ describe("requests by path", () => {
       text: "",
       cookie: "session=a%20b; theme=dark",
       authorization: "Bearer t",
-      client: { host: "127.0.0.1", port: 50000 },
+      client: {
+        address: "127.0.0.1",
+        host: "127.0.0.1",
+        port: 50000,
+        scheme: "http",
+        origin: "http://localhost",
+      },
     });
   });
 
