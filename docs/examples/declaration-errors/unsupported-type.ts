@@ -4,9 +4,9 @@ import { endpoint, p, path } from "unruffled/route";
 import { z } from "zod";
 
 const listCourses = endpoint({
-  params: { since: p.Query(z.date()) },
+  params: { seats: p.Query(z.record(z.string(), z.int())) },
   returns: JsonResponse,
-  handler: (_request, { since }) => new JsonResponse({ since }),
+  handler: (_request, { seats }) => new JsonResponse({ seats }),
 });
 
 export const app = createApp({ routes: [path("/courses", { endpoint: listCourses, name: "list_courses" })] });

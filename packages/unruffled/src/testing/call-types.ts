@@ -62,9 +62,6 @@ type NotOnWire = { readonly kind: "depends" | "security" | "security-scopes" | "
  */
 type RequiredKey<K, D> = D extends NotOnWire ? never : MayOmit<D> extends true ? never : K;
 
-/** `K` when the call may leave declaration `D` out (`RequiredKey`'s other wire declarations). */
-type OptionalKey<K, D> = D extends NotOnWire ? never : MayOmit<D> extends true ? K : never;
-
 /** The parameters a dependency declaration reads, `{}` for any other declaration. */
 type DependencyParamsOf<D> =
   D extends DependsParam<any, infer Dependency>
@@ -83,19 +80,18 @@ type Intersection<U> = (U extends unknown ? (value: U) => void : never) extends 
 /** The names of the parameters a call must give (`RequiredKey` of each declaration). */
 type RequiredKeys<P> = { [K in keyof P]-?: RequiredKey<K, P[K]> }[keyof P];
 
-/** The names of the parameters a call may leave out (`OptionalKey` of each declaration). */
-type OptionalKeys<P> = { [K in keyof P]-?: OptionalKey<K, P[K]> }[keyof P];
-
 /**
  * The parameters of a call, keyed by parameter name, with those of the endpoint's dependencies;
- * those with defaults are optional. This type is computed at every call site: the keys are sorted
- * first, into two unions, and each mapped type then ranges over its union; sorting them in the
- * mapped types' key clauses instead cost a quarter more instantiations per call.
+ * those with defaults are optional. This type is computed at every call site, so it is built for
+ * few instantiations: one mapped type over the declarations gives every parameter's type, optional
+ * (a declaration not read on the wire, such as `p.Depends`, becomes `?: never`), and a second
+ * requires the keys a call must give. Sorting the keys into two mapped types of typed members
+ * instead cost a fifth more instantiations per call (bench:types, routes with a shared dependency).
  */
 export type CallParams<P extends ParamDeclarations> = {
-  [K in RequiredKeys<P>]: ParamInput<P[K]>;
+  [K in keyof P]?: ParamInput<P[K]>;
 } & {
-  [K in OptionalKeys<P>]?: ParamInput<P[K]>;
+  [K in RequiredKeys<P>]: unknown;
 } & DependencyParams<P>;
 
 /** The bodies of the endpoint's `ResponseSpec` models in JSON form; `unknown` when it names a response class. */

@@ -17,7 +17,7 @@ import {
 } from "./schema-shape.ts";
 
 const SUPPORTED =
-  "supported types are string, number, int, boolean, enum, literal, arrays of those, z.object models, and files (p.File)";
+  "supported types are string, number, int, boolean, date, enum, literal, arrays of those, z.object models, and files (p.File)";
 
 const LOCATION_OF: Record<MarkerKind, Location> = {
   path: "path",

@@ -145,11 +145,11 @@ describe("rule 13: a parameter needs a schema and an endpoint needs returns", ()
 
 describe("rule 14: unsupported parameter types are rejected", () => {
   const supported =
-    "supported types are string, number, int, boolean, enum, literal, arrays of those, z.object models, and files (p.File)";
+    "supported types are string, number, int, boolean, date, enum, literal, arrays of those, z.object models, and files (p.File)";
 
   it.each([
     ["a record", p.Query(z.record(z.string(), z.int())), "record"],
-    ["a date", p.Query(z.date()), "date"],
+    ["a big integer", p.Query(z.bigint()), "bigint"],
     [
       "a union of models",
       p.Json(z.union([z.object({ a: z.int() }), z.object({ b: z.int() })])),
@@ -171,10 +171,10 @@ describe("rule 14: unsupported parameter types are rejected", () => {
   });
 
   it("rejects a bare unsupported schema", () => {
-    const error = buildError({ value: z.date() });
+    const error = buildError({ value: z.bigint() });
     expect(error).toBeInstanceOf(ValueError);
     expect((error as Error).message).toBe(
-      `${label}, parameter "value" has an unsupported type date; ${supported}.`,
+      `${label}, parameter "value" has an unsupported type bigint; ${supported}.`,
     );
   });
 

@@ -1,7 +1,9 @@
 // docs/validation.md, "Dates": a z.date() reads an RFC 3339 date-time string (with an offset) as a
 // Date before validation, in a JSON body as in the query, headers, cookies and forms.
+import { createApp } from "unruffled";
 import { JsonResponse } from "unruffled/http";
-import { endpoint, p } from "unruffled/route";
+import { generateOpenApi } from "unruffled/openapi";
+import { endpoint, p, path } from "unruffled/route";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { dateReaderOf } from "../../../src/route/wire/json-dates.ts";
@@ -127,6 +129,28 @@ describe("a z.date() in a string source reads its ISO 8601 string as a Date", ()
         days: ["Date 2026-01-02T00:00:00.000Z"],
       },
     });
+  });
+});
+
+describe("the document says what the server reads", () => {
+  it("describes a date in a JSON body and in the query as a string of format date-time", () => {
+    const app = createApp({
+      routes: [
+        path("/m", {
+          endpoint: seen({ meeting: p.Json(z.object({ starts: z.date() })), after: p.Query(z.date()) }),
+          methods: ["POST"],
+        }),
+      ],
+    });
+    const operation = generateOpenApi(app).paths!["/m"]!.post!;
+    expect([operation.parameters, operation.requestBody!.content["application/json"]!.schema]).toEqual([
+      [{ name: "after", in: "query", required: true, schema: { type: "string", format: "date-time" } }],
+      {
+        type: "object",
+        properties: { starts: { type: "string", format: "date-time" } },
+        required: ["starts"],
+      },
+    ]);
   });
 });
 
