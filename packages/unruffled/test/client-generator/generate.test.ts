@@ -87,7 +87,7 @@ describe("the generated module", () => {
     // The answers the framework adds are in both: a body's 413 and 415, a scheme's 401 and 403.
     expect(fromDocument["upload POST /upload"]).toEqual(["200", "413", "415", "422"]);
     expect(fromDocument["admin_only GET /admin"]).toEqual(["200", "401", "403"]);
-    expect(Object.keys(fromClient)).toHaveLength(9);
+    expect(Object.keys(fromClient)).toHaveLength(11);
   });
 
   it("types an event stream's data, and files as Blobs", () => {
