@@ -83,6 +83,8 @@ class PostgresPubSub implements PubSub {
   private readonly gaps = new GapListeners();
   private readonly listening: Reconnection<pg.Client>;
   private publisher: Promise<pg.Client> | undefined;
+  // The publishes in flight, one after another.
+  private sending: Promise<unknown> = Promise.resolve();
   private tableMade = false;
   private lastCleanUp = 0;
   // Notifications are handed on in the order they came, also while a large one is being fetched.
@@ -114,28 +116,34 @@ class PostgresPubSub implements PubSub {
     const client = await this.publishingClient();
     if (this.closed) throw closedError("PostgreSQL");
     const small = `${topic.length}:${topic}${message}`;
-    // Queries on one connection run in the order they are issued: each publisher's order holds.
-    if (Buffer.byteLength(small) < NOTIFY_LIMIT) {
-      await client.query("select pg_notify($1, $2)", [this.channel, small]);
-      return;
-    }
+    // One query at a time on the connection, in the order of the calls: each publisher's order holds.
+    const sent = this.sending.then<unknown>(() =>
+      Buffer.byteLength(small) < NOTIFY_LIMIT
+        ? client.query("select pg_notify($1, $2)", [this.channel, small])
+        : this.publishLarge(client, topic, message),
+    );
+    this.sending = sent.catch(() => undefined);
+    await sent;
+  }
+
+  private async publishLarge(client: pg.Client, topic: string, message: string): Promise<void> {
     if (!this.tableMade) {
-      this.tableMade = true;
-      client
+      await client
         .query(
           `create table if not exists ${this.table} (id bigserial primary key, topic text not null, message text not null, created_at timestamptz not null default now())`,
         )
         .catch(() => {
           // Another process made it at the same moment; were it missing, the insert below would tell.
         });
+      this.tableMade = true;
     }
-    const stored = client.query(
+    await client.query(
       `with stored as (insert into ${this.table} (topic, message) values ($1, $2) returning id) select pg_notify($3, '#' || id || ':' || $1) from stored`,
       [topic, message, this.channel],
     );
     if (Date.now() - this.lastCleanUp > this.keepFor / 2) {
       this.lastCleanUp = Date.now();
-      client
+      await client
         .query(`delete from ${this.table} where created_at < now() - $1 * interval '1 millisecond'`, [
           this.keepFor,
         ])
@@ -143,7 +151,6 @@ class PostgresPubSub implements PubSub {
           this.log.error({ err: error }, "PubSub: could not delete old large messages"),
         );
     }
-    await stored;
   }
 
   async subscribe(topic: string, listener: (message: string) => void): Promise<Unsubscribe> {
