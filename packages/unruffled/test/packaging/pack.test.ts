@@ -262,11 +262,15 @@ describe("the packed tarball", () => {
     ]);
   });
 
-  it("takes zod as a peer, and its run-time dependencies as caret ranges", () => {
-    const { dependencies, peerDependencies } = JSON.parse(
+  it("takes zod as a peer, pg and redis as optional peers, and its run-time dependencies as caret ranges", () => {
+    const { dependencies, peerDependencies, peerDependenciesMeta } = JSON.parse(
       readFileSync(join(project, "node_modules/unruffled/package.json"), "utf8"),
     );
-    expect(peerDependencies).toEqual({ zod: ZOD_RANGE });
+    expect(peerDependencies).toEqual({ pg: "^8.11.0", redis: "^6.0.0", zod: ZOD_RANGE });
+    expect(peerDependenciesMeta).toEqual({ pg: { optional: true }, redis: { optional: true } });
+    // An app that uses neither broker installs neither.
+    expect(existsSync(join(project, "node_modules/pg"))).toBe(false);
+    expect(existsSync(join(project, "node_modules/redis"))).toBe(false);
     expect(Object.keys(dependencies).sort()).toEqual(["@fastify/busboy", "jose", "pino"]);
     expect(Object.values(dependencies).filter((range) => !/^\^\d+\.\d+\.\d+$/.test(range as string))).toEqual(
       [],
