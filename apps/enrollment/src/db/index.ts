@@ -8,9 +8,15 @@ export {
 } from "./enrollment-queries.ts";
 export { migrateToLatest } from "./migrate.ts";
 export { nameContains } from "./name-contains.ts";
-export { type Database, defaultSqlitePath, type OpenDatabaseOptions, openDatabase } from "./open-database.ts";
+export {
+  type Database,
+  defaultSqlitePath,
+  type OpenDatabaseOptions,
+  openDatabase,
+  seatsBroker,
+} from "./open-database.ts";
 export { pingDatabase } from "./ping.ts";
-export { LocalSeatChanges, type SeatChanges } from "./seat-changes.ts";
+export { PubSubSeatChanges, type SeatChanges, seatsTopic } from "./seat-changes.ts";
 export { type BooleanLiteral, readBoolean, type StoredBoolean, sqlBoolean } from "./stored-boolean.ts";
 export type {
   CourseRow,

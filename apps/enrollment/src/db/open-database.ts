@@ -1,11 +1,11 @@
 import { fileURLToPath } from "node:url";
 import type { Kysely } from "kysely";
 import { withAdvisoryLock } from "unruffled/postgres";
+import { memoryPubSub, type PubSub, postgresPubSub } from "unruffled/pubsub";
 import { type DialectName, dialectOf } from "./dialect.ts";
 import { migrateToLatest } from "./migrate.ts";
 import { openPostgres } from "./postgres.ts";
-import { PostgresSeatChanges } from "./postgres-seat-changes.ts";
-import { LocalSeatChanges, type SeatChanges } from "./seat-changes.ts";
+import { PubSubSeatChanges, type SeatChanges } from "./seat-changes.ts";
 import { openSqlite } from "./sqlite.ts";
 import type { Tables } from "./tables.ts";
 
@@ -22,8 +22,14 @@ export interface Database {
 /** Where the embedded database lives when `DATABASE_URL` is not set: `apps/enrollment/data/`. */
 export const defaultSqlitePath = fileURLToPath(new URL("../../data/enrollment.db", import.meta.url));
 
-/** What opening a database tells. */
+/** How the database is opened beside the app, and what opening it tells. */
 export interface OpenDatabaseOptions {
+  /**
+   * Where seat changes are announced: the app's `app.pubsub`, which the app closes. Without one the
+   * database makes its own (PostgreSQL `LISTEN/NOTIFY` on PostgreSQL, in-process on SQLite) and
+   * closes it with itself.
+   */
+  pubsub?: PubSub | undefined;
   /** Called with the migrations this process applied, when it applied any. */
   onMigrated?: (names: string[]) => void;
 }
@@ -54,8 +60,9 @@ export async function openDatabase(
     await kysely.destroy();
     throw error;
   }
-  const seatChanges =
-    dialect === "postgres" ? new PostgresSeatChanges(url, kysely as Kysely<unknown>) : new LocalSeatChanges();
+  const seatChanges = new PubSubSeatChanges(options.pubsub ?? seatsBroker(url), {
+    owned: options.pubsub === undefined,
+  });
   return {
     kysely,
     dialect,
@@ -65,4 +72,9 @@ export async function openDatabase(
       await kysely.destroy();
     },
   };
+}
+
+/** The broker a database opened without the app's: across processes on PostgreSQL, else in this one. */
+export function seatsBroker(url: string): PubSub {
+  return dialectOf(url) === "postgres" ? postgresPubSub({ connectionString: url }) : memoryPubSub();
 }

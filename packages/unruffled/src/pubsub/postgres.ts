@@ -31,6 +31,8 @@ const NOTIFY_LIMIT = 8_000;
 const TOPIC_LIMIT = 1_000;
 // How the broker's connections show in pg_stat_activity.
 const APPLICATION_NAME = "unruffled-pubsub";
+// The most notifications sent in one query.
+const BATCH_LIMIT = 500;
 const IDENTIFIER = /^[a-z_][a-z0-9_]{0,62}$/;
 
 /**
@@ -73,6 +75,12 @@ function loadPg(): Promise<typeof pg> {
   return loadedPg;
 }
 
+interface Batch {
+  client: pg.Client;
+  payloads: string[];
+  settles: { resolve: () => void; reject: (error: unknown) => void }[];
+}
+
 class PostgresPubSub implements PubSub {
   private readonly url: string;
   private readonly channel: string;
@@ -83,6 +91,10 @@ class PostgresPubSub implements PubSub {
   private readonly gaps = new GapListeners();
   private readonly listening: Reconnection<pg.Client>;
   private publisher: Promise<pg.Client> | undefined;
+  // The publishes in flight, one after another, and the batch of notifications still gathering.
+  private sending: Promise<unknown> = Promise.resolve();
+  private batch: Batch | undefined;
+  private sequence = 0;
   private tableMade = false;
   private lastCleanUp = 0;
   // Notifications are handed on in the order they came, also while a large one is being fetched.
@@ -113,29 +125,66 @@ class PostgresPubSub implements PubSub {
     if (this.closed) throw closedError("PostgreSQL");
     const client = await this.publishingClient();
     if (this.closed) throw closedError("PostgreSQL");
-    const small = `${topic.length}:${topic}${message}`;
-    // Queries on one connection run in the order they are issued: each publisher's order holds.
-    if (Buffer.byteLength(small) < NOTIFY_LIMIT) {
-      await client.query("select pg_notify($1, $2)", [this.channel, small]);
-      return;
-    }
+    // The counter keeps two equal messages apart: PostgreSQL drops a notification equal to another
+    // of the same transaction, and a batch is one transaction.
+    this.sequence = (this.sequence + 1) % 1_000_000;
+    const small = `${this.sequence.toString(36)}/${topic.length}:${topic}${message}`;
+    if (Buffer.byteLength(small) < NOTIFY_LIMIT) return this.notify(client, small);
+    this.batch = undefined;
+    // One query at a time on the connection, in the order of the calls: each publisher's order holds.
+    const sent = this.sending.then(() => this.publishLarge(client, topic, message));
+    this.sending = sent.catch(() => undefined);
+    await sent;
+  }
+
+  /**
+   * Sends a notification with those published before it while the query ahead runs: one query, and
+   * one round trip and commit, for the whole batch, its notifications in the order of the calls.
+   */
+  private notify(client: pg.Client, payload: string): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const waiting = this.batch;
+      if (waiting !== undefined && waiting.client === client && waiting.payloads.length < BATCH_LIMIT) {
+        waiting.payloads.push(payload);
+        waiting.settles.push({ resolve, reject });
+        return;
+      }
+      const batch: Batch = { client, payloads: [payload], settles: [{ resolve, reject }] };
+      this.batch = batch;
+      const sent = this.sending.then(async () => {
+        if (this.batch === batch) this.batch = undefined;
+        try {
+          await client.query("select pg_notify($1, payload) from unnest($2::text[]) as batch(payload)", [
+            this.channel,
+            batch.payloads,
+          ]);
+          for (const settle of batch.settles) settle.resolve();
+        } catch (error) {
+          for (const settle of batch.settles) settle.reject(error);
+        }
+      });
+      this.sending = sent;
+    });
+  }
+
+  private async publishLarge(client: pg.Client, topic: string, message: string): Promise<void> {
     if (!this.tableMade) {
-      this.tableMade = true;
-      client
+      await client
         .query(
           `create table if not exists ${this.table} (id bigserial primary key, topic text not null, message text not null, created_at timestamptz not null default now())`,
         )
         .catch(() => {
           // Another process made it at the same moment; were it missing, the insert below would tell.
         });
+      this.tableMade = true;
     }
-    const stored = client.query(
+    await client.query(
       `with stored as (insert into ${this.table} (topic, message) values ($1, $2) returning id) select pg_notify($3, '#' || id || ':' || $1) from stored`,
       [topic, message, this.channel],
     );
     if (Date.now() - this.lastCleanUp > this.keepFor / 2) {
       this.lastCleanUp = Date.now();
-      client
+      await client
         .query(`delete from ${this.table} where created_at < now() - $1 * interval '1 millisecond'`, [
           this.keepFor,
         ])
@@ -143,7 +192,6 @@ class PostgresPubSub implements PubSub {
           this.log.error({ err: error }, "PubSub: could not delete old large messages"),
         );
     }
-    await stored;
   }
 
   async subscribe(topic: string, listener: (message: string) => void): Promise<Unsubscribe> {
@@ -225,8 +273,10 @@ class PostgresPubSub implements PubSub {
         });
       return;
     }
-    const colon = payload.indexOf(":");
-    const length = Number(payload.slice(0, colon));
+    // "<counter>/<topic length>:<topic><message>"
+    const slash = payload.indexOf("/");
+    const colon = payload.indexOf(":", slash);
+    const length = Number(payload.slice(slash + 1, colon));
     const topic = payload.slice(colon + 1, colon + 1 + length);
     const message = payload.slice(colon + 1 + length);
     if (this.fetching === 0) this.topics.deliver(topic, message);

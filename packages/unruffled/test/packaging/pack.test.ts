@@ -242,6 +242,10 @@ describe("the packed tarball", () => {
       redis: { optional: true },
       ws: { optional: true },
     });
+    // An app that uses no broker, store or WebSocket route installs none of them.
+    expect(existsSync(join(project, "node_modules/pg"))).toBe(false);
+    expect(existsSync(join(project, "node_modules/redis"))).toBe(false);
+    expect(existsSync(join(project, "node_modules/ws"))).toBe(false);
     expect(Object.keys(dependencies).sort()).toEqual(["@fastify/busboy", "jose", "pino"]);
     expect(Object.values(dependencies).filter((range) => !/^\^\d+\.\d+\.\d+$/.test(range as string))).toEqual(
       [],

@@ -78,6 +78,18 @@ export function brokerRules(pair: () => BrokerPair): void {
     await unsubscribe();
   });
 
+  it("delivers equal messages published together once each", async () => {
+    const { publisher, subscriber } = pair();
+    const topic = freshTopic("equal");
+    const received: string[] = [];
+    const unsubscribe = await subscriber.subscribe(topic, (message) => received.push(message));
+    await Promise.all(Array.from({ length: 50 }, () => publisher.publish(topic, "same")));
+    await publisher.publish(topic, "end");
+    await waitFor(() => received.includes("end"), "the last message");
+    expect(received).toEqual([...Array.from({ length: 50 }, () => "same"), "end"]);
+    await unsubscribe();
+  });
+
   it("stops delivering to a subscription once its unsubscribe resolves, and to no other", async () => {
     const { publisher, subscriber } = pair();
     const topic = freshTopic("unsubscribe");
