@@ -38,5 +38,7 @@ for (const [name, make] of Object.entries(cases)) {
   const runs: number[] = [];
   for (let run = 0; run < 5; run++) runs.push(await perCpuSecond(make));
   runs.sort((a, b) => a - b);
-  console.log(`${name.padEnd(6)} ${Math.round(runs[2]!).toLocaleString("en")} req/CPU-s (runs ${runs.map((r) => Math.round(r / 1000)).join(", ")} k)`);
+  console.log(
+    `${name.padEnd(6)} ${Math.round(runs[2]!).toLocaleString("en")} req/CPU-s (runs ${runs.map((r) => Math.round(r / 1000)).join(", ")} k)`,
+  );
 }
