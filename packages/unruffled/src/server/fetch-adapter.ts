@@ -20,8 +20,6 @@ export interface FetchTarget {
 export interface StreamsInFlight {
   closing: boolean;
   readonly streams: Map<EventFrames, HttpRequest>;
-  /** Called with the web request whose answer is an event stream (Bun lifts its idle timeout). */
-  onStream?: (webRequest: Request) => void;
   /**
    * The client's address, from what the runtime passes its handler beside the request; read only
    * when `request.client` is (it is called per request, so it should defer the work).
@@ -63,7 +61,7 @@ export function fetchHandler(
       return new Response(null, { status: response.status });
     }
     if (inFlight !== undefined && response.body instanceof EventFrames) {
-      follow(inFlight, response.body, request, webRequest);
+      follow(inFlight, response.body, request);
     }
     // The work after the answer (afterResponse() tasks, then the yield dependencies' clean-ups) waits
     // for the body to be sent, as on Node: a streamed body may still read from the session.
@@ -94,12 +92,11 @@ function headersOf(webHeaders: WebHeaders): Record<string, string | string[]> {
 }
 
 /** An event stream being written: the server's `close()` ends it, and ends at once one that starts while closing. */
-function follow(inFlight: StreamsInFlight, stream: EventFrames, request: HttpRequest, webRequest: Request) {
+function follow(inFlight: StreamsInFlight, stream: EventFrames, request: HttpRequest) {
   if (inFlight.closing) {
     endStream(stream, request);
     return;
   }
-  inFlight.onStream?.(webRequest);
   inFlight.streams.set(stream, request);
   stream.once("close", () => inFlight.streams.delete(stream));
 }
