@@ -7,7 +7,6 @@ interface BunServer {
   readonly hostname: string;
   readonly port: number;
   stop(closeActiveConnections?: boolean): Promise<void>;
-  timeout(request: Request, seconds: number): void;
   requestIP(request: Request): { address: string; port: number } | null;
 }
 interface BunGlobal {
@@ -25,10 +24,10 @@ interface BunGlobal {
 const BUN_MAX_IDLE_SECONDS = 255;
 
 /**
- * Serves a fetch handler on `Bun.serve`. Bun closes a connection silent for `idleTimeout`: the app's
- * `request_timeout` (a slow upload or a slow answer is not idle before it) while an answer is made,
- * and never for an event stream, whose heartbeat is the app's concern. Bun's own body limit is set
- * above the app's, so that the app answers 413 with its own message.
+ * Serves a fetch handler on `Bun.serve`. Bun closes a connection silent for `idleTimeout`, the app's
+ * `request_timeout` (a slow upload or a slow answer is not idle before it); a streamed answer (an
+ * event stream) is not closed by it. Bun's own body limit is set above the app's, so that the app
+ * answers 413 with its own message.
  *
  * @example const native = serveOnBun(fetchHandler(app, inFlight), inFlight, { port: 0, hostname, limits });
  */
@@ -39,11 +38,7 @@ export function serveOnBun(
 ): NativeServer {
   const bun = (globalThis as unknown as { Bun: BunGlobal }).Bun;
   let server: BunServer | undefined;
-  inFlight.onStream = (request) => server?.timeout(request, 0);
-  inFlight.peer = (request) => {
-    const ip = server?.requestIP(request);
-    return ip ? { remoteAddress: ip.address, remotePort: ip.port } : undefined;
-  };
+  inFlight.peer = (request) => new BunPeer(server!, request);
   const { limits } = options;
   server = bun.serve({
     port: options.port,
@@ -69,4 +64,26 @@ export function serveOnBun(
       if (cut) await running.stop(true);
     },
   };
+}
+
+/** The client's address as Bun tells it, asked only when `request.client` is read. */
+class BunPeer {
+  private readonly server: BunServer;
+  private readonly request: Request;
+  private ip: { address: string; port: number } | null | undefined;
+
+  constructor(server: BunServer, request: Request) {
+    this.server = server;
+    this.request = request;
+  }
+
+  get remoteAddress(): string | undefined {
+    this.ip ??= this.server.requestIP(this.request);
+    return this.ip?.address;
+  }
+
+  get remotePort(): number | undefined {
+    this.ip ??= this.server.requestIP(this.request);
+    return this.ip?.port;
+  }
 }

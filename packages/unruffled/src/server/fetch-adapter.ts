@@ -20,9 +20,10 @@ export interface FetchTarget {
 export interface StreamsInFlight {
   closing: boolean;
   readonly streams: Map<EventFrames, HttpRequest>;
-  /** Called with the web request whose answer is an event stream (Bun lifts its idle timeout). */
-  onStream?: (webRequest: Request) => void;
-  /** The client's address, from what the runtime passes its handler beside the request. */
+  /**
+   * The client's address, from what the runtime passes its handler beside the request; read only
+   * when `request.client` is (it is called per request, so it should defer the work).
+   */
   peer?: (webRequest: Request, context: unknown) => RawRequest["socket"];
 }
 
@@ -40,25 +41,27 @@ export function fetchHandler(
     // serve() started ran the hooks before it listened.
     if (inFlight === undefined) await app.startup();
     const url = webRequest.url;
-    const client = new WebClient(webRequest.signal);
+    const client = new WebClient(webRequest);
+    const headers = headersOf(webRequest.headers);
+    const length = headers["content-length"];
     const request = app.createRequest({
       method: webRequest.method,
       url: targetOf(url),
-      headers: headersOf(webRequest.headers),
+      headers,
       socket: inFlight?.peer?.(webRequest, context),
-      body: new WebRequestBody(webRequest, webRequest.headers.get("content-length")),
+      body: new WebRequestBody(webRequest, typeof length === "string" ? length : null),
       connection: client,
     });
     const response = await app.handle(request, false);
     // A client gone before its answer was ready: its body stream is released, not handed to nobody,
     // and the work after the answer runs as it does once a body was sent.
-    if (webRequest.signal.aborted && response.body instanceof Readable) {
+    if (response.body instanceof Readable && webRequest.signal.aborted) {
       response.body.destroy();
       app.startWork(request);
       return new Response(null, { status: response.status });
     }
     if (inFlight !== undefined && response.body instanceof EventFrames) {
-      follow(inFlight, response.body, request, webRequest);
+      follow(inFlight, response.body, request);
     }
     // The work after the answer (afterResponse() tasks, then the yield dependencies' clean-ups) waits
     // for the body to be sent, as on Node: a streamed body may still read from the session.
@@ -89,12 +92,11 @@ function headersOf(webHeaders: WebHeaders): Record<string, string | string[]> {
 }
 
 /** An event stream being written: the server's `close()` ends it, and ends at once one that starts while closing. */
-function follow(inFlight: StreamsInFlight, stream: EventFrames, request: HttpRequest, webRequest: Request) {
+function follow(inFlight: StreamsInFlight, stream: EventFrames, request: HttpRequest) {
   if (inFlight.closing) {
     endStream(stream, request);
     return;
   }
-  inFlight.onStream?.(webRequest);
   inFlight.streams.set(stream, request);
   stream.once("close", () => inFlight.streams.delete(stream));
 }

@@ -6,24 +6,26 @@ import type { NodeResponseEvents } from "../http/client-signal.ts";
  * after every successful response too (its legacy behaviour), and an abort that comes once the
  * answer is out is not a client leaving.
  *
- * @example const client = new WebClient(webRequest.signal); client.writableFinished = true; // once sent
+ * The request's signal is touched only when `request.signal` is read: Bun makes it on first access.
+ *
+ * @example const client = new WebClient(webRequest); client.writableFinished = true; // once sent
  */
 export class WebClient implements NodeResponseEvents {
   /** Set once the whole answer was handed to the runtime: a later abort is not a client leaving. */
   writableFinished = false;
 
-  private readonly webSignal: AbortSignal;
+  private readonly webRequest: Request;
 
-  constructor(webSignal: AbortSignal) {
-    this.webSignal = webSignal;
+  constructor(webRequest: Request) {
+    this.webRequest = webRequest;
   }
 
   get closed(): boolean {
-    return this.webSignal.aborted;
+    return this.webRequest.signal.aborted;
   }
 
   once(_event: "close", listener: () => void): this {
-    this.webSignal.addEventListener("abort", listener, { once: true });
+    this.webRequest.signal.addEventListener("abort", listener, { once: true });
     return this;
   }
 }

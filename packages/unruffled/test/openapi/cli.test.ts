@@ -98,7 +98,7 @@ describe("unruffled openapi", () => {
     expect(outcome.stderr).toBe(
       'Unknown command "serve-me".\n\nUsage: unruffled <command> [options]\n       unruffled --version\n\nCommands:\n  openapi    Write the OpenAPI 3.1 document of an app as JSON\n    unruffled openapi <app module> [--export <name>] [--out <file>]\n' +
         "  client     Write a typed TypeScript client of an app's routes (--check: fail when the file is stale)\n    unruffled client <app module> [--export <name>] --out <file> [--check]\n" +
-        "  serve      Serve an app on Node's HTTP server (--workers, --watch for development)\n    unruffled serve <app module> [--export <name>] [--port <port>] [--host <host>] [--workers <n>] [--watch] [--log-level <level>]\n" +
+        "  serve      Serve an app on the runtime's own server (--workers, --watch for development)\n    unruffled serve <app module> [--export <name>] [--port <port>] [--host <host>] [--workers <n>] [--watch] [--log-level <level>]\n" +
         "  routes     List an app's routes: method, path, name, parameters by source\n    unruffled routes <app module> [--export <name>]\n",
     );
   });
