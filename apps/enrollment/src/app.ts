@@ -1,5 +1,6 @@
 import { type App, type CorsOrigins, compression, cors, createApp, type Settings } from "unruffled";
-import { type Database, openDatabase } from "./db/index.ts";
+import { postgresPubSub } from "unruffled/pubsub";
+import { type Database, dialectOf, openDatabase } from "./db/index.ts";
 import { errorEnvelopes, type InternalErrorLog } from "./error-envelopes.ts";
 import { enrollRequestClass } from "./request.ts";
 import { routes } from "./routes.ts";
@@ -34,7 +35,9 @@ export interface EnrollmentAppOptions {
  * The enrollment service. Given a database URL, the app opens the database when it starts (its
  * `onStartup`, before it accepts a connection, so a database out of reach stops the start) and
  * closes it when it closes. Given an open database, as tests do, it serves that one and leaves it
- * open. Answers are compressed, and pages on `corsOrigins` may call it.
+ * open. Answers are compressed, and pages on `corsOrigins` may call it. Seat changes go through
+ * `app.pubsub`: PostgreSQL `LISTEN/NOTIFY` on PostgreSQL, and on SQLite the default (across the
+ * workers under `--workers N`, else within the process); an open database brings its own.
  *
  * @example const app = createEnrollmentApp(process.env.DATABASE_URL); await app.listen({ port: 8000 });
  */
@@ -58,11 +61,22 @@ export function createEnrollmentApp(database: Database | string, options: Enroll
     exceptionHandlers: errorEnvelopes(log),
     requestClass: enrollRequestClass(current, options.adminToken),
     logger: options.log,
+    // On SQLite, the app's default broker; its log is the app's (a gap is one warn record).
+    pubsub:
+      url !== undefined && dialectOf(url) === "postgres"
+        ? postgresPubSub({
+            connectionString: url,
+            log: {
+              warn: (details, message) => app.logger.warn(details, message),
+              error: (details, message) => log.error(details, message),
+            },
+          })
+        : undefined,
     onStartup:
       url === undefined
         ? undefined
         : async function connectDatabase() {
-            opened = await openDatabase(url);
+            opened = await openDatabase(url, { pubsub: app.pubsub });
           },
     onClose: async () => {
       if (url !== undefined) {

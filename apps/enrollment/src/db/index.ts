@@ -8,8 +8,14 @@ export {
 } from "./enrollment-queries.ts";
 export { migrateToLatest } from "./migrate.ts";
 export { nameContains } from "./name-contains.ts";
-export { type Database, defaultSqlitePath, openDatabase } from "./open-database.ts";
-export { LocalSeatChanges, type SeatChanges } from "./seat-changes.ts";
+export {
+  type Database,
+  defaultSqlitePath,
+  type OpenDatabaseOptions,
+  openDatabase,
+  seatsBroker,
+} from "./open-database.ts";
+export { PubSubSeatChanges, type SeatChanges, seatsTopic } from "./seat-changes.ts";
 export { type BooleanLiteral, readBoolean, type StoredBoolean, sqlBoolean } from "./stored-boolean.ts";
 export type {
   CourseRow,

@@ -1,10 +1,10 @@
 import { fileURLToPath } from "node:url";
 import type { Kysely } from "kysely";
+import { memoryPubSub, type PubSub, postgresPubSub } from "unruffled/pubsub";
 import { type DialectName, dialectOf } from "./dialect.ts";
 import { migrateToLatest } from "./migrate.ts";
 import { openPostgres } from "./postgres.ts";
-import { PostgresSeatChanges } from "./postgres-seat-changes.ts";
-import { LocalSeatChanges, type SeatChanges } from "./seat-changes.ts";
+import { PubSubSeatChanges, type SeatChanges } from "./seat-changes.ts";
 import { openSqlite } from "./sqlite.ts";
 import type { Tables } from "./tables.ts";
 
@@ -21,6 +21,16 @@ export interface Database {
 /** Where the embedded database lives when `DATABASE_URL` is not set: `apps/enrollment/data/`. */
 export const defaultSqlitePath = fileURLToPath(new URL("../../data/enrollment.db", import.meta.url));
 
+/** How the database is opened beside the app. */
+export interface OpenDatabaseOptions {
+  /**
+   * Where seat changes are announced: the app's `app.pubsub`, which the app closes. Without one the
+   * database makes its own (PostgreSQL `LISTEN/NOTIFY` on PostgreSQL, in-process on SQLite) and
+   * closes it with itself.
+   */
+  pubsub?: PubSub | undefined;
+}
+
 /**
  * Opens the database named by `url` (default: `DATABASE_URL`, else the embedded SQLite file) and
  * migrates it, so a fresh start serves a working schema.
@@ -28,6 +38,7 @@ export const defaultSqlitePath = fileURLToPath(new URL("../../data/enrollment.db
  */
 export async function openDatabase(
   url: string = process.env.DATABASE_URL || defaultSqlitePath,
+  options: OpenDatabaseOptions = {},
 ): Promise<Database> {
   const dialect = dialectOf(url);
   const kysely = dialect === "postgres" ? openPostgres<Tables>(url) : openSqlite<Tables>(url);
@@ -37,8 +48,9 @@ export async function openDatabase(
     await kysely.destroy();
     throw error;
   }
-  const seatChanges =
-    dialect === "postgres" ? new PostgresSeatChanges(url, kysely as Kysely<unknown>) : new LocalSeatChanges();
+  const seatChanges = new PubSubSeatChanges(options.pubsub ?? seatsBroker(url), {
+    owned: options.pubsub === undefined,
+  });
   return {
     kysely,
     dialect,
@@ -48,4 +60,9 @@ export async function openDatabase(
       await kysely.destroy();
     },
   };
+}
+
+/** The broker a database opened without the app's: across processes on PostgreSQL, else in this one. */
+export function seatsBroker(url: string): PubSub {
+  return dialectOf(url) === "postgres" ? postgresPubSub({ connectionString: url }) : memoryPubSub();
 }

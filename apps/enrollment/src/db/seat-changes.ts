@@ -1,16 +1,17 @@
-import { EventEmitter } from "node:events";
+import type { PubSub } from "unruffled/pubsub";
 
 /**
- * Tells the followers of a course that its seats changed (a bind or an unbind). SQLite serves one
- * process, so the news stays in it; on PostgreSQL it goes through `LISTEN/NOTIFY` to every process
- * on the database (`postgres-seat-changes.ts`).
+ * Tells the followers of a course that its seats changed (a bind or an unbind), through a PubSub:
+ * the app's (`app.pubsub`: PostgreSQL `LISTEN/NOTIFY` on PostgreSQL, across the workers or within
+ * the process on SQLite), so a change made in any process reaches the followers in every process.
  */
 export interface SeatChanges {
-  /** Tells every follower of the course, here and (PostgreSQL) in every other process. */
+  /** Tells every follower of the course, here and in every process that shares the broker. */
   announce(courseId: number): Promise<void>;
   /**
    * Starts following a course: resolves once no change can be missed, to the changes from then on,
-   * until `signal` aborts. Changes that arrive together are told once.
+   * until `signal` aborts. Changes that arrive together are told once. After the broker's gap (its
+   * connection dropped and came back) a change is told too, so the follower reads the state again.
    */
   follow(courseId: number, signal: AbortSignal): Promise<AsyncIterable<void>>;
   /** How many followers are listening now, in this process. */
@@ -18,76 +19,79 @@ export interface SeatChanges {
   close(): Promise<void>;
 }
 
-/**
- * The changes of one process: an in-process channel.
- *
- * @example const changes = await seatChanges.follow(7, request.signal); for await (const _ of changes) …
- */
-export class LocalSeatChanges implements SeatChanges {
-  protected readonly channel = new EventEmitter();
-
-  constructor() {
-    // One listener per open stream: many streams of one course are expected.
-    this.channel.setMaxListeners(0);
-  }
-
-  async announce(courseId: number): Promise<void> {
-    this.tell(courseId);
-  }
-
-  /** Passes a change on to this process's followers of the course. */
-  protected tell(courseId: number): void {
-    this.channel.emit(String(courseId));
-  }
-
-  async follow(courseId: number, signal: AbortSignal): Promise<AsyncIterable<void>> {
-    return changesOf(this.channel, String(courseId), signal);
-  }
-
-  followers(): number {
-    return this.channel.eventNames().reduce((count, name) => count + this.channel.listenerCount(name), 0);
-  }
-
-  async close(): Promise<void> {
-    this.channel.removeAllListeners();
-  }
+/** The topic of a course's seat changes. */
+export function seatsTopic(courseId: number): string {
+  return `course-seats:${courseId}`;
 }
 
 /**
- * The changes announced under `name` from now on, until `signal` aborts or the loop stops. The
- * listener is added at once (so nothing is missed before the first `next()`) and removed at the end.
+ * Seat changes on a PubSub; `owned` closes the broker with the seat changes (the database made it).
+ *
+ * @example const changes = await seatChanges.follow(7, request.signal); for await (const _ of changes) …
  */
-function changesOf(channel: EventEmitter, name: string, signal: AbortSignal): AsyncIterable<void> {
-  let changed = false;
-  let wake: (() => void) | undefined;
-  const onChange = () => {
-    changed = true;
-    wake?.();
-  };
-  const stop = () => {
-    channel.off(name, onChange);
-    signal.removeEventListener("abort", onAbort);
-  };
-  const onAbort = () => {
-    stop();
-    wake?.();
-  };
-  channel.on(name, onChange);
-  if (signal.aborted) stop();
-  else signal.addEventListener("abort", onAbort, { once: true });
-  return {
-    async *[Symbol.asyncIterator]() {
-      try {
-        while (!signal.aborted) {
-          if (!changed) await new Promise<void>((resolve) => (wake = resolve));
-          wake = undefined;
-          if (signal.aborted) return;
-          changed = false;
-          yield;
+export class PubSubSeatChanges implements SeatChanges {
+  private readonly pubsub: PubSub;
+  private readonly owned: boolean;
+  private following = 0;
+
+  constructor(pubsub: PubSub, { owned }: { owned: boolean }) {
+    this.pubsub = pubsub;
+    this.owned = owned;
+  }
+
+  async announce(courseId: number): Promise<void> {
+    await this.pubsub.publish(seatsTopic(courseId), "changed");
+  }
+
+  async follow(courseId: number, signal: AbortSignal): Promise<AsyncIterable<void>> {
+    let changed = false;
+    let wake: (() => void) | undefined;
+    const onChange = () => {
+      changed = true;
+      wake?.();
+    };
+    // Subscribed before the caller reads the count: a change in between is told, never missed.
+    const unsubscribe = await this.pubsub.subscribe(seatsTopic(courseId), onChange);
+    // Changes may have been missed while the broker was away: read the state again.
+    const removeGapListener = this.pubsub.onGap(onChange);
+    this.following++;
+    let stopped = false;
+    const stop = () => {
+      if (stopped) return;
+      stopped = true;
+      this.following--;
+      removeGapListener();
+      signal.removeEventListener("abort", onAbort);
+      unsubscribe().catch(() => undefined);
+    };
+    const onAbort = () => {
+      stop();
+      wake?.();
+    };
+    if (signal.aborted) stop();
+    else signal.addEventListener("abort", onAbort, { once: true });
+    return {
+      async *[Symbol.asyncIterator]() {
+        try {
+          while (!signal.aborted) {
+            if (!changed) await new Promise<void>((resolve) => (wake = resolve));
+            wake = undefined;
+            if (signal.aborted) return;
+            changed = false;
+            yield;
+          }
+        } finally {
+          stop();
         }
-      } finally {
-        stop();
-      }
-    },
-  };
+      },
+    };
+  }
+
+  followers(): number {
+    return this.following;
+  }
+
+  async close(): Promise<void> {
+    if (this.owned) await this.pubsub.close();
+  }
 }

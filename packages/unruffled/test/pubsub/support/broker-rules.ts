@@ -130,3 +130,23 @@ export function brokerRules(pair: () => BrokerPair): void {
 export function activeResources(): string[] {
   return process.getActiveResourcesInfo().sort();
 }
+
+/**
+ * Resolves once this process holds no more resources of any kind than `before` did (a socket that
+ * the test's own queries were still closing may be gone meanwhile); fails the test after 15 s.
+ */
+export async function nothingLeftBehind(before: string[]): Promise<void> {
+  const counts = (resources: string[]) => {
+    const byKind = new Map<string, number>();
+    for (const kind of resources) byKind.set(kind, (byKind.get(kind) ?? 0) + 1);
+    return byKind;
+  };
+  const allowed = counts(before);
+  const excess = () =>
+    [...counts(activeResources())]
+      .filter(([kind, count]) => count > (allowed.get(kind) ?? 0))
+      .map(([kind]) => kind);
+  await waitFor(() => excess().length === 0, "the broker's resources to be released").catch(() => {
+    throw new Error(`Left behind: ${excess().join(", ")}`);
+  });
+}

@@ -1,0 +1,185 @@
+import type * as redis from "redis";
+import { GapListeners } from "./gap-listeners.ts";
+import {
+  checkPublish,
+  checkTopic,
+  closedError,
+  consoleLog,
+  type PubSub,
+  type PubSubLog,
+  type Unsubscribe,
+} from "./pubsub.ts";
+import { Reconnection } from "./reconnection.ts";
+import { LocalTopics } from "./topics.ts";
+
+export interface RedisPubSubOptions {
+  /** The Redis server every process connects to: `redis://127.0.0.1:6379`. */
+  url: string;
+  /** Where the gap (one `warn` per outage) and a listener that threw are reported (default the console). */
+  log?: PubSubLog;
+}
+
+// What the broker uses of a node-redis client: its full generic type is heavier than it helps here.
+interface RedisClient {
+  connect(): Promise<unknown>;
+  publish(channel: string, message: string): Promise<unknown>;
+  subscribe(channel: string, listener: (message: string, channel: string) => void): Promise<void>;
+  unsubscribe(channel: string, listener: (message: string, channel: string) => void): Promise<void>;
+  destroy(): void;
+  on(event: "error" | "terminated", listener: (error: Error) => void): unknown;
+}
+
+/**
+ * A broker through Redis `PUBLISH`/`SUBSCRIBE`, for the processes of every machine on one Redis
+ * server: each process holds one connection that subscribes (to the topics its listeners follow)
+ * and one that publishes. Any size of message travels as it is. After a lost connection it
+ * reconnects (100 ms, doubling to 2 s, while anyone subscribes), subscribes again, logs the gap
+ * once and tells `onGap`; a publish while Redis is away rejects. Needs the `redis` package (an
+ * optional peer: `npm i redis`), loaded on first use.
+ *
+ * @example
+ * const pubsub = redisPubSub({ url: process.env.REDIS_URL! });
+ * const app = createApp({ routes, pubsub });
+ */
+export function redisPubSub(options: RedisPubSubOptions): PubSub {
+  if (typeof options?.url !== "string" || options.url === "") {
+    throw new TypeError("redisPubSub() needs a url: redis://host:6379");
+  }
+  return new RedisPubSub(options);
+}
+
+let loadedRedis: Promise<typeof redis> | undefined;
+// Loaded on first use: an app without this broker neither installs nor loads redis.
+function loadRedis(): Promise<typeof redis> {
+  loadedRedis ??= import("redis").catch((error: unknown) => {
+    loadedRedis = undefined;
+    throw new Error("redisPubSub() needs the redis package: npm i redis", { cause: error });
+  });
+  return loadedRedis;
+}
+
+class RedisPubSub implements PubSub {
+  private readonly url: string;
+  private readonly topics: LocalTopics;
+  private readonly gaps = new GapListeners();
+  private readonly listening: Reconnection<RedisClient>;
+  // The topics SUBSCRIBEd on the current connection, each with its command's reply.
+  private subscribed = new Map<string, Promise<void>>();
+  private publisher: Promise<RedisClient> | undefined;
+  private closed = false;
+
+  constructor(options: RedisPubSubOptions) {
+    this.url = options.url;
+    this.topics = new LocalTopics(options.log ?? consoleLog);
+    this.listening = new Reconnection({
+      name: "Redis",
+      log: options.log ?? consoleLog,
+      gaps: this.gaps,
+      wanted: () => this.topics.count() > 0,
+      open: (lost) => this.openSubscriber(lost),
+      close: async (client) => client.destroy(),
+    });
+  }
+
+  // One listener for every topic: node-redis passes the channel along.
+  private readonly receive = (message: string, channel: string): void => {
+    this.topics.deliver(channel, message);
+  };
+
+  async publish(topic: string, message: string): Promise<void> {
+    checkPublish(topic, message);
+    if (this.closed) throw closedError("Redis");
+    const client = await this.publishingClient();
+    if (this.closed) throw closedError("Redis");
+    // Commands on one connection are answered in order: each publisher's order holds.
+    await client.publish(topic, message);
+  }
+
+  async subscribe(topic: string, listener: (message: string) => void): Promise<Unsubscribe> {
+    checkTopic(topic);
+    if (this.closed) throw closedError("Redis");
+    const { unsubscribe } = this.topics.add(topic, listener, (empty) => this.unsubscribeTopic(empty));
+    try {
+      const client = await this.listening.ready();
+      await this.subscribeTopic(client, topic);
+    } catch (error) {
+      await unsubscribe();
+      throw error;
+    }
+    if (this.closed) throw closedError("Redis");
+    return unsubscribe;
+  }
+
+  onGap(listener: (error?: Error) => void): () => void {
+    return this.gaps.add(listener);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.topics.clear();
+    this.gaps.clear();
+    const publisher = this.publisher;
+    this.publisher = undefined;
+    await Promise.all([
+      this.listening.close(),
+      publisher?.then((client) => client.destroy()).catch(() => undefined),
+    ]);
+  }
+
+  private subscribeTopic(client: RedisClient, topic: string): Promise<void> {
+    let reply = this.subscribed.get(topic);
+    if (reply === undefined) {
+      reply = client.subscribe(topic, this.receive);
+      this.subscribed.set(topic, reply);
+      reply.catch(() => this.subscribed.delete(topic));
+    }
+    return reply;
+  }
+
+  private async unsubscribeTopic(topic: string): Promise<void> {
+    const client = this.listening.connection;
+    if (!this.subscribed.delete(topic) || client === undefined) return;
+    await client.unsubscribe(topic, this.receive).catch(() => undefined);
+  }
+
+  private async openSubscriber(lost: (error: Error) => void): Promise<RedisClient> {
+    const { createClient } = await loadRedis();
+    // Reconnection is ours (Reconnection): it subscribes again and tells the gap once.
+    const client = createClient({
+      url: this.url,
+      socket: { reconnectStrategy: false, connectTimeout: 5_000 },
+    });
+    client.on("error", (error: Error) => lost(error));
+    client.on("terminated", (error: Error) => lost(error));
+    await client.connect();
+    this.subscribed = new Map();
+    await Promise.all([...this.topics.names()].map((topic) => this.subscribeTopic(client, topic)));
+    return client;
+  }
+
+  private publishingClient(): Promise<RedisClient> {
+    this.publisher ??= (async () => {
+      const { createClient } = await loadRedis();
+      // A publish while Redis is away rejects at once instead of waiting in a queue.
+      const client = createClient({
+        url: this.url,
+        disableOfflineQueue: true,
+        socket: { reconnectStrategy: false, connectTimeout: 5_000 },
+      }) as unknown as RedisClient;
+      const drop = () => {
+        if (this.publisher === opened) this.publisher = undefined;
+        client.destroy();
+      };
+      // Unheard, an 'error' would end the process: the next publish opens a new connection.
+      client.on("error", drop);
+      await client.connect();
+      return client;
+    })();
+    const opened = this.publisher;
+    opened.catch(() => {
+      if (this.publisher === opened) this.publisher = undefined;
+    });
+    return opened;
+  }
+}

@@ -1,0 +1,206 @@
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import {
+  startPrivatePostgres,
+  startTestPostgres,
+  type TestPostgres,
+} from "../../../../apps/enrollment/test/support/postgres.ts";
+import { type PubSub, postgresPubSub } from "../../src/pubsub/index.ts";
+import {
+  activeResources,
+  brokerRules,
+  freshTopic,
+  nothingLeftBehind,
+  waitFor,
+} from "./support/broker-rules.ts";
+import { recordingLog } from "./support/recording-log.ts";
+
+vi.setConfig({ testTimeout: 60_000 });
+
+let server: TestPostgres;
+let url: string;
+const opened: PubSub[] = [];
+function open(options: Partial<Parameters<typeof postgresPubSub>[0]> = {}): PubSub {
+  const pubsub = postgresPubSub({ connectionString: url, log: recordingLog(), ...options });
+  opened.push(pubsub);
+  return pubsub;
+}
+beforeAll(async () => {
+  server = await startTestPostgres();
+  url = await server.createDatabase();
+});
+afterAll(async () => {
+  await Promise.all(opened.map((pubsub) => pubsub.close()));
+  await server.stop();
+});
+
+async function query<R extends pg.QueryResultRow>(text: string, values: unknown[] = []): Promise<R[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query<R>(text, values)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+describe("postgresPubSub", () => {
+  let publisher: PubSub;
+  let subscriber: PubSub;
+  beforeAll(() => {
+    publisher = open();
+    subscriber = open();
+  });
+  brokerRules(() => ({ publisher, subscriber }));
+
+  it("carries a 100 KB message through the table, in order with the small ones around it", async () => {
+    const topic = freshTopic("large");
+    const received: string[] = [];
+    await subscriber.subscribe(topic, (message) => received.push(message));
+    const large = "é".repeat(50_000); // 100,000 bytes in UTF-8
+    const justUnder = "x".repeat(7_000);
+    await Promise.all([
+      publisher.publish(topic, "before"),
+      publisher.publish(topic, large),
+      publisher.publish(topic, justUnder),
+      publisher.publish(topic, "after"),
+    ]);
+    await waitFor(() => received.length === 4, "four messages");
+    expect(received.map((message) => message.length)).toEqual([6, 50_000, 7_000, 5]);
+    expect(received[1]).toBe(large);
+    const rows = await query<{ topic: string; bytes: number }>(
+      "select topic, octet_length(message) as bytes from unruffled_pubsub_payloads where topic = $1",
+      [topic],
+    );
+    expect(rows).toEqual([{ topic, bytes: 100_000 }]);
+  });
+
+  it("deletes stored messages older than keepLargeMessagesFor as new ones are stored", async () => {
+    const keeping = open({ keepLargeMessagesFor: 2_000 });
+    const topic = freshTopic("cleanup");
+    const received: string[] = [];
+    await subscriber.subscribe(topic, (message) => received.push(message));
+    await keeping.publish(topic, "a".repeat(10_000));
+    await waitFor(() => received.length === 1, "the first large message");
+    const old = () =>
+      query<{ count: string }>(
+        "select count(*) from unruffled_pubsub_payloads where topic = $1 and created_at < now() - interval '2 seconds'",
+        [topic],
+      );
+    for (let rows = await old(); rows[0]!.count !== "1"; rows = await old()) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    await keeping.publish(topic, "b".repeat(10_000));
+    await waitFor(() => received.length === 2, "the second large message");
+    expect(received[1]).toBe("b".repeat(10_000));
+    const remaining = async () =>
+      (
+        await query<{ message: string }>(
+          "select left(message, 1) as message from unruffled_pubsub_payloads where topic = $1",
+          [topic],
+        )
+      ).map((row) => row.message);
+    for (let rows = await remaining(); rows.length !== 1; rows = await remaining()) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(await remaining()).toEqual(["b"]);
+  });
+
+  it("refuses a message with the character U+0000, which PostgreSQL text cannot hold", async () => {
+    await expect(publisher.publish("t", "a\u0000b")).rejects.toThrow(
+      "postgresPubSub() cannot carry the character U+0000 (PostgreSQL text refuses it)",
+    );
+  });
+
+  it("refuses options it cannot use, when made", () => {
+    expect(() => postgresPubSub({ connectionString: "" })).toThrow(
+      "postgresPubSub() needs a connectionString: postgres://user@host:5432/database",
+    );
+    expect(() => postgresPubSub({ connectionString: url, channel: "Robert'); drop" })).toThrow(
+      `postgresPubSub({ channel }) must be a lower-case SQL identifier, got "Robert'); drop"`,
+    );
+  });
+
+  it("rejects publish and subscribe after close, and leaves no connection or timer behind", async () => {
+    const connections = async () =>
+      (
+        await query<{ count: string }>(
+          "select count(*) from pg_stat_activity where datname = current_database() and application_name = 'unruffled-pubsub'",
+        )
+      )[0]!.count;
+    const connectionsBefore = await connections();
+    const before = activeResources();
+    const pubsub = postgresPubSub({ connectionString: url, log: recordingLog() });
+    const received: string[] = [];
+    await pubsub.subscribe("t", (message) => received.push(message));
+    pubsub.onGap(() => {});
+    await pubsub.publish("t", "x");
+    await pubsub.publish("t", "y".repeat(9_000));
+    await waitFor(() => received.length === 2, "both messages");
+    expect(Number(await connections())).toBe(Number(connectionsBefore) + 2);
+    await pubsub.close();
+    await expect(pubsub.publish("t", "late")).rejects.toThrow(
+      "The PostgreSQL PubSub is closed: publish and subscribe on a new one",
+    );
+    await expect(pubsub.subscribe("t", () => {})).rejects.toThrow(
+      "The PostgreSQL PubSub is closed: publish and subscribe on a new one",
+    );
+    await nothingLeftBehind(before);
+    for (let count = await connections(); count !== connectionsBefore; count = await connections()) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  });
+});
+
+describe("postgresPubSub when the server restarts", () => {
+  let own: Awaited<ReturnType<typeof startPrivatePostgres>>;
+  let ownUrl: string;
+  beforeAll(async () => {
+    own = await startPrivatePostgres();
+    ownUrl = await own.createDatabase();
+  });
+  afterAll(() => own?.stop());
+
+  it("reconnects, logs the gap once, tells onGap once per outage, and delivers again", async () => {
+    const log = recordingLog();
+    const subscriber = postgresPubSub({ connectionString: ownUrl, log });
+    const publisher = postgresPubSub({ connectionString: ownUrl, log: recordingLog() });
+    try {
+      const received: string[] = [];
+      const gaps: (Error | undefined)[] = [];
+      subscriber.onGap((error) => gaps.push(error));
+      await subscriber.subscribe("news", (message) => received.push(message));
+      await publisher.publish("news", "before");
+      await waitFor(() => received.length === 1, "the message before the outage");
+
+      for (const outage of [1, 2]) {
+        await own.control.kill();
+        await waitFor(() => log.records.length === outage, "the gap's record");
+        // Several reconnection attempts fail while the server is down; the record stays one.
+        await new Promise((resolve) => setTimeout(resolve, 1_500));
+        await own.control.start();
+        await waitFor(() => gaps.length === outage, "onGap", 30_000);
+        // The publisher's connection dropped too: its next publish opens a new one.
+        const after = `after outage ${outage}`;
+        for (let attempt = 0; !received.includes(after); attempt++) {
+          await publisher.publish("news", after).catch(() => undefined);
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          if (attempt > 300) throw new Error("no message after the outage");
+        }
+      }
+      expect(received[0]).toBe("before");
+      expect(new Set(received)).toEqual(new Set(["before", "after outage 1", "after outage 2"]));
+      expect(gaps).toHaveLength(2);
+      expect(gaps[0]).toBeInstanceOf(Error);
+      const warning =
+        "PubSub: lost the PostgreSQL connection; reconnecting. Messages published until it is back are lost";
+      expect(log.records.map((record) => [record.level, record.message])).toEqual([
+        ["warn", warning],
+        ["warn", warning],
+      ]);
+    } finally {
+      await subscriber.close();
+      await publisher.close();
+    }
+  });
+});

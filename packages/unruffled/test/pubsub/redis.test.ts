@@ -1,0 +1,124 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { type PubSub, redisPubSub } from "../../src/pubsub/index.ts";
+import {
+  activeResources,
+  brokerRules,
+  freshTopic,
+  nothingLeftBehind,
+  waitFor,
+} from "./support/broker-rules.ts";
+import { recordingLog } from "./support/recording-log.ts";
+import { startRedis, type TestRedis } from "./support/redis-server.ts";
+
+vi.setConfig({ testTimeout: 60_000 });
+
+let redis: TestRedis;
+const opened: PubSub[] = [];
+function open(): PubSub {
+  const pubsub = redisPubSub({ url: redis.url, log: recordingLog() });
+  opened.push(pubsub);
+  return pubsub;
+}
+beforeAll(async () => {
+  redis = await startRedis();
+});
+afterAll(async () => {
+  await Promise.all(opened.map((pubsub) => pubsub.close()));
+  await redis?.stop();
+});
+
+describe("redisPubSub", () => {
+  let publisher: PubSub;
+  let subscriber: PubSub;
+  beforeAll(() => {
+    publisher = open();
+    subscriber = open();
+  });
+  brokerRules(() => ({ publisher, subscriber }));
+
+  it("carries a 1 MB message as it is, in order with the small ones around it", async () => {
+    const topic = freshTopic("large");
+    const received: string[] = [];
+    await subscriber.subscribe(topic, (message) => received.push(message));
+    const large = "é".repeat(500_000);
+    await Promise.all([
+      publisher.publish(topic, "before"),
+      publisher.publish(topic, large),
+      publisher.publish(topic, "after"),
+    ]);
+    await waitFor(() => received.length === 3, "three messages");
+    expect(received).toEqual(["before", large, "after"]);
+  });
+
+  it("refuses a url it cannot use, when made", () => {
+    expect(() => redisPubSub({ url: "" })).toThrow("redisPubSub() needs a url: redis://host:6379");
+  });
+
+  it("rejects publish and subscribe after close, and leaves no connection or timer behind", async () => {
+    const before = activeResources();
+    const pubsub = redisPubSub({ url: redis.url, log: recordingLog() });
+    const received: string[] = [];
+    await pubsub.subscribe("t", (message) => received.push(message));
+    pubsub.onGap(() => {});
+    await pubsub.publish("t", "x");
+    await waitFor(() => received.length === 1, "the message");
+    await pubsub.close();
+    await expect(pubsub.publish("t", "late")).rejects.toThrow(
+      "The Redis PubSub is closed: publish and subscribe on a new one",
+    );
+    await expect(pubsub.subscribe("t", () => {})).rejects.toThrow(
+      "The Redis PubSub is closed: publish and subscribe on a new one",
+    );
+    await nothingLeftBehind(before);
+  });
+});
+
+describe("redisPubSub when the server restarts", () => {
+  let own: TestRedis;
+  beforeAll(async () => {
+    own = await startRedis();
+  });
+  afterAll(() => own?.stop());
+
+  it("resubscribes, logs the gap once, tells onGap once per outage, and delivers again", async () => {
+    const log = recordingLog();
+    const subscriber = redisPubSub({ url: own.url, log });
+    const publisher = redisPubSub({ url: own.url, log: recordingLog() });
+    try {
+      const received: string[] = [];
+      const gaps: (Error | undefined)[] = [];
+      subscriber.onGap((error) => gaps.push(error));
+      await subscriber.subscribe("news", (message) => received.push(message));
+      await subscriber.subscribe("other", () => {});
+      await publisher.publish("news", "before");
+      await waitFor(() => received.length === 1, "the message before the outage");
+      for (const outage of [1, 2]) {
+        await own.kill();
+        await waitFor(() => log.records.length === outage, "the gap's record");
+        // A publish while Redis is away rejects at once.
+        await expect(publisher.publish("news", "lost")).rejects.toThrow();
+        // Several reconnection attempts fail while the server is down; the record stays one.
+        await new Promise((resolve) => setTimeout(resolve, 1_500));
+        await own.start();
+        await waitFor(() => gaps.length === outage, "onGap", 30_000);
+        const after = `after outage ${outage}`;
+        for (let attempt = 0; !received.includes(after); attempt++) {
+          await publisher.publish("news", after).catch(() => undefined);
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          if (attempt > 300) throw new Error("no message after the outage");
+        }
+      }
+      expect(new Set(received)).toEqual(new Set(["before", "after outage 1", "after outage 2"]));
+      expect(gaps).toHaveLength(2);
+      expect(gaps[0]).toBeInstanceOf(Error);
+      const warning =
+        "PubSub: lost the Redis connection; reconnecting. Messages published until it is back are lost";
+      expect(log.records.map((record) => [record.level, record.message])).toEqual([
+        ["warn", warning],
+        ["warn", warning],
+      ]);
+    } finally {
+      await Promise.all([subscriber.close(), publisher.close()]);
+    }
+  });
+});
