@@ -59,7 +59,7 @@ export function createEnrollmentApp(database: Database | string, options: Enroll
       compression(),
     ],
     exceptionHandlers: errorEnvelopes(log),
-    requestClass: enrollRequestClass(current, options.adminToken),
+    requestClass: enrollRequestClass(current, options.adminToken, options.corsOrigins),
     logger: options.log,
     // On SQLite, the app's default broker; its log is the app's (a gap is one warn record).
     pubsub:

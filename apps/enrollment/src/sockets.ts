@@ -2,6 +2,7 @@ import { p } from "unruffled/route";
 import { websocket } from "unruffled/websocket";
 import { BusinessError } from "./business-error.ts";
 import { database } from "./dependencies.ts";
+import type { EnrollRequest } from "./request.ts";
 import { CourseLiveIn, CourseLiveOut } from "./schemas.ts";
 import * as services from "./services.ts";
 
@@ -13,6 +14,8 @@ import * as services from "./services.ts";
 export const courseLive = websocket({
   summary: "Follow courses' seats live",
   params: { db: p.Depends(database) },
+  // Pages the app's CORS allows may open it too; by default only the service's own origin could.
+  origins: (origin, request) => (request as EnrollRequest).allowsPage(origin),
   inbound: CourseLiveIn,
   outbound: CourseLiveOut,
   async handler(socket, { db }) {
