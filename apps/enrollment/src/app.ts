@@ -61,7 +61,7 @@ export function createEnrollmentApp(database: Database | string, options: Enroll
       compression(),
     ],
     exceptionHandlers: errorEnvelopes(log),
-    requestClass: enrollRequestClass(current, options.adminToken),
+    requestClass: enrollRequestClass(current, options.adminToken, options.corsOrigins),
     logger: options.log,
     // /readyz answers 503 while the database does not answer, /livez whatever it does.
     health: {

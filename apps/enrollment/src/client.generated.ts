@@ -7,6 +7,9 @@ import {
   type ClientOptions,
   type EventsAnswer,
   type OperationPlan,
+  type SocketOptions,
+  type SocketPlan,
+  type SocketResult,
   type Unexpected,
 } from "unruffled/client";
 
@@ -45,6 +48,22 @@ export interface CourseListResponse {
   message: string;
   data: CourseSerializer[];
 }
+
+export type CourseLiveIn = {
+  type: "follow";
+  course_id: number;
+} | {
+  type: "unfollow";
+  course_id: number;
+};
+
+export type CourseLiveOut = {
+  type: "seats";
+  seats: CourseSeats;
+} | {
+  type: "unknown_course";
+  course_id: number;
+};
 
 export interface CourseResponse {
   /** Response code, 0 = success */
@@ -211,6 +230,13 @@ export type CourseEventsResult =
   | Answer<200, "application/json", ErrorResponse>
   | Unexpected;
 
+// course_live: WebSocket /api/enroll/course-live
+export interface CourseLiveParams {}
+
+export type CourseLiveInbound = CourseLiveIn;
+
+export type CourseLiveOutbound = CourseLiveOut;
+
 /** One method per route; each resolves to the answer's branch and never rejects. */
 export interface Client {
   /** Say hello: GET /api/enroll/hello. */
@@ -229,6 +255,8 @@ export interface Client {
   create_course(params: CreateCourseParams, options?: CallOptions): Promise<CreateCourseResult>;
   /** Follow a course's seats: GET /api/enroll/course-events. */
   course_events(params: CourseEventsParams, options?: CallOptions): Promise<CourseEventsResult>;
+  /** Follow courses' seats live: WebSocket /api/enroll/course-live: resolves once open (or closed first), never rejects. */
+  course_live(params?: CourseLiveParams, options?: SocketOptions): Promise<SocketResult<CourseLiveInbound, CourseLiveOutbound>>;
 }
 
 /** Where each operation puts its values, and what each status may answer: read at run time. */
@@ -243,11 +271,16 @@ const OPERATIONS: Record<string, OperationPlan> = JSON.parse(`{
 "course_events": {"method":"GET","path":"/api/enroll/course-events","params":[{"name":"course_id","in":"query","wire":"course_id"},{"name":"last_event_id","in":"header","wire":"last-event-id"}],"answers":{"200":["text/event-stream","application/json"]}}
 }`);
 
+/** Where each WebSocket route is, and where its parameters go: read at run time. */
+const SOCKETS: Record<string, SocketPlan> = JSON.parse(`{
+"course_live": {"path":"/api/enroll/course-live","params":[]}
+}`);
+
 /**
  * A client of the app at `baseUrl`.
  *
  * @example const client = createClient({ baseUrl: "http://127.0.0.1:8000" });
  */
 export function createClient(options: ClientOptions): Client {
-  return bindOperations<Client>(OPERATIONS, options);
+  return bindOperations<Client>(OPERATIONS, options, SOCKETS);
 }

@@ -107,3 +107,19 @@ export const ErrorResponse = z
     data: z.union([z.object({ errors: z.array(ValidationIssueSchema) }), z.null()]),
   })
   .meta({ id: "ErrorResponse" });
+
+/** What a `course-live` client sends: follow or unfollow a course. */
+export const CourseLiveIn = z
+  .discriminatedUnion("type", [
+    z.object({ type: z.literal("follow"), course_id: z.int().gt(0) }),
+    z.object({ type: z.literal("unfollow"), course_id: z.int().gt(0) }),
+  ])
+  .meta({ id: "CourseLiveIn" });
+
+/** What `course-live` sends: a followed course's seats (now, then as they change), or a course it does not know. */
+export const CourseLiveOut = z
+  .discriminatedUnion("type", [
+    z.object({ type: z.literal("seats"), seats: CourseSeats }),
+    z.object({ type: z.literal("unknown_course"), course_id: z.int() }),
+  ])
+  .meta({ id: "CourseLiveOut" });

@@ -1,5 +1,6 @@
 // The generated client in Chromium: a page on another origin bundles it, binds a student through
-// the service (CORS on for that origin) and reads the course's seats from its event stream.
+// the service (CORS on for that origin) and reads the course's seats from its event stream, and
+// from the course-live WebSocket.
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -35,6 +36,21 @@ window.enrol = async (baseUrl, studentId, courseId) => {
     else abort.abort();
   }
   return { bound: { kind: bound.kind, status: bound.status, body: bound.body }, seats };
+};
+
+window.live = async (baseUrl, studentId, courseId) => {
+  const client = createClient({ baseUrl });
+  const opened = await client.course_live();
+  if (!opened.ok) return { failed: opened.close.code };
+  const socket = opened.socket;
+  socket.send({ type: "follow", course_id: courseId });
+  const messages = [];
+  for await (const message of socket) {
+    messages.push(message);
+    if (messages.length === 1) await client.bind_course({ body: { student_id: studentId, course_id: courseId } });
+    else socket.close(1000);
+  }
+  return { messages, closed: await socket.closed };
 };
 `;
 
@@ -124,6 +140,58 @@ describe.skipIf(noChromium)("the generated client in Chromium", () => {
         seats: [seats(0), seats(1)],
       });
       expect(errors).toEqual([]);
+    } finally {
+      await service?.close();
+    }
+  });
+
+  it("follows a course's seats on the course-live WebSocket from another origin", async () => {
+    const [studentId] = await createStudents(db(), 1);
+    const courseId = await createTestCourse(db(), { max_students: 2 });
+    let service: RunningServer | undefined;
+    try {
+      service = await startServer(createEnrollmentApp(db(), { corsOrigins: [pageOrigin] }));
+      const tab = await browser.context.newPage();
+      const errors: string[] = [];
+      tab.on("pageerror", (error) => errors.push(error.message));
+      await tab.goto(pageOrigin);
+      await tab.waitForFunction(() => "live" in globalThis);
+      const result = await tab.evaluate(
+        ([url, student, course]) =>
+          (globalThis as unknown as { live(...args: unknown[]): Promise<unknown> }).live(
+            url,
+            student,
+            course,
+          ),
+        [service.url, studentId!, courseId] as const,
+      );
+      const seats = (enrolled: number) => ({
+        type: "seats",
+        seats: { course_id: courseId, enrolled, max_students: 2, seats_left: 2 - enrolled },
+      });
+      expect(result).toEqual({
+        messages: [seats(0), seats(1)],
+        closed: { code: 1000, reason: "", wasClean: true },
+      });
+      expect(errors).toEqual([]);
+    } finally {
+      await service?.close();
+    }
+  });
+
+  it("is refused to a page on an origin the app does not allow (cross-site WebSocket hijacking)", async () => {
+    let service: RunningServer | undefined;
+    try {
+      service = await startServer(createEnrollmentApp(db(), { corsOrigins: ["http://elsewhere.example"] }));
+      const tab = await browser.context.newPage();
+      await tab.goto(pageOrigin);
+      await tab.waitForFunction(() => "live" in globalThis);
+      const result = await tab.evaluate(
+        ([url]) => (globalThis as unknown as { live(...args: unknown[]): Promise<unknown> }).live(url, 1, 1),
+        [service.url] as const,
+      );
+      // A browser learns nothing of the refusal (a 403) but that the socket never opened: 1006.
+      expect(result).toEqual({ failed: 1006 });
     } finally {
       await service?.close();
     }

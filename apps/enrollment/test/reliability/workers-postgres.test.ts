@@ -40,6 +40,33 @@ function openStream(port: number, path: string) {
   });
 }
 
+/** A course-live WebSocket on Node's own client: each message parsed, and the close code. */
+async function openLive(port: number) {
+  const socket = new WebSocket(`ws://127.0.0.1:${port}/api/enroll/course-live`);
+  const queue: any[] = [];
+  let wake: (() => void) | undefined;
+  socket.addEventListener("message", (event) => {
+    queue.push(JSON.parse(String(event.data)));
+    wake?.();
+  });
+  const closed = new Promise<number>((resolve) =>
+    socket.addEventListener("close", (event) => resolve(event.code)),
+  );
+  await new Promise((resolve, reject) => {
+    socket.addEventListener("open", resolve);
+    socket.addEventListener("error", reject);
+  });
+  return {
+    send: (text: string) => socket.send(text),
+    close: () => socket.close(),
+    closed,
+    async next(): Promise<any> {
+      while (queue.length === 0) await new Promise<void>((resolve) => (wake = resolve));
+      return queue.shift();
+    },
+  };
+}
+
 // Two worker processes of the real service on one PostgreSQL database, over HTTP.
 describe("the service with two workers on PostgreSQL", () => {
   let server: TestPostgres;
@@ -123,6 +150,30 @@ describe("the service with two workers on PostgreSQL", () => {
     stream.close();
   });
 
+  it("binds served by either worker reach a course-live WebSocket held by one of them (LISTEN/NOTIFY)", async () => {
+    const courseId = await createTestCourse(database, { max_students: 50 });
+    const socket = await openLive(service.port);
+    socket.send(JSON.stringify({ type: "follow", course_id: courseId }));
+    expect((await socket.next()).seats.enrolled).toBe(0);
+    const servedBy = new Set<number>();
+    for (const [index, studentId] of studentIds.entries()) {
+      const answer = await send(service.port, "POST", "/api/enroll/bind", {
+        student_id: studentId,
+        course_id: courseId,
+      });
+      expect(outcomeOf(answer)).toBe("ok");
+      servedBy.add(answer!.servedBy);
+      // Each bind is told once, whichever worker served it.
+      expect(await socket.next()).toEqual({
+        type: "seats",
+        seats: { course_id: courseId, enrolled: index + 1, max_students: 50, seats_left: 49 - index },
+      });
+      if (servedBy.size === 2) break;
+    }
+    expect(servedBy).toEqual(workers);
+    socket.close();
+  });
+
   it("replaces a worker killed with SIGKILL and keeps answering", async () => {
     const [victim, survivor] = [...workers];
     process.kill(victim!, "SIGKILL");
@@ -144,8 +195,10 @@ describe("the service with two workers on PostgreSQL", () => {
     expect(replacement).toBeGreaterThan(0);
   });
 
-  it("stops both workers gracefully on SIGTERM to the primary and exits 0", async () => {
+  it("stops both workers gracefully on SIGTERM to the primary and exits 0, sending 1001 to open WebSockets", async () => {
+    const socket = await openLive(service.port);
     service.signal("SIGTERM");
+    expect(await socket.closed).toBe(1001);
     expect(await service.exited).toBe(0);
     expect(service.output().match(/exited with code 0/g)).toHaveLength(2);
   });

@@ -1,4 +1,6 @@
+import type { z } from "zod";
 import type { OperationPlan, ParamPlan } from "../client/operation-plan.ts";
+import type { SocketPlan } from "../client/websocket.ts";
 import { ValueError } from "../errors.ts";
 import { type DocumentedApp, handlerResponsesOf } from "../openapi/generate.ts";
 import { mergeComponents } from "../openapi/merge-components.ts";
@@ -11,6 +13,7 @@ import { AnonymousNames, SchemaConverter } from "../openapi/schema-converter.ts"
 import type { JsonSchema, ResponseObject } from "../openapi/types.ts";
 import { type BuiltRoute, derivedName } from "../route/analyse/build-routes.ts";
 import type { ParamDescription } from "../route/description.ts";
+import type { BuiltWebSocketRoute } from "../websocket/built-route.ts";
 
 /**
  * A key the client's input schemas carry on a date-time string: a call may give a `Date` there, which
@@ -47,12 +50,25 @@ export interface OperationModel {
   plan: OperationPlan;
 }
 
-/** What a client module is printed from: the models (named schemas) and the operations. */
+/** One WebSocket route of the client: its parameters, its two message schemas, and its run-time plan. */
+export interface SocketModel {
+  member: string;
+  route: BuiltWebSocketRoute;
+  params: ParamModel[];
+  /** What the client sends (the inbound model, as input). */
+  inbound: JsonSchema;
+  /** What the client receives (the outbound model, as output). */
+  outbound: JsonSchema;
+  plan: SocketPlan;
+}
+
+/** What a client module is printed from: the models (named schemas), the operations and the sockets. */
 export interface ClientModel {
   title: string;
   version: string;
   components: Record<string, JsonSchema>;
   operations: OperationModel[];
+  sockets: SocketModel[];
 }
 
 /**
@@ -62,7 +78,9 @@ export interface ClientModel {
  *
  * @example clientModel(app).operations.map((operation) => operation.member) // ["hello", "list_students", …]
  */
-export function clientModel(app: DocumentedApp): ClientModel {
+export function clientModel(
+  app: DocumentedApp & { readonly websocketRoutes?: readonly BuiltWebSocketRoute[] },
+): ClientModel {
   const anonymous = new AnonymousNames();
   const input = new SchemaConverter("input", anonymous);
   const output = new SchemaConverter("output", anonymous);
@@ -98,12 +116,26 @@ export function clientModel(app: DocumentedApp): ClientModel {
   });
   // Before the merge: a model with a date reads differently on the two sides, Name-Input and -Output.
   for (const schema of input.components.values()) markInputDates(schema);
+  const sockets = (app.websocketRoutes ?? [])
+    .filter((route) => route.includeInSchema)
+    .map((route): SocketModel => {
+      const params = route.socketDescription.upgrade.params;
+      return {
+        member: route.name,
+        route,
+        params: params.map((param) => paramModel(param, input)),
+        inbound: input.convert(route.websocket.inbound as z.ZodType),
+        outbound: output.convert(route.websocket.outbound as z.ZodType),
+        plan: { path: route.path, params: params.map(paramPlan) },
+      };
+    });
   const settings = app.settings.OPENAPI?.info;
   return {
     title: settings?.title ?? "API",
     version: settings?.version ?? "0.1.0",
     components: mergeComponents(input, output),
     operations,
+    sockets,
   };
 }
 

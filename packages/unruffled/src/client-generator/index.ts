@@ -1,8 +1,9 @@
 import type { DocumentedApp } from "../openapi/generate.ts";
+import type { BuiltWebSocketRoute } from "../websocket/built-route.ts";
 import { clientModel } from "./client-model.ts";
 import { printClient } from "./print-client.ts";
 
-export { type ClientModel, clientModel, type OperationModel } from "./client-model.ts";
+export { type ClientModel, clientModel, type OperationModel, type SocketModel } from "./client-model.ts";
 export { CLIENT_RUNTIME, printClient } from "./print-client.ts";
 
 /**
@@ -11,6 +12,8 @@ export { CLIENT_RUNTIME, printClient } from "./print-client.ts";
  *
  * @example writeFileSync("src/client.generated.ts", generateClient(app));
  */
-export function generateClient(app: DocumentedApp): string {
+export function generateClient(
+  app: DocumentedApp & { readonly websocketRoutes?: readonly BuiltWebSocketRoute[] },
+): string {
   return printClient(clientModel(app));
 }

@@ -45,6 +45,24 @@ export class TypeNames {
     }
   }
 
+  /** `ChatParams`, `ChatInbound`, `ChatOutbound` for the WebSocket member `chat`, unique in the module. */
+  claimSocket(member: string): { params: string; inbound: string; outbound: string } {
+    const words = member.split(/[^A-Za-z0-9]+/).filter(Boolean);
+    let base = words.map((word) => word[0]!.toUpperCase() + word.slice(1)).join("") || "Socket";
+    if (/^[0-9]/.test(base)) base = `Socket${base}`;
+    for (let suffix = ""; ; suffix = String(Number(suffix || "1") + 1)) {
+      const names = {
+        params: `${base}${suffix}Params`,
+        inbound: `${base}${suffix}Inbound`,
+        outbound: `${base}${suffix}Outbound`,
+      };
+      if (Object.values(names).every((name) => !this.taken.has(name))) {
+        for (const name of Object.values(names)) this.taken.add(name);
+        return names;
+      }
+    }
+  }
+
   private unique(base: string, suffix: string): string {
     let name = base;
     for (let count = 1; this.taken.has(name); count += 1) name = `${base}${suffix}${count > 1 ? count : ""}`;

@@ -2,6 +2,7 @@ import { decodeResponse, networkFailure } from "./decode-response.ts";
 import { encodeCall } from "./encode-request.ts";
 import type { OperationPlan } from "./operation-plan.ts";
 import { rateLimitStates, retryAfterSeconds } from "./rate-limited.ts";
+import { connectSocket, type SocketOptions, type SocketPlan } from "./websocket.ts";
 
 /** Headers as a record; a function is called for each request (a token that changes). */
 export type HeadersInput = Readonly<Record<string, string>> | (() => Readonly<Record<string, string>>);
@@ -40,11 +41,17 @@ export interface CallOptions {
 export function bindOperations<Client>(
   plans: Readonly<Record<string, OperationPlan>>,
   options: ClientOptions,
+  sockets: Readonly<Record<string, SocketPlan>> = {},
 ): Client {
   const client: Record<string, unknown> = {};
   for (const [name, plan] of Object.entries(plans)) {
     client[name] = (params?: Readonly<Record<string, unknown>>, callOptions?: CallOptions) =>
       callOperation(plan, params ?? {}, options, callOptions ?? {});
+  }
+  // A WebSocket route's member connects, on the platform's WebSocket.
+  for (const [name, plan] of Object.entries(sockets)) {
+    client[name] = (params?: Readonly<Record<string, unknown>>, socketOptions?: SocketOptions) =>
+      connectSocket(plan, params ?? {}, options, socketOptions ?? {});
   }
   return client as Client;
 }

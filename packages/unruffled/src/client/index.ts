@@ -25,3 +25,11 @@ export type {
   Unexpected,
 } from "./results.ts";
 export { EventDecodeError, readServerEvents, type ServerEvent, type ServerEvents } from "./server-events.ts";
+export {
+  type ClientSocket,
+  connectSocket,
+  type SocketClose,
+  type SocketOptions,
+  type SocketPlan,
+  type SocketResult,
+} from "./websocket.ts";

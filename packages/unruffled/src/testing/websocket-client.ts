@@ -1,6 +1,7 @@
-import { createServer, type IncomingMessage, type Server } from "node:http";
-import { type Duplex, duplexPair } from "node:stream";
+import type { IncomingMessage, Server } from "node:http";
+import type { Duplex } from "node:stream";
 import type { App } from "../app/app.ts";
+import { createServer } from "../node-builtins.ts";
 import type { BuiltRoute } from "../route/analyse/build-routes.ts";
 import type { ParamDeclarations } from "../route/declare/endpoint.ts";
 import type { ModelInput, ModelOutput } from "../route/declare/model-types.ts";
@@ -255,7 +256,7 @@ export function inProcessConnections(app: App): () => Duplex {
       server = createServer(app.nodeHandler);
       if (app.upgradeHandler !== undefined) server.on("upgrade", app.upgradeHandler);
     }
-    const [client, serverSide] = duplexPair();
+    const [client, serverSide] = process.getBuiltinModule("node:stream").duplexPair();
     for (const end of [client, serverSide]) socketLike(end);
     server.emit("connection", serverSide);
     return client;

@@ -1,6 +1,6 @@
-import { STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
 import type { HttpResponse } from "../http/response.ts";
+import { STATUS_CODES } from "../node-builtins.ts";
 
 /**
  * Answers an upgrade request with an HTTP response instead of `101` (a 401, a 403, a 422), written

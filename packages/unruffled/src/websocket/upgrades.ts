@@ -110,8 +110,10 @@ export class WebSocketUpgrades {
     const accept = (values: Record<string, unknown>, scope: DependencyScope | undefined) => {
       this.serverFor(route).then(
         (server) => {
-          if (this.closing) throw new HttpError(503, "The server is shutting down");
-          this.accept(server, route, request, message, socket, head, values, scope, started);
+          // The app began closing while the dependencies resolved: refused like a late upgrade.
+          if (this.closing)
+            this.failed(new HttpError(503, "The server is shutting down"), scope).then(refuse);
+          else this.accept(server, route, request, message, socket, head, values, scope, started);
         },
         (error: unknown) => this.failed(error, scope).then(refuse),
       );

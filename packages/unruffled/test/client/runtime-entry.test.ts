@@ -46,6 +46,7 @@ it("compiles to the client's own modules, which import only each other", async (
     "client/rate-limited.js",
     "client/results.js",
     "client/server-events.js",
+    "client/websocket.js",
   ]);
   for (const file of files) {
     const text = await readFile(join(out, file), "utf8");

@@ -232,9 +232,9 @@ describe("routes are checked when declared and when the app is built", () => {
     );
   });
 
-  it("rejects a route with both or neither of endpoint and routes", () => {
+  it("rejects a route with more or fewer than one of endpoint, websocket and routes", () => {
     expect(() => path("/probe", {} as never)).toThrow(
-      new ValueError('path("/probe") takes exactly one of endpoint and routes.'),
+      new ValueError('path("/probe") takes exactly one of endpoint, websocket and routes.'),
     );
   });
 
