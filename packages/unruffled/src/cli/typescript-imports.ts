@@ -10,14 +10,18 @@ let registered = false;
  * relative import to name the `.js` file it would emit (`import { routes } from "./routes.js"` for
  * `routes.ts`). When such an import from a TypeScript module (outside node_modules) finds no `.js`
  * file, the `.ts` file beside it is loaded instead, as tsx and ts-node do. Imports that name the
- * `.ts` file work without it. Registered once, before the app module is imported.
+ * `.ts` file work without it. Registered once, before the app module is imported (on Node and Deno;
+ * Bun resolves such imports itself).
  *
  * @example registerTypeScriptImports(); await import(pathToFileURL("src/app.ts").href);
  */
 export function registerTypeScriptImports(): void {
   if (registered) return;
   registered = true;
-  process.getBuiltinModule("node:module").registerHooks({
+  const { registerHooks } = process.getBuiltinModule("node:module");
+  // Bun has no module hooks, and needs none: its resolver tries `./x.ts` for `./x.js` itself.
+  if (typeof registerHooks !== "function") return;
+  registerHooks({
     resolve(specifier, context, nextResolve) {
       try {
         return nextResolve(specifier, context);

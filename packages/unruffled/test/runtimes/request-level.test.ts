@@ -227,9 +227,13 @@ describe.each(RUNTIMES)("on %s", (runtime) => {
       });
     });
     socket.destroy();
+    // No proxy is trusted: the peer is the client, and the Host header names the origin it used.
     expect(JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4))).toEqual({
+      address: "127.0.0.1",
       host: "127.0.0.1",
       port,
+      scheme: "http",
+      origin: "http://x",
     });
   });
 
