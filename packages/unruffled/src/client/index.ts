@@ -2,13 +2,8 @@
  * The run-time half of a generated client (`unruffled client app.ts --out client.ts`): fetch-based,
  * without Zod or any server code, for browsers and Node alike.
  */
-export {
-  bindOperations,
-  type CallOptions,
-  type ClientOptions,
-  callOperation,
-  type HeadersInput,
-} from "./create-client.ts";
+export type { CallOptions, ClientOptions, HeadersInput } from "./client-options.ts";
+export { bindOperations, callOperation } from "./create-client.ts";
 export type { OperationPlan, ParamLocation, ParamPlan } from "./operation-plan.ts";
 export {
   type RateLimitedAnswer,

@@ -1,4 +1,4 @@
-import type { ClientOptions } from "./create-client.ts";
+import type { ClientOptions } from "./client-options.ts";
 import { encodeCall } from "./encode-request.ts";
 import type { ParamPlan } from "./operation-plan.ts";
 

@@ -1,6 +1,6 @@
 import type { LimitSettings } from "../app/settings.ts";
 import type { StreamsInFlight } from "./fetch-adapter.ts";
-import type { NativeServer } from "./runtime-server.ts";
+import type { NativeServer } from "./native-server.ts";
 
 /** The part of `Bun.serve` the adapter uses (Bun's own types are not a dependency of the package). */
 interface BunServer {

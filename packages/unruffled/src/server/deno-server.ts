@@ -1,5 +1,5 @@
 import type { StreamsInFlight } from "./fetch-adapter.ts";
-import type { NativeServer } from "./runtime-server.ts";
+import type { NativeServer } from "./native-server.ts";
 
 /** The part of `Deno.serve` the adapter uses. */
 interface DenoHttpServer {

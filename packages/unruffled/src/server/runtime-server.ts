@@ -2,6 +2,7 @@ import type { App } from "../app/app.ts";
 import { serveOnBun } from "./bun-server.ts";
 import { serveOnDeno } from "./deno-server.ts";
 import { endStream, fetchHandler, type StreamsInFlight } from "./fetch-adapter.ts";
+import type { NativeServer } from "./native-server.ts";
 import { type CloseOptions, DEFAULT_CLOSE_TIMEOUT_MS, type ListenOptions } from "./node-adapter.ts";
 import { currentRuntime, type Runtime } from "./runtime.ts";
 
@@ -18,14 +19,6 @@ export interface RuntimeServer {
    * app's `afterResponse()` work and `onClose`.
    */
   close(options?: CloseOptions): Promise<void>;
-}
-
-/** What a runtime's own server must offer `serve()`. */
-export interface NativeServer {
-  readonly hostname: string;
-  readonly port: number;
-  /** Stops accepting; resolves once the connections in flight are done (or `force`d shut). */
-  stop(deadline: Promise<void>): Promise<void>;
 }
 
 /**

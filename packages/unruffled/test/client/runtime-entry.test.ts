@@ -38,6 +38,7 @@ it("compiles to the client's own modules, which import only each other", async (
   ]);
   const files = (await readdir(out, { recursive: true })).filter((file) => file.endsWith(".js")).sort();
   expect(files).toEqual([
+    "client/client-options.js",
     "client/create-client.js",
     "client/decode-response.js",
     "client/encode-request.js",
