@@ -2,8 +2,7 @@ import type { HttpRequest } from "../http/request.ts";
 
 /**
  * The default key of a policy: the principal of the route's security scheme when it has one, else
- * the client's address. Swap `clientAddressKey` for a key that reads the address behind a trusted
- * proxy when the app is deployed behind one.
+ * the client's address (behind proxies listed in `PROXIES`, the one they forwarded).
  *
  * @example rateLimit({ name: "hourly", limit: 20, window: 3600, key: (request, principal) => defaultKey(request, principal) })
  */
@@ -12,9 +11,9 @@ export function defaultKey(request: HttpRequest, principal: unknown): string {
   return `principal:${principalIdentity(principal)}`;
 }
 
-/** The client's address as the request exposes it (the socket's peer: a proxy's, behind one). */
+/** The client's address: the socket's peer, or across trusted proxies (`PROXIES`) the one they name. */
 export function clientAddressKey(request: HttpRequest): string {
-  return `address:${request.client.host ?? "unknown"}`;
+  return `address:${request.client.address ?? "unknown"}`;
 }
 
 /**

@@ -200,4 +200,20 @@ describe("a rate-limited route", () => {
       },
     });
   });
+  it("keys a request by the client its trusted proxy forwards (PROXIES), and by the proxy's address without it", async () => {
+    const burstOnly = [path("/hello", { endpoint: hello, rateLimits: [burst] })];
+    const from = (client: string) => ({ headers: { "x-forwarded-for": client } });
+    const behindProxy = await serve(burstOnly, { settings: { PROXIES: { trusted: "loopback" } } });
+    const ann = await times(4, () => behindProxy.fetch("/hello", from("203.0.113.7")));
+    const bob = await times(4, () => behindProxy.fetch("/hello", from("198.51.100.9")));
+    expect([ann.filter((status) => status === 200), bob.filter((status) => status === 200)]).toEqual([
+      [200, 200, 200],
+      [200, 200, 200],
+    ]);
+    // Unlisted, the proxy's forwarding headers are anyone's to write: both share the peer's quota.
+    const direct = await serve(burstOnly);
+    const shared = await times(8, () => direct.fetch("/hello", from("203.0.113.7")));
+    const spoofed = await times(4, () => direct.fetch("/hello", from("198.51.100.9")));
+    expect([...shared, ...spoofed].filter((status) => status === 200)).toHaveLength(3);
+  });
 });
