@@ -73,11 +73,17 @@ function numberAfter(data: Buffer, key: Buffer): number {
   return Number(data.toString("latin1", at + key.length, end));
 }
 
-// What the bench says, in order, whenever the client gets to read it: the task, "start", "close".
+// The sockets, once opened: "close" from the bench ends them at any time.
+let sockets: WebSocket[] = [];
+
+// What the bench says, in order, whenever the client gets to read it: the task, then "start".
 const inbox: unknown[] = [];
 let waiting: ((message: unknown) => void) | undefined;
 process.on("message", (message) => {
-  if (waiting === undefined) inbox.push(message);
+  if (message === "close") {
+    for (const socket of sockets) socket?.terminate();
+    process.disconnect();
+  } else if (waiting === undefined) inbox.push(message);
   else {
     waiting(message);
     waiting = undefined;
@@ -102,7 +108,7 @@ function send(message: ClientMessage): Promise<void> {
 
 async function run(task: ClientTask): Promise<void> {
   const { sockets: count, publishes } = task;
-  const sockets: WebSocket[] = new Array(count);
+  sockets = new Array(count);
   // Per socket and sequence number, how many times it arrived: the exactly-once check.
   const counts = new Uint8Array(count * publishes);
   const lastSeq = new Int32Array(count).fill(-1);
@@ -213,10 +219,7 @@ async function run(task: ClientTask): Promise<void> {
     idle,
     maxRssMb: process.resourceUsage().maxRSS / 1024,
   });
-  // "close": the bench has what it needs.
-  await nextMessage();
-  for (const socket of sockets) socket?.terminate();
-  process.disconnect();
+  // Then "close" ends it.
 }
 
 // A client whose bench went away (killed, crashed) ends with it.

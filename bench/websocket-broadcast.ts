@@ -67,10 +67,10 @@ class Running {
     await Promise.all(this.clients.map((client) => endChild(client, () => client.send("close"), 30_000)));
     this.clients = [];
     const server = this.server;
-    this.server = undefined;
     if (server === undefined) return;
     await endChild(server, () => server.kill("SIGTERM"), 30_000);
     await endProcessGroup(server);
+    if (this.server === server) this.server = undefined;
   }
 }
 
@@ -113,6 +113,20 @@ function fromClient<T extends ClientMessage>(client: ChildProcess, kind: T["kind
     client.once("exit", onExit);
   });
 }
+
+/** CPU seconds (user + system) a process has used so far, from /proc; undefined once it is gone. */
+function cpuSeconds(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // The fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+  } catch {
+    return undefined;
+  }
+}
+/** Linux's USER_HZ: /proc counts CPU time in hundredths of a second. */
+const CLOCK_TICKS = 100;
 
 /** Peak resident memory of a process, in MB, from /proc (while it runs). */
 function peakRssMb(pid: number): number | undefined {
@@ -207,6 +221,10 @@ async function runScenario(scenario: Scenario, running: Running): Promise<void> 
 
   // Listening for the results before "start", so that none is missed.
   const results = Promise.all(clients.map((client) => fromClient<ClientResult>(client, "result")));
+  // Awaited below; a client failing meanwhile must not be an unhandled rejection that skips the clean-up.
+  results.catch(() => {});
+  const serverPids = [...perPid.keys()];
+  const cpuBefore = [...serverPids, ...clients.map((client) => client.pid!)].map(cpuSeconds);
   for (const client of clients) client.send("start");
   const started = now();
   const answer = await fetch(
@@ -224,8 +242,15 @@ async function runScenario(scenario: Scenario, running: Running): Promise<void> 
     seconds: number;
   };
   const done = await results;
-  // Read while the server still runs: its processes' peak memory.
-  const serverRss = [...perPid.keys()].map((pid) => peakRssMb(pid));
+  // Read while the server still runs: its processes' peak memory, and the CPU time each process
+  // spent from the first publish to the last delivery (who was the bottleneck).
+  const serverRss = serverPids.map((pid) => peakRssMb(pid));
+  const cpu = [...serverPids, ...clients.map((client) => client.pid!)].map((pid, index) => {
+    const after = cpuSeconds(pid);
+    return after === undefined || cpuBefore[index] === undefined
+      ? "?"
+      : (after - cpuBefore[index]!).toFixed(1);
+  });
 
   const expected = SOCKETS * PUBLISHES;
   const sum = (pick: (result: ClientResult) => number) =>
@@ -263,6 +288,7 @@ async function runScenario(scenario: Scenario, running: Running): Promise<void> 
     `; ${Math.round(distinct / Math.max(0.001, (lastReceipt - started) / 1000)).toLocaleString("en")} deliveries/s`,
     `\n  peak RSS MB: server ${serverRss.map((rss) => (rss === undefined ? "?" : rss.toFixed(0))).join("+")}`,
     `, clients ${done.map((result) => result.maxRssMb.toFixed(0)).join("+")}`,
+    `; CPU s while publishing: server ${cpu.slice(0, serverPids.length).join("+")}, clients ${cpu.slice(serverPids.length).join("+")}`,
     `; min latency ${ms(Math.min(...done.map((result) => result.min)))} ms`,
     sum((result) => result.invalid) > 0 ? `; ${sum((result) => result.invalid)} INVALID messages` : "",
     Object.keys(closedEarly).length > 0
@@ -272,6 +298,8 @@ async function runScenario(scenario: Scenario, running: Running): Promise<void> 
   ];
   console.log(notes.join(""));
 }
+
+let interrupted = false;
 
 async function main(): Promise<void> {
   const wanted = (name: string) => values.only === undefined || values.only.split(",").includes(name);
@@ -283,20 +311,26 @@ async function main(): Promise<void> {
 
   const running = new Running();
   let postgres: { stop(): Promise<void> } | undefined;
-  let interrupted = false;
-  // Ctrl-C or a kill: end the servers, clients and PostgreSQL this bench started, then exit.
-  const interrupt = (signal: NodeJS.Signals) => {
+  // Ctrl-C or a kill: the server and clients are stopped, which fails what the scenario awaits; the
+  // finally blocks below stop the rest (PostgreSQL), then the bench exits.
+  process.on("SIGINT", interrupt);
+  process.on("SIGTERM", interrupt);
+  function interrupt(signal: NodeJS.Signals): void {
     if (interrupted) return;
     interrupted = true;
     console.error(`${signal}: stopping`);
-    void (async () => {
-      await running.stop().catch(() => {});
-      await postgres?.stop().catch(() => {});
-      process.exit(130);
-    })();
-  };
-  process.on("SIGINT", interrupt);
-  process.on("SIGTERM", interrupt);
+    void running.stop();
+  }
+  // The last resort if the bench dies anyway: the server's process group (PostgreSQL's own helper
+  // stops its cluster on exit too).
+  process.once("exit", () => {
+    if (running.server?.pid === undefined) return;
+    try {
+      process.kill(-running.server.pid, "SIGKILL");
+    } catch {
+      // Gone already.
+    }
+  });
 
   try {
     const postgresScenario = scenarios.find((scenario) => scenario.key === "postgres");
@@ -326,4 +360,9 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
+try {
+  await main();
+} catch (error) {
+  if (!interrupted) throw error;
+}
+if (interrupted) process.exit(130);
