@@ -4,6 +4,7 @@
 // publish to its receipt. Its sockets and the server's live in different processes: each side
 // holds its own file descriptors.
 import { WebSocket } from "ws";
+import { DeliveryLedger } from "./delivery-ledger.ts";
 import { BUCKETS, bucketOf, sparse } from "./latency-histogram.ts";
 
 /** What the bench tells a client to do. */
@@ -47,6 +48,8 @@ export interface ClientResult {
   /** Whether it stopped because nothing came for `idleSeconds`. */
   idle: boolean;
   maxRssMb: number;
+  /** The size of the first broadcast message received, as it came (bytes). */
+  messageBytes: number;
 }
 
 export type ClientMessage = ClientReady | ClientResult | { kind: "failed"; error: string };
@@ -110,24 +113,18 @@ async function run(task: ClientTask): Promise<void> {
   const { sockets: count, publishes } = task;
   sockets = new Array(count);
   // Per socket and sequence number, how many times it arrived: the exactly-once check.
-  const counts = new Uint8Array(count * publishes);
-  const lastSeq = new Int32Array(count).fill(-1);
+  const ledger = new DeliveryLedger(count, publishes);
   const subscribedTo: number[] = new Array(count);
   const histogram = new Uint32Array(BUCKETS);
   const closedEarly: Record<string, number> = {};
-  let received = 0;
-  let distinct = 0;
-  let duplicates = 0;
-  let outOfOrder = 0;
-  let invalid = 0;
   let min = Number.POSITIVE_INFINITY;
   let max = 0;
   let lastReceipt = 0;
+  let messageBytes = 0;
   let lastReceiptAt = performance.now();
   let subscribed = 0;
   let ending = false;
 
-  const expected = count * publishes;
   let onSubscribed: () => void = () => {};
   const allSubscribed = new Promise<void>((resolve) => (onSubscribed = resolve));
 
@@ -143,25 +140,16 @@ async function run(task: ClientTask): Promise<void> {
       return;
     }
     const arrived = now();
-    const seq = numberAfter(data, SEQ);
+    lastReceiptAt = performance.now();
+    if (ledger.received === 0) messageBytes = data.length;
+    ledger.record(index, numberAfter(data, SEQ));
     const sent = numberAfter(data, SENT);
-    received++;
-    if (!Number.isInteger(seq) || seq < 0 || seq >= publishes || Number.isNaN(sent)) {
-      invalid++;
-      return;
-    }
+    if (Number.isNaN(sent)) return;
     const latency = arrived - sent;
     histogram[bucketOf(latency)]!++;
     if (latency < min) min = latency;
     if (latency > max) max = latency;
     lastReceipt = arrived;
-    lastReceiptAt = performance.now();
-    const cell = index * publishes + seq;
-    if (counts[cell] === 0) distinct++;
-    else duplicates++;
-    if (counts[cell]! < 255) counts[cell]!++;
-    if (seq < lastSeq[index]!) outOfOrder++;
-    else lastSeq[index] = seq;
   };
 
   const open = (index: number) =>
@@ -196,7 +184,7 @@ async function run(task: ClientTask): Promise<void> {
   const idle = await new Promise<boolean>((resolve) => {
     const timer = setInterval(() => {
       const silent = performance.now() - lastReceiptAt;
-      if (distinct === expected && silent >= QUIET_MS) resolve(false);
+      if (ledger.missing() === 0 && silent >= QUIET_MS) resolve(false);
       else if (silent >= task.idleSeconds * 1000) resolve(true);
       else return;
       clearInterval(timer);
@@ -205,12 +193,12 @@ async function run(task: ClientTask): Promise<void> {
   ending = true;
   await send({
     kind: "result",
-    expected,
-    received,
-    distinct,
-    duplicates,
-    outOfOrder,
-    invalid,
+    expected: ledger.expected,
+    received: ledger.received,
+    distinct: ledger.distinct,
+    duplicates: ledger.duplicates,
+    outOfOrder: ledger.outOfOrder,
+    invalid: ledger.invalid,
     closedEarly,
     histogram: sparse(histogram),
     min: Number.isFinite(min) ? min : 0,
@@ -218,6 +206,7 @@ async function run(task: ClientTask): Promise<void> {
     lastReceipt,
     idle,
     maxRssMb: process.resourceUsage().maxRSS / 1024,
+    messageBytes,
   });
   // Then "close" ends it.
 }

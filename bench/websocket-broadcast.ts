@@ -283,6 +283,7 @@ async function runScenario(scenario: Scenario, running: Running): Promise<void> 
   );
   const notes = [
     `  sockets by server pid: ${[...perPid].map(([pid, count]) => `${pid}: ${count}`).join(", ")}; opened and subscribed in ${openSeconds.toFixed(1)} s`,
+    `; messages of ${Math.max(...done.map((result) => result.messageBytes))} B`,
     `; published ${published.published} from pid ${published.pid} in ${published.seconds.toFixed(1)} s`,
     published.failed > 0 ? ` (${published.failed} publishes FAILED)` : "",
     `; ${Math.round(distinct / Math.max(0.001, (lastReceipt - started) / 1000)).toLocaleString("en")} deliveries/s`,
