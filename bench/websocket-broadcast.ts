@@ -224,7 +224,11 @@ async function runScenario(scenario: Scenario, running: Running): Promise<void> 
   // Awaited below; a client failing meanwhile must not be an unhandled rejection that skips the clean-up.
   results.catch(() => {});
   const serverPids = [...perPid.keys()];
-  const cpuBefore = [...serverPids, ...clients.map((client) => client.pid!)].map(cpuSeconds);
+  // The processes whose CPU time is told: the server's, its cluster primary (which relays the
+  // workers' messages) when it has workers, and the clients.
+  const primary = scenario.workers > 1 ? [server.pid!] : [];
+  const measured = [...serverPids, ...primary, ...clients.map((client) => client.pid!)];
+  const cpuBefore = measured.map(cpuSeconds);
   for (const client of clients) client.send("start");
   const started = now();
   const answer = await fetch(
@@ -240,12 +244,13 @@ async function runScenario(scenario: Scenario, running: Running): Promise<void> 
     published: number;
     failed: number;
     seconds: number;
+    behindMs: number;
   };
   const done = await results;
   // Read while the server still runs: its processes' peak memory, and the CPU time each process
   // spent from the first publish to the last delivery (who was the bottleneck).
   const serverRss = serverPids.map((pid) => peakRssMb(pid));
-  const cpu = [...serverPids, ...clients.map((client) => client.pid!)].map((pid, index) => {
+  const cpu = measured.map((pid, index) => {
     const after = cpuSeconds(pid);
     return after === undefined || cpuBefore[index] === undefined
       ? "?"
@@ -285,11 +290,14 @@ async function runScenario(scenario: Scenario, running: Running): Promise<void> 
     `  sockets by server pid: ${[...perPid].map(([pid, count]) => `${pid}: ${count}`).join(", ")}; opened and subscribed in ${openSeconds.toFixed(1)} s`,
     `; messages of ${Math.max(...done.map((result) => result.messageBytes))} B`,
     `; published ${published.published} from pid ${published.pid} in ${published.seconds.toFixed(1)} s`,
+    `, up to ${ms(published.behindMs)} ms behind schedule`,
     published.failed > 0 ? ` (${published.failed} publishes FAILED)` : "",
     `; ${Math.round(distinct / Math.max(0.001, (lastReceipt - started) / 1000)).toLocaleString("en")} deliveries/s`,
     `\n  peak RSS MB: server ${serverRss.map((rss) => (rss === undefined ? "?" : rss.toFixed(0))).join("+")}`,
     `, clients ${done.map((result) => result.maxRssMb.toFixed(0)).join("+")}`,
-    `; CPU s while publishing: server ${cpu.slice(0, serverPids.length).join("+")}, clients ${cpu.slice(serverPids.length).join("+")}`,
+    `; CPU s while publishing: server ${cpu.slice(0, serverPids.length).join("+")}`,
+    primary.length > 0 ? `, primary ${cpu[serverPids.length]}` : "",
+    `, clients ${cpu.slice(serverPids.length + primary.length).join("+")}`,
     `; min latency ${ms(Math.min(...done.map((result) => result.min)))} ms`,
     sum((result) => result.invalid) > 0 ? `; ${sum((result) => result.invalid)} INVALID messages` : "",
     Object.keys(closedEarly).length > 0

@@ -51,11 +51,14 @@ const publishMany = endpoint({
     const started = performance.now();
     const pending: Promise<void>[] = [];
     let failed = 0;
+    let behind = 0;
     for (let seq = 0; seq < count; seq++) {
       // Paced from the start, not from the previous publish: a late one does not delay the rest.
       const due = started + (seq * 1000) / rate;
       const wait = due - performance.now();
       if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      // How late this publish is: the time it waited here for the process is not in its latency.
+      behind = Math.max(behind, performance.now() - due);
       // Not awaited one by one: a broker that batches (PostgreSQL) does, and each keeps its order.
       pending.push(
         publish(app, feed, TOPIC, { type: "tick", seq, sent: now(), pad }).catch(() => {
@@ -69,6 +72,7 @@ const publishMany = endpoint({
       published: count - failed,
       failed,
       seconds: (performance.now() - started) / 1000,
+      behindMs: behind,
     });
   },
 });
