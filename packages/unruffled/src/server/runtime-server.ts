@@ -1,7 +1,7 @@
 import type { App } from "../app/app.ts";
 import { serveOnBun } from "./bun-server.ts";
 import { serveOnDeno } from "./deno-server.ts";
-import { endStream, fetchHandler, type StreamsInFlight } from "./fetch-adapter.ts";
+import { endStream, type StreamsInFlight, webHandler } from "./fetch-adapter.ts";
 import type { NativeServer } from "./native-server.ts";
 import { type CloseOptions, DEFAULT_CLOSE_TIMEOUT_MS, type ListenOptions } from "./node-adapter.ts";
 import { currentRuntime, type Runtime } from "./runtime.ts";
@@ -38,7 +38,7 @@ export async function serve(app: App, options: ListenOptions = {}): Promise<Runt
   }
   await app.startup();
   const inFlight: StreamsInFlight = { closing: false, streams: new Map() };
-  const handler = fetchHandler(app, inFlight);
+  const handler = webHandler(app, inFlight);
   const port = options.port ?? 8000;
   const hostname = options.host ?? "127.0.0.1";
   const native =
