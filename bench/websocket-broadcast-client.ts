@@ -41,6 +41,8 @@ export interface ClientResult {
   /** Sockets closed by the server before the end, by close code. */
   closedEarly: Record<string, number>;
   histogram: [number, number][];
+  /** Latencies from the time each message was due by the pace, not from its publish() call. */
+  fromSchedule: [number, number][];
   min: number;
   max: number;
   /** Wall-clock (epoch ms) of the last receipt. */
@@ -61,6 +63,7 @@ const QUIET_MS = 500;
 
 const SEQ = Buffer.from('"seq":');
 const SENT = Buffer.from('"sent":');
+const DUE = Buffer.from('"due":');
 const SUBSCRIBED = Buffer.from('"subscribed"');
 const PID = Buffer.from('"pid":');
 
@@ -116,6 +119,8 @@ async function run(task: ClientTask): Promise<void> {
   const ledger = new DeliveryLedger(count, publishes);
   const subscribedTo: number[] = new Array(count);
   const histogram = new Uint32Array(BUCKETS);
+  // The same from the time each message was due by the pace: the publisher's own lag included.
+  const fromSchedule = new Uint32Array(BUCKETS);
   const closedEarly: Record<string, number> = {};
   let min = Number.POSITIVE_INFINITY;
   let max = 0;
@@ -144,9 +149,11 @@ async function run(task: ClientTask): Promise<void> {
     if (ledger.received === 0) messageBytes = data.length;
     ledger.record(index, numberAfter(data, SEQ));
     const sent = numberAfter(data, SENT);
-    if (Number.isNaN(sent)) return;
+    const due = numberAfter(data, DUE);
+    if (Number.isNaN(sent) || Number.isNaN(due)) return;
     const latency = arrived - sent;
     histogram[bucketOf(latency)]!++;
+    fromSchedule[bucketOf(arrived - due)]!++;
     if (latency < min) min = latency;
     if (latency > max) max = latency;
     lastReceipt = arrived;
@@ -201,6 +208,7 @@ async function run(task: ClientTask): Promise<void> {
     invalid: ledger.invalid,
     closedEarly,
     histogram: sparse(histogram),
+    fromSchedule: sparse(fromSchedule),
     min: Number.isFinite(min) ? min : 0,
     max,
     lastReceipt,

@@ -262,6 +262,7 @@ async function runScenario(scenario: Scenario, running: Running): Promise<void> 
     done.reduce((total, result) => total + pick(result), 0);
   const distinct = sum((result) => result.distinct);
   const histogram = merge(done.map((result) => result.histogram));
+  const fromSchedule = merge(done.map((result) => result.fromSchedule));
   const lastReceipt = Math.max(...done.map((result) => result.lastReceipt));
   const closedEarly: Record<string, number> = {};
   for (const result of done) {
@@ -291,6 +292,7 @@ async function runScenario(scenario: Scenario, running: Running): Promise<void> 
     `; messages of ${Math.max(...done.map((result) => result.messageBytes))} B`,
     `; published ${published.published} from pid ${published.pid} in ${published.seconds.toFixed(1)} s`,
     `, up to ${ms(published.behindMs)} ms behind schedule`,
+    ` (from the schedule: p50 ${ms(percentile(fromSchedule, 50))} ms, p99 ${ms(percentile(fromSchedule, 99))} ms)`,
     published.failed > 0 ? ` (${published.failed} publishes FAILED)` : "",
     `; ${Math.round(distinct / Math.max(0.001, (lastReceipt - started) / 1000)).toLocaleString("en")} deliveries/s`,
     `\n  peak RSS MB: server ${serverRss.map((rss) => (rss === undefined ? "?" : rss.toFixed(0))).join("+")}`,

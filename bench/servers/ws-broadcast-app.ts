@@ -5,7 +5,8 @@
 // bytes on that topic with the public `publish(app, route, topic, message)`, R a second, from the
 // process that took the request; each carries its sequence number and the wall-clock time just
 // before its publish() (`performance.timeOrigin + performance.now()`, comparable across processes
-// of one machine). The broker is the app's default (`app.pubsub`: memory in one process, the
+// of one machine), and the time it was due by the pace (a publisher behind its schedule waited the
+// difference, which the time from publish() does not show). The broker is the app's default (`app.pubsub`: memory in one process, the
 // workers' relay under --workers), or PostgreSQL when BENCH_PUBSUB=postgres (DATABASE_URL).
 import { createApp } from "unruffled";
 import { JsonResponse } from "unruffled/http";
@@ -18,7 +19,7 @@ export const TOPIC = "broadcast";
 
 const Outbound = z.discriminatedUnion("type", [
   z.object({ type: z.literal("subscribed"), pid: z.int() }),
-  z.object({ type: z.literal("tick"), seq: z.int(), sent: z.number(), pad: z.string() }),
+  z.object({ type: z.literal("tick"), seq: z.int(), sent: z.number(), due: z.number(), pad: z.string() }),
 ]);
 // The clients send nothing; a route takes an inbound model all the same.
 const Inbound = z.object({ type: z.literal("noop") });
@@ -46,7 +47,7 @@ const publishMany = endpoint({
   returns: JsonResponse,
   handler: async (_request, { count, rate, size }) => {
     // The padding brings the serialized message to about `size` bytes (the digits vary by a few).
-    const bare = JSON.stringify({ type: "tick", seq: count, sent: now(), pad: "" }).length;
+    const bare = JSON.stringify({ type: "tick", seq: count, sent: now(), due: now(), pad: "" }).length;
     const pad = "x".repeat(Math.max(0, size - bare));
     const started = performance.now();
     const pending: Promise<void>[] = [];
@@ -61,7 +62,13 @@ const publishMany = endpoint({
       behind = Math.max(behind, performance.now() - due);
       // Not awaited one by one: a broker that batches (PostgreSQL) does, and each keeps its order.
       pending.push(
-        publish(app, feed, TOPIC, { type: "tick", seq, sent: now(), pad }).catch(() => {
+        publish(app, feed, TOPIC, {
+          type: "tick",
+          seq,
+          sent: now(),
+          due: performance.timeOrigin + due,
+          pad,
+        }).catch(() => {
           failed++;
         }),
       );

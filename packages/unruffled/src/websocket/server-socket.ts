@@ -164,6 +164,8 @@ export class ServerSocket implements ServerWebSocket<unknown, unknown> {
       }
       return;
     }
+    // A broadcast that falls behind delivers several messages in one turn: one write for them all.
+    this.cork();
     this.peer.send(text);
   };
 

@@ -1,7 +1,7 @@
 import type { Socket } from "node:net";
 import { createApp } from "unruffled";
 import { path } from "unruffled/route";
-import { websocket } from "unruffled/websocket";
+import { publish, websocket } from "unruffled/websocket";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { frame, rawWebSocket } from "./raw-websocket.ts";
@@ -15,7 +15,21 @@ const echo = websocket({
     for await (const message of socket) await socket.send(message);
   },
 });
-const app = createApp({ routes: [path("/echo", { websocket: echo })] });
+// Subscribes its socket, says so with { seq: -1 }, and stays open.
+const feed = websocket({
+  inbound: z.object({ seq: z.int() }),
+  outbound: z.object({ seq: z.int() }),
+  async handler(socket) {
+    await socket.subscribe("news");
+    await socket.send({ seq: -1 });
+    for await (const _message of socket) {
+      // A receiver only.
+    }
+  },
+});
+const app = createApp({
+  routes: [path("/echo", { websocket: echo }), path("/feed", { websocket: feed })],
+});
 // The server's side of each connection, with the writes it hands the kernel counted.
 const writes = { count: 0 };
 let port: number;
@@ -59,6 +73,20 @@ describe("a socket's writes", () => {
     raw.socket.write(Buffer.concat(burst));
     await raw.until(() => textFrames(raw.bytes()).length === 10);
     expect(textFrames(raw.bytes())).toEqual(Array.from({ length: 10 }, (_, seq) => JSON.stringify({ seq })));
+    expect(writes.count).toBe(1);
+    raw.socket.destroy();
+  });
+
+  it("leave in one write for the messages of a turn's publishes on a topic it follows", async () => {
+    const raw = await rawWebSocket(port, "/feed");
+    await raw.until(() => textFrames(raw.bytes()).length === 1);
+    writes.count = 0;
+    // Ten publishes in one turn, as a broadcast that fell behind makes them: one write, not ten.
+    for (let seq = 0; seq < 10; seq++) void publish(app, feed, "news", { seq });
+    await raw.until(() => textFrames(raw.bytes()).length === 11);
+    expect(textFrames(raw.bytes())).toEqual(
+      Array.from({ length: 11 }, (_, index) => JSON.stringify({ seq: index - 1 })),
+    );
     expect(writes.count).toBe(1);
     raw.socket.destroy();
   });
