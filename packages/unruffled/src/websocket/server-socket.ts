@@ -101,8 +101,8 @@ export class ServerSocket implements ServerWebSocket<unknown, unknown> {
 
   send(message: unknown): Promise<boolean> {
     if (this.closed) return Promise.resolve(false);
-    const { highWaterMark, onBackpressure } = this.description;
-    if (this.peer.bufferedAmount >= highWaterMark) {
+    const { onBackpressure } = this.description;
+    if (this.pastHighWaterMark()) {
       if (onBackpressure === "drop") return Promise.resolve(false);
       if (onBackpressure === "close") {
         this.close(CLOSE.tryAgainLater, "The client reads too slowly");
@@ -116,7 +116,7 @@ export class ServerSocket implements ServerWebSocket<unknown, unknown> {
     // Only writes made above the low mark need to say when they are flushed: below it nobody waits.
     if (buffered > this.description.lowWaterMark) this.peer.send(text, this.onFlushed);
     else this.peer.send(text);
-    if (onBackpressure !== "wait" || this.peer.bufferedAmount < highWaterMark) return Promise.resolve(true);
+    if (onBackpressure !== "wait" || !this.pastHighWaterMark()) return Promise.resolve(true);
     return new Promise((resolve) => this.drainWaiters.push(resolve));
   }
 
@@ -158,7 +158,7 @@ export class ServerSocket implements ServerWebSocket<unknown, unknown> {
   /** A topic's message, written as published (`publish()` wrote it through the model once). */
   private readonly forward = (text: string): void => {
     if (this.closed) return;
-    if (this.peer.bufferedAmount >= this.description.highWaterMark) {
+    if (this.pastHighWaterMark()) {
       if (this.description.onBackpressure !== "drop") {
         this.close(CLOSE.tryAgainLater, "The client reads too slowly");
       }
@@ -260,6 +260,18 @@ export class ServerSocket implements ServerWebSocket<unknown, unknown> {
     this.corked = true;
     this.connection.cork();
     process.nextTick(this.uncork);
+  }
+
+  /**
+   * Whether the peer holds its high-water mark of unsent bytes. Bytes held back only by this
+   * turn's cork are no sign of a slow reader: they are handed to the connection first, and what it
+   * does not take counts.
+   */
+  private pastHighWaterMark(): boolean {
+    const { highWaterMark } = this.description;
+    if (this.peer.bufferedAmount < highWaterMark) return false;
+    if (this.corked) this.uncork();
+    return this.peer.bufferedAmount >= highWaterMark;
   }
 
   private checkDrained(): void {
