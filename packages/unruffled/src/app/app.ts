@@ -36,7 +36,7 @@ import {
   NodeAdapter,
 } from "../server/node-adapter.ts";
 import { asyncApiRoutes } from "../websocket/asyncapi/routes.ts";
-import type { BuiltWebSocketRoute } from "../websocket/built-route.ts";
+import { type BuiltWebSocketRoute, builtWebSocketRoute } from "../websocket/built-route.ts";
 import { WebSocketUpgrades } from "../websocket/upgrades.ts";
 import { AppPubSub } from "./app-pubsub.ts";
 import { logSerializerFallbacks } from "./serializer-log.ts";
@@ -207,7 +207,10 @@ export class App {
       fileSizeLimit: this.limits.file_size,
       dependencies: options.dependencies ?? [],
       overrides,
-      websockets: websocketRoutes,
+      websockets: (placed) =>
+        websocketRoutes.push(
+          builtWebSocketRoute(placed, { fileSizeLimit: this.limits.file_size, overrides }),
+        ),
       rateLimits: {
         policies: options.rateLimits ?? [],
         compile: rateLimitCompiler({
