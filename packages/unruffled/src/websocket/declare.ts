@@ -69,12 +69,7 @@ export interface WebSocketDefinition<
   Out extends z.core.SomeType = z.core.SomeType,
   R extends HttpRequest = HttpRequest,
 > extends RoutedWebSocket {
-  readonly kind: "websocket";
-  readonly name?: string;
-  readonly summary?: string;
-  readonly description?: string;
-  readonly deprecated?: boolean;
-  readonly tags?: string[];
+  // kind, name, summary, description, deprecated and tags: what the route tree reads (RoutedWebSocket).
   readonly params?: P;
   readonly inbound: In;
   readonly outbound: Out;
