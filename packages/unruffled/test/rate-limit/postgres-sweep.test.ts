@@ -105,7 +105,9 @@ describe("postgresStore() sweeps the keys whose quota is whole again", () => {
 
   it("refuses a sweepInterval that is not a whole number of milliseconds", () => {
     expect(() => postgresStore({ connectionString: database.url, sweepInterval: 1.5 })).toThrow(
-      new TypeError("postgresStore(): sweepInterval must be a whole number of milliseconds (0: never), got 1.5"),
+      new TypeError(
+        "postgresStore(): sweepInterval must be a whole number of milliseconds (0: never), got 1.5",
+      ),
     );
   });
 });
