@@ -171,6 +171,8 @@ export class App {
     });
     this.errorLogger = errorLogger;
     this.work = new AfterResponseWork(errorLogger);
+    // RESPONSES.validate: answers, events and outbound WebSocket messages are checked alike.
+    const strict = strictResponses(this.settings);
     this.requests = new RequestHandler({
       exceptionHandlers: this.exceptionHandlers,
       resolveOptions: {
@@ -188,7 +190,7 @@ export class App {
       work: this.work,
       debug: this.settings.DEBUG === true,
       middleware: checkedMiddleware(options.middleware, "createApp({ middleware })"),
-      strictResponses: strictResponses(this.settings),
+      strictResponses: strict,
     });
     this.node = new NodeAdapter({
       requests: this.requests,
@@ -209,7 +211,11 @@ export class App {
       overrides,
       websockets: (placed) =>
         websocketRoutes.push(
-          builtWebSocketRoute(placed, { fileSizeLimit: this.limits.file_size, overrides }),
+          builtWebSocketRoute(placed, {
+            fileSizeLimit: this.limits.file_size,
+            overrides,
+            strictOutbound: strict,
+          }),
         ),
       rateLimits: {
         policies: options.rateLimits ?? [],

@@ -25,7 +25,7 @@ export interface BuiltWebSocketRoute {
  */
 export function builtWebSocketRoute(
   placed: PlacedWebSocket,
-  options: Pick<AnalyseOptions, "fileSizeLimit" | "overrides">,
+  options: Pick<AnalyseOptions, "fileSizeLimit" | "overrides"> & { strictOutbound?: boolean },
 ): BuiltWebSocketRoute {
   // path() takes only what websocket() made (it checks the kind); the tree knows it by its face.
   const websocket = placed.websocket as WebSocketDefinition;
@@ -44,6 +44,7 @@ export function builtWebSocketRoute(
       fileSizeLimit: options.fileSizeLimit,
       dependencies: placed.dependencies,
       overrides: options.overrides,
+      strictOutbound: options.strictOutbound,
     }),
   };
 }
