@@ -2,6 +2,7 @@
 // shared by the HTTP server (servers/unruffled.ts) and the in-process overhead benchmark (overhead.ts).
 import { compression, cors, createApp } from "unruffled";
 import { JsonResponse, PlainTextResponse } from "unruffled/http";
+import { memoryStore, rateLimit } from "unruffled/rate-limit";
 import { dependency, endpoint, p, path } from "unruffled/route";
 import { httpBearer } from "unruffled/security";
 import { z } from "zod";
@@ -70,8 +71,15 @@ const listAllStudents = endpoint({
 
 export const app = createApp({
   settings: {},
+  // The limited hello's store: in this process's memory (issue 39's target is against /hello).
+  rateLimitStore: memoryStore(),
   routes: [
     path("/hello", { endpoint: hello }),
+    // The same endpoint behind a policy that never refuses in a run: what counting costs.
+    path("/limited/hello", {
+      endpoint: hello,
+      rateLimits: [rateLimit({ name: "bench", limit: 1_000_000_000, window: 3600 })],
+    }),
     path("/api/enroll", {
       routes: [
         path("/student-list", { endpoint: listStudents }),

@@ -10,6 +10,9 @@ const WRAPPED_LIST = `/mw${LIST}`;
 const PAGE_ORIGIN = "https://app.example.com";
 const BROWSER_HEADERS = { origin: PAGE_ORIGIN, "accept-encoding": "gzip, deflate, br" };
 const WITH_MIDDLEWARE = ["fastify", "unruffled"];
+// GET /hello behind a rate limit (memory store): unruffled's own feature, judged against its /hello.
+const LIMITED = "/limited/hello";
+const UNRUFFLED_ONLY = ["unruffled"];
 const BIND = "/api/enroll/bind";
 const SECURE = "/api/enroll/secure-list";
 const TOKEN = { authorization: "Bearer bench-token" };
@@ -25,6 +28,15 @@ const BIND_OK = {
 
 const checks: Check[] = [
   { name: "hello", method: "GET", path: "/hello", status: 200, text: "Hello, World!" },
+  {
+    name: "hello, rate-limited",
+    method: "GET",
+    path: LIMITED,
+    status: 200,
+    text: "Hello, World!",
+    responseHeaders: { "ratelimit-policy": '"bench";q=1000000000;w=3600' },
+    servers: UNRUFFLED_ONLY,
+  },
   { name: "list", method: "GET", path: `${LIST}?page=1&size=10`, status: 200, json: LIST_OK },
   { name: "list, defaults", method: "GET", path: LIST, status: 200, json: LIST_OK },
   { name: "list, bounds", method: "GET", path: `${LIST}?page=7&size=100`, status: 200, json: LIST_OK },
@@ -162,6 +174,16 @@ export const frameworks: Suite = {
   endpoints: [
     { id: "hello", label: "GET /hello", method: "GET", path: "/hello", validated: false },
     {
+      // Issue 39: a limit counted in memory costs a route at most 3 %.
+      id: "limited",
+      label: "GET /limited/hello (the hello behind a rate limit, memory store)",
+      method: "GET",
+      path: LIMITED,
+      servers: UNRUFFLED_ONLY,
+      baseline: "hello",
+      validated: false,
+    },
+    {
       id: "list",
       label: "GET /api/enroll/student-list?page=1&size=10",
       method: "GET",
@@ -216,6 +238,10 @@ export const frameworks: Suite = {
       const name = endpoint.id;
       const peer = (id: string) => summary[id]?.endpoints[name];
       const factors = FACTORS[name] ?? DEFAULT_FACTORS;
+      if (name === "limited") {
+        lines.push(baselineLine(`${name}: req/s vs its ${endpoint.baseline} route`, summary, name, 0.97));
+        continue;
+      }
       lines.push(rpsLine(`${name}: req/s vs Fastify`, summary, name, "fastify", factors.fastify));
       // The list with middleware is served by unruffled and Fastify only.
       if (endpoint.servers !== undefined) {

@@ -130,8 +130,18 @@ function forwarded(
 }
 
 function originOf(scheme: string, host: string | undefined): string | undefined {
-  return host !== undefined && HOST.test(host) ? `${scheme}://${host}` : undefined;
+  // An app hears the same Host on request after request: the last answer is kept, not tested again.
+  if (host === lastOrigin.host && scheme === lastOrigin.scheme) return lastOrigin.origin;
+  const origin = host !== undefined && HOST.test(host) ? `${scheme}://${host}` : undefined;
+  lastOrigin = { host, scheme, origin };
+  return origin;
 }
+
+let lastOrigin: { host: string | undefined; scheme: string; origin: string | undefined } = {
+  host: undefined,
+  scheme: "http",
+  origin: undefined,
+};
 
 /** A comma-separated header (repeated headers arrive joined with ", "), trimmed, empty entries kept out. */
 function listOf(header: string | string[] | undefined): string[] {

@@ -77,7 +77,8 @@ export class EndpointRunner {
    * A limited route: once its schemes, parameters and dependencies are resolved (so the principal
    * is known), the store counts the request, whatever its outcome; a request past a limit is
    * answered 429 without running the handler, and one that failed on the way gets its own error.
-   * Every answer carries the rate-limit headers.
+   * Every answer carries the rate-limit headers. One closure per request, as an unlimited route's:
+   * the rest is methods, so that a limit costs its store and its headers and little else.
    */
   private answerLimited(
     description: EndpointDescription,
@@ -85,59 +86,113 @@ export class EndpointRunner {
     request: HttpRequest,
     done: (response: HttpResponse) => void,
   ): void {
-    let decisions: Decisions | undefined;
-    const finish = (response: HttpResponse) => {
-      limiter.writeHeaders(response, decisions);
-      done(response);
-    };
-    const decided = (
-      error: unknown,
-      values: Record<string, unknown> | undefined,
-      scope: DependencyScope | undefined,
-      draft: ResponseDraft | undefined,
-    ): Answer => {
-      const refusal = decisions === undefined ? undefined : limiter.refusal(decisions);
-      if (refusal !== undefined) return this.failed(refusal, request, scope);
-      if (error !== undefined) return this.failed(error, request, scope);
-      return this.run(description, request, values!, scope, draft);
-    };
     const resolved: ValuesCallback = (error, values, scope, draft, results) => {
       const principal = limiter.principalIndex < 0 ? undefined : results?.[limiter.principalIndex];
-      const storeFailed = (failure: unknown): Answer => {
-        const closed = limiter.storeFailed(failure, request);
-        return closed === undefined
-          ? decided(error, values, scope, draft)
-          : this.failed(closed, request, scope);
-      };
       let checks: Check[];
       try {
         checks = limiter.checksOf(request, principal);
       } catch (failure) {
-        this.settle(this.failed(failure, request, scope), request, finish);
+        // A key or cost function that throws is the app's error (a 500), not the store's.
+        this.settleLimited(this.failed(failure, request, scope), limiter, undefined, request, done);
         return;
       }
-      let response: Answer;
+      let decisions: Decisions | Promise<Decisions>;
       try {
-        const consumed = limiter.consume(checks);
-        if (consumed instanceof Promise) {
-          response = consumed.then((answer) => {
-            decisions = answer;
-            return decided(error, values, scope, draft);
-          }, storeFailed);
-        } else {
-          decisions = consumed;
-          response = decided(error, values, scope, draft);
-        }
+        decisions = limiter.consume(checks);
       } catch (failure) {
-        response = storeFailed(failure);
+        const answer = this.storeFailed(failure, limiter, description, request, error, values, scope, draft);
+        this.settleLimited(answer, limiter, undefined, request, done);
+        return;
       }
-      this.settle(response, request, finish);
+      if (decisions instanceof Promise) {
+        decisions.then(
+          (answer) =>
+            this.settleLimited(
+              this.decided(answer, limiter, description, request, error, values, scope, draft),
+              limiter,
+              answer,
+              request,
+              done,
+            ),
+          (failure: unknown) =>
+            this.settleLimited(
+              this.storeFailed(failure, limiter, description, request, error, values, scope, draft),
+              limiter,
+              undefined,
+              request,
+              done,
+            ),
+        );
+        return;
+      }
+      const answer = this.decided(decisions, limiter, description, request, error, values, scope, draft);
+      this.settleLimited(answer, limiter, decisions, request, done);
     };
     if (description.dependencies === undefined) {
       resolveParams(description, request, this.resolveOptions, (error, values) =>
         resolved(error, values, undefined, undefined),
       );
     } else resolveDependencies(description, request, this.resolveOptions, resolved);
+  }
+
+  /** A limited request's answer once the store decided: the 429, the error on the way, or the handler's. */
+  private decided(
+    decisions: Decisions,
+    limiter: RouteLimiter,
+    description: EndpointDescription,
+    request: HttpRequest,
+    error: unknown,
+    values: Record<string, unknown> | undefined,
+    scope: DependencyScope | undefined,
+    draft: ResponseDraft | undefined,
+  ): Answer {
+    const refusal = limiter.refusal(decisions);
+    if (refusal !== undefined) return this.failed(refusal, request, scope);
+    if (error !== undefined) return this.failed(error, request, scope);
+    return this.run(description, request, values!, scope, draft);
+  }
+
+  /** A limited request's answer while its store fails: as if unlimited, or the 503 when failing closed. */
+  private storeFailed(
+    failure: unknown,
+    limiter: RouteLimiter,
+    description: EndpointDescription,
+    request: HttpRequest,
+    error: unknown,
+    values: Record<string, unknown> | undefined,
+    scope: DependencyScope | undefined,
+    draft: ResponseDraft | undefined,
+  ): Answer {
+    const closed = limiter.storeFailed(failure, request);
+    if (closed !== undefined) return this.failed(closed, request, scope);
+    if (error !== undefined) return this.failed(error, request, scope);
+    return this.run(description, request, values!, scope, draft);
+  }
+
+  /** `settle`, with the rate-limit headers written on the answer first. */
+  private settleLimited(
+    response: Answer,
+    limiter: RouteLimiter,
+    decisions: Decisions | undefined,
+    request: HttpRequest,
+    done: (response: HttpResponse) => void,
+  ): void {
+    if (response instanceof Promise) {
+      response.then(
+        (resolved) => {
+          limiter.writeHeaders(resolved, decisions);
+          done(resolved);
+        },
+        (error) => {
+          const internal = this.options.internalError(error, request);
+          limiter.writeHeaders(internal, decisions);
+          done(internal);
+        },
+      );
+      return;
+    }
+    limiter.writeHeaders(response, decisions);
+    done(response);
   }
 
   /** Hands a response, or the response a promise resolves to, to `done`. */

@@ -226,8 +226,20 @@ function checkedHeaders(headers: Record<string, HeaderValue>): Record<string, He
 export function checkHeaders(headers: Record<string, HeaderValue>): void {
   for (const key of Object.keys(headers)) {
     const value = headers[key]!;
-    validateHeaderName(key);
-    if (typeof value === "string") validateHeaderValue(key, value);
-    else for (const item of value) validateHeaderValue(key, item);
+    if (!checkedNames.has(key)) {
+      validateHeaderName(key);
+      if (checkedNames.size < MAX_CHECKED_NAMES) checkedNames.add(key);
+    }
+    // Node's own test, inlined: its validator is called (to throw its error) only for a bad value.
+    if (typeof value === "string") {
+      if (INVALID_VALUE_CHAR.test(value)) validateHeaderValue(key, value);
+    } else for (const item of value) validateHeaderValue(key, item);
   }
 }
+
+// Node's rule for a header value: tab, visible ASCII, and obs-text.
+const INVALID_VALUE_CHAR = /[^\t\x20-\x7e\x80-\xff]/;
+// The same few names come back on every answer (content-type, x-request-id): each is checked once.
+// Bounded, since an app may make names of what clients send.
+const checkedNames = new Set<string>();
+const MAX_CHECKED_NAMES = 512;

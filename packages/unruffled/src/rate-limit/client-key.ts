@@ -13,8 +13,18 @@ export function defaultKey(request: HttpRequest, principal: unknown): string {
 
 /** The client's address: the socket's peer, or across trusted proxies (`PROXIES`) the one they name. */
 export function clientAddressKey(request: HttpRequest): string {
-  return `address:${request.client.address ?? "unknown"}`;
+  const address = request.client.address ?? "unknown";
+  // A connection's requests share its address (the same string): they get the same key back, whose
+  // hash a store's Map already knows, instead of a new string to hash on every request.
+  if (address !== lastAddress) {
+    lastAddress = address;
+    lastAddressKey = `address:${address}`;
+  }
+  return lastAddressKey;
 }
+
+let lastAddress = "";
+let lastAddressKey = "";
 
 /**
  * A principal as a short string: itself when it is a string or a number, else its `sub`, `id`,

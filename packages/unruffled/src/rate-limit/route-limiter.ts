@@ -31,6 +31,9 @@ interface CompiledPolicy {
   prefix: string;
   key: RateLimitKey;
   cost: number | ((request: HttpRequest) => number);
+  /** The last key the key function gave, and the store key made of it: see `checksOf`. */
+  lastKey: string;
+  lastStoreKey: string;
 }
 
 /**
@@ -63,6 +66,8 @@ export class RouteLimiter {
         prefix: `${policy.name}:`,
         key: policy.key ?? defaultKey,
         cost: policy.cost,
+        lastKey: "",
+        lastStoreKey: `${policy.name}:`,
       };
     });
   }
@@ -80,8 +85,15 @@ export class RouteLimiter {
     const checks: Check[] = [];
     for (const policy of this.compiled) {
       const cost = typeof policy.cost === "number" ? policy.cost : policy.cost(request);
+      const key = policy.key(request, principal);
+      // Consecutive requests of one client (a keep-alive connection) reuse one store key: a new
+      // string per request would be hashed again by the store's Map, which costs more than the rest.
+      if (key !== policy.lastKey) {
+        policy.lastKey = key;
+        policy.lastStoreKey = policy.prefix + key;
+      }
       checks.push({
-        key: policy.prefix + policy.key(request, principal),
+        key: policy.lastStoreKey,
         interval: policy.interval,
         capacity: policy.capacity,
         cost,

@@ -15,7 +15,7 @@ interface BunGlobal {
     idleTimeout: number;
     maxRequestBodySize: number;
     development: boolean;
-    fetch: (request: Request, server: BunServer) => Promise<Response>;
+    fetch: (request: Request, server: BunServer) => Response | Promise<Response>;
   }): BunServer;
 }
 
@@ -36,10 +36,10 @@ const BUN_MAX_IDLE_SECONDS = 255;
  * event stream) is not closed by it. Bun's own body limit is set above the app's, so that the app
  * answers 413 with its own message.
  *
- * @example const native = serveOnBun(fetchHandler(app, inFlight), inFlight, { port: 0, hostname, limits });
+ * @example const native = serveOnBun(webHandler(app, inFlight), inFlight, { port: 0, hostname, limits });
  */
 export function serveOnBun(
-  handler: (request: Request, context?: unknown) => Promise<Response>,
+  handler: (request: Request, context?: unknown) => Response | Promise<Response>,
   inFlight: StreamsInFlight,
   options: { port: number; hostname: string; limits: BunLimits },
 ): NativeServer {

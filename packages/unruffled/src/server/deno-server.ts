@@ -13,7 +13,7 @@ interface DenoServeInfo {
 interface DenoGlobal {
   serve(
     options: { port: number; hostname: string; onListen: () => void },
-    handler: (request: Request, info: DenoServeInfo) => Promise<Response>,
+    handler: (request: Request, info: DenoServeInfo) => Response | Promise<Response>,
   ): DenoHttpServer;
 }
 
@@ -21,10 +21,10 @@ interface DenoGlobal {
  * Serves a fetch handler on `Deno.serve`, without Deno's own "Listening on" line (the caller tells
  * where it listens). A port in use is reported with Node's code, `EADDRINUSE`, as on the others.
  *
- * @example const native = serveOnDeno(fetchHandler(app, inFlight), { port: 0, hostname: "127.0.0.1" });
+ * @example const native = serveOnDeno(webHandler(app, inFlight), { port: 0, hostname: "127.0.0.1" });
  */
 export function serveOnDeno(
-  handler: (request: Request, context?: unknown) => Promise<Response>,
+  handler: (request: Request, context?: unknown) => Response | Promise<Response>,
   inFlight: StreamsInFlight,
   options: { port: number; hostname: string },
 ): NativeServer {

@@ -36,10 +36,24 @@ export function fetchHandler(
   app: FetchTarget,
   inFlight?: StreamsInFlight,
 ): (webRequest: Request, context?: unknown) => Promise<Response> {
-  return async (webRequest, context) => {
-    // Where no server listens (other runtimes), the first request starts the app; a server that
-    // serve() started ran the hooks before it listened.
-    if (inFlight === undefined) await app.startup();
+  const answer = webHandler(app, inFlight);
+  return async (webRequest, context) => answer(webRequest, context);
+}
+
+/**
+ * The same handler for a runtime's server (`Bun.serve`, `Deno.serve`), which takes a `Response` or
+ * a promise of one: an answer ready at once is handed over without a promise to wait for.
+ *
+ * @example Bun.serve({ fetch: webHandler(app, inFlight) })
+ */
+export function webHandler(
+  app: FetchTarget,
+  inFlight?: StreamsInFlight,
+): (webRequest: Request, context?: unknown) => Response | Promise<Response> {
+  // Where no server listens (other runtimes), the first request starts the app; a server that
+  // serve() started ran the hooks before it listened.
+  let started = inFlight !== undefined;
+  const answer = (webRequest: Request, context: unknown): Response | Promise<Response> => {
     const url = webRequest.url;
     const client = new WebClient(webRequest);
     const headers = headersOf(webRequest.headers);
@@ -52,21 +66,42 @@ export function fetchHandler(
       body: new WebRequestBody(webRequest, typeof length === "string" ? length : null),
       connection: client,
     });
-    const response = await app.handle(request, false);
-    // A client gone before its answer was ready: its body stream is released, not handed to nobody,
-    // and the work after the answer runs as it does once a body was sent.
-    if (response.body instanceof Readable && webRequest.signal.aborted) {
-      response.body.destroy();
-      app.startWork(request);
-      return new Response(null, { status: response.status });
-    }
-    if (inFlight !== undefined && response.body instanceof EventFrames) {
-      follow(inFlight, response.body, request);
-    }
-    // The work after the answer (afterResponse() tasks, then the yield dependencies' clean-ups) waits
-    // for the body to be sent, as on Node: a streamed body may still read from the session.
-    return toWebResponse(response, request, client, () => app.startWork(request));
+    const response = app.handle(request, false);
+    return response instanceof Promise
+      ? response.then((ready) => toWeb(app, inFlight, ready, webRequest, request, client))
+      : toWeb(app, inFlight, response, webRequest, request, client);
   };
+  return (webRequest, context) => {
+    if (started) return answer(webRequest, context);
+    return app.startup().then(() => {
+      started = true;
+      return answer(webRequest, context);
+    });
+  };
+}
+
+/** The app's answer as the runtime's `Response`, with the work after it set to start once it is sent. */
+function toWeb(
+  app: FetchTarget,
+  inFlight: StreamsInFlight | undefined,
+  response: HttpResponse,
+  webRequest: Request,
+  request: HttpRequest,
+  client: WebClient,
+): Response {
+  // A client gone before its answer was ready: its body stream is released, not handed to nobody,
+  // and the work after the answer runs as it does once a body was sent.
+  if (response.body instanceof Readable && webRequest.signal.aborted) {
+    response.body.destroy();
+    app.startWork(request);
+    return new Response(null, { status: response.status });
+  }
+  if (inFlight !== undefined && response.body instanceof EventFrames) {
+    follow(inFlight, response.body, request);
+  }
+  // The work after the answer (afterResponse() tasks, then the yield dependencies' clean-ups) waits
+  // for the body to be sent, as on Node: a streamed body may still read from the session.
+  return toWebResponse(response, request, client, () => app.startWork(request));
 }
 
 /**

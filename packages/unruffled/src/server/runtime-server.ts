@@ -1,7 +1,7 @@
 import type { AddressInfo } from "node:net";
 import { type BunLimits, serveOnBun } from "./bun-server.ts";
 import { serveOnDeno } from "./deno-server.ts";
-import { endStream, type FetchTarget, fetchHandler, type StreamsInFlight } from "./fetch-adapter.ts";
+import { endStream, type FetchTarget, type StreamsInFlight, webHandler } from "./fetch-adapter.ts";
 import type { NativeServer } from "./native-server.ts";
 import { type CloseOptions, DEFAULT_CLOSE_TIMEOUT_MS, type ListenOptions } from "./node-adapter.ts";
 import { currentRuntime, type Runtime } from "./runtime.ts";
@@ -49,7 +49,7 @@ export async function serve(app: ServedApp, options: ListenOptions = {}): Promis
   }
   await app.startup();
   const inFlight: StreamsInFlight = { closing: false, streams: new Map() };
-  const handler = fetchHandler(app, inFlight);
+  const handler = webHandler(app, inFlight);
   const port = options.port ?? 8000;
   const hostname = options.host ?? "127.0.0.1";
   const native =

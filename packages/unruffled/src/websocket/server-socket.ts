@@ -205,7 +205,12 @@ export class ServerSocket implements ServerWebSocket<unknown, unknown> {
       this.close(CLOSE.unsupportedData, "Binary messages are not accepted; send JSON text");
       return;
     }
-    const bytes = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer);
+    // ws hands a Buffer (its default binaryType): used as it is, not copied.
+    const bytes = Buffer.isBuffer(data)
+      ? data
+      : Array.isArray(data)
+        ? Buffer.concat(data)
+        : Buffer.from(data);
     const result = readInbound(
       bytes,
       this.description.inbound,

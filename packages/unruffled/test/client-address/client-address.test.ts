@@ -152,6 +152,27 @@ describe("request.client", () => {
     ).toBe("http://app.internal:8000");
   });
 
+  it("gives each request the origin of its own Host, whatever the request before it had", () => {
+    const peer = { remoteAddress: "127.0.0.1", remotePort: 41_000 };
+    const originOf = (host: string | undefined, encrypted = false) =>
+      resolveClient({ ...peer, encrypted }, host === undefined ? {} : { host }, undefined).origin;
+    expect([
+      originOf("a.example"),
+      originOf("b.example:8080"),
+      originOf("b.example:8080", true),
+      originOf("evil.example/@x"),
+      originOf(undefined),
+      originOf("a.example"),
+    ]).toEqual([
+      "http://a.example",
+      "http://b.example:8080",
+      "https://b.example:8080",
+      undefined,
+      undefined,
+      "http://a.example",
+    ]);
+  });
+
   it("never throws on malformed forwarding headers, and names an address or the peer", () => {
     const names = ["for", "proto", "host", "by", "[", "]", '"', ";", ",", "::1", "10.0.0.1", "unknown"];
     const proxies = [

@@ -153,6 +153,31 @@ describe("headers that could not be written", () => {
     expect(await response.json()).toEqual({ detail: "Internal Server Error" });
   });
 
+  it("are checked on every answer, names once seen and values each time", async () => {
+    const namedLater = endpoint({
+      returns: PlainTextResponse,
+      handler: (request) => {
+        const response = new PlainTextResponse("ok");
+        response.headers[String(request.query.n)] = "v";
+        return response;
+      },
+    });
+    const seen: unknown[] = [];
+    const app = createApp({
+      routes: [...routes, path("/name", { endpoint: namedLater })],
+      logger: { error: (details: Record<string, unknown>) => void seen.push(details.err) },
+    });
+    const statuses: number[] = [];
+    for (const url of ["/later?v=fine", "/later?v=a%01b", "/name?n=x-good", "/name?n=bad%20name"]) {
+      statuses.push((await app.fetch(new Request(`http://app.test${url}`))).status);
+    }
+    expect(statuses).toEqual([200, 500, 200, 500]);
+    expect(seen.map((error) => (error as { code?: string }).code)).toEqual([
+      "ERR_INVALID_CHAR",
+      "ERR_INVALID_HTTP_TOKEN",
+    ]);
+  });
+
   it("make a 500 in the test client too, as the server would answer", async () => {
     const app = createApp({ routes, logger: { error: () => undefined } });
     const refused = await testClient(app).get("/later?v=a%0Aevil");

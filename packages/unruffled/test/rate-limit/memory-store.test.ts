@@ -200,6 +200,22 @@ describe("a rate-limited route", () => {
       },
     });
   });
+  it("keeps the quotas of clients whose requests alternate apart", async () => {
+    const burstOnly = [path("/hello", { endpoint: hello, rateLimits: [burst] })];
+    const server = await serve(burstOnly, { settings: { PROXIES: { trusted: "loopback" } } });
+    const statuses: Record<string, number[]> = { ann: [], bob: [] };
+    for (let round = 0; round < 4; round++) {
+      for (const [name, address] of [
+        ["ann", "203.0.113.7"],
+        ["bob", "198.51.100.9"],
+      ] as const) {
+        const response = await server.fetch("/hello", { headers: { "x-forwarded-for": address } });
+        statuses[name]!.push(response.status);
+      }
+    }
+    expect(statuses).toEqual({ ann: [200, 200, 200, 429], bob: [200, 200, 200, 429] });
+  });
+
   it("keys a request by the client its trusted proxy forwards (PROXIES), and by the proxy's address without it", async () => {
     const burstOnly = [path("/hello", { endpoint: hello, rateLimits: [burst] })];
     const from = (client: string) => ({ headers: { "x-forwarded-for": client } });
