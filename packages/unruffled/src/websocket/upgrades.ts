@@ -220,7 +220,7 @@ export class WebSocketUpgrades {
     switching.status = 101;
     this.options.requests.finish(request, switching, started);
     const description = route.socketDescription;
-    const serverSocket = new ServerSocket(peer, description, request, this.options.pubsub);
+    const serverSocket = new ServerSocket(peer, description, request, this.options.pubsub, socket);
     this.open.add(serverSocket);
     const heartbeat = this.heartbeatFor(description.pingInterval);
     heartbeat?.add(serverSocket);
