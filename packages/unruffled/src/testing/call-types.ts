@@ -142,13 +142,13 @@ export type CallResponse<Ret extends Returns> = Ret extends readonly unknown[]
   : TestResponse;
 
 /**
- * What `call(endpoint)` without parameters asks of the endpoint: nothing when every parameter may be
- * left out, else a member it lacks, whose name the compiler's message quotes.
+ * What `call(endpoint)` without parameters asks of the endpoint's call side: nothing when
+ * `undefined` may stand for its parameters (every one may be left out), else a member it lacks,
+ * whose name the compiler's message quotes.
  */
-export type OmittableParams<P extends ParamDeclarations> =
-  {} extends CallParams<P>
-    ? unknown
-    : { readonly "~this endpoint has required parameters: pass them as call()'s second argument": true };
+export type OmittableParams<Params> = undefined extends Params
+  ? unknown
+  : { readonly "~this endpoint has required parameters: pass them as call()'s second argument": true };
 
 /** The parameters argument: `undefined` too when every parameter may be left out. */
 export type CallParamsArgument<P extends ParamDeclarations> =

@@ -4,7 +4,7 @@ import { WebBodySource } from "../http/body.ts";
 import type { BuiltRoute } from "../route/analyse/build-routes.ts";
 import type { ParamDeclarations, Returns } from "../route/declare/endpoint.ts";
 import type { DependencyOverride } from "../route/declare/overrides.ts";
-import type { AnyEndpoint, CallableEndpoint, CallResponse, OmittableParams } from "./call-types.ts";
+import type { AnyEndpoint, CallableEndpoint, OmittableParams } from "./call-types.ts";
 import { type BodyOptions, encodeRequest, type RequestOptions } from "./encode-request.ts";
 import { endpointRequest } from "./endpoint-request.ts";
 import { type CheckedOverrides, withOverrides } from "./overrides.ts";
@@ -129,9 +129,9 @@ export class TestClient {
    * @example
    * const response = await client.call(hello);
    */
-  call<P extends ParamDeclarations, Ret extends Returns>(
-    endpoint: AnyEndpoint<P, Ret> & OmittableParams<P>,
-  ): Promise<CallResponse<Ret>>;
+  call<Params, Answer>(
+    endpoint: CallableEndpoint<Params, Answer> & OmittableParams<Params>,
+  ): Promise<Answer>;
   /**
    * Calls the route that serves `endpoint`, with values keyed by parameter name and typed from its
    * declarations; each value goes where the endpoint reads it (path, query, header, cookie, body).
