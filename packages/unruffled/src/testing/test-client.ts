@@ -129,9 +129,7 @@ export class TestClient {
    * @example
    * const response = await client.call(hello);
    */
-  call<Params, Answer>(
-    endpoint: CallableEndpoint<Params, Answer> & OmittableParams<Params>,
-  ): Promise<Answer>;
+  call<Params, Answer>(endpoint: CallableEndpoint<Params, Answer> & OmittableParams<Params>): Promise<Answer>;
   /**
    * Calls the route that serves `endpoint`, with values keyed by parameter name and typed from its
    * declarations; each value goes where the endpoint reads it (path, query, header, cookie, body).
