@@ -46,6 +46,7 @@ describe("the enrollment service through the unruffled command", () => {
         "POST    /api/enroll/student-create  create_student  json: name, email, age, student_id",
         "POST    /api/enroll/course-create   create_course   json: name, code, description, credits, max_students, is_active",
         "GET     /api/enroll/course-events   course_events   query: course_id; header: last-event-id",
+        "WS      /api/enroll/course-live     course_live     -",
         "",
       ].join("\n"),
     );

@@ -32,6 +32,15 @@ export class HttpError extends UnruffledError {
   }
 }
 
+/**
+ * An error whose problem has a type of its own (a 429's quota-exceeded) while its `{"detail"}` form
+ * stays plain: what the problem details of `ERRORS.format: "problem"` add to the `about:blank`
+ * members. The error's own shape, so that an error declared below the problem room can carry it.
+ */
+export interface ProblemMembers {
+  readonly problemMembers: { type: string; title?: string } & Record<string, unknown>;
+}
+
 export class NotFoundError extends HttpError {
   override name = "NotFoundError";
   constructor(message = "Not Found") {

@@ -36,7 +36,7 @@ import {
   NodeAdapter,
 } from "../server/node-adapter.ts";
 import { asyncApiRoutes } from "../websocket/asyncapi/routes.ts";
-import type { BuiltWebSocketRoute } from "../websocket/built-route.ts";
+import { type BuiltWebSocketRoute, builtWebSocketRoute } from "../websocket/built-route.ts";
 import { WebSocketUpgrades } from "../websocket/upgrades.ts";
 import { AppPubSub } from "./app-pubsub.ts";
 import { logSerializerFallbacks } from "./serializer-log.ts";
@@ -171,6 +171,8 @@ export class App {
     });
     this.errorLogger = errorLogger;
     this.work = new AfterResponseWork(errorLogger);
+    // RESPONSES.validate: answers, events and outbound WebSocket messages are checked alike.
+    const strict = strictResponses(this.settings);
     this.requests = new RequestHandler({
       exceptionHandlers: this.exceptionHandlers,
       resolveOptions: {
@@ -188,7 +190,7 @@ export class App {
       work: this.work,
       debug: this.settings.DEBUG === true,
       middleware: checkedMiddleware(options.middleware, "createApp({ middleware })"),
-      strictResponses: strictResponses(this.settings),
+      strictResponses: strict,
     });
     this.node = new NodeAdapter({
       requests: this.requests,
@@ -207,7 +209,14 @@ export class App {
       fileSizeLimit: this.limits.file_size,
       dependencies: options.dependencies ?? [],
       overrides,
-      websockets: websocketRoutes,
+      websockets: (placed) =>
+        websocketRoutes.push(
+          builtWebSocketRoute(placed, {
+            fileSizeLimit: this.limits.file_size,
+            overrides,
+            strictOutbound: strict,
+          }),
+        ),
       rateLimits: {
         policies: options.rateLimits ?? [],
         compile: rateLimitCompiler({

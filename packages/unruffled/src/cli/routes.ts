@@ -7,7 +7,7 @@ const USAGE = "unruffled routes <app module> [--export <name>]";
 
 /**
  * `unruffled routes src/app.ts`: imports the app module (which builds every route, so definition
- * errors surface here) and prints its routes as a table.
+ * errors surface here) and prints its routes as a table, its WebSocket routes (method `WS`) last.
  *
  * @example
  * npx unruffled routes apps/enrollment/src/app.ts
@@ -21,7 +21,7 @@ export const routesCommand: CliCommand = {
   async run(args, io) {
     const { modulePath, exportName } = readAppArguments(args, io.cwd, {});
     const app = await loadApp(modulePath, exportName);
-    await io.write(routesTable(app.routes));
+    await io.write(routesTable(app.routes, app.websocketRoutes));
     return 0;
   },
 };

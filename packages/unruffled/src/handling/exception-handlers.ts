@@ -2,11 +2,12 @@ import { HttpError, RequestValidationError } from "../errors.ts";
 import type { HttpRequest } from "../http/request.ts";
 import { type HttpResponse, JsonResponse } from "../http/response.ts";
 import { HttpValidationErrorSchema } from "../openapi/operation/error-schemas.ts";
+import { HttpProblem } from "../problem/http-problem.ts";
 import {
   asProblemSpec,
-  httpProblemHandler,
-  problemHttpErrorHandler,
-  problemValidationHandler,
+  httpErrorProblem,
+  VALIDATION_PROBLEM_SPEC,
+  validationProblem,
 } from "../problem/problem-handlers.ts";
 import { ResponseSpec } from "../route/declare/response-spec.ts";
 
@@ -58,6 +59,17 @@ export const httpErrorHandler = exceptionHandler(
   (error) =>
     new JsonResponse({ detail: error.message }, { status: error.status, headers: { ...error.headers } }),
 );
+
+/** An `HttpProblem` is problem details in either format: the app chose its shape. */
+const httpProblemHandler = exceptionHandler(HttpProblem, httpErrorProblem);
+
+/** `ERRORS.format: "problem"`: every HTTP error as problem details, its headers kept. */
+const problemHttpErrorHandler = exceptionHandler(HttpError, httpErrorProblem);
+
+/** `ERRORS.format: "problem"`: the 422 with each issue located by a JSON Pointer or a parameter. */
+const problemValidationHandler = exceptionHandler(RequestValidationError, validationProblem, {
+  responses: [VALIDATION_PROBLEM_SPEC],
+});
 
 /**
  * Looks handlers up by the error's class chain, remembering the answer per class. The defaults

@@ -17,5 +17,5 @@ let counter = 0;
 export function requestIdFrom(header: string | string[] | undefined): string {
   if (typeof header === "string" && ACCEPTED_ID.test(header)) return header;
   counter += 1;
-  return `${PROCESS_PREFIX}-${counter.toString(36)}`;
+  return `${PROCESS_PREFIX}-${counter}`;
 }

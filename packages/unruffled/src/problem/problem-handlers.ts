@@ -1,5 +1,4 @@
-import { HttpError, RequestValidationError, type ValidationIssue } from "../errors.ts";
-import type { ExceptionHandler } from "../handling/exception-handlers.ts";
+import type { HttpError, ProblemMembers, RequestValidationError, ValidationIssue } from "../errors.ts";
 import type { HttpRequest } from "../http/request.ts";
 import type { JsonResponse } from "../http/response.ts";
 import { ResponseSpec } from "../route/declare/response-spec.ts";
@@ -13,14 +12,6 @@ import {
 } from "./problem-details.ts";
 import { ProblemDetailsSchema, ValidationProblemSchema } from "./problem-schemas.ts";
 
-/**
- * An error whose problem has a type of its own (a 429's quota-exceeded) while its `{"detail"}` form
- * stays plain: what the problem handler adds to the `about:blank` members.
- */
-export interface ProblemMembers {
-  readonly problemMembers: { type: string; title?: string } & Record<string, unknown>;
-}
-
 /** The problem details of an HTTP error: its own (`HttpProblem`), its type's, or `about:blank`. */
 export function problemOf(error: HttpError, request: HttpRequest): ProblemDetails {
   if (error instanceof HttpProblem) return { ...error.problem, instance: request.id };
@@ -32,41 +23,33 @@ export function problemOf(error: HttpError, request: HttpRequest): ProblemDetail
   return problem;
 }
 
-/** An `HttpProblem` is problem details in either format: the app chose its shape. */
-export const httpProblemHandler: ExceptionHandler<HttpProblem> = {
-  error: HttpProblem,
-  handle: (error, request) => problemResponse(problemOf(error, request), error.headers),
-  responses: [],
-};
-
-/** `ERRORS.format: "problem"`: every HTTP error as problem details, its headers kept. */
-export const problemHttpErrorHandler: ExceptionHandler<HttpError> = {
-  error: HttpError,
-  handle: (error, request) => problemResponse(problemOf(error, request), error.headers),
-  responses: [],
-};
+/**
+ * An HTTP error as problem details, its headers kept: what `ERRORS.format: "problem"` answers for
+ * every HTTP error, and an `HttpProblem` in either format.
+ */
+export function httpErrorProblem(error: HttpError, request: HttpRequest): JsonResponse {
+  return problemResponse(problemOf(error, request), error.headers);
+}
 
 /** `ERRORS.format: "problem"`: the 422 with each issue located by a JSON Pointer or a parameter. */
-export const problemValidationHandler: ExceptionHandler<RequestValidationError> = {
-  error: RequestValidationError,
-  handle: (error, request) =>
-    problemResponse({
-      type: ABOUT_BLANK,
-      title: statusTitle(422),
-      status: 422,
-      detail: `The request has ${error.issues.length === 1 ? "1 invalid value" : `${error.issues.length} invalid values`}`,
-      instance: request.id,
-      errors: error.issues.map(problemIssue),
-    }),
-  responses: [
-    new ResponseSpec({
-      code: "422",
-      model: ValidationProblemSchema,
-      content_type: PROBLEM_JSON,
-      description: "Validation Error",
-    }),
-  ],
-};
+export function validationProblem(error: RequestValidationError, request: HttpRequest): JsonResponse {
+  return problemResponse({
+    type: ABOUT_BLANK,
+    title: statusTitle(422),
+    status: 422,
+    detail: `The request has ${error.issues.length === 1 ? "1 invalid value" : `${error.issues.length} invalid values`}`,
+    instance: request.id,
+    errors: error.issues.map(problemIssue),
+  });
+}
+
+/** How `validationProblem` answers, for the OpenAPI document. */
+export const VALIDATION_PROBLEM_SPEC = new ResponseSpec({
+  code: "422",
+  model: ValidationProblemSchema,
+  content_type: PROBLEM_JSON,
+  description: "Validation Error",
+});
 
 /** `["body", "tags", 1]` → `{ pointer: "#/tags/1" }`; `["query", "page"]` → `{ in: "query", parameter: "page" }`. */
 export function problemIssue(issue: ValidationIssue): Record<string, string> {

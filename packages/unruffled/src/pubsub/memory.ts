@@ -1,14 +1,5 @@
-import { GapListeners } from "./gap-listeners.ts";
-import {
-  checkPublish,
-  checkTopic,
-  closedError,
-  consoleLog,
-  type PubSub,
-  type PubSubLog,
-  type Unsubscribe,
-} from "./pubsub.ts";
-import { LocalTopics } from "./topics.ts";
+import { Broker } from "./broker.ts";
+import { checkPublish, closedError, consoleLog, type PubSub, type PubSubLog } from "./pubsub.ts";
 
 export interface MemoryPubSubOptions {
   /** Where a listener that throws is reported (default the console; a pino logger fits). */
@@ -29,34 +20,14 @@ export function memoryPubSub(options: MemoryPubSubOptions = {}): PubSub {
   return new MemoryPubSub(options.log ?? consoleLog);
 }
 
-class MemoryPubSub implements PubSub {
-  private readonly topics: LocalTopics;
-  private readonly gaps = new GapListeners();
-  private closed = false;
-
+class MemoryPubSub extends Broker {
   constructor(log: PubSubLog) {
-    this.topics = new LocalTopics(log);
+    super("memory", log);
   }
 
   async publish(topic: string, message: string): Promise<void> {
     checkPublish(topic, message);
-    if (this.closed) throw closedError("memory");
+    if (this.closed) throw closedError(this.name);
     this.topics.deliver(topic, message);
-  }
-
-  async subscribe(topic: string, listener: (message: string) => void): Promise<Unsubscribe> {
-    checkTopic(topic);
-    if (this.closed) throw closedError("memory");
-    return this.topics.add(topic, listener, async () => {}).unsubscribe;
-  }
-
-  onGap(listener: (error?: Error) => void): () => void {
-    return this.gaps.add(listener);
-  }
-
-  async close(): Promise<void> {
-    this.closed = true;
-    this.topics.clear();
-    this.gaps.clear();
   }
 }

@@ -1,5 +1,6 @@
 import type pg from "pg";
-import { GapListeners } from "./gap-listeners.ts";
+import { Broker } from "./broker.ts";
+import { PublishingConnection } from "./publishing-connection.ts";
 import {
   checkPublish,
   checkTopic,
@@ -10,7 +11,6 @@ import {
   type Unsubscribe,
 } from "./pubsub.ts";
 import { Reconnection } from "./reconnection.ts";
-import { LocalTopics } from "./topics.ts";
 
 export interface PostgresPubSubOptions {
   /** The database every process connects to: `postgres://user@host:5432/app`. */
@@ -81,16 +81,14 @@ interface Batch {
   settles: { resolve: () => void; reject: (error: unknown) => void }[];
 }
 
-class PostgresPubSub implements PubSub {
+class PostgresPubSub extends Broker {
   private readonly url: string;
   private readonly channel: string;
   private readonly table: string;
   private readonly keepFor: number;
   private readonly log: PubSubLog;
-  private readonly topics: LocalTopics;
-  private readonly gaps = new GapListeners();
   private readonly listening: Reconnection<pg.Client>;
-  private publisher: Promise<pg.Client> | undefined;
+  private readonly publisher: PublishingConnection<pg.Client>;
   // The publishes in flight, one after another, and the batch of notifications still gathering.
   private sending: Promise<unknown> = Promise.resolve();
   private batch: Batch | undefined;
@@ -100,21 +98,24 @@ class PostgresPubSub implements PubSub {
   // Notifications are handed on in the order they came, also while a large one is being fetched.
   private delivery: Promise<void> = Promise.resolve();
   private fetching = 0;
-  private closed = false;
 
   constructor(options: PostgresPubSubOptions) {
+    super("PostgreSQL", options.log ?? consoleLog);
     this.url = options.connectionString;
     this.channel = options.channel ?? "unruffled_pubsub";
     this.table = options.table ?? "unruffled_pubsub_payloads";
     this.keepFor = options.keepLargeMessagesFor ?? 60_000;
     this.log = options.log ?? consoleLog;
-    this.topics = new LocalTopics(this.log);
     this.listening = new Reconnection({
-      name: "PostgreSQL",
+      name: this.name,
       log: this.log,
       gaps: this.gaps,
       wanted: () => this.topics.count() > 0,
       open: (lost) => this.openListener(lost),
+      close: (client) => client.end(),
+    });
+    this.publisher = new PublishingConnection({
+      open: (dropped) => this.openPublisher(dropped),
       close: (client) => client.end(),
     });
   }
@@ -122,9 +123,9 @@ class PostgresPubSub implements PubSub {
   async publish(topic: string, message: string): Promise<void> {
     checkPublish(topic, message);
     checkText(topic, message);
-    if (this.closed) throw closedError("PostgreSQL");
-    const client = await this.publishingClient();
-    if (this.closed) throw closedError("PostgreSQL");
+    if (this.closed) throw closedError(this.name);
+    const client = await this.publisher.ready();
+    if (this.closed) throw closedError(this.name);
     // The counter keeps two equal messages apart: PostgreSQL drops a notification equal to another
     // of the same transaction, and a batch is one transaction.
     this.sequence = (this.sequence + 1) % 1_000_000;
@@ -194,38 +195,19 @@ class PostgresPubSub implements PubSub {
     }
   }
 
-  async subscribe(topic: string, listener: (message: string) => void): Promise<Unsubscribe> {
+  override async subscribe(topic: string, listener: (message: string) => void): Promise<Unsubscribe> {
     checkTopic(topic);
     checkText(topic, "");
-    if (this.closed) throw closedError("PostgreSQL");
-    const { unsubscribe } = this.topics.add(topic, listener, async () => {});
-    try {
-      // Once LISTEN has run, every later notification reaches this connection.
-      await this.listening.ready();
-    } catch (error) {
-      await unsubscribe();
-      throw error;
-    }
-    if (this.closed) throw closedError("PostgreSQL");
-    return unsubscribe;
+    return super.subscribe(topic, listener);
   }
 
-  onGap(listener: (error?: Error) => void): () => void {
-    return this.gaps.add(listener);
+  // Once LISTEN has run, every later notification reaches this connection.
+  protected override async subscribed(): Promise<void> {
+    await this.listening.ready();
   }
 
-  async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
-    this.topics.clear();
-    this.gaps.clear();
-    const publisher = this.publisher;
-    this.publisher = undefined;
-    await Promise.all([
-      this.listening.close(),
-      publisher?.then((client) => client.end()).catch(() => undefined),
-      this.delivery,
-    ]);
+  protected override async release(): Promise<void> {
+    await Promise.all([this.listening.close(), this.publisher.close(), this.delivery]);
   }
 
   private async openListener(lost: (error: Error) => void): Promise<pg.Client> {
@@ -293,29 +275,22 @@ class PostgresPubSub implements PubSub {
     return row?.message;
   }
 
-  private publishingClient(): Promise<pg.Client> {
-    this.publisher ??= (async () => {
-      const { Client } = await loadPg();
-      const client = new Client({
-        connectionString: this.url,
-        connectionTimeoutMillis: 5_000,
-        application_name: APPLICATION_NAME,
-      });
-      const drop = () => {
-        client.removeAllListeners("end");
-        if (this.publisher === opened) this.publisher = undefined;
-      };
-      // Unheard, an 'error' of an idle connection would end the process: the next publish reconnects.
-      client.on("error", drop);
-      client.on("end", drop);
-      await client.connect();
-      return client;
-    })();
-    const opened = this.publisher;
-    opened.catch(() => {
-      if (this.publisher === opened) this.publisher = undefined;
+  private async openPublisher(dropped: () => void): Promise<pg.Client> {
+    const { Client } = await loadPg();
+    const client = new Client({
+      connectionString: this.url,
+      connectionTimeoutMillis: 5_000,
+      application_name: APPLICATION_NAME,
     });
-    return opened;
+    const drop = () => {
+      client.removeAllListeners("end");
+      dropped();
+    };
+    // Unheard, an 'error' of an idle connection would end the process: the next publish reconnects.
+    client.on("error", drop);
+    client.on("end", drop);
+    await client.connect();
+    return client;
   }
 }
 

@@ -1,16 +1,8 @@
 import type * as redis from "redis";
-import { GapListeners } from "./gap-listeners.ts";
-import {
-  checkPublish,
-  checkTopic,
-  closedError,
-  consoleLog,
-  type PubSub,
-  type PubSubLog,
-  type Unsubscribe,
-} from "./pubsub.ts";
+import { Broker } from "./broker.ts";
+import { PublishingConnection } from "./publishing-connection.ts";
+import { checkPublish, closedError, consoleLog, type PubSub, type PubSubLog } from "./pubsub.ts";
 import { Reconnection } from "./reconnection.ts";
-import { LocalTopics } from "./topics.ts";
 
 export interface RedisPubSubOptions {
   /** The Redis server every process connects to: `redis://127.0.0.1:6379`. */
@@ -58,26 +50,27 @@ function loadRedis(): Promise<typeof redis> {
   return loadedRedis;
 }
 
-class RedisPubSub implements PubSub {
+class RedisPubSub extends Broker {
   private readonly url: string;
-  private readonly topics: LocalTopics;
-  private readonly gaps = new GapListeners();
   private readonly listening: Reconnection<RedisClient>;
   // The topics SUBSCRIBEd on the current connection, each with its command's reply.
-  private subscribed = new Map<string, Promise<void>>();
-  private publisher: Promise<RedisClient> | undefined;
-  private closed = false;
+  private subscribedTopics = new Map<string, Promise<void>>();
+  private readonly publisher: PublishingConnection<RedisClient>;
 
   constructor(options: RedisPubSubOptions) {
+    super("Redis", options.log ?? consoleLog);
     this.url = options.url;
-    this.topics = new LocalTopics(options.log ?? consoleLog);
     this.listening = new Reconnection({
-      name: "Redis",
+      name: this.name,
       log: options.log ?? consoleLog,
       gaps: this.gaps,
       wanted: () => this.topics.count() > 0,
       open: (lost) => this.openSubscriber(lost),
       close: async (client) => client.destroy(),
+    });
+    this.publisher = new PublishingConnection({
+      open: (dropped) => this.openPublisher(dropped),
+      close: (client) => client.destroy(),
     });
   }
 
@@ -88,59 +81,36 @@ class RedisPubSub implements PubSub {
 
   async publish(topic: string, message: string): Promise<void> {
     checkPublish(topic, message);
-    if (this.closed) throw closedError("Redis");
-    const client = await this.publishingClient();
-    if (this.closed) throw closedError("Redis");
+    if (this.closed) throw closedError(this.name);
+    const client = await this.publisher.ready();
+    if (this.closed) throw closedError(this.name);
     // Commands on one connection are answered in order: each publisher's order holds.
     await client.publish(topic, message);
   }
 
-  async subscribe(topic: string, listener: (message: string) => void): Promise<Unsubscribe> {
-    checkTopic(topic);
-    if (this.closed) throw closedError("Redis");
-    const { unsubscribe } = this.topics.add(topic, listener, (empty) => this.unsubscribeTopic(empty));
-    try {
-      const client = await this.listening.ready();
-      await this.subscribeTopic(client, topic);
-    } catch (error) {
-      await unsubscribe();
-      throw error;
-    }
-    if (this.closed) throw closedError("Redis");
-    return unsubscribe;
+  protected override async subscribed(topic: string): Promise<void> {
+    const client = await this.listening.ready();
+    await this.subscribeTopic(client, topic);
   }
 
-  onGap(listener: (error?: Error) => void): () => void {
-    return this.gaps.add(listener);
+  protected override async lastUnsubscribed(topic: string): Promise<void> {
+    const client = this.listening.connection;
+    if (!this.subscribedTopics.delete(topic) || client === undefined) return;
+    await client.unsubscribe(topic, this.receive).catch(() => undefined);
   }
 
-  async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
-    this.topics.clear();
-    this.gaps.clear();
-    const publisher = this.publisher;
-    this.publisher = undefined;
-    await Promise.all([
-      this.listening.close(),
-      publisher?.then((client) => client.destroy()).catch(() => undefined),
-    ]);
+  protected override async release(): Promise<void> {
+    await Promise.all([this.listening.close(), this.publisher.close()]);
   }
 
   private subscribeTopic(client: RedisClient, topic: string): Promise<void> {
-    let reply = this.subscribed.get(topic);
+    let reply = this.subscribedTopics.get(topic);
     if (reply === undefined) {
       reply = client.subscribe(topic, this.receive);
-      this.subscribed.set(topic, reply);
-      reply.catch(() => this.subscribed.delete(topic));
+      this.subscribedTopics.set(topic, reply);
+      reply.catch(() => this.subscribedTopics.delete(topic));
     }
     return reply;
-  }
-
-  private async unsubscribeTopic(topic: string): Promise<void> {
-    const client = this.listening.connection;
-    if (!this.subscribed.delete(topic) || client === undefined) return;
-    await client.unsubscribe(topic, this.receive).catch(() => undefined);
   }
 
   private async openSubscriber(lost: (error: Error) => void): Promise<RedisClient> {
@@ -153,33 +123,25 @@ class RedisPubSub implements PubSub {
     client.on("error", (error: Error) => lost(error));
     client.on("terminated", (error: Error) => lost(error));
     await client.connect();
-    this.subscribed = new Map();
+    this.subscribedTopics = new Map();
     await Promise.all([...this.topics.names()].map((topic) => this.subscribeTopic(client, topic)));
     return client;
   }
 
-  private publishingClient(): Promise<RedisClient> {
-    this.publisher ??= (async () => {
-      const { createClient } = await loadRedis();
-      // A publish while Redis is away rejects at once instead of waiting in a queue.
-      const client = createClient({
-        url: this.url,
-        disableOfflineQueue: true,
-        socket: { reconnectStrategy: false, connectTimeout: 5_000 },
-      }) as unknown as RedisClient;
-      const drop = () => {
-        if (this.publisher === opened) this.publisher = undefined;
-        client.destroy();
-      };
-      // Unheard, an 'error' would end the process: the next publish opens a new connection.
-      client.on("error", drop);
-      await client.connect();
-      return client;
-    })();
-    const opened = this.publisher;
-    opened.catch(() => {
-      if (this.publisher === opened) this.publisher = undefined;
+  private async openPublisher(dropped: () => void): Promise<RedisClient> {
+    const { createClient } = await loadRedis();
+    // A publish while Redis is away rejects at once instead of waiting in a queue.
+    const client = createClient({
+      url: this.url,
+      disableOfflineQueue: true,
+      socket: { reconnectStrategy: false, connectTimeout: 5_000 },
+    }) as unknown as RedisClient;
+    // Unheard, an 'error' would end the process: the next publish opens a new connection.
+    client.on("error", () => {
+      dropped();
+      client.destroy();
     });
-    return opened;
+    await client.connect();
+    return client;
   }
 }

@@ -1,14 +1,5 @@
-import { GapListeners } from "./gap-listeners.ts";
-import {
-  checkPublish,
-  checkTopic,
-  closedError,
-  consoleLog,
-  type PubSub,
-  type PubSubLog,
-  type Unsubscribe,
-} from "./pubsub.ts";
-import { LocalTopics } from "./topics.ts";
+import { Broker } from "./broker.ts";
+import { checkPublish, closedError, consoleLog, type PubSub, type PubSubLog } from "./pubsub.ts";
 import { inRelayedWorker, isRelayEnvelope, RELAY_KEY, type RelayEnvelope } from "./workers-relay.ts";
 
 export interface WorkersPubSubOptions {
@@ -36,14 +27,11 @@ export function workersPubSub(options: WorkersPubSubOptions = {}): PubSub {
   return new WorkersPubSub(options.log ?? consoleLog);
 }
 
-class WorkersPubSub implements PubSub {
-  private readonly topics: LocalTopics;
-  private readonly gaps = new GapListeners();
-  private closed = false;
+class WorkersPubSub extends Broker {
   private receiving = false;
 
   constructor(log: PubSubLog) {
-    this.topics = new LocalTopics(log);
+    super("workers", log);
   }
 
   // A bound field: added to and removed from `process` as the first and last subscription come and go.
@@ -55,35 +43,27 @@ class WorkersPubSub implements PubSub {
 
   publish(topic: string, message: string): Promise<void> {
     checkPublish(topic, message);
-    if (this.closed) return Promise.reject(closedError("workers"));
+    if (this.closed) return Promise.reject(closedError(this.name));
     const envelope: RelayEnvelope = { [RELAY_KEY]: [topic, message] };
     return new Promise((resolve, reject) => {
       process.send!(envelope, undefined, {}, (error: Error | null) => (error ? reject(error) : resolve()));
     });
   }
 
-  async subscribe(topic: string, listener: (message: string) => void): Promise<Unsubscribe> {
-    checkTopic(topic);
-    if (this.closed) throw closedError("workers");
-    const { unsubscribe } = this.topics.add(topic, listener, async () => {
-      if (this.topics.count() === 0) this.stopReceiving();
-    });
+  protected override subscribed(): undefined {
     // A 'message' listener keeps the IPC channel (and so the process) alive: only while someone listens.
     if (!this.receiving) {
       this.receiving = true;
       process.on("message", this.receive);
     }
-    return unsubscribe;
+    return undefined;
   }
 
-  onGap(listener: (error?: Error) => void): () => void {
-    return this.gaps.add(listener);
+  protected override async lastUnsubscribed(): Promise<void> {
+    if (this.topics.count() === 0) this.stopReceiving();
   }
 
-  async close(): Promise<void> {
-    this.closed = true;
-    this.topics.clear();
-    this.gaps.clear();
+  protected override async release(): Promise<void> {
     this.stopReceiving();
   }
 

@@ -1,21 +1,23 @@
 import { ValueError } from "../errors.ts";
-import type { EndpointDescription } from "../route/description.ts";
 import type { RateLimitPolicy } from "./policy.ts";
 import { type LimiterContext, RouteLimiter } from "./route-limiter.ts";
 
-/** Compiles a route's policies, once, when the route is built. */
+/**
+ * Compiles a route's policies, once, when the route is built. `principalIndex` is where the route's
+ * principal (its first scheme's value) is among its resolved dependencies; -1 when it has no scheme.
+ */
 export type RateLimitCompiler = (
   policies: readonly RateLimitPolicy[],
-  description: EndpointDescription,
+  principalIndex: number,
   label: string,
 ) => RouteLimiter;
 
 /**
  * The compiler of an app's limited routes: the route's policies, the place of its principal among
- * its dependencies (the first scheme's), and the store all the routes share.
+ * its dependencies, and the store all the routes share.
  */
 export function rateLimitCompiler(context: LimiterContext): RateLimitCompiler {
-  return (policies, description, label) => {
+  return (policies, principalIndex, label) => {
     const names = new Set<string>();
     for (const policy of policies) {
       if (names.has(policy.name)) {
@@ -25,7 +27,6 @@ export function rateLimitCompiler(context: LimiterContext): RateLimitCompiler {
       }
       names.add(policy.name);
     }
-    const principalIndex = description.dependencies?.findIndex((node) => node.phase === "authenticate") ?? -1;
     return new RouteLimiter(policies, principalIndex, context);
   };
 }

@@ -5,7 +5,7 @@ export { QUOTA_EXCEEDED, RATELIMIT_DRAFT } from "./headers.ts";
 export { MemoryStore, memoryStore } from "./memory-store.ts";
 export type { RateLimitKey, RateLimitOptions, RateLimitPolicy } from "./policy.ts";
 export { rateLimit } from "./policy.ts";
-export { postgresStore } from "./postgres-store.ts";
+export { type PostgresStore, postgresStore } from "./postgres-store.ts";
 export { redisStore } from "./redis-store.ts";
 export type { RateLimitSettings } from "./settings.ts";
 export type { Decisions, RateLimitStore } from "./store.ts";

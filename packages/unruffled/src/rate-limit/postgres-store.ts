@@ -3,6 +3,8 @@ import type { Decisions, RateLimitStore } from "./store.ts";
 
 // gcra.ts's decideAll, in PL/pgSQL, on the database's clock: one statement per request, atomic over
 // its keys (their rows are locked in key order, so two requests never wait on each other in a cycle).
+// One insert makes the missing rows and locks the others (ON CONFLICT DO UPDATE locks a row even
+// where its WHERE is false), so that a sweep cannot delete a row between its insert and its lock.
 const schema = (table: string, fn: string) => `
 create table if not exists ${table} (key text primary key, tat bigint not null);
 create or replace function ${fn}(keys text[], intervals bigint[], capacities bigint[], costs bigint[])
@@ -19,8 +21,8 @@ declare
   s bigint;
   nx bigint;
 begin
-  insert into ${table} (key, tat) select distinct k, 0 from unnest(keys) as k order by 1 on conflict do nothing;
-  perform 1 from ${table} where key = any(keys) order by key for update;
+  insert into ${table} as t (key, tat) select distinct k, 0 from unnest(keys) as k order by 1
+    on conflict (key) do update set tat = t.tat where false;
   for i in 1..n loop
     select t.tat into stored from ${table} t where t.key = keys[i];
     s := greatest(stored, now_ms);
@@ -49,7 +51,10 @@ end $$;
 
 /** What `postgresStore()` needs of a `pg` pool: a query with parameters. */
 interface PoolLike {
-  query(text: string, values?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
+  query(
+    text: string,
+    values?: unknown[],
+  ): Promise<{ rows: Record<string, unknown>[]; rowCount?: number | null }>;
   end?(): Promise<void>;
   on?(event: "error", listener: (error: Error) => void): unknown;
 }
@@ -61,18 +66,24 @@ export interface PostgresStoreOptions {
   pool?: PoolLike;
   /** The table the store keeps (created when missing; default `unruffled_rate_limits`). */
   table?: string;
+  /** How often the keys whose quota is whole again are deleted, in ms (default 60 s; 0: never). */
+  sweepInterval?: number;
 }
+
+// The most rows one delete takes: a sweep of many keys is several short statements, not one long one.
+const SWEEP_BATCH = 5_000;
 
 const IDENTIFIER = /^[a-z_][a-z0-9_]{0,50}$/;
 
 /**
  * State in PostgreSQL: exact across every instance that shares the database, one round trip per
  * request (one SQL function call), on the database's clock. It creates its table and function on
- * first use. `pg` is an optional peer dependency, loaded then.
+ * first use, and deletes the keys whose quota is whole again every `sweepInterval` (60 s). `pg` is
+ * an optional peer dependency, loaded then.
  *
  * @example createApp({ routes, rateLimitStore: postgresStore({ connectionString: process.env.DATABASE_URL }) })
  */
-export function postgresStore(options: PostgresStoreOptions): RateLimitStore {
+export function postgresStore(options: PostgresStoreOptions): PostgresStore {
   if (options.connectionString === undefined && options.pool === undefined) {
     throw new TypeError("postgresStore() needs a connectionString or a pool");
   }
@@ -82,25 +93,48 @@ export function postgresStore(options: PostgresStoreOptions): RateLimitStore {
       `postgresStore(): the table name ${JSON.stringify(table)} must be a lower-case SQL identifier`,
     );
   }
-  return new PostgresStore(options, table);
+  const sweepInterval = options.sweepInterval ?? 60_000;
+  if (!Number.isInteger(sweepInterval) || sweepInterval < 0) {
+    throw new TypeError(
+      `postgresStore(): sweepInterval must be a whole number of milliseconds (0: never), got ${JSON.stringify(sweepInterval)}`,
+    );
+  }
+  return new PostgresStore(options, table, sweepInterval);
 }
 
-class PostgresStore implements RateLimitStore {
+/** The store `postgresStore()` makes: a `RateLimitStore` that can also be swept on demand. */
+export class PostgresStore implements RateLimitStore {
   readonly kind = "rate-limit-store";
   private readonly options: PostgresStoreOptions;
   private readonly table: string;
   private readonly statement: string;
+  private readonly sweepStatement: string;
+  private readonly sweepInterval: number;
   private ready: Promise<PoolLike> | undefined;
   private owned: PoolLike | undefined;
+  private sweeper: NodeJS.Timeout | undefined;
+  private sweeping: Promise<number> | undefined;
 
-  constructor(options: PostgresStoreOptions, table: string) {
+  constructor(options: PostgresStoreOptions, table: string, sweepInterval: number) {
     this.options = options;
     this.table = table;
+    this.sweepInterval = sweepInterval;
     this.statement = `select admitted, remaining, reset, retry_after from ${table}_take($1::text[], $2::bigint[], $3::bigint[], $4::bigint[])`;
+    // The outer `tat <` is checked again on a row a request updated meanwhile: it stays.
+    this.sweepStatement = `with cutoff as (select floor(extract(epoch from statement_timestamp()) * 1000)::bigint as ms)
+      delete from ${table} where tat < (select ms from cutoff)
+        and key in (select key from ${table} where tat < (select ms from cutoff) limit ${SWEEP_BATCH})`;
   }
 
   async consume(checks: readonly Check[]): Promise<Decisions> {
     const pool = await this.prepared();
+    // Keys whose quota is whole again hold nothing worth keeping: swept in the background.
+    if (this.sweepInterval > 0) {
+      this.sweeper ??= setInterval(() => {
+        // A failed sweep is tried again at the next interval; the store's failures show in consume().
+        this.sweep().catch(() => {});
+      }, this.sweepInterval).unref();
+    }
     const result = await pool.query(this.statement, [
       checks.map((check) => check.key),
       checks.map((check) => check.interval),
@@ -143,7 +177,34 @@ class PostgresStore implements RateLimitStore {
     return pool;
   }
 
+  /**
+   * Deletes the keys whose quota is whole again (their `tat` is past, on the database's clock): a
+   * missing key decides as a whole quota does. Runs every `sweepInterval`; resolves to how many
+   * rows it deleted.
+   *
+   * @example await store.sweep() // 42
+   */
+  sweep(): Promise<number> {
+    this.sweeping ??= this.sweepAll().finally(() => {
+      this.sweeping = undefined;
+    });
+    return this.sweeping;
+  }
+
+  private async sweepAll(): Promise<number> {
+    const pool = await this.prepared();
+    let deleted = 0;
+    for (;;) {
+      const count = (await pool.query(this.sweepStatement)).rowCount ?? 0;
+      deleted += count;
+      if (count < SWEEP_BATCH) return deleted;
+    }
+  }
+
   async close(): Promise<void> {
+    clearInterval(this.sweeper);
+    this.sweeper = undefined;
+    await this.sweeping?.catch(() => {});
     const owned = this.owned;
     this.owned = undefined;
     this.ready = undefined;

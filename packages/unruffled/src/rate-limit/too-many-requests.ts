@@ -1,5 +1,4 @@
-import { HttpError } from "../errors.ts";
-import type { ProblemMembers } from "../problem/problem-handlers.ts";
+import { HttpError, type ProblemMembers } from "../errors.ts";
 import { QUOTA_EXCEEDED } from "./headers.ts";
 
 /**

@@ -1,4 +1,3 @@
-import type { LimitSettings } from "../app/settings.ts";
 import type { StreamsInFlight } from "./fetch-adapter.ts";
 import type { NativeServer } from "./native-server.ts";
 
@@ -20,6 +19,14 @@ interface BunGlobal {
   }): BunServer;
 }
 
+/** The app's `LIMITS` (resolved) that Bun's own server is set from. */
+export interface BunLimits {
+  readonly request_timeout: number;
+  readonly body_size: number;
+  readonly form_size: number;
+  readonly upload_size: number;
+}
+
 // Bun counts its idle timeout in whole seconds, at most 255.
 const BUN_MAX_IDLE_SECONDS = 255;
 
@@ -34,7 +41,7 @@ const BUN_MAX_IDLE_SECONDS = 255;
 export function serveOnBun(
   handler: (request: Request, context?: unknown) => Response | Promise<Response>,
   inFlight: StreamsInFlight,
-  options: { port: number; hostname: string; limits: Required<LimitSettings> },
+  options: { port: number; hostname: string; limits: BunLimits },
 ): NativeServer {
   const bun = (globalThis as unknown as { Bun: BunGlobal }).Bun;
   let server: BunServer | undefined;

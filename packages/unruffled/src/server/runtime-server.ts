@@ -1,7 +1,7 @@
-import type { App } from "../app/app.ts";
-import { serveOnBun } from "./bun-server.ts";
+import type { AddressInfo } from "node:net";
+import { type BunLimits, serveOnBun } from "./bun-server.ts";
 import { serveOnDeno } from "./deno-server.ts";
-import { endStream, type StreamsInFlight, webHandler } from "./fetch-adapter.ts";
+import { endStream, type FetchTarget, type StreamsInFlight, webHandler } from "./fetch-adapter.ts";
 import type { NativeServer } from "./native-server.ts";
 import { type CloseOptions, DEFAULT_CLOSE_TIMEOUT_MS, type ListenOptions } from "./node-adapter.ts";
 import { currentRuntime, type Runtime } from "./runtime.ts";
@@ -22,6 +22,17 @@ export interface RuntimeServer {
 }
 
 /**
+ * What `serve()` needs of the app: on Node, its own server (`listen`, `address`, `close`); on Bun
+ * and Deno, its requests, the limits Bun's server is set from, and its own part of closing.
+ */
+export interface ServedApp extends FetchTarget {
+  readonly limits: BunLimits;
+  listen(options?: ListenOptions): Promise<unknown>;
+  address(): AddressInfo | undefined;
+  close(options?: CloseOptions): Promise<void>;
+}
+
+/**
  * Serves the app on the server of the runtime it runs on: Node's `http` (`app.listen()`),
  * `Bun.serve` or `Deno.serve`, after the `onStartup` hooks. The same code starts it on the three.
  *
@@ -29,7 +40,7 @@ export interface RuntimeServer {
  * const server = await serve(app, { port: 8000 });
  * handleShutdownSignals(() => server.close({ timeout: 10_000 }));
  */
-export async function serve(app: App, options: ListenOptions = {}): Promise<RuntimeServer> {
+export async function serve(app: ServedApp, options: ListenOptions = {}): Promise<RuntimeServer> {
   const runtime = currentRuntime();
   if (runtime === "node") {
     await app.listen(options);
@@ -58,7 +69,7 @@ export async function serve(app: App, options: ListenOptions = {}): Promise<Runt
 }
 
 async function closeNative(
-  app: App,
+  app: ServedApp,
   native: NativeServer,
   inFlight: StreamsInFlight,
   timeoutMs: number,

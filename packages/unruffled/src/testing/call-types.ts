@@ -62,12 +62,18 @@ type NotOnWire = { readonly kind: "depends" | "security" | "security-scopes" | "
  */
 type RequiredKey<K, D> = D extends NotOnWire ? never : MayOmit<D> extends true ? never : K;
 
-/** The parameters a dependency declaration reads, `{}` for any other declaration. */
+/**
+ * The parameters a dependency declaration reads, `{}` for any other declaration, and for a
+ * dependency typed `any` (as in `ParamDeclarations` itself, whose call side `EndpointDefinition`'s
+ * `~call` names: without the guard its parameters were `ParamDeclarations` again, endlessly).
+ */
 type DependencyParamsOf<D> =
   D extends DependsParam<any, infer Dependency>
-    ? Dependency extends { readonly params: infer Q extends ParamDeclarations }
-      ? CallParams<Q>
-      : {}
+    ? 0 extends 1 & Dependency
+      ? {}
+      : Dependency extends { readonly params: infer Q extends ParamDeclarations }
+        ? CallParams<Q>
+        : {}
     : {};
 
 /** The parameters the dependencies of `P` read, as one object type (`{}` when it has none). */
@@ -127,20 +133,22 @@ export interface ValidationErrorBody {
  * form, so that `if (response.status === 404)` narrows `json()` to the 404 model; unnarrowed,
  * `json()` is the union of the documented models. A status the endpoint does not document (the
  * framework's 422, 401, 413, …) narrows `json()` to `never`: read it with `json<T>()`. A response
- * class alone documents no model: one `TestResponse` whose body is `unknown`.
+ * class alone documents no model: one `TestResponse` whose body is `unknown`. The entries are read
+ * as `Ret[number]`: inferring them (`Ret extends readonly (infer E)[]`) resolved every member of
+ * the `returns` tuple's array type, for each endpoint called (bench:types: a third of a call's symbols).
  */
-export type CallResponse<Ret extends Returns> = Ret extends readonly (infer E)[]
-  ? DeclaredAnswer<E> | TestResponse<never, number, never>
+export type CallResponse<Ret extends Returns> = Ret extends readonly unknown[]
+  ? DeclaredAnswer<Ret[number]> | TestResponse<never, number, never>
   : TestResponse;
 
 /**
- * What `call(endpoint)` without parameters asks of the endpoint: nothing when every parameter may be
- * left out, else a member it lacks, whose name the compiler's message quotes.
+ * What `call(endpoint)` without parameters asks of the endpoint's call side: nothing when
+ * `undefined` may stand for its parameters (every one may be left out), else a member it lacks,
+ * whose name the compiler's message quotes.
  */
-export type OmittableParams<P extends ParamDeclarations> =
-  {} extends CallParams<P>
-    ? unknown
-    : { readonly "~this endpoint has required parameters: pass them as call()'s second argument": true };
+export type OmittableParams<Params> = undefined extends Params
+  ? unknown
+  : { readonly "~this endpoint has required parameters: pass them as call()'s second argument": true };
 
 /** The parameters argument: `undefined` too when every parameter may be left out. */
 export type CallParamsArgument<P extends ParamDeclarations> =
@@ -156,4 +164,16 @@ export interface AnyEndpoint<P extends ParamDeclarations, Ret extends Returns> {
   readonly kind: "endpoint";
   readonly params?: P;
   readonly returns: Ret;
+}
+
+/**
+ * An endpoint as `call(endpoint, params)` reads it: its call side, `EndpointDefinition`'s type-level
+ * `~call` member, which gives the parameters (`CallParamsArgument`) and the answer (`CallResponse`)
+ * as computed once for the endpoint. Inferring `P` and `Ret` here instead had each call site build
+ * the parameters' mapped types again (bench:types: a fifth of a call's cost with four parameters and
+ * a dependency).
+ */
+export interface CallableEndpoint<Params, Answer> {
+  readonly kind: "endpoint";
+  "~call"?(params: Params): Answer;
 }

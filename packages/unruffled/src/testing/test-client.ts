@@ -4,7 +4,7 @@ import { WebBodySource } from "../http/body.ts";
 import type { BuiltRoute } from "../route/analyse/build-routes.ts";
 import type { ParamDeclarations, Returns } from "../route/declare/endpoint.ts";
 import type { DependencyOverride } from "../route/declare/overrides.ts";
-import type { AnyEndpoint, CallParamsArgument, CallResponse, OmittableParams } from "./call-types.ts";
+import type { AnyEndpoint, CallableEndpoint, OmittableParams } from "./call-types.ts";
 import { type BodyOptions, encodeRequest, type RequestOptions } from "./encode-request.ts";
 import { endpointRequest } from "./endpoint-request.ts";
 import { type CheckedOverrides, withOverrides } from "./overrides.ts";
@@ -129,9 +129,7 @@ export class TestClient {
    * @example
    * const response = await client.call(hello);
    */
-  call<P extends ParamDeclarations, Ret extends Returns>(
-    endpoint: AnyEndpoint<P, Ret> & OmittableParams<P>,
-  ): Promise<CallResponse<Ret>>;
+  call<Params, Answer>(endpoint: CallableEndpoint<Params, Answer> & OmittableParams<Params>): Promise<Answer>;
   /**
    * Calls the route that serves `endpoint`, with values keyed by parameter name and typed from its
    * declarations; each value goes where the endpoint reads it (path, query, header, cookie, body).
@@ -142,11 +140,13 @@ export class TestClient {
    * const response = await client.call(listStudents, { page: 2, search: "ann" });
    * if (response.status === 200) response.json().data; // typed from StudentListResponse
    */
-  call<P extends ParamDeclarations, Ret extends Returns>(
-    endpoint: AnyEndpoint<P, Ret>,
-    params: CallParamsArgument<P>,
+  // Params and Answer are read whole from the endpoint's type (its `~call`, computed once per
+  // endpoint); NoInfer keeps the object written at the call from being a second source of Params.
+  call<Params, Answer>(
+    endpoint: CallableEndpoint<Params, Answer>,
+    params: NoInfer<Params>,
     options?: CallOptions,
-  ): Promise<CallResponse<Ret>>;
+  ): Promise<Answer>;
   async call(
     endpoint: AnyEndpoint<ParamDeclarations, Returns>,
     params?: Readonly<Record<string, unknown>>,

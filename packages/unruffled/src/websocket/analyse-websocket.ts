@@ -21,7 +21,10 @@ export const DEFAULT_PING_INTERVAL = 30_000;
  */
 export function analyseWebSocket(
   definition: WebSocketDefinition,
-  options: AnalyseOptions,
+  options: AnalyseOptions & {
+    /** `RESPONSES.validate: "strict"`: outbound messages are checked as answers are. */
+    strictOutbound?: boolean;
+  },
 ): WebSocketDescription {
   const { label } = options;
   // The upgrade request is an endpoint that answers 101: the same analysis, the same resolution.
@@ -73,12 +76,14 @@ export function analyseWebSocket(
     label,
   );
   const origins = definition.origins;
+  const outbound = modelSerializer(definition.outbound as z.ZodType, 101, "events", label);
   return {
     websocket: definition,
     label,
     upgrade,
     inbound: z.compile(definition.inbound as z.ZodType),
-    outbound: modelSerializer(definition.outbound as z.ZodType, 101, "events", label),
+    outbound,
+    writeOutbound: options.strictOutbound === true ? outbound.writeChecked : outbound.write,
     onInvalid,
     maxPayload,
     highWaterMark,

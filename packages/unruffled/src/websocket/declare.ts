@@ -4,6 +4,7 @@ import type { HttpRequest } from "../http/request.ts";
 import type { CorsOrigins } from "../middleware/cors-origins.ts";
 import type { ParamDeclarations, ResolvedParams } from "../route/declare/endpoint.ts";
 import type { ModelInput, ModelOutput } from "../route/declare/model-types.ts";
+import type { RoutedWebSocket } from "../route/declare/path.ts";
 import type { ServerWebSocket } from "./server-socket-types.ts";
 
 /** What a socket does when its peer reads too slowly and its buffer passes the high-water mark. */
@@ -67,13 +68,8 @@ export interface WebSocketDefinition<
   In extends z.core.SomeType = z.core.SomeType,
   Out extends z.core.SomeType = z.core.SomeType,
   R extends HttpRequest = HttpRequest,
-> {
-  readonly kind: "websocket";
-  readonly name?: string;
-  readonly summary?: string;
-  readonly description?: string;
-  readonly deprecated?: boolean;
-  readonly tags?: string[];
+> extends RoutedWebSocket {
+  // kind, name, summary, description, deprecated and tags: what the route tree reads (RoutedWebSocket).
   readonly params?: P;
   readonly inbound: In;
   readonly outbound: Out;

@@ -18,6 +18,11 @@ export interface WebSocketDescription {
   inbound: z.ZodType;
   /** Writes each outbound message through its model: only declared fields leave. */
   outbound: ResponseSerializer;
+  /**
+   * How `send()` and `publish()` write a message: `outbound.writeChecked` (Zod checks every rule
+   * first) under `RESPONSES.validate: "strict"`, else `outbound.write` (each value's kind only).
+   */
+  writeOutbound: (message: unknown) => string;
   onInvalid: InvalidMessagePolicy;
   maxPayload: number;
   highWaterMark: number;

@@ -12,7 +12,7 @@ export interface PublishingApp {
 
 /**
  * Publishes one outbound message of `route` on `topic`: written through the route's outbound model
- * once (undeclared fields dropped), then sent by `app.pubsub` to every socket subscribed to the
+ * once (undeclared fields dropped; under `RESPONSES.validate: "strict"`, checked first), then sent by `app.pubsub` to every socket subscribed to the
  * topic, in every process that shares the broker, once each.
  *
  * @example await publish(app, courseLive, `course:${id}`, { type: "seats", course_id: id, seats_left: 3 });
@@ -25,5 +25,5 @@ export async function publish<Out extends z.core.SomeType>(
 ): Promise<void> {
   const built = app.websocketRoutes.find((each) => each.websocket === route);
   if (built === undefined) throw new TypeError("publish(): no route of this app serves this WebSocket.");
-  await app.pubsub.publish(topic, built.socketDescription.outbound.write(message));
+  await app.pubsub.publish(topic, built.socketDescription.writeOutbound(message));
 }

@@ -110,7 +110,7 @@ export class ServerSocket implements ServerWebSocket<unknown, unknown> {
       }
     }
     // What the handler passes is written through the outbound model: undeclared fields never leave.
-    const text = this.description.outbound.write(message);
+    const text = this.description.writeOutbound(message);
     this.cork();
     const buffered = this.peer.bufferedAmount;
     // Only writes made above the low mark need to say when they are flushed: below it nobody waits.

@@ -23,6 +23,20 @@ describe("unruffled routes", () => {
     });
   });
 
+  it("lists WebSocket routes after the HTTP ones, as WS, with the parameters of their upgrade", async () => {
+    expect(await runCli("routes", join(FIXTURES, "chat-app.ts"))).toEqual({
+      code: 0,
+      stdout: [
+        "METHOD  PATH               NAME                   PARAMETERS",
+        "GET     /hello             get_hello              -",
+        "WS      /live/chat/{room}  chat                   path: room; query: nick; header: lang",
+        "WS      /live/ticker       websocket_live_ticker  -",
+        "",
+      ].join("\n"),
+      stderr: "",
+    });
+  });
+
   it("calls an exported factory, even an async one", async () => {
     const outcome = await runCli("routes", join(FIXTURES, "factory-app.ts"), "--export", "makeApp");
     expect(outcome).toEqual({

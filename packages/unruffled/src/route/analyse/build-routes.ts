@@ -2,11 +2,9 @@ import { ValueError } from "../../errors.ts";
 import { checkedMiddleware, type Middleware } from "../../http/middleware.ts";
 import { checkedPolicies, type RateLimitCompiler } from "../../rate-limit/compile.ts";
 import type { RateLimitPolicy } from "../../rate-limit/policy.ts";
-import { analyseWebSocket } from "../../websocket/analyse-websocket.ts";
-import type { BuiltWebSocketRoute } from "../../websocket/built-route.ts";
 import type { EndpointDefinition } from "../declare/endpoint.ts";
 import type { Overrides } from "../declare/overrides.ts";
-import type { HttpMethod, RouteDefinition, RouteDependency } from "../declare/path.ts";
+import type { HttpMethod, RouteDefinition, RouteDependency, RoutedWebSocket } from "../declare/path.ts";
 import type { EndpointDescription } from "../description.ts";
 import { analyseEndpoint } from "./analyse-endpoint.ts";
 
@@ -28,14 +26,32 @@ export interface BuiltRoute {
   middleware: readonly Middleware[];
 }
 
+/**
+ * A WebSocket route where the tree places it: its full path, its name, and what its groups give it.
+ * The websocket room analyses it (`builtWebSocketRoute`).
+ */
+export interface PlacedWebSocket {
+  path: string;
+  name: string;
+  /** `websocket "chat" (GET /chat/{room})`: how definition errors name the route. */
+  label: string;
+  tags: string[];
+  summary: string | undefined;
+  description: string | undefined;
+  includeInSchema: boolean;
+  websocket: RoutedWebSocket;
+  /** The app's and the groups' dependencies, resolved for the upgrade before the socket's own. */
+  dependencies: readonly RouteDependency[];
+}
+
 export interface BuildRoutesOptions {
   fileSizeLimit: number;
   /** The app's dependencies, resolved for every route before the groups' and the route's own. */
   dependencies?: readonly RouteDependency[];
   /** Replacements for dependencies or schemes, wherever they are declared (tests). */
   overrides?: Overrides;
-  /** Where WebSocket routes go once analysed; without it, a WebSocket route is a definition error. */
-  websockets?: BuiltWebSocketRoute[];
+  /** Takes each WebSocket route as the tree places it; without it, a WebSocket route is a definition error. */
+  websockets?: (placed: PlacedWebSocket) => void;
   /** The app's rate-limit policies (before the groups' and the route's own), and how they are compiled. */
   rateLimits?: { policies: readonly RateLimitPolicy[]; compile: RateLimitCompiler };
 }
@@ -125,7 +141,7 @@ function collect(
       continue;
     }
     if (definition.kind === "websocket") {
-      collectWebSocket(definition, fullPath, routeTags, included, routeDependencies, options);
+      placeWebSocket(definition, fullPath, routeTags, included, routeDependencies, options);
       continue;
     }
     const { endpoint, methods } = definition;
@@ -146,7 +162,10 @@ function collect(
       overrides: options.overrides,
     });
     if (routeLimits.length > 0 && options.rateLimits !== undefined) {
-      endpointDescription.rateLimiter = options.rateLimits.compile(routeLimits, endpointDescription, label);
+      // The route's principal, for a policy keyed by it: its first scheme's value.
+      const principalIndex =
+        endpointDescription.dependencies?.findIndex((node) => node.phase === "authenticate") ?? -1;
+      endpointDescription.rateLimiter = options.rateLimits.compile(routeLimits, principalIndex, label);
     }
     into.push({
       path: fullPath,
@@ -165,7 +184,7 @@ function collect(
   }
 }
 
-function collectWebSocket(
+function placeWebSocket(
   definition: Extract<RouteDefinition, { kind: "websocket" }>,
   fullPath: string,
   tags: readonly string[],
@@ -179,23 +198,16 @@ function collectWebSocket(
   const { websocket } = definition;
   const routeOptions = definition.options;
   const name = routeOptions.name ?? websocket.name ?? derivedName("websocket", fullPath);
-  const label = `websocket "${name}" (GET ${fullPath})`;
-  options.websockets.push({
+  options.websockets({
     path: fullPath,
     name,
+    label: `websocket "${name}" (GET ${fullPath})`,
     tags: [...new Set([...tags, ...(websocket.tags ?? [])])],
     summary: routeOptions.summary ?? websocket.summary,
     description: routeOptions.description ?? websocket.description,
-    deprecated: websocket.deprecated ?? false,
     includeInSchema,
     websocket,
-    socketDescription: analyseWebSocket(websocket, {
-      path: fullPath,
-      label,
-      fileSizeLimit: options.fileSizeLimit,
-      dependencies,
-      overrides: options.overrides,
-    }),
+    dependencies,
   });
 }
 

@@ -2,6 +2,7 @@ import type { z } from "zod";
 import type { UploadFile } from "../../file/upload-file.ts";
 import type { HttpRequest } from "../../http/request.ts";
 import type { ResponseDraft } from "../../http/response-draft.ts";
+import type { CallParamsArgument, CallResponse } from "../../testing/call-types.ts";
 import type { HandlerResponse } from "./handler-response.ts";
 import type { ContextParam, DependsParam, FileParam, MarkerKind, Param, SecurityParam } from "./markers.ts";
 import type { ModelOutput } from "./model-types.ts";
@@ -108,6 +109,13 @@ export interface EndpointDefinition<
   readonly params?: P;
   readonly returns: Ret;
   readonly handler: EndpointConfig<P, R, Ret>["handler"];
+  /**
+   * Type-level only, never set: how `testClient(app).call()` calls this endpoint, its parameters and
+   * its typed answers. Written here so that an endpoint's call types are computed once, with the
+   * endpoint's type, and every call reads them as they are: inferring them at each call site from
+   * the declarations made the checker build them again, declaration by declaration, per call.
+   */
+  "~call"?(params: CallParamsArgument<P>): CallResponse<Ret>;
 }
 
 /**

@@ -1,7 +1,6 @@
 import { ValueError } from "../../errors.ts";
 import type { Middleware } from "../../http/middleware.ts";
 import type { RateLimitPolicy } from "../../rate-limit/policy.ts";
-import type { WebSocketDefinition } from "../../websocket/declare.ts";
 import type { Dependency } from "./dependency.ts";
 import type { EndpointDefinition } from "./endpoint.ts";
 import type { DependsParam, SecurityParam } from "./markers.ts";
@@ -48,9 +47,23 @@ export interface GroupRouteOptions extends RouteCommonOptions {
   websocket?: never;
 }
 
+/**
+ * A WebSocket route's declaration as the route tree sees it: what `websocket({ ... })` makes, of which
+ * the tree reads only the kind and the documentation. The websocket room analyses the rest when
+ * the app is built (`WebSocketDefinition` extends this).
+ */
+export interface RoutedWebSocket {
+  readonly kind: "websocket";
+  readonly name?: string;
+  readonly summary?: string;
+  readonly description?: string;
+  readonly deprecated?: boolean;
+  readonly tags?: string[];
+}
+
 /** A WebSocket route: its upgrade request is a GET; its middleware does not run (see docs/websockets.md). */
 export interface WebSocketRouteOptions extends Omit<RouteCommonOptions, "middleware"> {
-  websocket: WebSocketDefinition<any, any, any, any>;
+  websocket: RoutedWebSocket;
   endpoint?: never;
   routes?: never;
   middleware?: never;
@@ -69,7 +82,7 @@ export type RouteDefinition =
       methods: HttpMethod[];
       options: EndpointRouteOptions;
     }
-  | { kind: "websocket"; path: string; websocket: WebSocketDefinition; options: WebSocketRouteOptions }
+  | { kind: "websocket"; path: string; websocket: RoutedWebSocket; options: WebSocketRouteOptions }
   | { kind: "group"; path: string; routes: readonly RouteDefinition[]; options: GroupRouteOptions };
 
 const PLACEHOLDER = /^\{[A-Za-z_][A-Za-z0-9_]*\}$/;

@@ -1,0 +1,35 @@
+/**
+ * A broker's publishing connection: opened by the first publish, shared by the next ones, and
+ * forgotten when it fails (or fails to open), so that the next publish opens a new one.
+ */
+export class PublishingConnection<C> {
+  private current: Promise<C> | undefined;
+  /** Opens a connection; calls `dropped` when it fails later. */
+  private readonly open: (dropped: () => void) => Promise<C>;
+  private readonly end: (connection: C) => unknown;
+
+  constructor(options: { open: (dropped: () => void) => Promise<C>; close: (connection: C) => unknown }) {
+    this.open = options.open;
+    this.end = options.close;
+  }
+
+  /** The open connection, opening one (or joining the attempt under way) if needed. */
+  ready(): Promise<C> {
+    if (this.current !== undefined) return this.current;
+    const opened: Promise<C> = this.open(() => this.forget(opened));
+    this.current = opened;
+    opened.catch(() => this.forget(opened));
+    return opened;
+  }
+
+  /** Closes the connection, if one is open or opening; the next `ready()` opens a new one. */
+  async close(): Promise<void> {
+    const current = this.current;
+    this.current = undefined;
+    await current?.then((connection) => this.end(connection)).catch(() => undefined);
+  }
+
+  private forget(connection: Promise<C>): void {
+    if (this.current === connection) this.current = undefined;
+  }
+}
