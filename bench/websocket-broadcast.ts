@@ -11,8 +11,8 @@
 // file descriptors. The bench waits for conditions (every socket subscribed, every delivery in,
 // or no new delivery for --idle seconds), never a fixed time. It prints figures; it asserts nothing.
 //
-//   npm run bench:ws-broadcast   (-- --sockets N --publishes N --rate N --clients N --idle S
-//                                    --only one-process,workers,postgres)
+//   npm run bench:ws-broadcast   (-- --sockets N --publishes N --rate N --size B --clients N
+//                                    --idle S --only one-process,workers,postgres)
 import { type ChildProcess, fork } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -90,6 +90,19 @@ async function endChild(child: ChildProcess, ask: () => void, timeoutMs: number)
     await exited;
   }
   clearTimeout(timer);
+}
+
+/** `promise`, or a rejection naming `what` after `timeoutMs`: a bench that hangs tells why. */
+async function within<T>(promise: Promise<T>, timeoutMs: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out waiting for ${what}`)), timeoutMs);
+  });
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Resolves with the next message of `kind` from a client; rejects if it failed or exited. */
@@ -211,7 +224,11 @@ async function runScenario(scenario: Scenario, running: Running): Promise<void> 
     client.send(task);
     return client;
   });
-  const ready = await Promise.all(clients.map((client) => fromClient<ClientReady>(client, "ready")));
+  const ready = await within(
+    Promise.all(clients.map((client) => fromClient<ClientReady>(client, "ready"))),
+    START_TIMEOUT_MS + SOCKETS * 20,
+    `${SOCKETS} sockets opened and subscribed`,
+  );
   const openSeconds = (performance.now() - opening) / 1000;
   const perPid = new Map<number, number>();
   for (const each of ready) {
