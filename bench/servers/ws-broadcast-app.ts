@@ -57,7 +57,10 @@ const publishMany = endpoint({
       // Paced from the start, not from the previous publish: a late one does not delay the rest.
       const due = started + (seq * 1000) / rate;
       const wait = due - performance.now();
+      // A publisher behind its schedule still lets the event loop run between publishes, as any
+      // app's does: one that never yields holds every socket's writes until it stops.
       if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      else await new Promise((resolve) => setImmediate(resolve));
       // How late this publish is: the time it waited here for the process is not in its latency.
       behind = Math.max(behind, performance.now() - due);
       // Not awaited one by one: a broker that batches (PostgreSQL) does, and each keeps its order.

@@ -14,6 +14,10 @@ const OPEN = 1;
 const QUEUE_HIGH = 32;
 const QUEUE_LOW = 8;
 
+// What one turn's sends may hold back before they are written: many small messages share a write,
+// and a burst of any length starts leaving once it reaches this.
+const CORK_LIMIT = 64 * 1024;
+
 /** Close codes (RFC 6455 §7.4.1) this room sends. */
 export const CLOSE = {
   normal: 1000,
@@ -253,12 +257,22 @@ export class ServerSocket implements ServerWebSocket<unknown, unknown> {
   /**
    * Holds this turn's writes until the next tick: a handler that answers a burst of messages (they
    * arrive several to a TCP read) sends its answers in one write instead of one system call each.
-   * Node's own pattern for `cork()`; the tick comes after the promise jobs of the turn.
+   * Node's own pattern for `cork()`; the tick comes after the promise jobs of the turn. A turn that
+   * holds `CORK_LIMIT` bytes writes them at once and goes on holding: a long synchronous burst (a
+   * broadcast far behind its schedule) reaches the client as it is made, not all at the turn's end.
    */
   private cork(): void {
-    if (this.corked || this.connection === undefined) return;
+    const connection = this.connection;
+    if (connection === undefined) return;
+    if (this.corked) {
+      if (connection.writableLength >= CORK_LIMIT) {
+        connection.uncork();
+        connection.cork();
+      }
+      return;
+    }
     this.corked = true;
-    this.connection.cork();
+    connection.cork();
     process.nextTick(this.uncork);
   }
 

@@ -121,6 +121,23 @@ describe("a socket's writes", () => {
     raw.socket.destroy();
   });
 
+  it("start leaving during a turn once it holds 64 KB, and all arrive in order", async () => {
+    const raw = await rawWebSocket(port, "/feed");
+    await raw.until(() => textFrames(raw.bytes()).length === 1);
+    writes.count = 0;
+    // 200 messages of about 1 KB in one synchronous stretch: 200 KB, three times the limit.
+    const text = "x".repeat(1_000);
+    for (let seq = 0; seq < 200; seq++) void publish(app, feed, "news", { seq, text });
+    const writtenWithinTheTurn = writes.count;
+    await raw.until(() => longFrames(raw.bytes()).length === 200);
+    // Without the limit nothing is written before the turn ends (0); with it, every 64 KB.
+    expect(writtenWithinTheTurn).toBeGreaterThan(0);
+    expect(longFrames(raw.bytes()).map((payload) => JSON.parse(payload).seq)).toEqual(
+      Array.from({ length: 200 }, (_, seq) => seq),
+    );
+    raw.socket.destroy();
+  });
+
   it("close no socket for a turn's burst of topic messages past the high-water mark that the connection takes", async () => {
     const raw = await rawWebSocket(port, "/small-feed");
     await raw.until(() => textFrames(raw.bytes()).length === 1);
