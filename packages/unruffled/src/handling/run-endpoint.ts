@@ -100,7 +100,15 @@ export class EndpointRunner {
       try {
         decisions = limiter.consume(checks);
       } catch (failure) {
-        const answer = this.storeFailed(failure, limiter, description, request, error, values, scope, draft);
+        const answer = this.afterLimit(
+          limiter.storeFailed(failure, request),
+          description,
+          request,
+          error,
+          values,
+          scope,
+          draft,
+        );
         this.settleLimited(answer, limiter, undefined, request, done);
         return;
       }
@@ -108,7 +116,7 @@ export class EndpointRunner {
         decisions.then(
           (answer) =>
             this.settleLimited(
-              this.decided(answer, limiter, description, request, error, values, scope, draft),
+              this.afterLimit(limiter.refusal(answer), description, request, error, values, scope, draft),
               limiter,
               answer,
               request,
@@ -116,7 +124,15 @@ export class EndpointRunner {
             ),
           (failure: unknown) =>
             this.settleLimited(
-              this.storeFailed(failure, limiter, description, request, error, values, scope, draft),
+              this.afterLimit(
+                limiter.storeFailed(failure, request),
+                description,
+                request,
+                error,
+                values,
+                scope,
+                draft,
+              ),
               limiter,
               undefined,
               request,
@@ -125,7 +141,15 @@ export class EndpointRunner {
         );
         return;
       }
-      const answer = this.decided(decisions, limiter, description, request, error, values, scope, draft);
+      const answer = this.afterLimit(
+        limiter.refusal(decisions),
+        description,
+        request,
+        error,
+        values,
+        scope,
+        draft,
+      );
       this.settleLimited(answer, limiter, decisions, request, done);
     };
     if (description.dependencies === undefined) {
@@ -135,10 +159,12 @@ export class EndpointRunner {
     } else resolveDependencies(description, request, this.resolveOptions, resolved);
   }
 
-  /** A limited request's answer once the store decided: the 429, the error on the way, or the handler's. */
-  private decided(
-    decisions: Decisions,
-    limiter: RouteLimiter,
+  /**
+   * A limited request's answer: the limit's refusal (the 429, or the 503 of a store failing
+   * closed), else the error met on the way, else the handler's.
+   */
+  private afterLimit(
+    refusal: unknown,
     description: EndpointDescription,
     request: HttpRequest,
     error: unknown,
@@ -146,25 +172,7 @@ export class EndpointRunner {
     scope: DependencyScope | undefined,
     draft: ResponseDraft | undefined,
   ): Answer {
-    const refusal = limiter.refusal(decisions);
     if (refusal !== undefined) return this.failed(refusal, request, scope);
-    if (error !== undefined) return this.failed(error, request, scope);
-    return this.run(description, request, values!, scope, draft);
-  }
-
-  /** A limited request's answer while its store fails: as if unlimited, or the 503 when failing closed. */
-  private storeFailed(
-    failure: unknown,
-    limiter: RouteLimiter,
-    description: EndpointDescription,
-    request: HttpRequest,
-    error: unknown,
-    values: Record<string, unknown> | undefined,
-    scope: DependencyScope | undefined,
-    draft: ResponseDraft | undefined,
-  ): Answer {
-    const closed = limiter.storeFailed(failure, request);
-    if (closed !== undefined) return this.failed(closed, request, scope);
     if (error !== undefined) return this.failed(error, request, scope);
     return this.run(description, request, values!, scope, draft);
   }
