@@ -139,7 +139,7 @@ async function main(): Promise<void> {
 
   // 2. Interleaved rounds. Every server of a round is started (and checked) first and stays up, idle
   // while the others are loaded; then each endpoint is loaded on every server in turn (order
-  // rotated each round). Two servers' runs of one endpoint are thus seconds apart, not a whole
+  // rotated each round; the endpoints' order reversed every other round). Two servers' runs of one endpoint are thus seconds apart, not a whole
   // server's turn, so a machine whose speed drifts (a shared VM) moves them together.
   const measured = servers.filter((s) => outcomes.get(s.id)?.status === "measured");
   let roundsRun = 0;
@@ -173,7 +173,11 @@ budget of ${config.budgetMinutes} minutes reached: ${roundsRun} of ${config.roun
       up.push({ server, outcome, running, parts: [`up in ${fmtInt(running.startupMs)} ms`] });
     }
     try {
-      for (const endpoint of suite.endpoints) {
+      // The endpoints run in the suite's order, and backwards every other round: a route judged
+      // against another of the same server (limited against hello, secure against list) is not
+      // always the one measured second.
+      const endpoints = round % 2 === 1 ? suite.endpoints : [...suite.endpoints].reverse();
+      for (const endpoint of endpoints) {
         const thisRound: { id: string; sample: Sample }[] = [];
         for (const { server, outcome, running, parts } of up) {
           if (!appliesTo(endpoint, server.id)) continue;
