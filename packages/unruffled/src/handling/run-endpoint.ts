@@ -88,7 +88,7 @@ export class EndpointRunner {
   ): void {
     const resolved: ValuesCallback = (error, values, scope, draft, results) => {
       const principal = limiter.principalIndex < 0 ? undefined : results?.[limiter.principalIndex];
-      let checks: Check[];
+      let checks: readonly Check[];
       try {
         checks = limiter.checksOf(request, principal);
       } catch (failure) {
@@ -152,11 +152,9 @@ export class EndpointRunner {
       );
       this.settleLimited(answer, limiter, decisions, request, done);
     };
-    if (description.dependencies === undefined) {
-      resolveParams(description, request, this.resolveOptions, (error, values) =>
-        resolved(error, values, undefined, undefined),
-      );
-    } else resolveDependencies(description, request, this.resolveOptions, resolved);
+    if (description.dependencies === undefined)
+      resolveParams(description, request, this.resolveOptions, resolved);
+    else resolveDependencies(description, request, this.resolveOptions, resolved);
   }
 
   /**

@@ -147,6 +147,15 @@ export class HttpRequest {
     return this.resolvedClient;
   }
 
+  /**
+   * The client's address alone: `request.client.address`, without working out the scheme and
+   * origin when no proxies are trusted (a rate limit's default key reads it on every request).
+   */
+  get clientAddress(): string | undefined {
+    if (this.resolvedClient !== undefined || this.proxies !== undefined) return this.client.address;
+    return this.socket?.remoteAddress;
+  }
+
   /** The media type of the body, lower case, without parameters (`application/json`). */
   get contentType(): string {
     const header = this.headers["content-type"];

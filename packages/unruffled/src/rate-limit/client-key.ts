@@ -13,7 +13,7 @@ export function defaultKey(request: HttpRequest, principal: unknown): string {
 
 /** The client's address: the socket's peer, or across trusted proxies (`PROXIES`) the one they name. */
 export function clientAddressKey(request: HttpRequest): string {
-  const address = request.client.address ?? "unknown";
+  const address = request.clientAddress ?? "unknown";
   // A connection's requests share its address (the same string): they get the same key back, whose
   // hash a store's Map already knows, instead of a new string to hash on every request.
   if (address !== lastAddress) {

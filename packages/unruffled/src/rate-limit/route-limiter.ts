@@ -31,9 +31,34 @@ interface CompiledPolicy {
   prefix: string;
   key: RateLimitKey;
   cost: number | ((request: HttpRequest) => number);
-  /** The last key the key function gave, and the store key made of it: see `checksOf`. */
+  /** The last key the key function gave, and its check: see `checkOf`. */
   lastKey: string;
-  lastStoreKey: string;
+  lastCheck: Check;
+  /** `[lastCheck]`, for a route whose only policy has a fixed cost. */
+  lastChecks: readonly Check[];
+}
+
+/**
+ * One policy's check of a request. Consecutive requests of one client (a keep-alive connection)
+ * get the same check back: a new key string per request would be hashed again by the store's Map,
+ * which costs more than the rest.
+ */
+function checkOf(policy: CompiledPolicy, request: HttpRequest, principal: unknown): Check {
+  const cost = typeof policy.cost === "number" ? policy.cost : policy.cost(request);
+  const key = policy.key(request, principal);
+  if (key !== policy.lastKey) {
+    policy.lastKey = key;
+    policy.lastCheck = {
+      key: policy.prefix + key,
+      interval: policy.interval,
+      capacity: policy.capacity,
+      cost,
+    };
+  }
+  const last = policy.lastCheck;
+  return last.cost === cost
+    ? last
+    : { key: last.key, interval: last.interval, capacity: last.capacity, cost };
 }
 
 /**
@@ -58,16 +83,26 @@ export class RouteLimiter {
     this.names = policies.map((policy) => policy.name);
     this.compiled = policies.map((policy) => {
       const interval = Math.ceil((policy.window * 1000) / policy.limit);
+      const capacity = interval * policy.limit;
+      const prefix = `${policy.name}:`;
+      // The check of the key "" until a request brings another.
+      const first = {
+        key: prefix,
+        interval,
+        capacity,
+        cost: typeof policy.cost === "number" ? policy.cost : 1,
+      };
       return {
         name: policy.name,
         limit: policy.limit,
         interval,
-        capacity: interval * policy.limit,
-        prefix: `${policy.name}:`,
+        capacity,
+        prefix,
         key: policy.key ?? defaultKey,
         cost: policy.cost,
         lastKey: "",
-        lastStoreKey: `${policy.name}:`,
+        lastCheck: first,
+        lastChecks: [first],
       };
     });
   }
@@ -81,24 +116,17 @@ export class RouteLimiter {
    * The checks of a request: each policy's key and cost. A key or cost function that throws is the
    * app's error (a 500), not the store's.
    */
-  checksOf(request: HttpRequest, principal: unknown): Check[] {
-    const checks: Check[] = [];
-    for (const policy of this.compiled) {
-      const cost = typeof policy.cost === "number" ? policy.cost : policy.cost(request);
-      const key = policy.key(request, principal);
-      // Consecutive requests of one client (a keep-alive connection) reuse one store key: a new
-      // string per request would be hashed again by the store's Map, which costs more than the rest.
-      if (key !== policy.lastKey) {
-        policy.lastKey = key;
-        policy.lastStoreKey = policy.prefix + key;
-      }
-      checks.push({
-        key: policy.lastStoreKey,
-        interval: policy.interval,
-        capacity: policy.capacity,
-        cost,
-      });
+  checksOf(request: HttpRequest, principal: unknown): readonly Check[] {
+    const compiled = this.compiled;
+    if (compiled.length === 1 && typeof compiled[0]!.cost === "number") {
+      // The stores only read the checks: a client's consecutive requests share one array too.
+      const policy = compiled[0]!;
+      const only = checkOf(policy, request, principal);
+      if (policy.lastChecks[0] !== only) policy.lastChecks = [only];
+      return policy.lastChecks;
     }
+    const checks: Check[] = [];
+    for (const policy of compiled) checks.push(checkOf(policy, request, principal));
     return checks;
   }
 

@@ -231,6 +231,20 @@ describe("request.client", () => {
     expect(reads.filter((key) => key === "x-forwarded-for")).toHaveLength(1);
   });
 
+  it("gives its address alone as request.clientAddress, with and without trusted proxies", () => {
+    const requestTo = (app: ReturnType<typeof createApp>) =>
+      app.createRequest({
+        method: "GET",
+        url: "/who",
+        headers: { "x-forwarded-for": "203.0.113.7" },
+        socket: { remoteAddress: "10.0.0.1" },
+        body: undefined as never,
+      });
+    expect(requestTo(createApp({ routes })).clientAddress).toBe("10.0.0.1");
+    const behindProxy = requestTo(createApp({ routes, settings: { PROXIES: { trusted: true } } }));
+    expect(behindProxy.clientAddress).toBe("203.0.113.7");
+  });
+
   it("is recorded in the access log", async () => {
     const records: Record<string, unknown>[] = [];
     const destination = { write: (line: string) => void records.push(JSON.parse(line)) };

@@ -179,6 +179,21 @@ describe("a rate-limited route", () => {
     expect(statuses.filter((status) => status === 200)).toHaveLength(4);
   });
 
+  it("charges each request the cost its function gives, request after request of one client", async () => {
+    const byHeader = rateLimit({
+      name: "weighted",
+      limit: 10,
+      window: 3600,
+      cost: (request) => Number(request.headers["x-cost"]),
+    });
+    const server = await serve([path("/hello", { endpoint: hello, rateLimits: [byHeader] })], frozen());
+    const statuses: number[] = [];
+    for (const cost of [4, 4, 3, 2, 1]) {
+      statuses.push((await server.fetch("/hello", { headers: { "x-cost": String(cost) } })).status);
+    }
+    expect(statuses).toEqual([200, 200, 429, 200, 429]);
+  });
+
   it("answers 429 as quota-exceeded problem details with ERRORS.format problem", async () => {
     const server = await serve([path("/hello", { endpoint: hello, rateLimits: [burst] })], {
       settings: { ERRORS: { format: "problem" } },

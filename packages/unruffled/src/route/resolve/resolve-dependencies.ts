@@ -13,8 +13,9 @@ type Values = Record<string, unknown>;
 export type ValuesCallback = (
   error: unknown,
   values: Values | undefined,
-  scope: DependencyScope | undefined,
-  draft: ResponseDraft | undefined,
+  // Optional, so that a route without dependencies hands the same callback to `resolveParams`.
+  scope?: DependencyScope,
+  draft?: ResponseDraft,
   /** What each dependency resolved to, by its place: a rate limit finds the principal there. */
   results?: readonly unknown[],
 ) => void;
