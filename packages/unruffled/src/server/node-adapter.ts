@@ -256,11 +256,13 @@ function writeNodeResponse(
   }
   const head = request.method === "HEAD";
   let bytes: Buffer | undefined;
-  if (body !== null && headers["content-length"] === undefined) {
+  if (headers["content-length"] === undefined) {
     if (typeof body === "string") {
       bytes = head ? undefined : encoder.encode(body);
       headers["content-length"] = String(bytes?.length ?? Buffer.byteLength(body));
-    } else headers["content-length"] = String(body.byteLength);
+    } else if (body !== null) headers["content-length"] = String(body.byteLength);
+    // No body says so: else Node would send an empty chunked one (a 204 or 304 has none at all).
+    else if (response.status !== 204 && response.status !== 304) headers["content-length"] = "0";
   }
   res.writeHead(response.status, headers);
   res.end(head || body === null ? undefined : (bytes ?? body));

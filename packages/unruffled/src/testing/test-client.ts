@@ -7,6 +7,7 @@ import type { DependencyOverride } from "../route/declare/overrides.ts";
 import type { AnyEndpoint, CallableEndpoint, OmittableParams } from "./call-types.ts";
 import { type BodyOptions, encodeRequest, type RequestOptions } from "./encode-request.ts";
 import { endpointRequest } from "./endpoint-request.ts";
+import { requestOverHttp } from "./over-http.ts";
 import { type CheckedOverrides, withOverrides } from "./overrides.ts";
 import { readResponse, type TestResponse } from "./test-response.ts";
 import {
@@ -26,6 +27,12 @@ export interface TestClientOptions<O extends readonly DependencyOverride[] = rea
    * resolves to the same type: `[[database, dependency({ resolve: () => memoryDb })]]`.
    */
   overrides?: O & CheckedOverrides<O>;
+  /**
+   * Where a server runs this app (`http://127.0.0.1:3000`): each request goes there over HTTP
+   * instead of to `app.handle()` in process, so that the same tests check the app served by another
+   * runtime, another process or a deployment. The app is read for its routes only.
+   */
+  baseUrl?: string;
 }
 
 /** Extra request parts for `call`, and which route to use when the endpoint is served at several. */
@@ -94,9 +101,12 @@ export class TestClient {
    */
   async request(method: string, path: string, options: BodyOptions = {}): Promise<TestResponse> {
     if (!path.startsWith("/")) throw new TypeError(`A test request path starts with "/", got "${path}".`);
+    const encoded = encodeRequest(path, options, this.defaults);
+    if (this.defaults.baseUrl !== undefined) {
+      return requestOverHttp(this.defaults.baseUrl, method.toUpperCase(), encoded);
+    }
     // As a server would, the app runs its onStartup hooks before it answers anything.
     await this.app.startup();
-    const encoded = encodeRequest(path, options, this.defaults);
     const client = new AbortController();
     const request = this.app.createRequest({
       method: method.toUpperCase(),
@@ -177,6 +187,12 @@ export class TestClient {
     route: AnyWebSocket<P, In, Out>,
     ...[params, options]: WebSocketArguments<P>
   ): Promise<TestWebSocketOf<In, Out>> {
+    if (this.defaults.baseUrl !== undefined) {
+      return openTestWebSocket(this.app, route, params ?? {}, options ?? {}, {
+        baseUrl: this.defaults.baseUrl,
+        defaults: this.defaults,
+      });
+    }
     await this.app.startup();
     this.connections ??= inProcessConnections(this.app);
     return openTestWebSocket(this.app, route, params ?? {}, options ?? {}, {
@@ -221,10 +237,26 @@ export function testClient<const O extends readonly DependencyOverride[] = []>(
   app: App,
   options?: TestClientOptions<O>,
 ): TestClient {
+  if (options?.baseUrl !== undefined) checkBaseUrl(options);
   return new TestClient(
     withOverrides(app, options?.overrides as readonly DependencyOverride[] | undefined),
     options,
   );
+}
+
+/** A base URL is an http(s) origin, optionally with a path prefix; overrides cannot reach a server. */
+function checkBaseUrl(options: TestClientOptions<readonly DependencyOverride[]>): void {
+  const { baseUrl, overrides } = options;
+  if (!/^https?:\/\/[^/?#]+(\/[^?#]*)?$/.test(baseUrl!) || baseUrl!.endsWith("/")) {
+    throw new TypeError(
+      `testClient's baseUrl is an http(s) URL without a trailing slash, query or fragment (http://127.0.0.1:3000), got "${baseUrl}".`,
+    );
+  }
+  if (overrides !== undefined && overrides.length > 0) {
+    throw new TypeError(
+      "testClient's overrides replace dependencies in process: a client with a baseUrl calls a server, which resolves its own.",
+    );
+  }
 }
 
 function streamOf(bytes: Buffer | undefined): ReadableStream<Uint8Array> | null {

@@ -129,6 +129,13 @@ export async function readResponse(
       String(typeof body === "string" ? Buffer.byteLength(body) : body.byteLength),
     );
   }
+  if (body === null && response.status !== 204 && response.status !== 304 && !headers.has("content-length")) {
+    headers.set("content-length", "0");
+  }
+  // A stream of unknown length goes out in chunks on HTTP/1.1, and the answer says so.
+  if (body instanceof Readable && method !== "HEAD" && !headers.has("content-length")) {
+    headers.set("transfer-encoding", "chunked");
+  }
   if (method === "HEAD" || body === null) {
     if (body instanceof Readable) body.destroy();
     sent();

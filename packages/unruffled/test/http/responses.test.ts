@@ -66,6 +66,23 @@ describe("responses", () => {
     );
     expect(await (await server.fetch("/stream")).text()).toBe("abc");
   });
+
+  it("say Content-Length: 0 when they have no body, not an empty chunked one; a 204 or 304 says neither", async () => {
+    const empty = (status: number) =>
+      endpoint({ returns: HttpResponse, handler: () => new HttpResponse(null, { status }) });
+    const server = await serve(
+      [307, 204, 304].map((status) => path(`/${status}`, { endpoint: empty(status) })),
+    );
+    const framing = async (status: number) => {
+      const response = await server.fetch(`/${status}`, { redirect: "manual" });
+      return [response.headers.get("content-length"), response.headers.get("transfer-encoding")];
+    };
+    expect([await framing(307), await framing(204), await framing(304)]).toEqual([
+      ["0", null],
+      [null, null],
+      [null, null],
+    ]);
+  });
 });
 
 describe("cookies", () => {
