@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
+import type { DialectName } from "../src/db/index.ts";
 import {
   bindCourse,
   createCourse,
@@ -10,13 +11,20 @@ import {
   unbindCourse,
 } from "../src/endpoints.ts";
 import type { CourseCreate } from "../src/schemas.ts";
-import { outcome, TEST_ADMIN_TOKEN, useApi } from "./support/api.ts";
+import { type ApiHost, outcome, TEST_ADMIN_TOKEN, useApi } from "./support/api.ts";
 import { dialects } from "./support/test-databases.ts";
 
 const isoTimestamp = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
 
-describe.each(dialects)("the enrollment API on %s", (dialect) => {
-  const api = useApi(dialect);
+// On each database in process, and served on Bun on its embedded one (issue 40: the sample service
+// on Bun passes its API tests, through the same typed calls over HTTP).
+const hosts: Array<[DialectName, ApiHost]> = [
+  ...dialects.map((dialect): [DialectName, ApiHost] => [dialect, "in process"]),
+  ["sqlite", "on Bun"],
+];
+
+describe.each(hosts)("the enrollment API on %s, %s", (dialect, host) => {
+  const api = useApi(dialect, {}, host);
   const client = () => api.client();
 
   const student = (n: number) => ({
@@ -281,8 +289,11 @@ describe.each(dialects)("the enrollment API on %s", (dialect) => {
         status: 200,
         body: {
           code: 400,
+          // The parser's own words: V8's on Node, JavaScriptCore's on Bun (docs/runtimes.md).
           message:
-            "Malformed JSON body: Expected double-quoted property name in JSON at position 17 (line 1 column 18)",
+            host === "on Bun"
+              ? "Malformed JSON body: JSON Parse error: Property name must be a string literal"
+              : "Malformed JSON body: Expected double-quoted property name in JSON at position 17 (line 1 column 18)",
           data: null,
         },
       });
@@ -451,13 +462,17 @@ describe.each(dialects)("the enrollment API on %s", (dialect) => {
       });
     });
 
-    it("500 with a generic message and no details when the database fails", async () => {
-      await api.db().close();
-      expect(await api.get("/api/enroll/student-list")).toEqual({
-        status: 200,
-        body: { code: 500, message: "Internal server error", data: null },
-      });
-      expect(api.internalErrors).toHaveLength(1);
-    });
+    // The database is the test's own only in process.
+    it.skipIf(host === "on Bun")(
+      "500 with a generic message and no details when the database fails",
+      async () => {
+        await api.db().close();
+        expect(await api.get("/api/enroll/student-list")).toEqual({
+          status: 200,
+          body: { code: 500, message: "Internal server error", data: null },
+        });
+        expect(api.internalErrors).toHaveLength(1);
+      },
+    );
   });
 });

@@ -28,15 +28,20 @@ export async function databaseSource(dialect: DialectName): Promise<DatabaseSour
   };
 }
 
+/** An accessor of the test's database, and the URL it was opened from. */
+export type FreshDatabase = (() => Database) & { url(): string };
+
 /**
  * Registers hooks that give each test an empty, migrated database whose ids start at 1.
- * SQLite: a new file per test. PostgreSQL: creating a database takes ~300 ms, so the tests of a
- * block share one and empty it before each test.
+ * SQLite: a new file per test, unless `shared` (a server in another process keeps the file open).
+ * PostgreSQL, and a shared SQLite file: creating a database takes ~300 ms (and a server holds its
+ * file), so the tests of a block share one and empty it before each test.
  * @example const db = useFreshDatabase("sqlite"); it("...", async () => createStudent(db(), ...))
  */
-export function useFreshDatabase(dialect: DialectName): () => Database {
+export function useFreshDatabase(dialect: DialectName, { shared = false } = {}): FreshDatabase {
   let source: DatabaseSource | undefined;
   let database: Database | undefined;
+  let url = "";
   beforeAll(async () => {
     source = await databaseSource(dialect);
   });
@@ -45,12 +50,19 @@ export function useFreshDatabase(dialect: DialectName): () => Database {
       await sql`truncate table enrollments, courses, students restart identity`.execute(database.kysely);
       return;
     }
+    if (shared && database !== undefined) {
+      for (const table of ["enrollments", "courses", "students", "sqlite_sequence"]) {
+        await sql`delete from ${sql.table(table)}`.execute(database.kysely);
+      }
+      return;
+    }
     await database?.close();
-    database = await openDatabase(await source!.freshUrl());
+    url = await source!.freshUrl();
+    database = await openDatabase(url);
   });
   afterAll(async () => {
     await database?.close();
     await source?.close();
   });
-  return () => database!;
+  return Object.assign(() => database!, { url: () => url });
 }
