@@ -31,16 +31,27 @@ export interface StreamsInFlight {
 }
 
 /**
+ * A fetch handler: a promise of the `Response` to a web `Request`. Called by a host on Node that
+ * passes Node's request and response beside it (`@hono/node-server`'s bindings), it hands an answer
+ * ready at once over as it is, which that host writes on its fast path.
+ */
+export interface FetchHandler {
+  (webRequest: Request): Promise<Response>;
+  (webRequest: Request, context: unknown): Response | Promise<Response>;
+}
+
+/**
  * The app as a web-standard `(Request) => Promise<Response>`, for runtimes other than Node's `http`.
  *
  * @example const response = await fetchHandler(app)(new Request("http://localhost/hello"));
  */
-export function fetchHandler(
-  app: FetchTarget,
-  inFlight?: StreamsInFlight,
-): (webRequest: Request, context?: unknown) => Promise<Response> {
+export function fetchHandler(app: FetchTarget, inFlight?: StreamsInFlight): FetchHandler {
   const answer = webHandler(app, inFlight);
-  return async (webRequest, context) => answer(webRequest, context);
+  const promised = async (webRequest: Request, context: unknown) => answer(webRequest, context);
+  return ((webRequest: Request, context?: unknown) =>
+    nodeBindingsOf(context) === undefined
+      ? promised(webRequest, context)
+      : answer(webRequest, context)) as FetchHandler;
 }
 
 /**
