@@ -75,6 +75,27 @@ describe.each(RUNTIMES)("on %s", (runtime) => {
     });
   });
 
+  it("reads a JSON body the same way: a byte order mark ignored, malformed JSON a 400", async () => {
+    const target = url("/students/7/enrolments?term=spring");
+    const headers = { "content-type": "application/json", "x-school": "north", cookie: "session=abcd" };
+    const withMark = new Uint8Array([
+      0xef,
+      0xbb,
+      0xbf,
+      ...new TextEncoder().encode('{"course":"m","credits":5}'),
+    ]);
+    const marked = await fetch(target, { method: "POST", headers, body: withMark });
+    expect(marked.status).toBe(200);
+    expect(((await marked.json()) as { body: unknown }).body).toEqual({ course: "m", credits: 5 });
+    const malformed = await fetch(target, { method: "POST", headers, body: '{"course":' });
+    expect(malformed.status).toBe(400);
+    expect(((await malformed.json()) as { detail: string }).detail).toMatch(/^Malformed JSON body: ./);
+    const deep = await fetch(target, { method: "POST", headers, body: `${"[".repeat(70)}${"]".repeat(70)}` });
+    expect(await deep.json()).toEqual({
+      detail: "Malformed JSON body: nested deeper than the limit of 64 levels",
+    });
+  });
+
   it("answers 422 with every invalid parameter, by source", async () => {
     const response = await fetch(url("/students/0/enrolments?term=summer"), {
       method: "POST",

@@ -1,7 +1,7 @@
 import { RequestValidationError } from "../../errors.ts";
 import type { UploadLimits } from "../../file/upload-limits.ts";
 import type { HttpRequest } from "../../http/request.ts";
-import { parseJsonBody } from "../../http/request.ts";
+import { parseJsonText } from "../../http/request.ts";
 import type { EndpointDescription, ParamDescription, WireField } from "../description.ts";
 import type { StringSource } from "../wire/string-source.ts";
 import { checkJsonMediaType, type ReadBody, readFormBody } from "./read-body.ts";
@@ -50,14 +50,14 @@ export function resolveParams(
         done(error, undefined);
         return;
       }
-      request.collectBody((error, bytes) => {
+      request.collectText((error, text) => {
         if (error !== undefined) {
           done(error, undefined);
           return;
         }
         let json: unknown;
         try {
-          json = parseJsonBody(bytes!, request.limits.jsonDepth);
+          json = parseJsonText(text!, request.limits.jsonDepth);
         } catch (parseError) {
           done(parseError, undefined);
           return;
