@@ -302,7 +302,17 @@ export class App {
    * @example app.handle(app.createRequest({ method: "GET", url: "/hello", headers: {}, socket: undefined, body }))
    */
   createRequest(raw: Omit<RawRequest, "limits">): HttpRequest {
-    return new this.requestClass({ ...raw, limits: this.bodyLimits, proxies: this.proxies });
+    // Field by field rather than a spread: it runs for every request of the fetch path.
+    return new this.requestClass({
+      method: raw.method,
+      url: raw.url,
+      headers: raw.headers,
+      socket: raw.socket,
+      body: raw.body,
+      limits: this.bodyLimits,
+      connection: raw.connection,
+      proxies: this.proxies,
+    });
   }
 
   /**

@@ -68,7 +68,8 @@ export function webHandler(
   // serve() started ran the hooks before it listened.
   let started = inFlight !== undefined;
   const answer = (webRequest: Request, context: unknown): Response | Promise<Response> => {
-    const node = nodeBindingsOf(context);
+    // A runtime's own server (inFlight given) is never a Node host.
+    const node = inFlight === undefined ? nodeBindingsOf(context) : undefined;
     if (node !== undefined) return answerFromNode(app, webRequest, node);
     const client = new WebClient(webRequest);
     const headers = headersOf(webRequest.headers);

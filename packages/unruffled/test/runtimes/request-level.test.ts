@@ -96,6 +96,20 @@ describe.each(RUNTIMES)("on %s", (runtime) => {
     });
   });
 
+  it("gives a JSON body read for a parameter again as text and as bytes", async () => {
+    const sent = '{"note":"café"}';
+    const response = await fetch(url("/json-then-raw"), {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: sent,
+    });
+    expect(await response.json()).toEqual({
+      body: { note: "café" },
+      text: sent,
+      bytes: Buffer.from(sent).toString("hex"),
+    });
+  });
+
   it("answers 422 with every invalid parameter, by source", async () => {
     const response = await fetch(url("/students/0/enrolments?term=summer"), {
       method: "POST",
