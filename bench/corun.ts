@@ -56,6 +56,8 @@ round: requests/s, and requests per CPU-second of each server, as medians with 9
   --connections N      connections to each server (default 16)
   --server-cpu C       the core both servers share (default 0)
   --load-cpu C         the core both wrk processes share (default 1)
+  --runtime R          node (default), bun or deno: the runtime both servers run on (bench/servers/web/*.ts
+                       on Bun or Deno)
 
 Needs wrk (apt-get install wrk), taskset and two cores: autocannon could not load both at once.
 `;
@@ -71,6 +73,7 @@ type CorunConfig = {
   connections: number;
   serverCpu: string;
   loadCpu: string;
+  runtime: "bun" | "deno" | undefined;
 };
 
 /** One endpoint in one round: what each server did while both were loaded. */
@@ -91,6 +94,7 @@ function readConfig(argv: string[]): CorunConfig {
       connections: { type: "string", default: "16" },
       "server-cpu": { type: "string", default: "0" },
       "load-cpu": { type: "string", default: "1" },
+      runtime: { type: "string", default: "node" },
       help: { type: "boolean", default: false },
     },
   });
@@ -130,12 +134,21 @@ function readConfig(argv: string[]): CorunConfig {
     connections: whole("connections", values.connections, 1),
     serverCpu: values["server-cpu"],
     loadCpu: values["load-cpu"],
+    runtime: runtimeOf(values.runtime),
   };
+}
+
+function runtimeOf(name: string): "bun" | "deno" | undefined {
+  if (name === "bun" || name === "deno") return name;
+  if (name === "node") return undefined;
+  throw new Error(`--runtime must be node, bun or deno, got ${name}`);
 }
 
 /** Starts a server and checks it against the suite; stops it and throws when a check fails. */
 async function startChecked(file: string, config: CorunConfig): Promise<Running> {
-  const running = await startServer(file, config.suite.readyPath, 30_000, config.serverCpu);
+  const running = await startServer(file, config.suite.readyPath, 30_000, config.serverCpu, {
+    runtime: config.runtime,
+  });
   // Any two versions are compared, an older one too: only the checks every server of the suite
   // passes, of the endpoints loaded (an older version may lack the others).
   const report = await validate(running.port, checksOf(config), COMMON);

@@ -1,12 +1,24 @@
-// unruffled's own cost per request through its fetch handler, in process (no sockets), on the
-// runtime that runs this file: `npx bun --conditions=source bench/fetch-overhead.ts` (or deno, or
-// node). Prints requests per CPU-second of hello, list and bind, each the median of 5 timed runs:
-// a ratio between two versions of the fetch adapter is read on one machine, side by side.
+// unruffled's own cost per request through its fetch handler, in process (no sockets), beside the
+// hand-written handler of the runtime's raw server (servers/web/raw-handler.ts), on the runtime that
+// runs this file:
+//
+//   npx bun --conditions=source bench/fetch-overhead.ts      (or: npx deno run -A …, npx node …)
+//
+// Each batch runs every handler in turn (the order rotates from batch to batch), so a busy machine
+// slows them alike; printed: CPU microseconds per request (median and fastest batch) and the median of
+// the per-batch ratios to raw. BASE=/path/to/another/checkout adds that checkout's app ("base") for
+// an A/B of two versions of the framework in one run. ONLY=hello,bind limits the endpoints;
+// BATCHES and REQUESTS size the run.
 import { app } from "./servers/unruffled-app.ts";
+import { rawFetch } from "./servers/web/raw-handler.ts";
+
+type Handler = (request: Request) => Response | Promise<Response>;
 
 const ORIGIN = "http://127.0.0.1:8000";
-const REQUESTS = Number(process.env.REQUESTS ?? 20_000);
-const BIND_BODY = JSON.stringify({ student_id: 1, course_id: 2 });
+const REQUESTS = Number(process.env.REQUESTS ?? 5_000);
+const BATCHES = Number(process.env.BATCHES ?? 15);
+// Bytes, as a server's request holds them (a string body would make text() unfairly cheap on Bun).
+const BIND_BODY = new TextEncoder().encode(JSON.stringify({ student_id: 1, course_id: 2 }));
 
 const cases: Record<string, () => Request> = {
   hello: () => new Request(`${ORIGIN}/hello`),
@@ -17,28 +29,51 @@ const cases: Record<string, () => Request> = {
       headers: { "content-type": "application/json", "content-length": String(BIND_BODY.length) },
       body: BIND_BODY,
     }),
+  students: () => new Request(`${ORIGIN}/api/enroll/students`),
 };
 
-const cpuSeconds = () => {
+const handlers: Record<string, Handler> = { raw: rawFetch };
+if (process.env.BASE) {
+  const base = await import(`${process.env.BASE}/bench/servers/unruffled-app.ts`);
+  await base.app.startup();
+  handlers.base = base.app.fetch;
+}
+await app.startup();
+handlers.unruffled = app.fetch;
+
+// CPU time, not wall time: a batch the scheduler paused (the machine is shared) is not counted slower.
+const cpuMicros = () => {
   const { user, system } = process.cpuUsage();
-  return (user + system) / 1e6;
+  return user + system;
 };
 
-async function perCpuSecond(make: () => Request): Promise<number> {
-  const start = cpuSeconds();
+async function batch(handler: Handler, make: () => Request): Promise<number> {
+  const start = cpuMicros();
   for (let index = 0; index < REQUESTS; index++) {
-    const response = await app.fetch(make());
+    const response = await handler(make());
     await response.arrayBuffer();
   }
-  return REQUESTS / (cpuSeconds() - start);
+  return (cpuMicros() - start) / REQUESTS;
 }
 
-for (const [name, make] of Object.entries(cases)) {
-  await perCpuSecond(make); // warm-up
-  const runs: number[] = [];
-  for (let run = 0; run < 5; run++) runs.push(await perCpuSecond(make));
-  runs.sort((a, b) => a - b);
-  console.log(
-    `${name.padEnd(6)} ${Math.round(runs[2]!).toLocaleString("en")} req/CPU-s (runs ${runs.map((r) => Math.round(r / 1000)).join(", ")} k)`,
-  );
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const only = process.env.ONLY?.split(",");
+const names = Object.keys(handlers);
+
+for (const [endpoint, make] of Object.entries(cases)) {
+  if (only !== undefined && !only.includes(endpoint)) continue;
+  for (const name of names) await batch(handlers[name]!, make); // warm-up
+  const micros: Record<string, number[]> = Object.fromEntries(names.map((name) => [name, []]));
+  for (let round = 0; round < BATCHES; round++) {
+    for (let turn = 0; turn < names.length; turn++) {
+      const name = names[(round + turn) % names.length]!;
+      micros[name]!.push(await batch(handlers[name]!, make));
+    }
+  }
+  const cells = names.map((name) => {
+    const times = micros[name]!;
+    const ratio = median(times.map((time, round) => micros.raw![round]! / time));
+    return `${name} ${median(times).toFixed(2)} µs (min ${Math.min(...times).toFixed(2)}, raw÷ ${ratio.toFixed(2)})`;
+  });
+  console.log(`${endpoint.padEnd(8)} ${cells.join("  |  ")}`);
 }

@@ -20,6 +20,12 @@ export interface BodySource {
    * outcome: a later `read` or `collect` gives the same bytes, or the same error.
    */
   collect?(limit: number, done: BodyCallback): void;
+  /**
+   * The body as UTF-8 text, where the source reads text more cheaply than bytes (Bun's `text()`);
+   * undefined where it would not (no such reading, an unknown length, or one past `limit`): then
+   * `read`. Refused with 413 past `limit`, as `read` is.
+   */
+  readText?(limit: number): Promise<string> | undefined;
   /** The body as a Node stream, for streaming parsers such as multipart. */
   readable(): Readable;
   /** Stops reading: nothing more is buffered and the connection closes after the answer. */
@@ -28,6 +34,9 @@ export interface BodySource {
 
 /** Gets the body, or why it could not be read. */
 export type BodyCallback = (error: Error | undefined, bytes: Buffer | undefined) => void;
+
+/** Gets the body as text, or why it could not be read. */
+export type TextCallback = (error: Error | undefined, text: string | undefined) => void;
 
 const EMPTY = Buffer.alloc(0);
 

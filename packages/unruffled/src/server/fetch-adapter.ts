@@ -1,7 +1,10 @@
+import { NodeBodySource } from "../http/body.ts";
 import { EventFrames } from "../http/event-frames.ts";
 import type { HttpRequest, RawRequest } from "../http/request.ts";
 import type { HttpResponse } from "../http/response.ts";
 import { Readable } from "../node-builtins.ts";
+import { type NodeBindings, nodeBindingsOf } from "./node-host.ts";
+import { currentRuntime } from "./runtime.ts";
 import { WebClient } from "./web-client.ts";
 import { WebRequestBody } from "./web-request-body.ts";
 
@@ -28,16 +31,27 @@ export interface StreamsInFlight {
 }
 
 /**
+ * A fetch handler: a promise of the `Response` to a web `Request`. Called by a host on Node that
+ * passes Node's request and response beside it (`@hono/node-server`'s bindings), it hands an answer
+ * ready at once over as it is, which that host writes on its fast path.
+ */
+export interface FetchHandler {
+  (webRequest: Request): Promise<Response>;
+  (webRequest: Request, context: unknown): Response | Promise<Response>;
+}
+
+/**
  * The app as a web-standard `(Request) => Promise<Response>`, for runtimes other than Node's `http`.
  *
  * @example const response = await fetchHandler(app)(new Request("http://localhost/hello"));
  */
-export function fetchHandler(
-  app: FetchTarget,
-  inFlight?: StreamsInFlight,
-): (webRequest: Request, context?: unknown) => Promise<Response> {
+export function fetchHandler(app: FetchTarget, inFlight?: StreamsInFlight): FetchHandler {
   const answer = webHandler(app, inFlight);
-  return async (webRequest, context) => answer(webRequest, context);
+  const promised = async (webRequest: Request, context: unknown) => answer(webRequest, context);
+  return ((webRequest: Request, context?: unknown) =>
+    nodeBindingsOf(context) === undefined
+      ? promised(webRequest, context)
+      : answer(webRequest, context)) as FetchHandler;
 }
 
 /**
@@ -54,13 +68,15 @@ export function webHandler(
   // serve() started ran the hooks before it listened.
   let started = inFlight !== undefined;
   const answer = (webRequest: Request, context: unknown): Response | Promise<Response> => {
-    const url = webRequest.url;
+    // A runtime's own server (inFlight given) is never a Node host.
+    const node = inFlight === undefined ? nodeBindingsOf(context) : undefined;
+    if (node !== undefined) return answerFromNode(app, webRequest, node);
     const client = new WebClient(webRequest);
     const headers = headersOf(webRequest.headers);
     const length = headers["content-length"];
     const request = app.createRequest({
       method: webRequest.method,
-      url: targetOf(url),
+      url: targetOf(webRequest.url),
       headers,
       socket: inFlight?.peer?.(webRequest, context),
       body: new WebRequestBody(webRequest, typeof length === "string" ? length : null),
@@ -80,6 +96,31 @@ export function webHandler(
   };
 }
 
+/**
+ * A request a fetch-based host on Node hands over with Node's own request and response beside it
+ * (`@hono/node-server`): headers, body, peer and "the client left" are read from those, as the Node
+ * adapter reads them, instead of through the host's web `Headers` and body stream.
+ */
+function answerFromNode(
+  app: FetchTarget,
+  webRequest: Request,
+  node: NodeBindings,
+): Response | Promise<Response> {
+  const { incoming, outgoing } = node;
+  const request = app.createRequest({
+    method: webRequest.method,
+    url: targetOf(webRequest.url),
+    headers: incoming.headers,
+    socket: incoming.socket,
+    body: new NodeBodySource(incoming),
+    connection: outgoing,
+  });
+  const response = app.handle(request, false);
+  return response instanceof Promise
+    ? response.then((ready) => toWeb(app, undefined, ready, webRequest, request, undefined))
+    : toWeb(app, undefined, response, webRequest, request, undefined);
+}
+
 /** The app's answer as the runtime's `Response`, with the work after it set to start once it is sent. */
 function toWeb(
   app: FetchTarget,
@@ -87,7 +128,7 @@ function toWeb(
   response: HttpResponse,
   webRequest: Request,
   request: HttpRequest,
-  client: WebClient,
+  client: WebClient | undefined,
 ): Response {
   // A client gone before its answer was ready: its body stream is released, not handed to nobody,
   // and the work after the answer runs as it does once a body was sent.
@@ -150,37 +191,63 @@ export function endStream(stream: EventFrames, request: HttpRequest): void {
 /**
  * The same response as a web-standard `Response`; HEAD, 204 and 304 without a body. `sent` runs once
  * the body was read to its end, cancelled, or not sent at all; `client` learns whether the whole
- * answer went out (a stream read to its end, or a body handed over at once).
+ * answer went out (a stream read to its end, or a body handed over at once). Without a `client`
+ * (a Node host's), the Node response being written tells it.
  */
 function toWebResponse(
   response: HttpResponse,
   request: HttpRequest,
-  client: WebClient,
+  client: WebClient | undefined,
   sent: () => void,
 ): Response {
-  const headers = webHeadersOf(response.headers);
   const body = response.body;
   if (request.method === "HEAD" || body === null || response.status === 204 || response.status === 304) {
     if (body instanceof Readable) body.destroy();
-    client.writableFinished = true;
+    if (client !== undefined) client.writableFinished = true;
     sent();
-    return new Response(null, { status: response.status, headers });
+    return webResponse(null, response.status, response.headers);
   }
   if (body instanceof Readable) {
     body.once("close", () => {
       // Read to its end, the answer is out; destroyed early (cancelled), its client left.
-      client.writableFinished = body.readableEnded;
+      if (client !== undefined) client.writableFinished = body.readableEnded;
       sent();
     });
   } else {
-    client.writableFinished = true;
+    if (client !== undefined) client.writableFinished = true;
     sent();
   }
   const webBody =
     body instanceof Readable
       ? (Readable.toWeb(body) as unknown as ReadableStream<Uint8Array>)
       : (body as string | Uint8Array<ArrayBuffer>);
-  return new Response(webBody, { status: response.status, headers });
+  return webResponse(webBody, response.status, response.headers);
+}
+
+// Bun and Deno make a Response faster when its headers are set on it than from a headers object in
+// its init (on Deno by several microseconds an answer: names other than the few it knows take a slow
+// path there). On Node the other way round: @hono/node-server's light Response writes a plain object
+// straight to Node, and `response.headers` would make it build a whole web Response.
+const HEADERS_SET_AFTER = currentRuntime() !== "node";
+
+/** The `Response` of a body, status and the app's headers, made the cheapest way for the runtime. */
+function webResponse(
+  body: string | Uint8Array<ArrayBuffer> | ReadableStream<Uint8Array> | null,
+  status: number,
+  headers: HttpResponse["headers"],
+): Response {
+  if (!HEADERS_SET_AFTER) return new Response(body, { status, headers: webHeadersOf(headers) });
+  const response = new Response(body, { status });
+  const target = response.headers;
+  for (const name in headers) {
+    const value = headers[name]!;
+    if (typeof value === "string") target.set(name, value);
+    else {
+      target.delete(name);
+      for (const item of value) target.append(name, item);
+    }
+  }
+  return response;
 }
 
 /** The response's headers as `Response` takes them: the object itself unless a header repeats. */

@@ -165,6 +165,14 @@ const ticks = endpoint({
   },
 });
 
+// A JSON parameter, then the same body again as text and as bytes (Bun reads it as text first).
+const jsonThenRaw = endpoint({
+  params: { body: p.Json(z.object({ note: z.string() })) },
+  returns: JsonResponse,
+  handler: async (request, { body }) =>
+    new JsonResponse({ body, text: await request.text(), bytes: (await request.body()).toString("hex") }),
+});
+
 const clientAddress = endpoint({
   returns: JsonResponse,
   handler: (request) => new JsonResponse(request.client),
@@ -193,6 +201,7 @@ export const app = createApp({
     path("/hold", { endpoint: hold }),
     path("/ticks", { endpoint: ticks }),
     path("/client", { endpoint: clientAddress }),
+    path("/json-then-raw", { endpoint: jsonThenRaw, methods: ["POST"] }),
     path("/journal", { endpoint: readJournal }),
   ],
   // Told on standard output, which the test reads once the process has exited.

@@ -1,14 +1,17 @@
 // The framework's request-level behaviour, checked over loopback on each runtime it runs on: the
 // fixture app is served by `unruffled serve` on Node (node:http), on Bun (Bun.serve) and on Deno
-// (Deno.serve), and the same requests must get the same answers.
+// (Deno.serve), and through `app.fetch` behind a fetch-based host on Node (@hono/node-server), and
+// the same requests must get the same answers.
 import { connect, type Socket } from "node:net";
 import { fileURLToPath } from "node:url";
 import { endProcessGroups, waitFor } from "process-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RuntimeName, type ServedApp, serveOn } from "./runtime-process.ts";
+import { type RuntimeName, runtimeCommand, type ServedApp, serveOn, startOn } from "./runtime-process.ts";
 
 const fixture = fileURLToPath(new URL("./fixture-app.ts", import.meta.url));
-const RUNTIMES: readonly RuntimeName[] = ["node", "bun", "deno"];
+const nodeFetchHost = fileURLToPath(new URL("./node-fetch-host.ts", import.meta.url));
+// "node-fetch": the app's fetch handler on Node, behind @hono/node-server (not `unruffled serve`).
+const RUNTIMES: readonly (RuntimeName | "node-fetch")[] = ["node", "bun", "deno", "node-fetch"];
 
 afterAll(endProcessGroups);
 
@@ -36,11 +39,22 @@ describe.each(RUNTIMES)("on %s", (runtime) => {
     });
 
   beforeAll(async () => {
-    server = await serveOn(runtime, fixture);
+    server =
+      runtime === "node-fetch"
+        ? await startOn(
+            "node",
+            runtimeCommand("node", nodeFetchHost, []),
+            {},
+            /on http:\/\/127\.0\.0\.1:(\d+) /,
+          )
+        : await serveOn(runtime, fixture);
   });
 
-  it("names the runtime it serves on", () => {
-    const label = { node: "", bun: ", Bun ", deno: ", Deno " }[runtime];
+  // What `unruffled serve` itself does (its progress line, its signal handling) is not the host's.
+  const servedByTheCli = runtime !== "node-fetch";
+
+  it.runIf(servedByTheCli)("names the runtime it serves on", () => {
+    const label = { node: "", bun: ", Bun ", deno: ", Deno ", "node-fetch": "" }[runtime];
     expect(server.output.stderr).toMatch(new RegExp(`\\(pid \\d+${label}`));
   });
 
@@ -58,6 +72,41 @@ describe.each(RUNTIMES)("on %s", (runtime) => {
       x_school: "north",
       session: "abcd",
       body: { course: "math", credits: 5 },
+    });
+  });
+
+  it("reads a JSON body the same way: a byte order mark ignored, malformed JSON a 400", async () => {
+    const target = url("/students/7/enrolments?term=spring");
+    const headers = { "content-type": "application/json", "x-school": "north", cookie: "session=abcd" };
+    const withMark = new Uint8Array([
+      0xef,
+      0xbb,
+      0xbf,
+      ...new TextEncoder().encode('{"course":"m","credits":5}'),
+    ]);
+    const marked = await fetch(target, { method: "POST", headers, body: withMark });
+    expect(marked.status).toBe(200);
+    expect(((await marked.json()) as { body: unknown }).body).toEqual({ course: "m", credits: 5 });
+    const malformed = await fetch(target, { method: "POST", headers, body: '{"course":' });
+    expect(malformed.status).toBe(400);
+    expect(((await malformed.json()) as { detail: string }).detail).toMatch(/^Malformed JSON body: ./);
+    const deep = await fetch(target, { method: "POST", headers, body: `${"[".repeat(70)}${"]".repeat(70)}` });
+    expect(await deep.json()).toEqual({
+      detail: "Malformed JSON body: nested deeper than the limit of 64 levels",
+    });
+  });
+
+  it("gives a JSON body read for a parameter again as text and as bytes", async () => {
+    const sent = '{"note":"café"}';
+    const response = await fetch(url("/json-then-raw"), {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: sent,
+    });
+    expect(await response.json()).toEqual({
+      body: { note: "café" },
+      text: sent,
+      bytes: Buffer.from(sent).toString("hex"),
     });
   });
 
@@ -253,24 +302,27 @@ describe.each(RUNTIMES)("on %s", (runtime) => {
     expect(Object.keys(document.paths)).toContain("/students/{student_id}/enrolments");
   });
 
-  it("closes gracefully on SIGTERM: answers the request in flight, ends event streams, exits 0", async () => {
-    const held = fetch(url("/hold?ms=1500"));
-    await journalHolds("hold: started");
-    const stream = await fetch(url("/ticks?count=0&label=closing"));
-    const reader = stream.body!.getReader();
-    let received = "";
-    while (!received.includes("\n\ndata: "))
-      received += new TextDecoder().decode((await reader.read()).value);
-    expect(received).toBe(': connected\n\ndata: {"n":0}\n\n');
-    server.child.kill("SIGTERM");
-    const answer = await held;
-    expect(answer.status).toBe(200);
-    expect(await answer.json()).toEqual({ held: 1500 });
-    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
-      // Whatever was still sent before the end.
-    }
-    expect(await server.exited).toBe(0);
-    expect(server.output.stderr).toContain("SIGTERM: finishing requests in flight, then exiting");
-    expect(server.output.stdout).toContain('"closing: ended, signal aborted"');
-  });
+  it.runIf(servedByTheCli)(
+    "closes gracefully on SIGTERM: answers the request in flight, ends event streams, exits 0",
+    async () => {
+      const held = fetch(url("/hold?ms=1500"));
+      await journalHolds("hold: started");
+      const stream = await fetch(url("/ticks?count=0&label=closing"));
+      const reader = stream.body!.getReader();
+      let received = "";
+      while (!received.includes("\n\ndata: "))
+        received += new TextDecoder().decode((await reader.read()).value);
+      expect(received).toBe(': connected\n\ndata: {"n":0}\n\n');
+      server.child.kill("SIGTERM");
+      const answer = await held;
+      expect(answer.status).toBe(200);
+      expect(await answer.json()).toEqual({ held: 1500 });
+      for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+        // Whatever was still sent before the end.
+      }
+      expect(await server.exited).toBe(0);
+      expect(server.output.stderr).toContain("SIGTERM: finishing requests in flight, then exiting");
+      expect(server.output.stdout).toContain('"closing: ended, signal aborted"');
+    },
+  );
 });

@@ -25,6 +25,18 @@ describe("JSON bodies", () => {
     });
   });
 
+  it("ignores a byte order mark before the JSON, as RFC 8259 allows", async () => {
+    const server = await serveEndpoint("/bind", bind, ["POST"]);
+    const body = Buffer.concat([
+      Buffer.from([0xef, 0xbb, 0xbf]),
+      Buffer.from('{"student_id":1,"course_id":2}'),
+    ]);
+    expect(await jsonOf(server.fetch("/bind", { method: "POST", headers: JSON_HEADERS, body }))).toEqual({
+      status: 200,
+      body: { body: { student_id: 1, course_id: 2 } },
+    });
+  });
+
   it("refuses a body in another format with 415", async () => {
     const server = await serveEndpoint("/bind", bind, ["POST"]);
     expect(
