@@ -18,14 +18,17 @@ export interface TestFile {
  * What a caller gives for one declaration: the schema's input type (a date also as its ISO string,
  * which the server converts), or files to upload (at least one for a required list, as the server
  * answers 422 for none). The common case (a `p.*` marker) is tested first: this type is computed
- * for every parameter of every call.
+ * for every parameter of every call. The marker's parts are read as its members (`D["schema"]`),
+ * not inferred (`Param<MarkerKind, infer S, boolean>`): an inference per declaration cost more
+ * (bench:types, with the same reading in `MayOmit` and `DeclaredAnswer`: a tenth of a call's
+ * allocations).
  */
 export type ParamInput<D> =
-  D extends Param<MarkerKind, infer S extends z.core.SomeType, boolean>
-    ? ModelWireInput<S>
-    : D extends FileParam<infer List, infer Optional>
-      ? List extends true
-        ? Optional extends true
+  D extends Param<MarkerKind, any, boolean>
+    ? ModelWireInput<D["schema"]>
+    : D extends FileParam
+      ? D["list"] extends true
+        ? D["optional"] extends true
           ? readonly TestFile[]
           : readonly [TestFile, ...TestFile[]]
         : TestFile
@@ -39,18 +42,18 @@ export type ParamInput<D> =
  * server then reads an empty model).
  */
 type MayOmit<D> =
-  D extends Param<infer K, infer S extends z.core.SomeType, infer HasDefault>
-    ? HasDefault extends true
+  D extends Param<MarkerKind, any, boolean>
+    ? D["hasDefault"] extends true
       ? true
-      : undefined extends ModelWireInput<S>
+      : undefined extends ModelWireInput<D["schema"]>
         ? true
-        : K extends "query" | "header" | "cookie"
-          ? {} extends ModelWireInput<S>
+        : D["kind"] extends "query" | "header" | "cookie"
+          ? {} extends ModelWireInput<D["schema"]>
             ? true
             : false
           : false
-    : D extends FileParam<boolean, infer Optional>
-      ? Optional
+    : D extends FileParam
+      ? D["optional"]
       : D extends z.core.SomeType
         ? undefined extends ModelWireInput<D>
           ? true
@@ -67,8 +70,8 @@ type NotOnWire = { readonly kind: "depends" | "security" | "security-scopes" | "
  * `p.Path(z.int())`) recurs across endpoints, and a conditional type is computed once per argument.
  */
 type RequiredKey<K, D> = D extends NotOnWire
-  ? D extends DependsParam<any, infer Dependency>
-    ? DependencyRequiredKeys<Dependency>
+  ? D extends DependsParam<any, any>
+    ? DependencyRequiredKeys<D["dependency"]>
     : never
   : MayOmit<D> extends true
     ? never
@@ -91,13 +94,13 @@ type RequiredKeys<P> = { [K in keyof P]-?: RequiredKey<K, P[K]> }[keyof P];
  * The parameters a dependency declaration reads, each optional (`RequiredKeys` requires those it
  * must have), `{}` for any other declaration and for a dependency typed `any`.
  */
-type DependencyParamsOf<D> =
-  D extends DependsParam<any, infer Dependency>
-    ? 0 extends 1 & Dependency
-      ? {}
-      : Dependency extends { readonly params: infer Q extends ParamDeclarations }
-        ? { [K in keyof Q]?: ParamInput<Q[K]> } & DependencyParams<Q>
-        : {}
+type DependencyParamsOf<D> = D extends DependsParam<any, any> ? DependencyCallParams<D["dependency"]> : {};
+
+/** A dependency's parameters, each optional, with its own dependencies'; `{}` for a dependency typed `any`. */
+type DependencyCallParams<Dependency> = 0 extends 1 & Dependency
+  ? {}
+  : Dependency extends { readonly params: infer Q extends ParamDeclarations }
+    ? { [K in keyof Q]?: ParamInput<Q[K]> } & DependencyParams<Q>
     : {};
 
 /** The parameters the dependencies of `P` read, as one object type (`{}` when it has none). */
