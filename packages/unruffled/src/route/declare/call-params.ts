@@ -137,9 +137,10 @@ type UndefinedUnlessRequired<K> = [K] extends [never] ? undefined : never;
 /**
  * The parameters argument: `undefined` too when every parameter may be left out. Decided from the
  * required names (`{} extends CallParams<P>` compared the whole parameters type: bench:types, 4 %
- * of a call's allocations). `never` for `P` never (`params: x as never`), as that endpoint's type
- * must stay assignable to `EndpointDefinition<any>`, whose `~call` takes `CallParams<any>`.
+ * of a call's allocations). `never` for `P` never (`params: x as never`; the conditional
+ * distributes over `P`, so `never` gives `never`), as that endpoint's type must stay assignable to
+ * `EndpointDefinition<any>`, whose `~call` takes `CallParams<any>`.
  */
-export type CallParamsArgument<P extends ParamDeclarations> = [P] extends [never]
+export type CallParamsArgument<P extends ParamDeclarations> = P extends never
   ? never
   : CallParams<P> | UndefinedUnlessRequired<RequiredKeys<P>>;
