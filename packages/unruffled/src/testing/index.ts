@@ -1,10 +1,5 @@
-export type {
-  CallParams,
-  CallResponse,
-  DocumentedBody,
-  ParamInput,
-  ValidationErrorBody,
-} from "./call-types.ts";
+export type { CallParams, ParamInput } from "../route/declare/call-params.ts";
+export type { CallResponse, DocumentedBody, ValidationErrorBody } from "./call-types.ts";
 export type { BodyOptions, QueryInput, RequestOptions } from "./encode-request.ts";
 export type { FilesInput, FormInput, FormValue, TestFile } from "./multipart-body.ts";
 export type { CheckedOverrides } from "./overrides.ts";

@@ -1,12 +1,8 @@
 import { randomBytes } from "../node-builtins.ts";
+import type { TestFile } from "../route/declare/call-params.ts";
 
-/** A file the test client uploads: its name, its bytes (or text), and its media type. */
-export interface TestFile {
-  filename: string;
-  content: string | Uint8Array;
-  /** Default `application/octet-stream`. */
-  contentType?: string;
-}
+// A call's parameters type its files (route/declare/call-params.ts): the type lives there.
+export type { TestFile } from "../route/declare/call-params.ts";
 
 /** A form field value: a scalar, or a list sent as repeated fields. */
 export type FormValue = string | number | boolean | readonly (string | number | boolean)[];

@@ -4,7 +4,7 @@ import { WebBodySource } from "../http/body.ts";
 import type { BuiltRoute } from "../route/analyse/build-routes.ts";
 import type { ParamDeclarations, Returns } from "../route/declare/endpoint.ts";
 import type { DependencyOverride } from "../route/declare/overrides.ts";
-import type { AnyEndpoint, CallableEndpoint, OmittableParams } from "./call-types.ts";
+import type { AnyEndpoint, CallableEndpoint, CallResponse, OmittableParams } from "./call-types.ts";
 import { type BodyOptions, encodeRequest, type RequestOptions } from "./encode-request.ts";
 import { endpointRequest } from "./endpoint-request.ts";
 import { requestOverHttp } from "./over-http.ts";
@@ -139,7 +139,9 @@ export class TestClient {
    * @example
    * const response = await client.call(hello);
    */
-  call<Params, Answer>(endpoint: CallableEndpoint<Params, Answer> & OmittableParams<Params>): Promise<Answer>;
+  call<Params, Ret extends Returns>(
+    endpoint: CallableEndpoint<Params, Ret> & OmittableParams<Params>,
+  ): Promise<CallResponse<Ret>>;
   /**
    * Calls the route that serves `endpoint`, with values keyed by parameter name and typed from its
    * declarations; each value goes where the endpoint reads it (path, query, header, cookie, body).
@@ -150,13 +152,13 @@ export class TestClient {
    * const response = await client.call(listStudents, { page: 2, search: "ann" });
    * if (response.status === 200) response.json().data; // typed from StudentListResponse
    */
-  // Params and Answer are read whole from the endpoint's type (its `~call`, computed once per
-  // endpoint); NoInfer keeps the object written at the call from being a second source of Params.
-  call<Params, Answer>(
-    endpoint: CallableEndpoint<Params, Answer>,
+  // Params and Ret are read whole from the endpoint's type (its `~call`, computed once per endpoint);
+  // NoInfer keeps the object written at the call from being a second source of Params.
+  call<Params, Ret extends Returns>(
+    endpoint: CallableEndpoint<Params, Ret>,
     params: NoInfer<Params>,
     options?: CallOptions,
-  ): Promise<Answer>;
+  ): Promise<CallResponse<Ret>>;
   async call(
     endpoint: AnyEndpoint<ParamDeclarations, Returns>,
     params?: Readonly<Record<string, unknown>>,

@@ -3,11 +3,11 @@ import type { Duplex } from "node:stream";
 import type { App } from "../app/app.ts";
 import { createServer } from "../node-builtins.ts";
 import type { BuiltRoute } from "../route/analyse/build-routes.ts";
+import type { CallParams } from "../route/declare/call-params.ts";
 import type { ParamDeclarations } from "../route/declare/endpoint.ts";
 import type { ModelInput, ModelOutput } from "../route/declare/model-types.ts";
 import type { BuiltWebSocketRoute } from "../websocket/built-route.ts";
 import type { WebSocketClose } from "../websocket/server-socket-types.ts";
-import type { CallParams } from "./call-types.ts";
 import { encodeRequest, type RequestOptions } from "./encode-request.ts";
 import { endpointRequest } from "./endpoint-request.ts";
 

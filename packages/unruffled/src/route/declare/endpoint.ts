@@ -2,28 +2,23 @@ import type { z } from "zod";
 import type { UploadFile } from "../../file/upload-file.ts";
 import type { HttpRequest } from "../../http/request.ts";
 import type { ResponseDraft } from "../../http/response-draft.ts";
-import type { CallParamsArgument, CallResponse } from "../../testing/call-types.ts";
+import type { CallParamsArgument } from "./call-params.ts";
 import type { HandlerResponse } from "./handler-response.ts";
-import type { ContextParam, DependsParam, FileParam, MarkerKind, Param, SecurityParam } from "./markers.ts";
+import type {
+  ContextParam,
+  DependsParam,
+  FileParam,
+  MarkerKind,
+  Param,
+  ParamDeclarations,
+  SecurityParam,
+} from "./markers.ts";
 import type { ModelOutput } from "./model-types.ts";
 import type { ResponseClass, ResponseSpec } from "./response-spec.ts";
 import type { SecurityScopes } from "./security-scheme.ts";
 
-/**
- * One entry of `params`: a marker, a bare Zod schema whose source is detected (rule 9), or a value a
- * dependency or an authentication scheme gives (`p.Depends`, `p.Security`). Schemas are bound by Zod's
- * core `SomeType`, as Zod's own generics are: checking a model against the full `z.ZodType` class
- * compared it member by member, for every parameter and answer of every endpoint.
- */
-export type ParamDeclaration =
-  | Param<MarkerKind, z.core.SomeType, boolean>
-  | FileParam
-  | z.core.SomeType
-  | DependsParam<any, any>
-  | SecurityParam<any>
-  | ContextParam;
-
-export type ParamDeclarations = Record<string, ParamDeclaration>;
+// The declarations live with the markers (call-params.ts reads them without reading endpoints).
+export type { ParamDeclaration, ParamDeclarations } from "./markers.ts";
 
 /**
  * The type a handler receives for one declaration. The common case (a `p.*` marker) is tested
@@ -111,11 +106,12 @@ export interface EndpointDefinition<
   readonly handler: EndpointConfig<P, R, Ret>["handler"];
   /**
    * Type-level only, never set: how `testClient(app).call()` calls this endpoint, its parameters and
-   * its typed answers. Written here so that an endpoint's call types are computed once, with the
-   * endpoint's type, and every call reads them as they are: inferring them at each call site from
-   * the declarations made the checker build them again, declaration by declaration, per call.
+   * what it returns (the call types its answers from `returns`). Written here so that an endpoint's
+   * call parameters are computed once, with the endpoint's type, and every call reads them as they
+   * are: inferring them at each call site from the declarations made the checker build them again,
+   * declaration by declaration, per call.
    */
-  "~call"?(params: CallParamsArgument<P>): CallResponse<Ret>;
+  "~call"?(params: CallParamsArgument<P>): Ret;
 }
 
 /**

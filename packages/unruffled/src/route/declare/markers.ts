@@ -6,6 +6,22 @@ import type { SecurityScheme } from "./security-scheme.ts";
 export type MarkerKind = "path" | "query" | "header" | "cookie" | "json" | "form" | "file";
 
 /**
+ * One entry of `params`: a marker, a bare Zod schema whose source is detected (rule 9), or a value a
+ * dependency or an authentication scheme gives (`p.Depends`, `p.Security`). Schemas are bound by Zod's
+ * core `SomeType`, as Zod's own generics are: checking a model against the full `z.ZodType` class
+ * compared it member by member, for every parameter and answer of every endpoint.
+ */
+export type ParamDeclaration =
+  | Param<MarkerKind, z.core.SomeType, boolean>
+  | FileParam
+  | z.core.SomeType
+  | DependsParam<any, any>
+  | SecurityParam<any>
+  | ContextParam;
+
+export type ParamDeclarations = Record<string, ParamDeclaration>;
+
+/**
  * The seed's `FieldInfo` keyword arguments. Constraints are enforced by Zod and appear in the
  * OpenAPI schema, exactly as if they were written on the Zod schema.
  */
