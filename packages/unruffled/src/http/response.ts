@@ -196,6 +196,11 @@ export class HtmlResponse extends HttpResponse {
   }
 }
 
+/** A 204 or a 304: answers that carry no body and no framing of one (no Content-Length of 0). */
+export function statusHasNoBody(status: number): boolean {
+  return status === 204 || status === 304;
+}
+
 /**
  * A status a final answer may carry: an integer from 200 to 599. A 1xx is informational (a client
  * would go on waiting for the answer), and `fetch`'s `Response` refuses anything outside 200–599.

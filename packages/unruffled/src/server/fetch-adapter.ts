@@ -1,7 +1,7 @@
 import { NodeBodySource } from "../http/body.ts";
 import { EventFrames } from "../http/event-frames.ts";
 import type { HttpRequest, RawRequest } from "../http/request.ts";
-import type { HttpResponse } from "../http/response.ts";
+import { type HttpResponse, statusHasNoBody } from "../http/response.ts";
 import { Readable } from "../node-builtins.ts";
 import { type NodeBindings, nodeBindingsOf } from "./node-host.ts";
 import { currentRuntime } from "./runtime.ts";
@@ -201,7 +201,7 @@ function toWebResponse(
   sent: () => void,
 ): Response {
   const body = response.body;
-  if (request.method === "HEAD" || body === null || response.status === 204 || response.status === 304) {
+  if (request.method === "HEAD" || body === null || statusHasNoBody(response.status)) {
     if (body instanceof Readable) body.destroy();
     if (client !== undefined) client.writableFinished = true;
     sent();

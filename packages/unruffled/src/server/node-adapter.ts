@@ -8,7 +8,7 @@ import { NodeBodySource } from "../http/body.ts";
 import type { BodyLimits } from "../http/body-limits.ts";
 import { EventFrames } from "../http/event-frames.ts";
 import type { HttpRequest, RawRequest } from "../http/request.ts";
-import { checkedStatus, type HttpResponse } from "../http/response.ts";
+import { checkedStatus, type HttpResponse, statusHasNoBody } from "../http/response.ts";
 import { createServer, Readable } from "../node-builtins.ts";
 import { BodyEncoder } from "./body-encoder.ts";
 import { type ConnectionLimits, timeoutCheckInterval } from "./connection-limits.ts";
@@ -262,7 +262,7 @@ function writeNodeResponse(
       headers["content-length"] = String(bytes?.length ?? Buffer.byteLength(body));
     } else if (body !== null) headers["content-length"] = String(body.byteLength);
     // No body says so: else Node would send an empty chunked one (a 204 or 304 has none at all).
-    else if (response.status !== 204 && response.status !== 304) headers["content-length"] = "0";
+    else if (!statusHasNoBody(response.status)) headers["content-length"] = "0";
   }
   res.writeHead(response.status, headers);
   res.end(head || body === null ? undefined : (bytes ?? body));

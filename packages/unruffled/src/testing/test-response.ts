@@ -1,4 +1,4 @@
-import type { HttpResponse } from "../http/response.ts";
+import { type HttpResponse, statusHasNoBody } from "../http/response.ts";
 import { PassThrough, Readable } from "../node-builtins.ts";
 import { type ReceivedEvent, readEvents } from "./read-events.ts";
 
@@ -129,7 +129,7 @@ export async function readResponse(
       String(typeof body === "string" ? Buffer.byteLength(body) : body.byteLength),
     );
   }
-  if (body === null && response.status !== 204 && response.status !== 304 && !headers.has("content-length")) {
+  if (body === null && !statusHasNoBody(response.status) && !headers.has("content-length")) {
     headers.set("content-length", "0");
   }
   // A stream of unknown length goes out in chunks on HTTP/1.1, and the answer says so.
