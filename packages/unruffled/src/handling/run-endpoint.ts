@@ -6,7 +6,7 @@ import type { ResponseDraft } from "../http/response-draft.ts";
 import type { ErrorLogger } from "../logging/logger.ts";
 import type { Check } from "../rate-limit/gcra.ts";
 import type { RouteLimiter } from "../rate-limit/route-limiter.ts";
-import type { Decisions } from "../rate-limit/store.ts";
+import { type Decisions, keptDecisions } from "../rate-limit/store.ts";
 import type { EndpointDescription } from "../route/description.ts";
 import { CLEAN, type DependencyScope } from "../route/resolve/dependency-scope.ts";
 import { resolveDependencies, type ValuesCallback } from "../route/resolve/resolve-dependencies.ts";
@@ -77,8 +77,10 @@ export class EndpointRunner {
    * A limited route: once its schemes, parameters and dependencies are resolved (so the principal
    * is known), the store counts the request, whatever its outcome; a request past a limit is
    * answered 429 without running the handler, and one that failed on the way gets its own error.
-   * Every answer carries the rate-limit headers. One closure per request, as an unlimited route's:
-   * the rest is methods, so that a limit costs its store and its headers and little else.
+   * Every answer carries the rate-limit headers. One small closure per request, as an unlimited
+   * route's: small enough for the compiler to inline, so that it is not even allocated when the
+   * parameters resolve at once; the rest is methods, so that a limit costs its store and its
+   * headers and little else.
    */
   private answerLimited(
     description: EndpointDescription,
@@ -86,63 +88,40 @@ export class EndpointRunner {
     request: HttpRequest,
     done: (response: HttpResponse) => void,
   ): void {
-    const resolved: ValuesCallback = (error, values, scope, draft, results) => {
-      const principal = limiter.principalIndex < 0 ? undefined : results?.[limiter.principalIndex];
-      let checks: readonly Check[];
-      try {
-        checks = limiter.checksOf(request, principal);
-      } catch (failure) {
-        // A key or cost function that throws is the app's error (a 500), not the store's.
-        this.settleLimited(this.failed(failure, request, scope), limiter, undefined, request, done);
-        return;
-      }
-      let decisions: Decisions | Promise<Decisions>;
-      try {
-        decisions = limiter.consume(checks);
-      } catch (failure) {
-        const answer = this.afterLimit(
-          limiter.storeFailed(failure, request),
-          description,
-          request,
-          error,
-          values,
-          scope,
-          draft,
-        );
-        this.settleLimited(answer, limiter, undefined, request, done);
-        return;
-      }
-      if (decisions instanceof Promise) {
-        decisions.then(
-          (answer) =>
-            this.settleLimited(
-              this.afterLimit(limiter.refusal(answer), description, request, error, values, scope, draft),
-              limiter,
-              answer,
-              request,
-              done,
-            ),
-          (failure: unknown) =>
-            this.settleLimited(
-              this.afterLimit(
-                limiter.storeFailed(failure, request),
-                description,
-                request,
-                error,
-                values,
-                scope,
-                draft,
-              ),
-              limiter,
-              undefined,
-              request,
-              done,
-            ),
-        );
-        return;
-      }
+    const resolved: ValuesCallback = (error, values, scope, draft, results) =>
+      this.limitResolved(description, limiter, request, done, error, values, scope, draft, results);
+    if (description.dependencies === undefined)
+      resolveParams(description, request, this.resolveOptions, resolved);
+    else resolveDependencies(description, request, this.resolveOptions, resolved);
+  }
+
+  /** A limited request whose schemes, parameters and dependencies are resolved (or failed). */
+  private limitResolved(
+    description: EndpointDescription,
+    limiter: RouteLimiter,
+    request: HttpRequest,
+    done: (response: HttpResponse) => void,
+    error: unknown,
+    values: Record<string, unknown> | undefined,
+    scope: DependencyScope | undefined,
+    draft: ResponseDraft | undefined,
+    results: readonly unknown[] | undefined,
+  ): void {
+    const principal = limiter.principalIndex < 0 ? undefined : results?.[limiter.principalIndex];
+    let checks: readonly Check[];
+    try {
+      checks = limiter.checksOf(request, principal);
+    } catch (failure) {
+      // A key or cost function that throws is the app's error (a 500), not the store's.
+      this.settleLimited(this.failed(failure, request, scope), limiter, undefined, request, done);
+      return;
+    }
+    let decisions: Decisions | Promise<Decisions>;
+    try {
+      decisions = limiter.consume(checks);
+    } catch (failure) {
       const answer = this.afterLimit(
-        limiter.refusal(decisions),
+        limiter.storeFailed(failure, request),
         description,
         request,
         error,
@@ -150,11 +129,48 @@ export class EndpointRunner {
         scope,
         draft,
       );
-      this.settleLimited(answer, limiter, decisions, request, done);
-    };
-    if (description.dependencies === undefined)
-      resolveParams(description, request, this.resolveOptions, resolved);
-    else resolveDependencies(description, request, this.resolveOptions, resolved);
+      this.settleLimited(answer, limiter, undefined, request, done);
+      return;
+    }
+    if (decisions instanceof Promise) {
+      decisions.then(
+        (answer) =>
+          this.settleLimited(
+            this.afterLimit(limiter.refusal(answer), description, request, error, values, scope, draft),
+            limiter,
+            answer,
+            request,
+            done,
+          ),
+        (failure: unknown) =>
+          this.settleLimited(
+            this.afterLimit(
+              limiter.storeFailed(failure, request),
+              description,
+              request,
+              error,
+              values,
+              scope,
+              draft,
+            ),
+            limiter,
+            undefined,
+            request,
+            done,
+          ),
+      );
+      return;
+    }
+    const answer = this.afterLimit(
+      limiter.refusal(decisions),
+      description,
+      request,
+      error,
+      values,
+      scope,
+      draft,
+    );
+    this.settleLimited(answer, limiter, decisions, request, done);
   }
 
   /**
@@ -184,14 +200,16 @@ export class EndpointRunner {
     done: (response: HttpResponse) => void,
   ): void {
     if (response instanceof Promise) {
+      // The store may reuse its answer for the next request while this one's handler runs.
+      const kept = decisions === undefined ? undefined : keptDecisions(decisions);
       response.then(
         (resolved) => {
-          limiter.writeHeaders(resolved, decisions);
+          limiter.writeHeaders(resolved, kept);
           done(resolved);
         },
         (error) => {
           const internal = this.options.internalError(error, request);
-          limiter.writeHeaders(internal, decisions);
+          limiter.writeHeaders(internal, kept);
           done(internal);
         },
       );

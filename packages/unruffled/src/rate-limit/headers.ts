@@ -18,18 +18,29 @@ export function policyHeader(policies: readonly RateLimitPolicy[]): string {
 }
 
 /**
+ * The start of each policy's member of `RateLimit` (its name, as a String, and `;r=`): the same for
+ * every answer of the route, built once.
+ *
+ * @example rateLimitMembers([hourly]) // ['"hourly";r=']
+ */
+export function rateLimitMembers(policies: readonly RateLimitPolicy[]): string[] {
+  return policies.map((policy) => `"${policy.name}";r=`);
+}
+
+/**
  * `RateLimit`: each policy's remaining units (`r`) and the seconds until its quota is whole (`t`).
  *
- * @example rateLimitHeader(["hourly"], [decision]) // '"hourly";r=19;t=180'
+ * @example rateLimitHeader(rateLimitMembers([hourly]), [decision]) // '"hourly";r=19;t=180'
  */
-export function rateLimitHeader(names: readonly string[], decisions: readonly Decision[]): string {
-  let header = "";
-  for (let index = 0; index < names.length; index++) {
-    const decision = decisions[index]!;
-    if (index > 0) header += ", ";
-    header += `"${names[index]}";r=${decision.remaining};t=${seconds(decision.reset)}`;
-  }
+export function rateLimitHeader(members: readonly string[], decisions: readonly Decision[]): string {
+  let header = member(members[0]!, decisions[0]!);
+  for (let index = 1; index < members.length; index++)
+    header += `, ${member(members[index]!, decisions[index]!)}`;
   return header;
+}
+
+function member(start: string, decision: Decision): string {
+  return `${start}${decision.remaining};t=${seconds(decision.reset)}`;
 }
 
 /** Whole seconds, rounded up: a client that waits them is never early. */

@@ -1,4 +1,4 @@
-import { type Check, decideAll } from "./gcra.ts";
+import { type Check, type Decision, decideAll } from "./gcra.ts";
 import type { Decisions, RateLimitStore } from "./store.ts";
 
 /**
@@ -12,11 +12,25 @@ export function memoryStore(options: { clock?: () => number } = {}): MemoryStore
   return new MemoryStore(options.clock ?? Date.now);
 }
 
+/**
+ * A key's state. Kept in an object rather than as the Map's value: a new time in an object's
+ * number field is written in place, where a new Map value would be a new heap number per request.
+ */
+interface Slot {
+  tat: number;
+}
+
 export class MemoryStore implements RateLimitStore {
   readonly kind = "rate-limit-store";
-  private readonly tats = new Map<string, number>();
+  private readonly slots = new Map<string, Slot>();
   private readonly clock: () => number;
   private sweeper: NodeJS.Timeout | undefined;
+  /**
+   * The answer to a request with one check, reused: a store's answer is read before the next
+   * request reaches it (see `Decisions`), and a limited route's requests then allocate nothing here.
+   */
+  private readonly single: Decision = { admitted: true, remaining: 0, reset: 0, retryAfter: 0 };
+  private readonly singleAnswer: Decisions = [this.single];
 
   constructor(clock: () => number) {
     this.clock = clock;
@@ -24,54 +38,64 @@ export class MemoryStore implements RateLimitStore {
 
   consume(checks: readonly Check[]): Decisions {
     const now = this.clock();
-    if (checks.length === 1) {
-      // Most routes have one policy: no arrays to build beyond the answer.
-      const check = checks[0]!;
-      const stored = this.tats.get(check.key);
-      // gcra.ts's decide(), inlined: one decision object and nothing else per request.
-      const start = stored === undefined || stored < now ? now : stored;
-      const next = start + check.cost * check.interval;
-      if (next - now > check.capacity) {
-        return [
-          {
-            admitted: false,
-            remaining: Math.floor((check.capacity - (start - now)) / check.interval),
-            reset: start - now,
-            retryAfter: next - check.capacity - now,
-          },
-        ];
-      }
-      this.tats.set(check.key, next);
-      this.sweeper ??= setInterval(() => this.sweep(), 60_000).unref();
-      return [
-        {
-          admitted: true,
-          remaining: Math.floor((check.capacity - (next - now)) / check.interval),
-          reset: next - now,
-          retryAfter: 0,
-        },
-      ];
-    }
-    const tats = checks.map((check) => this.tats.get(check.key));
-    const result = decideAll(tats, now, checks);
+    if (checks.length === 1) return this.consumeOne(checks[0]!, now);
+    const slots = checks.map((check) => this.slots.get(check.key));
+    const result = decideAll(
+      slots.map((slot) => slot?.tat),
+      now,
+      checks,
+    );
     if (result.admitted) {
       for (let index = 0; index < checks.length; index++)
-        this.tats.set(checks[index]!.key, result.tats[index]!);
+        this.store(checks[index]!.key, slots[index], result.tats[index]!);
+    }
+    return result.decisions;
+  }
+
+  /** Most routes have one policy: gcra.ts's decide(), inlined, into the reused answer. */
+  private consumeOne(check: Check, now: number): Decisions {
+    const slot = this.slots.get(check.key);
+    const start = slot === undefined || slot.tat < now ? now : slot.tat;
+    const next = start + check.cost * check.interval;
+    const decision = this.single;
+    if (next - now > check.capacity) {
+      decision.admitted = false;
+      decision.remaining = Math.floor((check.capacity - (start - now)) / check.interval);
+      decision.reset = start - now;
+      decision.retryAfter = next - check.capacity - now;
+      return this.singleAnswer;
+    }
+    this.store(check.key, slot, next);
+    decision.admitted = true;
+    decision.remaining = Math.floor((check.capacity - (next - now)) / check.interval);
+    decision.reset = next - now;
+    decision.retryAfter = 0;
+    return this.singleAnswer;
+  }
+
+  private store(key: string, slot: Slot | undefined, tat: number): void {
+    if (slot !== undefined) slot.tat = tat;
+    else {
+      this.slots.set(key, { tat });
       // Keys whose quota is whole again hold nothing worth keeping: swept once a minute.
       this.sweeper ??= setInterval(() => this.sweep(), 60_000).unref();
     }
-    return result.decisions;
   }
 
   /** Forgets the keys whose quota is whole again. */
   sweep(): void {
     const now = this.clock();
-    for (const [key, tat] of this.tats) if (tat <= now) this.tats.delete(key);
+    for (const [key, slot] of this.slots) if (slot.tat <= now) this.slots.delete(key);
   }
 
   /** How many keys it holds, for tests. */
   get size(): number {
-    return this.tats.size;
+    return this.slots.size;
+  }
+
+  /** The keys it holds, in the order they came, for tests. */
+  keys(): string[] {
+    return [...this.slots.keys()];
   }
 
   close(): void {

@@ -1,7 +1,17 @@
 import type { Check, Decision } from "./gcra.ts";
 
-/** What a request's checks come back as: one decision per check, in order. */
+/**
+ * What a request's checks come back as: one decision per check, in order. A store that answers at
+ * once may hand back the same array, changed, to its next request (the memory store does, so that a
+ * limited request allocates nothing there): read it before another request can reach the store, or
+ * copy it with `keptDecisions()`.
+ */
 export type Decisions = Decision[];
+
+/** A copy of a store's answer that outlives the store's next request. */
+export function keptDecisions(decisions: Decisions): Decisions {
+  return decisions.map((decision) => ({ ...decision }));
+}
 
 /**
  * Where rate-limit state lives. Every store runs the same GCRA arithmetic (gcra.ts) on its own

@@ -1,7 +1,7 @@
 import type { Cluster } from "node:cluster";
 import type { Check } from "./gcra.ts";
 import { MemoryStore } from "./memory-store.ts";
-import type { Decisions, RateLimitStore } from "./store.ts";
+import { type Decisions, keptDecisions, type RateLimitStore } from "./store.ts";
 
 const MESSAGE = "unruffled:rate-limit";
 
@@ -89,7 +89,8 @@ export function answerWorkerRateLimits(cluster: Cluster, clock: () => number = D
     const answer: DecisionMessage = {
       kind: MESSAGE,
       id: message.id,
-      decisions: store.consume(message.checks),
+      // Sent later when the channel is busy: a copy, since the store reuses its answer.
+      decisions: keptDecisions(store.consume(message.checks)),
     };
     // A worker that is gone has no one waiting for the answer.
     if (worker.isConnected()) worker.send(answer);
