@@ -77,10 +77,9 @@ export class EndpointRunner {
    * A limited route: once its schemes, parameters and dependencies are resolved (so the principal
    * is known), the store counts the request, whatever its outcome; a request past a limit is
    * answered 429 without running the handler, and one that failed on the way gets its own error.
-   * Every answer carries the rate-limit headers. One small closure per request, as an unlimited
-   * route's: small enough for the compiler to inline, so that it is not even allocated when the
-   * parameters resolve at once; the rest is methods, so that a limit costs its store and its
-   * headers and little else.
+   * Every answer carries the rate-limit headers. One closure per request, as an unlimited route's,
+   * and it only forwards: the rest is methods, so that a limit costs its store and its headers and
+   * little else.
    */
   private answerLimited(
     description: EndpointDescription,
