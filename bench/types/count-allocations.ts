@@ -75,6 +75,8 @@ const rows: string[][] = [
     "ratio",
     "calls inst.",
     "client inst.",
+    "calls MB",
+    "client MB",
   ],
 ];
 for (const size of sizes) {
@@ -105,6 +107,8 @@ for (const size of sizes) {
       `${(callsAllocations / clientAllocations).toFixed(3)}×`,
       k(calls.instantiations - server.instantiations),
       k(client.instantiations - baseline.instantiations),
+      (calls.megabytes - server.megabytes).toFixed(1),
+      (client.megabytes - baseline.megabytes).toFixed(1),
     ]);
   }
 }
