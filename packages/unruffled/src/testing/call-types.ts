@@ -69,12 +69,13 @@ export interface AnyEndpoint<P extends ParamDeclarations, Ret extends Returns> {
 
 /**
  * An endpoint as `call(endpoint, params)` reads it: `EndpointDefinition`'s type-level `~call`
- * member, whose parameter is the call's parameters (`CallParamsArgument`, computed once for the
- * endpoint) and whose result is the endpoint's `returns` (the answer is `CallResponse<Ret>`).
- * Inferring `P` here instead had each call site build the parameters' mapped types again
- * (bench:types: a fifth of a call's cost with four parameters and a dependency).
+ * member, the call's parameters (`CallParamsArgument`, computed once for the endpoint), and its
+ * `returns` (the answer is `CallResponse<Ret>`). Inferring `P` here instead had each call site
+ * build the parameters' mapped types again (bench:types: a fifth of a call's cost with four
+ * parameters and a dependency).
  */
 export interface CallableEndpoint<Params, Ret extends Returns> {
   readonly kind: "endpoint";
-  "~call"?(params: Params): Ret;
+  readonly "~call"?: Params;
+  readonly returns: Ret;
 }

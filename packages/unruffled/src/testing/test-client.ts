@@ -152,8 +152,8 @@ export class TestClient {
    * const response = await client.call(listStudents, { page: 2, search: "ann" });
    * if (response.status === 200) response.json().data; // typed from StudentListResponse
    */
-  // Params and Ret are read whole from the endpoint's type (its `~call`, computed once per endpoint);
-  // NoInfer keeps the object written at the call from being a second source of Params.
+  // Params and Ret are read whole from the endpoint's type (its `~call`, computed once per endpoint,
+  // and its `returns`); NoInfer keeps the object written at the call from being a second source of Params.
   call<Params, Ret extends Returns>(
     endpoint: CallableEndpoint<Params, Ret>,
     params: NoInfer<Params>,

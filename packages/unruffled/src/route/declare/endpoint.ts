@@ -105,13 +105,15 @@ export interface EndpointDefinition<
   readonly returns: Ret;
   readonly handler: EndpointConfig<P, R, Ret>["handler"];
   /**
-   * Type-level only, never set: how `testClient(app).call()` calls this endpoint, its parameters and
-   * what it returns (the call types its answers from `returns`). Written here so that an endpoint's
-   * call parameters are computed once, with the endpoint's type, and every call reads them as they
-   * are: inferring them at each call site from the declarations made the checker build them again,
-   * declaration by declaration, per call.
+   * Type-level only, never set: the parameters `testClient(app).call()` takes for this endpoint (its
+   * answers are typed from `returns`). Written here so that an endpoint's call parameters are
+   * computed once, with the endpoint's type, and every call reads them as they are: inferring them
+   * at each call site from the declarations made the checker build them again, declaration by
+   * declaration, per call. A property holding the type, not a method taking it: a call infers it
+   * from the property's type directly, without instantiating a signature per endpoint (bench:types,
+   * 4 % fewer allocations a call).
    */
-  "~call"?(params: CallParamsArgument<P>): Ret;
+  readonly "~call"?: CallParamsArgument<P>;
 }
 
 /**
