@@ -1,11 +1,5 @@
 import { cors, createApp } from "unruffled";
-import {
-  DEFAULT_BODY_LIMITS,
-  type HttpResponse,
-  JsonResponse,
-  PlainTextResponse,
-  WebBodySource,
-} from "unruffled/http";
+import { type HttpResponse, JsonResponse, PlainTextResponse, WebBodySource } from "unruffled/http";
 import { endpoint, p, path } from "unruffled/route";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
