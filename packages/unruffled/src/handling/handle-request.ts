@@ -146,7 +146,7 @@ export class RequestHandler {
 
   /** Gives the request its id; returns the access log's start time. */
   begin(request: HttpRequest): number {
-    request.id = requestIdFrom(request.headers[REQUEST_ID_HEADER]);
+    request.id = requestIdFrom(request.header(REQUEST_ID_HEADER));
     return this.accessLog.start();
   }
 

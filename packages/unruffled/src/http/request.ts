@@ -10,6 +10,7 @@ import { abortWhenClientGoes, type ClientConnection } from "./client-signal.ts";
 import { parseCookies } from "./cookies.ts";
 import { jsonNestsDeeperThan } from "./json-depth.ts";
 import { targetOf, type UrlSource } from "./request-target.ts";
+import { headersObjectOf, isWebHeaders, type WebHeaders } from "./web-headers.ts";
 
 /** What an adapter (Node `http`, web `fetch`) hands to the app for one request. */
 export interface RawRequest {
@@ -19,8 +20,8 @@ export interface RawRequest {
    * whose absolute URL holds it, read on first use (a route `Bun.serve` matched itself).
    */
   url: string | UrlSource;
-  /** Header names in lower case. */
-  headers: IncomingHttpHeaders;
+  /** Header names in lower case; or a web request's `Headers`, made into that object on first use. */
+  headers: IncomingHttpHeaders | WebHeaders;
   /** The connection, read lazily for the client address (a Node socket, or undefined). */
   socket: ClientSocket | undefined;
   body: BodySource;
@@ -52,7 +53,6 @@ export type AfterResponseTask = () => void | Promise<void>;
  */
 export class HttpRequest {
   readonly method: string;
-  readonly headers: IncomingHttpHeaders;
   /** Values of the route's `{name}` placeholders, percent-decoded (a shared empty object without any). */
   pathParams: Record<string, string> = NO_PATH_PARAMS;
   /** The request id: the client's `x-request-id` when acceptable, else one the app made; echoed and logged. */
@@ -63,6 +63,8 @@ export class HttpRequest {
   afterResponseTasks: AfterResponseTask[] | undefined = undefined;
   readonly limits: BodyLimits;
   private readonly urlSource: string | UrlSource;
+  private headerObject: IncomingHttpHeaders | undefined;
+  private readonly webHeaders: WebHeaders | undefined;
   private target: string | undefined;
   private pathPart: string | undefined;
   private queryPart: string | undefined;
@@ -79,7 +81,9 @@ export class HttpRequest {
   constructor(raw: RawRequest) {
     this.method = raw.method;
     this.urlSource = raw.url;
-    this.headers = raw.headers;
+    const headers = raw.headers;
+    if (isWebHeaders(headers)) this.webHeaders = headers;
+    else this.headerObject = headers;
     this.bodySource = raw.body;
     this.limits = raw.limits;
     this.socket = raw.socket;
@@ -94,6 +98,21 @@ export class HttpRequest {
       this.target = typeof source === "string" ? source : targetOf(source.url);
     }
     return this.target;
+  }
+
+  /** The headers, names in lower case. */
+  get headers(): IncomingHttpHeaders {
+    this.headerObject ??= headersObjectOf(this.webHeaders!);
+    return this.headerObject;
+  }
+
+  /**
+   * One header (a lower-case name), read alone from a web request's headers until `headers` is
+   * asked for: what the framework reads on every request (the id, the body's media type).
+   */
+  header(name: string): string | string[] | undefined {
+    if (this.headerObject !== undefined) return this.headerObject[name];
+    return this.webHeaders!.get(name) ?? undefined;
   }
 
   /** The path of the target, still percent-encoded, without the query string. */
@@ -189,7 +208,7 @@ export class HttpRequest {
 
   /** The media type of the body, lower case, without parameters (`application/json`). */
   get contentType(): string {
-    const header = this.headers["content-type"];
+    const header = this.header("content-type") as string | undefined;
     if (!header) return "";
     const semicolon = header.indexOf(";");
     return (semicolon < 0 ? header : header.slice(0, semicolon)).trim().toLowerCase();

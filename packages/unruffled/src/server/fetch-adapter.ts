@@ -120,14 +120,14 @@ function requestOf(
   context: unknown,
   client: WebClient,
 ): HttpRequest {
-  const headers = headersOf(webRequest.headers);
-  const length = headers["content-length"];
+  // The headers as they are: one is read alone (the id, the length), all only if asked for.
+  const headers = webRequest.headers;
   return app.createRequest({
     method: webRequest.method,
     url,
     headers,
     socket: inFlight?.peer?.(webRequest, context),
-    body: new WebRequestBody(webRequest, typeof length === "string" ? length : null),
+    body: new WebRequestBody(webRequest, headers.get("content-length")),
     connection: client,
   });
 }
@@ -179,18 +179,6 @@ function toWeb(
   // The work after the answer (afterResponse() tasks, then the yield dependencies' clean-ups) waits
   // for the body to be sent, as on Node: a streamed body may still read from the session.
   return toWebResponse(response, request, client, () => app.startWork(request));
-}
-
-type WebHeaders = Headers & { toJSON?: () => Record<string, string | string[]> };
-
-/** The headers as a plain object of lower-case names: Bun gives it natively (`toJSON`), else one loop. */
-function headersOf(webHeaders: WebHeaders): Record<string, string | string[]> {
-  if (webHeaders.toJSON !== undefined) return webHeaders.toJSON();
-  const headers: Record<string, string> = {};
-  webHeaders.forEach((value, key) => {
-    headers[key] = value;
-  });
-  return headers;
 }
 
 /** An event stream being written: the server's `close()` ends it, and ends at once one that starts while closing. */
