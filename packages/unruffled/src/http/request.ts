@@ -109,6 +109,8 @@ export class HttpRequest {
   /**
    * One header (a lower-case name), read alone from a web request's headers until `headers` is
    * asked for: what the framework reads on every request (the id, the body's media type).
+   *
+   * @example const token = request.header("x-api-key");
    */
   header(name: string): string | string[] | undefined {
     if (this.headerObject !== undefined) return this.headerObject[name];
