@@ -178,7 +178,7 @@ function toWeb(
   }
   // The work after the answer (afterResponse() tasks, then the yield dependencies' clean-ups) waits
   // for the body to be sent, as on Node: a streamed body may still read from the session.
-  return toWebResponse(response, request, client, () => app.startWork(request));
+  return toWebResponse(app, response, request, client);
 }
 
 /** An event stream being written: the server's `close()` ends it, and ends at once one that starts while closing. */
@@ -203,33 +203,34 @@ export function endStream(stream: EventFrames, request: HttpRequest): void {
 }
 
 /**
- * The same response as a web-standard `Response`; HEAD, 204 and 304 without a body. `sent` runs once
- * the body was read to its end, cancelled, or not sent at all; `client` learns whether the whole
+ * The same response as a web-standard `Response`; HEAD, 204 and 304 without a body. The request's
+ * work (`app.startWork`) starts once the body was read to its end, cancelled, or not sent at all
+ * (called here rather than through a callback: no closure per answer); `client` learns whether the whole
  * answer went out (a stream read to its end, or a body handed over at once). Without a `client`
  * (a Node host's), the Node response being written tells it.
  */
 function toWebResponse(
+  app: FetchTarget,
   response: HttpResponse,
   request: HttpRequest,
   client: WebClient | undefined,
-  sent: () => void,
 ): Response {
   const body = response.body;
   if (request.method === "HEAD" || body === null || statusHasNoBody(response.status)) {
     if (body instanceof Readable) body.destroy();
     if (client !== undefined) client.writableFinished = true;
-    sent();
+    app.startWork(request);
     return webResponse(null, response.status, response.headers);
   }
   if (body instanceof Readable) {
     body.once("close", () => {
       // Read to its end, the answer is out; destroyed early (cancelled), its client left.
       if (client !== undefined) client.writableFinished = body.readableEnded;
-      sent();
+      app.startWork(request);
     });
   } else {
     if (client !== undefined) client.writableFinished = true;
-    sent();
+    app.startWork(request);
   }
   const webBody =
     body instanceof Readable
