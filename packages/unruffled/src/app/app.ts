@@ -4,6 +4,7 @@ import type { Logger } from "pino";
 import { trustedProxies } from "../client-address/trusted-proxies.ts";
 import { AfterResponseWork } from "../handling/after-response.ts";
 import { type ExceptionHandler, ExceptionHandlers } from "../handling/exception-handlers.ts";
+import type { FixedRoute } from "../handling/fixed-routes.ts";
 import { RequestHandler } from "../handling/handle-request.ts";
 import { type HealthOptions, resolveHealth } from "../health/health-options.ts";
 import { healthRoutes } from "../health/health-routes.ts";
@@ -345,6 +346,14 @@ export class App {
 
   startWork(request: HttpRequest): void {
     this.requests.startWork(request);
+  }
+
+  /**
+   * The routes at paths without placeholders, each answering a request a runtime's server matched
+   * to it itself, as `handle(request, false)` would: `serve()` hands them to `Bun.serve`'s routes.
+   */
+  fixedRoutes(): FixedRoute[] {
+    return this.requests.fixedRoutes();
   }
 
   /** Turns an error into a response with the nearest exception handler; 500 when none applies. */

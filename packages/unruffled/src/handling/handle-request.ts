@@ -11,6 +11,7 @@ import type { EndpointDescription } from "../route/description.ts";
 import type { ResolveOptions } from "../route/resolve/resolve-params.ts";
 import type { AfterResponseWork } from "./after-response.ts";
 import type { ExceptionHandlers } from "./exception-handlers.ts";
+import type { FixedRoute } from "./fixed-routes.ts";
 import { RouteTable, type RouteTarget } from "./route-table.ts";
 import { EndpointRunner } from "./run-endpoint.ts";
 
@@ -105,6 +106,39 @@ export class RequestHandler {
     );
   }
 
+  /**
+   * The routes at paths without placeholders, each answering a request a server matched to it
+   * itself, as `handle(request, false)` would (see FixedRoute). Made once, when a server starts.
+   */
+  fixedRoutes(): FixedRoute[] {
+    return this.routes.fixedTargets().map(({ path, method, target }) => ({
+      path,
+      method,
+      answer: (request: HttpRequest) => this.handleAt(target, request),
+    }));
+  }
+
+  /**
+   * `handle(request, false)` for a request already matched to `target` (its method, at a path
+   * without placeholders): no router, and, for an endpoint without body, dependencies, rate limit
+   * or middleware, no callback between its parameters and its answer.
+   */
+  private handleAt(target: RouteTarget, request: HttpRequest): HttpResponse | Promise<HttpResponse> {
+    const started = this.begin(request);
+    const response =
+      target.chain === undefined
+        ? this.endpoints.answerNow(target.route.endpointDescription, request)
+        : target.chain(request);
+    if (response instanceof Promise) {
+      return response.then(
+        (ready) => this.writable(this.accessLog.finish(request, ready, started), request),
+        (error) =>
+          this.writable(this.accessLog.finish(request, this.internalError(error, request), started), request),
+      );
+    }
+    return this.writable(this.accessLog.finish(request, response, started), request);
+  }
+
   /** Starts the work a request queued with `afterResponse()`, once its answer is sent (if it queued any). */
   startWork(request: HttpRequest): void {
     if (request.afterResponseTasks !== undefined) this.work.start(request);
@@ -112,7 +146,7 @@ export class RequestHandler {
 
   /** Gives the request its id; returns the access log's start time. */
   begin(request: HttpRequest): number {
-    request.id = requestIdFrom(request.headers[REQUEST_ID_HEADER]);
+    request.id = requestIdFrom(request.header(REQUEST_ID_HEADER));
     return this.accessLog.start();
   }
 
@@ -137,32 +171,12 @@ export class RequestHandler {
     else this.settle(target.chain(request), request, done);
   }
 
-  /** Parameters, the endpoint's handler, and the exception handlers for what fails; to `done`, once. */
-  private answer(
-    description: EndpointDescription,
-    request: HttpRequest,
-    done: (response: HttpResponse) => void,
-  ): void {
-    this.endpoints.answer(description, request, done);
-  }
-
   /** The endpoint's answer as a value or a promise: the innermost `next` of a route's middleware. */
   private endpointAnswer(
     description: EndpointDescription,
     request: HttpRequest,
   ): HttpResponse | Promise<HttpResponse> {
-    let answered: HttpResponse | undefined;
-    let deliver: ((response: HttpResponse) => void) | undefined;
-    this.answer(description, request, (response) => {
-      if (deliver === undefined) answered = response;
-      else deliver(response);
-    });
-    return (
-      answered ??
-      new Promise((resolve) => {
-        deliver = resolve;
-      })
-    );
+    return this.endpoints.answerLater(description, request);
   }
 
   /** Hands a response, or the response a promise resolves to, to `done`. */

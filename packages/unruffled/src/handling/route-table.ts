@@ -82,6 +82,15 @@ export class RouteTable {
     });
   }
 
+  /** The targets at paths without placeholders, by path and method (HEAD is GET's, found by the router). */
+  fixedTargets(): { path: string; method: string; target: RouteTarget }[] {
+    const targets = [];
+    for (const [path, match] of this.router.fixedPaths()) {
+      for (const [method, target] of match.methods) targets.push({ path, method, target });
+    }
+    return targets;
+  }
+
   /** The route and method asked for (404 and 405 thrown), path parameters set. */
   targetFor(request: HttpRequest): RouteTarget {
     const match = this.router.find(request.path);

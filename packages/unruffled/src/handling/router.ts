@@ -65,6 +65,11 @@ export class Router<T> {
     return true;
   }
 
+  /** The paths without placeholders, each with its handlers by method. */
+  fixedPaths(): IterableIterator<[string, RouteMatch<T>]> {
+    return this.staticRoutes.entries();
+  }
+
   find(path: string): RouteMatch<T> | undefined {
     const found = this.staticRoutes.get(path);
     if (found) return found;

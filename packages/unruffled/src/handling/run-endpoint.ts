@@ -10,7 +10,7 @@ import { type Decisions, keptDecisions } from "../rate-limit/store.ts";
 import type { EndpointDescription } from "../route/description.ts";
 import { CLEAN, type DependencyScope } from "../route/resolve/dependency-scope.ts";
 import { resolveDependencies, type ValuesCallback } from "../route/resolve/resolve-dependencies.ts";
-import { type ResolveOptions, resolveParams } from "../route/resolve/resolve-params.ts";
+import { type ResolveOptions, resolveParams, resolveParamsNow } from "../route/resolve/resolve-params.ts";
 import { writeThroughModel } from "./declared-response.ts";
 
 type Answer = HttpResponse | Promise<HttpResponse>;
@@ -71,6 +71,51 @@ export class EndpointRunner {
           : this.failed(error, request, scope);
       this.settle(response, request, done);
     });
+  }
+
+  /**
+   * The same answer as `answer()`, returned: for an endpoint without body, dependencies or rate
+   * limit straight from its parameters to its handler, with no callback; otherwise through
+   * `answer()`. Never rejects.
+   */
+  answerNow(description: EndpointDescription, request: HttpRequest): Answer {
+    if (
+      description.rateLimiter !== undefined ||
+      description.dependencies !== undefined ||
+      description.bodyFormat !== undefined
+    ) {
+      return this.answerLater(description, request);
+    }
+    let values: Record<string, unknown>;
+    try {
+      values = resolveParamsNow(description, request, this.resolveOptions);
+    } catch (error) {
+      return this.guarded(this.options.handleError(error, request), request);
+    }
+    return this.guarded(this.run(description, request, values), request);
+  }
+
+  /** `answer()` as a value or a promise of it. */
+  answerLater(description: EndpointDescription, request: HttpRequest): Answer {
+    let answered: HttpResponse | undefined;
+    let deliver: ((response: HttpResponse) => void) | undefined;
+    this.answer(description, request, (response) => {
+      if (deliver === undefined) answered = response;
+      else deliver(response);
+    });
+    return (
+      answered ??
+      new Promise((resolve) => {
+        deliver = resolve;
+      })
+    );
+  }
+
+  /** An answer whose promise, should it reject, becomes the 500 (as `settle` makes it). */
+  private guarded(response: Answer, request: HttpRequest): Answer {
+    if (response instanceof Promise)
+      return response.catch((error) => this.options.internalError(error, request));
+    return response;
   }
 
   /**

@@ -11,6 +11,7 @@ export type { EventStreamInit } from "./event-stream-response.ts";
 export { DEFAULT_HEARTBEAT_MS, EventStreamResponse } from "./event-stream-response.ts";
 export type { AfterResponseTask, ClientAddress, RawRequest } from "./request.ts";
 export { HttpRequest } from "./request.ts";
+export type { UrlSource } from "./request-target.ts";
 export type {
   HeaderValue,
   JsonAnswer,

@@ -9,14 +9,19 @@ import { type BodyLimits, DEFAULT_BODY_LIMITS } from "./body-limits.ts";
 import { abortWhenClientGoes, type ClientConnection } from "./client-signal.ts";
 import { parseCookies } from "./cookies.ts";
 import { jsonNestsDeeperThan } from "./json-depth.ts";
+import { targetOf, type UrlSource } from "./request-target.ts";
+import { headersObjectOf, isWebHeaders, type WebHeaders } from "./web-headers.ts";
 
 /** What an adapter (Node `http`, web `fetch`) hands to the app for one request. */
 export interface RawRequest {
   method: string;
-  /** The request target as sent: path and query string, still percent-encoded. */
-  url: string;
-  /** Header names in lower case. */
-  headers: IncomingHttpHeaders;
+  /**
+   * The request target as sent: path and query string, still percent-encoded; or the web request
+   * whose absolute URL holds it, read on first use (a route `Bun.serve` matched itself).
+   */
+  url: string | UrlSource;
+  /** Header names in lower case; or a web request's `Headers`, made into that object on first use. */
+  headers: IncomingHttpHeaders | WebHeaders;
   /** The connection, read lazily for the client address (a Node socket, or undefined). */
   socket: ClientSocket | undefined;
   body: BodySource;
@@ -48,11 +53,6 @@ export type AfterResponseTask = () => void | Promise<void>;
  */
 export class HttpRequest {
   readonly method: string;
-  readonly url: string;
-  readonly path: string;
-  /** The raw query string, without the leading `?`. */
-  readonly queryString: string;
-  readonly headers: IncomingHttpHeaders;
   /** Values of the route's `{name}` placeholders, percent-decoded (a shared empty object without any). */
   pathParams: Record<string, string> = NO_PATH_PARAMS;
   /** The request id: the client's `x-request-id` when acceptable, else one the app made; echoed and logged. */
@@ -62,6 +62,12 @@ export class HttpRequest {
   /** The tasks queued with `afterResponse()`, in order; undefined until one is (the app runs them). */
   afterResponseTasks: AfterResponseTask[] | undefined = undefined;
   readonly limits: BodyLimits;
+  private readonly urlSource: string | UrlSource;
+  private headerObject: IncomingHttpHeaders | undefined;
+  private readonly webHeaders: WebHeaders | undefined;
+  private target: string | undefined;
+  private pathPart: string | undefined;
+  private queryPart: string | undefined;
   private readonly socket: RawRequest["socket"];
   private readonly connection: ClientConnection | undefined;
   private readonly proxies: TrustedProxies | undefined;
@@ -74,16 +80,53 @@ export class HttpRequest {
 
   constructor(raw: RawRequest) {
     this.method = raw.method;
-    this.url = raw.url;
-    const queryStart = raw.url.indexOf("?");
-    this.path = queryStart < 0 ? raw.url : raw.url.slice(0, queryStart);
-    this.queryString = queryStart < 0 ? "" : raw.url.slice(queryStart + 1);
-    this.headers = raw.headers;
+    this.urlSource = raw.url;
+    const headers = raw.headers;
+    if (isWebHeaders(headers)) this.webHeaders = headers;
+    else this.headerObject = headers;
     this.bodySource = raw.body;
     this.limits = raw.limits;
     this.socket = raw.socket;
     this.connection = raw.connection;
     this.proxies = raw.proxies;
+  }
+
+  /** The request target as sent: path and query string, still percent-encoded. */
+  get url(): string {
+    if (this.target === undefined) {
+      const source = this.urlSource;
+      this.target = typeof source === "string" ? source : targetOf(source.url);
+    }
+    return this.target;
+  }
+
+  /** The headers, names in lower case. */
+  get headers(): IncomingHttpHeaders {
+    this.headerObject ??= headersObjectOf(this.webHeaders!);
+    return this.headerObject;
+  }
+
+  /**
+   * One header (a lower-case name), read alone from a web request's headers until `headers` is
+   * asked for: what the framework reads on every request (the id, the body's media type).
+   *
+   * @example const token = request.header("x-api-key");
+   */
+  header(name: string): string | string[] | undefined {
+    if (this.headerObject !== undefined) return this.headerObject[name];
+    return this.webHeaders!.get(name) ?? undefined;
+  }
+
+  /** The path of the target, still percent-encoded, without the query string. */
+  get path(): string {
+    if (this.pathPart === undefined) this.splitTarget();
+    return this.pathPart!;
+  }
+
+  /** The raw query string, without the leading `?`. */
+  get queryString(): string {
+    if (this.queryPart === undefined) this.splitTarget();
+    return this.queryPart!;
   }
 
   /**
@@ -123,6 +166,14 @@ export class HttpRequest {
     else this.afterResponseTasks.push(task);
   }
 
+  // Read on first use: a request whose runtime routed it may never need its URL (see UrlSource).
+  private splitTarget(): void {
+    const url = this.url;
+    const queryStart = url.indexOf("?");
+    this.pathPart = queryStart < 0 ? url : url.slice(0, queryStart);
+    this.queryPart = queryStart < 0 ? "" : url.slice(queryStart + 1);
+  }
+
   /** Query parameters; a repeated key gives an array. */
   get query(): ParsedUrlQuery {
     if (this.parsedQuery === undefined) {
@@ -159,7 +210,7 @@ export class HttpRequest {
 
   /** The media type of the body, lower case, without parameters (`application/json`). */
   get contentType(): string {
-    const header = this.headers["content-type"];
+    const header = this.header("content-type") as string | undefined;
     if (!header) return "";
     const semicolon = header.indexOf(";");
     return (semicolon < 0 ? header : header.slice(0, semicolon)).trim().toLowerCase();

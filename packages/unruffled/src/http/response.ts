@@ -229,7 +229,9 @@ function checkedHeaders(headers: Record<string, HeaderValue>): Record<string, He
  * Node would refuse to write, and that a web `Headers` would refuse too.
  */
 export function checkHeaders(headers: Record<string, HeaderValue>): void {
-  for (const key of Object.keys(headers)) {
+  // for-in rather than Object.keys(): no array made for every answer (the fetch path checks each one).
+  for (const key in headers) {
+    if (!Object.hasOwn(headers, key)) continue;
     const value = headers[key]!;
     if (!checkedNames.has(key)) {
       validateHeaderName(key);

@@ -1,3 +1,4 @@
+import type { BunRoutes } from "./bun-routes.ts";
 import type { StreamsInFlight } from "./fetch-adapter.ts";
 import type { NativeServer } from "./native-server.ts";
 
@@ -15,6 +16,7 @@ interface BunGlobal {
     idleTimeout: number;
     maxRequestBodySize: number;
     development: boolean;
+    routes: BunRoutes;
     fetch: (request: Request, server: BunServer) => Response | Promise<Response>;
   }): BunServer;
 }
@@ -34,14 +36,15 @@ const BUN_MAX_IDLE_SECONDS = 255;
  * Serves a fetch handler on `Bun.serve`. Bun closes a connection silent for `idleTimeout`, the app's
  * `request_timeout` (a slow upload or a slow answer is not idle before it); a streamed answer (an
  * event stream) is not closed by it. Bun's own body limit is set above the app's, so that the app
- * answers 413 with its own message.
+ * answers 413 with its own message. `routes` are the app's fixed paths that Bun matches itself
+ * (bun-routes.ts); every other request goes to `handler`.
  *
- * @example const native = serveOnBun(webHandler(app, inFlight), inFlight, { port: 0, hostname, limits });
+ * @example const native = serveOnBun(handler, inFlight, { port: 0, hostname, limits, routes: bunRoutes(app, inFlight, handler) });
  */
 export function serveOnBun(
   handler: (request: Request, context?: unknown) => Response | Promise<Response>,
   inFlight: StreamsInFlight,
-  options: { port: number; hostname: string; limits: BunLimits },
+  options: { port: number; hostname: string; limits: BunLimits; routes: BunRoutes },
 ): NativeServer {
   const bun = (globalThis as unknown as { Bun: BunGlobal }).Bun;
   let server: BunServer | undefined;
@@ -53,6 +56,7 @@ export function serveOnBun(
     idleTimeout: Math.min(BUN_MAX_IDLE_SECONDS, Math.ceil(limits.request_timeout / 1000)),
     maxRequestBodySize: Math.max(limits.body_size, limits.form_size, limits.upload_size) + 1024 * 1024,
     development: false,
+    routes: options.routes,
     fetch: handler,
   });
   const running = server;

@@ -1,6 +1,8 @@
+import type { FixedRoute } from "../handling/fixed-routes.ts";
 import { NodeBodySource } from "../http/body.ts";
 import { EventFrames } from "../http/event-frames.ts";
 import type { HttpRequest, RawRequest } from "../http/request.ts";
+import { targetOf, type UrlSource } from "../http/request-target.ts";
 import { type HttpResponse, statusHasNoBody } from "../http/response.ts";
 import { Readable } from "../node-builtins.ts";
 import { type NodeBindings, nodeBindingsOf } from "./node-host.ts";
@@ -72,16 +74,7 @@ export function webHandler(
     const node = inFlight === undefined ? nodeBindingsOf(context) : undefined;
     if (node !== undefined) return answerFromNode(app, webRequest, node);
     const client = new WebClient(webRequest);
-    const headers = headersOf(webRequest.headers);
-    const length = headers["content-length"];
-    const request = app.createRequest({
-      method: webRequest.method,
-      url: targetOf(webRequest.url),
-      headers,
-      socket: inFlight?.peer?.(webRequest, context),
-      body: new WebRequestBody(webRequest, typeof length === "string" ? length : null),
-      connection: client,
-    });
+    const request = requestOf(app, inFlight, webRequest, targetOf(webRequest.url), context, client);
     const response = app.handle(request, false);
     return response instanceof Promise
       ? response.then((ready) => toWeb(app, inFlight, ready, webRequest, request, client))
@@ -94,6 +87,49 @@ export function webHandler(
       return answer(webRequest, context);
     });
   };
+}
+
+/**
+ * The answer to a request the runtime's server matched to `route` itself (`Bun.serve`'s routes):
+ * the app's answer for that route, without its router, and with the URL read only if something
+ * asks for it.
+ *
+ * @example routes[route.path] = { [route.method]: (request, server) => answerFixed(app, inFlight, route, request, server) };
+ */
+export function answerFixed(
+  app: FetchTarget,
+  inFlight: StreamsInFlight,
+  route: FixedRoute,
+  webRequest: Request,
+  context: unknown,
+): Response | Promise<Response> {
+  const client = new WebClient(webRequest);
+  const request = requestOf(app, inFlight, webRequest, webRequest, context, client);
+  const response = route.answer(request);
+  return response instanceof Promise
+    ? response.then((ready) => toWeb(app, inFlight, ready, webRequest, request, client))
+    : toWeb(app, inFlight, response, webRequest, request, client);
+}
+
+/** The app's request for a web `Request`: its headers as one object, its body read on demand. */
+function requestOf(
+  app: FetchTarget,
+  inFlight: StreamsInFlight | undefined,
+  webRequest: Request,
+  url: string | UrlSource,
+  context: unknown,
+  client: WebClient,
+): HttpRequest {
+  // The headers as they are: one is read alone (the id, the length), all only if asked for.
+  const headers = webRequest.headers;
+  return app.createRequest({
+    method: webRequest.method,
+    url,
+    headers,
+    socket: inFlight?.peer?.(webRequest, context),
+    body: new WebRequestBody(webRequest, headers.get("content-length")),
+    connection: client,
+  });
 }
 
 /**
@@ -142,29 +178,7 @@ function toWeb(
   }
   // The work after the answer (afterResponse() tasks, then the yield dependencies' clean-ups) waits
   // for the body to be sent, as on Node: a streamed body may still read from the session.
-  return toWebResponse(response, request, client, () => app.startWork(request));
-}
-
-/**
- * The request target (path and query, as sent) of an absolute URL: the runtime parsed and
- * normalised it already, so the target is what follows the authority.
- */
-function targetOf(url: string): string {
-  const authority = url.indexOf("//");
-  const pathStart = url.indexOf("/", authority < 0 ? 0 : authority + 2);
-  return pathStart < 0 ? "/" : url.slice(pathStart);
-}
-
-type WebHeaders = Headers & { toJSON?: () => Record<string, string | string[]> };
-
-/** The headers as a plain object of lower-case names: Bun gives it natively (`toJSON`), else one loop. */
-function headersOf(webHeaders: WebHeaders): Record<string, string | string[]> {
-  if (webHeaders.toJSON !== undefined) return webHeaders.toJSON();
-  const headers: Record<string, string> = {};
-  webHeaders.forEach((value, key) => {
-    headers[key] = value;
-  });
-  return headers;
+  return toWebResponse(app, response, request, client);
 }
 
 /** An event stream being written: the server's `close()` ends it, and ends at once one that starts while closing. */
@@ -189,33 +203,34 @@ export function endStream(stream: EventFrames, request: HttpRequest): void {
 }
 
 /**
- * The same response as a web-standard `Response`; HEAD, 204 and 304 without a body. `sent` runs once
- * the body was read to its end, cancelled, or not sent at all; `client` learns whether the whole
+ * The same response as a web-standard `Response`; HEAD, 204 and 304 without a body. The request's
+ * work (`app.startWork`) starts once the body was read to its end, cancelled, or not sent at all
+ * (called here rather than through a callback: no closure per answer); `client` learns whether the whole
  * answer went out (a stream read to its end, or a body handed over at once). Without a `client`
  * (a Node host's), the Node response being written tells it.
  */
 function toWebResponse(
+  app: FetchTarget,
   response: HttpResponse,
   request: HttpRequest,
   client: WebClient | undefined,
-  sent: () => void,
 ): Response {
   const body = response.body;
   if (request.method === "HEAD" || body === null || statusHasNoBody(response.status)) {
     if (body instanceof Readable) body.destroy();
     if (client !== undefined) client.writableFinished = true;
-    sent();
+    app.startWork(request);
     return webResponse(null, response.status, response.headers);
   }
   if (body instanceof Readable) {
     body.once("close", () => {
       // Read to its end, the answer is out; destroyed early (cancelled), its client left.
       if (client !== undefined) client.writableFinished = body.readableEnded;
-      sent();
+      app.startWork(request);
     });
   } else {
     if (client !== undefined) client.writableFinished = true;
-    sent();
+    app.startWork(request);
   }
   const webBody =
     body instanceof Readable

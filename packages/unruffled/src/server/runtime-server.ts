@@ -1,7 +1,8 @@
 import type { AddressInfo } from "node:net";
+import { bunRoutes, type FixedRoutesTarget } from "./bun-routes.ts";
 import { type BunLimits, serveOnBun } from "./bun-server.ts";
 import { serveOnDeno } from "./deno-server.ts";
-import { endStream, type FetchTarget, type StreamsInFlight, webHandler } from "./fetch-adapter.ts";
+import { endStream, type StreamsInFlight, webHandler } from "./fetch-adapter.ts";
 import type { NativeServer } from "./native-server.ts";
 import { type CloseOptions, DEFAULT_CLOSE_TIMEOUT_MS, type ListenOptions } from "./node-adapter.ts";
 import { currentRuntime, type Runtime } from "./runtime.ts";
@@ -25,7 +26,7 @@ export interface RuntimeServer {
  * What `serve()` needs of the app: on Node, its own server (`listen`, `address`, `close`); on Bun
  * and Deno, its requests, the limits Bun's server is set from, and its own part of closing.
  */
-export interface ServedApp extends FetchTarget {
+export interface ServedApp extends FixedRoutesTarget {
   readonly limits: BunLimits;
   listen(options?: ListenOptions): Promise<unknown>;
   address(): AddressInfo | undefined;
@@ -54,7 +55,12 @@ export async function serve(app: ServedApp, options: ListenOptions = {}): Promis
   const hostname = options.host ?? "127.0.0.1";
   const native =
     runtime === "bun"
-      ? serveOnBun(handler, inFlight, { port, hostname, limits: app.limits })
+      ? serveOnBun(handler, inFlight, {
+          port,
+          hostname,
+          limits: app.limits,
+          routes: bunRoutes(app, inFlight, handler),
+        })
       : serveOnDeno(handler, inFlight, { port, hostname });
   let closing: Promise<void> | undefined;
   return {

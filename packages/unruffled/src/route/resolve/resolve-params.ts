@@ -79,6 +79,21 @@ export function resolveParams(
   }
 }
 
+/**
+ * The parameters of an endpoint that reads no body, returned rather than passed to a callback
+ * (what `resolveParams` does synchronously for it); throws what refused them.
+ *
+ * @example const values = resolveParamsNow(description, request, options); // description.bodyFormat === undefined
+ */
+export function resolveParamsNow(
+  description: EndpointDescription,
+  request: HttpRequest,
+  options: ResolveOptions,
+): Values {
+  if (description.validator === undefined) return NO_VALUES;
+  return validate(description, gather(description, request, options, undefined));
+}
+
 /** Gathers and validates; the outcome goes to `done`, outside the `try` so that it is called once. */
 function validateThen(
   description: EndpointDescription,
