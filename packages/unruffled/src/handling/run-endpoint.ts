@@ -122,9 +122,9 @@ export class EndpointRunner {
    * A limited route: once its schemes, parameters and dependencies are resolved (so the principal
    * is known), the store counts the request, whatever its outcome; a request past a limit is
    * answered 429 without running the handler, and one that failed on the way gets its own error.
-   * Every answer carries the rate-limit headers. One closure per request, as an unlimited route's,
-   * and it only forwards: the rest is methods, so that a limit costs its store and its headers and
-   * little else.
+   * Every answer carries the rate-limit headers. No closure when the parameters are read at once,
+   * else one that only forwards: the rest is methods, so that a limit costs its store and its
+   * headers and little else.
    */
   private answerLimited(
     description: EndpointDescription,
@@ -132,6 +132,18 @@ export class EndpointRunner {
     request: HttpRequest,
     done: (response: HttpResponse) => void,
   ): void {
+    if (description.dependencies === undefined && description.bodyFormat === undefined) {
+      // Nothing to wait for: the parameters are read at once, without a callback.
+      let values: Record<string, unknown> | undefined;
+      let error: unknown;
+      try {
+        values = resolveParamsNow(description, request, this.resolveOptions);
+      } catch (failure) {
+        error = failure;
+      }
+      this.limitResolved(description, limiter, request, done, error, values, undefined, undefined, undefined);
+      return;
+    }
     const resolved: ValuesCallback = (error, values, scope, draft, results) =>
       this.limitResolved(description, limiter, request, done, error, values, scope, draft, results);
     if (description.dependencies === undefined)
