@@ -164,7 +164,9 @@ const nullable = endpoint({
   returns: JsonResponse,
   handler: (_request, { body }) => new JsonResponse(body),
 });
-const nullableClient = testClient(createApp({ routes: [path("/n", { endpoint: nullable, methods: ["POST"] })] }));
+const nullableClient = testClient(
+  createApp({ routes: [path("/n", { endpoint: nullable, methods: ["POST"] })] }),
+);
 await nullableClient.call(nullable, { body: null });
 await nullableClient.call(nullable, { body: { name: "ann" } });
 // @ts-expect-error the body is required: null, not undefined
