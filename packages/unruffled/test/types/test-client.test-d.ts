@@ -150,3 +150,24 @@ await contextualClient.call(contextual, { id: 1 });
 await contextualClient.call(contextual, { id: 1, tenant: "t", draft: {} });
 // @ts-expect-error id is an int
 await contextualClient.call(contextual, { id: "1", tenant: "t" });
+
+// A required parameter (the endpoint's or a dependency's) may not be `undefined`: the server answers
+// 422 for it. A nullable one accepts `null`; an optional one, or one with a default, `undefined`.
+// @ts-expect-error id is required: undefined is not an int
+await contextualClient.call(contextual, { id: undefined, tenant: "t" });
+// @ts-expect-error the dependency's tenant header is required: undefined is not a string
+await contextualClient.call(contextual, { id: 1, tenant: undefined });
+await contextualClient.call(contextual, { id: 1, tenant: "t", region: undefined });
+await client.call(list, { tags: [], page: undefined, search: undefined });
+const nullable = endpoint({
+  params: { body: p.Json(z.object({ name: z.string() }).nullable()) },
+  returns: JsonResponse,
+  handler: (_request, { body }) => new JsonResponse(body),
+});
+const nullableClient = testClient(
+  createApp({ routes: [path("/n", { endpoint: nullable, methods: ["POST"] })] }),
+);
+await nullableClient.call(nullable, { body: null });
+await nullableClient.call(nullable, { body: { name: "ann" } });
+// @ts-expect-error the body is required: null, not undefined
+await nullableClient.call(nullable, { body: undefined });

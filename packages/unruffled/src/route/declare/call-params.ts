@@ -78,8 +78,13 @@ type RestEntry<K extends PropertyKey, D> = D extends NotOnWire
     ? never
     : RequiredName<K>;
 
-/** One required name, as an object type: one per name, shared by every endpoint that requires it. */
-type RequiredName<K extends PropertyKey> = { [Name in K]: unknown };
+/**
+ * One required name, as an object type: one per name, shared by every endpoint that requires it.
+ * Typed `{} | null`, not `unknown`: intersected with the parameter's optional member (`id?: number`,
+ * read as `number | undefined`) it takes the `undefined` out, as the server answers 422 for a
+ * required parameter left undefined, and keeps a nullable schema's `null`.
+ */
+type RequiredName<K extends PropertyKey> = { [Name in K]: {} | null };
 
 /**
  * A dependency's parameters, with the names they require and its own dependencies' parameters, as
