@@ -76,9 +76,7 @@ export function webHandler(
     const client = new WebClient(webRequest);
     const request = requestOf(app, inFlight, webRequest, targetOf(webRequest.url), context, client);
     const response = app.handle(request, false);
-    return response instanceof Promise
-      ? response.then((ready) => toWeb(app, inFlight, ready, webRequest, request, client))
-      : toWeb(app, inFlight, response, webRequest, request, client);
+    return toWebWhenReady(app, inFlight, response, webRequest, request, client);
   };
   return (webRequest, context) => {
     if (started) return answer(webRequest, context);
@@ -106,9 +104,7 @@ export function answerFixed(
   const client = new WebClient(webRequest);
   const request = requestOf(app, inFlight, webRequest, webRequest, context, client);
   const response = route.answer(request);
-  return response instanceof Promise
-    ? response.then((ready) => toWeb(app, inFlight, ready, webRequest, request, client))
-    : toWeb(app, inFlight, response, webRequest, request, client);
+  return toWebWhenReady(app, inFlight, response, webRequest, request, client);
 }
 
 /** The app's request for a web `Request`: its headers as one object, its body read on demand. */
@@ -152,9 +148,21 @@ function answerFromNode(
     connection: outgoing,
   });
   const response = app.handle(request, false);
+  return toWebWhenReady(app, undefined, response, webRequest, request, undefined);
+}
+
+/** `toWeb` of an answer ready now, or once its promise resolves: a ready one is not put in a promise. */
+function toWebWhenReady(
+  app: FetchTarget,
+  inFlight: StreamsInFlight | undefined,
+  response: HttpResponse | Promise<HttpResponse>,
+  webRequest: Request,
+  request: HttpRequest,
+  client: WebClient | undefined,
+): Response | Promise<Response> {
   return response instanceof Promise
-    ? response.then((ready) => toWeb(app, undefined, ready, webRequest, request, undefined))
-    : toWeb(app, undefined, response, webRequest, request, undefined);
+    ? response.then((ready) => toWeb(app, inFlight, ready, webRequest, request, client))
+    : toWeb(app, inFlight, response, webRequest, request, client);
 }
 
 /** The app's answer as the runtime's `Response`, with the work after it set to start once it is sent. */
