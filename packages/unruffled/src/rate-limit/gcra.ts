@@ -1,18 +1,20 @@
 /**
- * The one algorithm every store runs: GCRA (the generic cell rate algorithm), in whole milliseconds
+ * The one algorithm every store runs: GCRA (the generic cell rate algorithm), in whole microseconds
  * so that JavaScript, Lua and SQL compute the same numbers. A policy of `limit` per `window` admits
- * one unit every `interval` = ceil(window / limit) ms, and at most `limit` units at once: a key's
+ * one unit every `interval` = ceil(window / limit) µs, and at most `limit` units at once: a key's
  * state is one number, its theoretical arrival time (`tat`), when its quota is whole again.
- * The Redis script (redis-store.ts) and the SQL function (postgres-store.ts) repeat these lines.
+ * Microseconds rather than milliseconds: a policy of more than 1,000 units a second would have its
+ * interval rounded up to 1 ms, and so admit only 1,000 a second. The Redis script (redis-store.ts)
+ * and the SQL function (postgres-store.ts) repeat these lines.
  */
 
 /** One policy's check of one key: what a store is asked. */
 export interface Check {
   /** The store key: the policy's name and the request's key. */
   key: string;
-  /** ms between two units: ceil(window / limit). */
+  /** µs between two units: ceil(window / limit). */
   interval: number;
-  /** The burst: `limit` units, in ms (`interval × limit`). */
+  /** The burst: `limit` units, in µs (`interval × limit`). */
   capacity: number;
   /** The units this request costs. */
   cost: number;
@@ -23,16 +25,16 @@ export interface Decision {
   admitted: boolean;
   /** Units left after this request (before it, when refused). */
   remaining: number;
-  /** ms until the quota is whole again. */
+  /** µs until the quota is whole again. */
   reset: number;
-  /** ms until the request would be admitted; 0 when admitted. */
+  /** µs until the request would be admitted; 0 when admitted. */
   retryAfter: number;
 }
 
 /**
- * The decision for one check at `now`, and the key's new `tat` (unchanged when refused).
+ * The decision for one check at `now` (µs), and the key's new `tat` (unchanged when refused).
  *
- * @example decide(undefined, 1_000, { key: "k", interval: 180_000, capacity: 3_600_000, cost: 1 }) // admitted, remaining 19
+ * @example decide(undefined, 1_000_000, { key: "k", interval: 180_000_000, capacity: 3_600_000_000, cost: 1 }) // admitted, remaining 19
  */
 export function decide(
   tat: number | undefined,

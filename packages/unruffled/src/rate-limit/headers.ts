@@ -43,7 +43,7 @@ function member(start: string, decision: Decision): string {
   return `${start}${decision.remaining};t=${seconds(decision.reset)}`;
 }
 
-/** Whole seconds, rounded up: a client that waits them is never early. */
-export function seconds(milliseconds: number): number {
-  return Math.ceil(milliseconds / 1000);
+/** Microseconds as whole seconds, rounded up: a client that waits them is never early. */
+export function seconds(microseconds: number): number {
+  return Math.ceil(microseconds / 1_000_000);
 }

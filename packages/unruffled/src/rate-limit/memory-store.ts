@@ -6,7 +6,9 @@ import type { Decisions, RateLimitStore } from "./store.ts";
  * counts alone, so together they admit up to N × the limit: use `workerStore()`, `redisStore()` or
  * `postgresStore()` there.
  *
- * @example createApp({ routes, rateLimit: { store: memoryStore() } })
+ * `clock` gives the time in milliseconds, as `Date.now` (the default) does.
+ *
+ * @example createApp({ routes, rateLimitStore: memoryStore() })
  */
 export function memoryStore(options: { clock?: () => number } = {}): MemoryStore {
   return new MemoryStore(options.clock ?? Date.now);
@@ -37,7 +39,8 @@ export class MemoryStore implements RateLimitStore {
   }
 
   consume(checks: readonly Check[]): Decisions {
-    const now = this.clock();
+    // The algorithm counts in microseconds (gcra.ts); the clock, in milliseconds.
+    const now = this.clock() * 1000;
     if (checks.length === 1) return this.consumeOne(checks[0]!, now);
     const slots = checks.map((check) => this.slots.get(check.key));
     const result = decideAll(
@@ -84,7 +87,7 @@ export class MemoryStore implements RateLimitStore {
 
   /** Forgets the keys whose quota is whole again. */
   sweep(): void {
-    const now = this.clock();
+    const now = this.clock() * 1000;
     for (const [key, slot] of this.slots) if (slot.tat <= now) this.slots.delete(key);
   }
 

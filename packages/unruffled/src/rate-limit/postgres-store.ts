@@ -11,7 +11,7 @@ create or replace function ${fn}(keys text[], intervals bigint[], capacities big
 returns table (admitted boolean, remaining bigint, reset bigint, retry_after bigint)
 language plpgsql as $$
 declare
-  now_ms bigint := floor(extract(epoch from clock_timestamp()) * 1000);
+  now_us bigint := floor(extract(epoch from clock_timestamp()) * 1000000);
   n int := array_length(keys, 1);
   starts bigint[] := array[]::bigint[];
   nexts bigint[] := array[]::bigint[];
@@ -25,24 +25,24 @@ begin
     on conflict (key) do update set tat = t.tat where false;
   for i in 1..n loop
     select t.tat into stored from ${table} t where t.key = keys[i];
-    s := greatest(stored, now_ms);
+    s := greatest(stored, now_us);
     nx := s + costs[i] * intervals[i];
     starts := starts || s;
     nexts := nexts || nx;
-    oks := oks || (nx - now_ms <= capacities[i]);
-    if nx - now_ms > capacities[i] then all_ok := false; end if;
+    oks := oks || (nx - now_us <= capacities[i]);
+    if nx - now_us > capacities[i] then all_ok := false; end if;
   end loop;
   for i in 1..n loop
     if all_ok then
       update ${table} set tat = nexts[i] where key = keys[i];
-      admitted := true; remaining := floor((capacities[i] - (nexts[i] - now_ms)) / intervals[i]);
-      reset := nexts[i] - now_ms; retry_after := 0;
+      admitted := true; remaining := floor((capacities[i] - (nexts[i] - now_us)) / intervals[i]);
+      reset := nexts[i] - now_us; retry_after := 0;
     elsif oks[i] then
-      admitted := true; remaining := floor((capacities[i] - (starts[i] - now_ms)) / intervals[i]);
-      reset := starts[i] - now_ms; retry_after := 0;
+      admitted := true; remaining := floor((capacities[i] - (starts[i] - now_us)) / intervals[i]);
+      reset := starts[i] - now_us; retry_after := 0;
     else
-      admitted := false; remaining := floor((capacities[i] - (starts[i] - now_ms)) / intervals[i]);
-      reset := starts[i] - now_ms; retry_after := nexts[i] - capacities[i] - now_ms;
+      admitted := false; remaining := floor((capacities[i] - (starts[i] - now_us)) / intervals[i]);
+      reset := starts[i] - now_us; retry_after := nexts[i] - capacities[i] - now_us;
     end if;
     return next;
   end loop;
@@ -121,9 +121,9 @@ export class PostgresStore implements RateLimitStore {
     this.sweepInterval = sweepInterval;
     this.statement = `select admitted, remaining, reset, retry_after from ${table}_take($1::text[], $2::bigint[], $3::bigint[], $4::bigint[])`;
     // The outer `tat <` is checked again on a row a request updated meanwhile: it stays.
-    this.sweepStatement = `with cutoff as (select floor(extract(epoch from statement_timestamp()) * 1000)::bigint as ms)
-      delete from ${table} where tat < (select ms from cutoff)
-        and key in (select key from ${table} where tat < (select ms from cutoff) limit ${SWEEP_BATCH})`;
+    this.sweepStatement = `with cutoff as (select floor(extract(epoch from statement_timestamp()) * 1000000)::bigint as us)
+      delete from ${table} where tat < (select us from cutoff)
+        and key in (select key from ${table} where tat < (select us from cutoff) limit ${SWEEP_BATCH})`;
   }
 
   async consume(checks: readonly Check[]): Promise<Decisions> {

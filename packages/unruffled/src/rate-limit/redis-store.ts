@@ -3,10 +3,11 @@ import type { Decisions, RateLimitStore } from "./store.ts";
 
 // gcra.ts's decideAll, in Lua, on the server's clock: one EVALSHA per request, atomic over its keys.
 // ARGV holds interval, capacity and cost of each key in turn. Returns, per key: admitted (1/0),
-// remaining, reset, retry-after (ms).
+// remaining, reset, retry-after (µs). A time in µs has 16 digits, more than Lua's tostring()
+// keeps (14): the stored time is written with %d.
 export const GCRA_LUA = `
 local time = redis.call('TIME')
-local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local now = tonumber(time[1]) * 1000000 + tonumber(time[2])
 local n = #KEYS
 local starts, nexts, admitted = {}, {}, true
 local out = {}
@@ -34,7 +35,7 @@ for i = 1, n do
 end
 for i = 1, n do
   if admitted then
-    redis.call('SET', KEYS[i], nexts[i], 'PX', nexts[i] - now)
+    redis.call('SET', KEYS[i], string.format('%d', nexts[i]), 'PX', math.ceil((nexts[i] - now) / 1000))
   elseif out[i * 4 - 3] == 1 then
     local interval = tonumber(ARGV[i * 3 - 2])
     local capacity = tonumber(ARGV[i * 3 - 1])

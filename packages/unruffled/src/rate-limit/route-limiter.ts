@@ -85,7 +85,7 @@ export class RouteLimiter {
     this.names = policies.map((policy) => policy.name);
     this.members = rateLimitMembers(policies);
     this.compiled = policies.map((policy) => {
-      const interval = Math.ceil((policy.window * 1000) / policy.limit);
+      const interval = Math.ceil((policy.window * 1_000_000) / policy.limit);
       const capacity = interval * policy.limit;
       const prefix = `${policy.name}:`;
       // The check of the key "" until a request brings another.

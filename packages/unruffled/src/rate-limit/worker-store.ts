@@ -22,7 +22,7 @@ interface DecisionMessage {
  * one message each way per request, so together they admit exactly the limit. Outside a cluster
  * worker (one process) it is a memory store.
  *
- * @example createApp({ routes, rateLimit: { store: workerStore() } }) // inside runWorkers({ workers: 4, start })
+ * @example createApp({ routes, rateLimitStore: workerStore() }) // inside runWorkers({ workers: 4, start })
  */
 export function workerStore(): RateLimitStore {
   if (typeof process.send !== "function") return new MemoryStore(Date.now);

@@ -190,6 +190,23 @@ describe("a rate-limited route", () => {
     expect(answer.headers.get("x-ratelimit-reset")).toBe("20");
   });
 
+  it("gives back units at the policy's rate when it is faster than one a millisecond", async () => {
+    // 2,000 a second: one unit every 500 µs. A clock that moves only when told.
+    let now = 1_700_000_000_000;
+    const fast = rateLimit({ name: "fast", limit: 2_000, window: 1 });
+    const server = await serve([path("/hello", { endpoint: hello, rateLimits: [fast] })], {
+      rateLimitStore: memoryStore({ clock: () => now }),
+    });
+    const burst = await times(2_001, () => server.fetch("/hello"));
+    expect(burst.filter((status) => status === 200)).toHaveLength(2_000);
+    now += 100;
+    // 100 ms give back 200 units: 200 more are admitted (not 100, as at one a millisecond).
+    const later = await times(201, () => server.fetch("/hello"));
+    expect(later.filter((status) => status === 200)).toHaveLength(200);
+    const refused = await server.fetch("/hello");
+    expect(members(refused.headers.get("ratelimit"))).toEqual({ fast: { r: 0, t: 1 } });
+  });
+
   it("charges a request's cost", async () => {
     const heavy = rateLimit({ name: "heavy", limit: 20, window: 3600, cost: 5 });
     const server = await serve([path("/hello", { endpoint: hello, rateLimits: [heavy] })]);

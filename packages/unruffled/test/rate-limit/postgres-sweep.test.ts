@@ -4,12 +4,17 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPostgresDatabase } from "../support/stores.ts";
 
 // One unit a millisecond: the key's quota is whole again a millisecond after the request.
-const brief = (key: string): Check => ({ key: `brief:${key}`, interval: 1, capacity: 1_000, cost: 1 });
+const brief = (key: string): Check => ({
+  key: `brief:${key}`,
+  interval: 1_000,
+  capacity: 1_000_000,
+  cost: 1,
+});
 // One unit an hour: the key stays for the whole test.
 const hourly = (key: string): Check => ({
   key: `hourly:${key}`,
-  interval: 3_600_000,
-  capacity: 18_000_000,
+  interval: 3_600_000_000,
+  capacity: 18_000_000_000,
   cost: 1,
 });
 
@@ -41,7 +46,7 @@ async function until(condition: () => Promise<boolean>): Promise<void> {
 async function untilWhole(table: string): Promise<void> {
   await until(async () => {
     const result = await client.query<{ due: string }>(
-      `select count(*) as due from ${table} where tat >= floor(extract(epoch from clock_timestamp()) * 1000) and key like 'brief:%'`,
+      `select count(*) as due from ${table} where tat >= floor(extract(epoch from clock_timestamp()) * 1000000) and key like 'brief:%'`,
     );
     return result.rows[0]!.due === "0";
   });
@@ -70,8 +75,8 @@ describe("postgresStore() sweeps the keys whose quota is whole again", () => {
       expect(await store.sweep()).toBe(1);
       const [swept] = await store.consume([brief("a")]);
       const [fresh] = await store.consume([brief("never-seen")]);
-      expect(swept).toEqual({ admitted: true, remaining: 999, reset: 1, retryAfter: 0 });
-      expect(fresh).toEqual({ admitted: true, remaining: 999, reset: 1, retryAfter: 0 });
+      expect(swept).toEqual({ admitted: true, remaining: 999, reset: 1_000, retryAfter: 0 });
+      expect(fresh).toEqual({ admitted: true, remaining: 999, reset: 1_000, retryAfter: 0 });
     } finally {
       await store.close();
     }

@@ -14,14 +14,14 @@ import { createPostgresDatabase, startRedis, type TestRedis } from "../support/s
 // (every one is a multiple of 3), so a slow run shifts none of them.
 const hourly = (key: string, cost = 1): Check => ({
   key: `hourly:${key}`,
-  interval: 180_000,
-  capacity: 3_600_000,
+  interval: 180_000_000,
+  capacity: 3_600_000_000,
   cost,
 });
 const daily = (key: string): Check => ({
   key: `daily:${key}`,
-  interval: 17_280_000,
-  capacity: 86_400_000,
+  interval: 17_280_000_000,
+  capacity: 86_400_000_000,
   cost: 1,
 });
 
@@ -45,8 +45,8 @@ function inSeconds(decision: Decision) {
   return {
     admitted: decision.admitted,
     remaining: decision.remaining,
-    reset: Math.round(decision.reset / 60_000),
-    retryAfter: Math.round(decision.retryAfter / 60_000),
+    reset: Math.round(decision.reset / 60_000_000),
+    retryAfter: Math.round(decision.retryAfter / 60_000_000),
   };
 }
 
