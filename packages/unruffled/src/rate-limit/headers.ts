@@ -18,29 +18,42 @@ export function policyHeader(policies: readonly RateLimitPolicy[]): string {
 }
 
 /**
- * The start of each policy's member of `RateLimit` (its name, as a String, and `;r=`): the same for
- * every answer of the route, built once.
+ * `RateLimit` of one route: each policy's remaining units (`r`) and the seconds until its quota is
+ * whole (`t`), a structured-field List. Each policy's `"name";r=` is built once. A client under its
+ * limits gets the same numbers request after request (its last unit is back before its next
+ * request): for a route with one policy the last string is kept and sent again while they hold.
  *
- * @example rateLimitMembers([hourly]) // ['"hourly";r=']
+ * @example new RateLimitField([hourly]).of([decision]) // '"hourly";r=19;t=180'
  */
-export function rateLimitMembers(policies: readonly RateLimitPolicy[]): string[] {
-  return policies.map((policy) => `"${policy.name}";r=`);
-}
+export class RateLimitField {
+  private readonly starts: readonly string[];
+  private lastRemaining = -1;
+  private lastSeconds = -1;
+  private last = "";
 
-/**
- * `RateLimit`: each policy's remaining units (`r`) and the seconds until its quota is whole (`t`).
- *
- * @example rateLimitHeader(rateLimitMembers([hourly]), [decision]) // '"hourly";r=19;t=180'
- */
-export function rateLimitHeader(members: readonly string[], decisions: readonly Decision[]): string {
-  let header = member(members[0]!, decisions[0]!);
-  for (let index = 1; index < members.length; index++)
-    header += `, ${member(members[index]!, decisions[index]!)}`;
-  return header;
-}
+  constructor(policies: readonly RateLimitPolicy[]) {
+    this.starts = policies.map((policy) => `"${policy.name}";r=`);
+  }
 
-function member(start: string, decision: Decision): string {
-  return `${start}${decision.remaining};t=${seconds(decision.reset)}`;
+  of(decisions: readonly Decision[]): string {
+    const starts = this.starts;
+    if (starts.length === 1) {
+      const remaining = decisions[0]!.remaining;
+      const wait = seconds(decisions[0]!.reset);
+      if (remaining !== this.lastRemaining || wait !== this.lastSeconds) {
+        this.lastRemaining = remaining;
+        this.lastSeconds = wait;
+        this.last = `${starts[0]}${remaining};t=${wait}`;
+      }
+      return this.last;
+    }
+    let field = "";
+    for (let index = 0; index < starts.length; index++) {
+      const decision = decisions[index]!;
+      field += `${index === 0 ? "" : ", "}${starts[index]}${decision.remaining};t=${seconds(decision.reset)}`;
+    }
+    return field;
+  }
 }
 
 /** Microseconds as whole seconds, rounded up: a client that waits them is never early. */

@@ -3,7 +3,7 @@ import type { HttpRequest } from "../http/request.ts";
 import type { HttpResponse } from "../http/response.ts";
 import { defaultKey } from "./client-key.ts";
 import type { Check } from "./gcra.ts";
-import { policyHeader, rateLimitHeader, rateLimitMembers, seconds } from "./headers.ts";
+import { policyHeader, RateLimitField, seconds } from "./headers.ts";
 import type { RateLimitKey, RateLimitPolicy } from "./policy.ts";
 import type { Decisions, RateLimitStore } from "./store.ts";
 import { RateLimitStoreUnavailableError, TooManyRequestsError } from "./too-many-requests.ts";
@@ -73,8 +73,8 @@ export class RouteLimiter {
   readonly principalIndex: number;
   private readonly compiled: readonly CompiledPolicy[];
   private readonly names: readonly string[];
-  /** Each policy's `"name";r=`, the start of its member of `RateLimit`. */
-  private readonly members: readonly string[];
+  /** `RateLimit`, made from each answer's decisions. */
+  private readonly rateLimitField: RateLimitField;
   private readonly context: LimiterContext;
 
   constructor(policies: readonly RateLimitPolicy[], principalIndex: number, context: LimiterContext) {
@@ -83,7 +83,7 @@ export class RouteLimiter {
     this.principalIndex = principalIndex;
     this.context = context;
     this.names = policies.map((policy) => policy.name);
-    this.members = rateLimitMembers(policies);
+    this.rateLimitField = new RateLimitField(policies);
     this.compiled = policies.map((policy) => {
       const interval = Math.ceil((policy.window * 1_000_000) / policy.limit);
       const capacity = interval * policy.limit;
@@ -175,7 +175,7 @@ export class RouteLimiter {
     const headers = response.headers;
     headers["ratelimit-policy"] = this.policyHeader;
     if (decisions === undefined) return;
-    headers.ratelimit = rateLimitHeader(this.members, decisions);
+    headers.ratelimit = this.rateLimitField.of(decisions);
     if (!this.context.legacyHeaders) return;
     let tightest = 0;
     for (let index = 1; index < decisions.length; index++) {
