@@ -253,6 +253,8 @@ export class HttpRequest {
    */
   collectText(done: TextCallback): void {
     if (this.bodyText === undefined && this.bodyBytes === undefined) {
+      // Read ahead by the server (Bun's routes for a JSON body): no promise to wait for.
+      if (this.bodySource.collectHeldText?.(done) === true) return;
       this.bodyText = this.bodySource.readText?.(this.limits.body);
     }
     if (this.bodyText === undefined) {
