@@ -25,10 +25,12 @@ describe("WebRequestBody", () => {
     let reads = 0;
     const headers = new Headers({ "content-length": "12" });
     const get = headers.get.bind(headers);
-    headers.get = (name: string) => {
-      reads++;
-      return get(name);
-    };
+    Object.defineProperty(headers, "get", {
+      value: (name: string) => {
+        reads++;
+        return get(name);
+      },
+    });
     const body = new WebRequestBody(new Request("http://localhost/", { headers }), headers);
     expect(reads).toBe(0);
     expect(body.length).toBe(12);
