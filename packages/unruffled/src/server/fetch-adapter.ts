@@ -74,7 +74,15 @@ export function webHandler(
     const node = inFlight === undefined ? nodeBindingsOf(context) : undefined;
     if (node !== undefined) return answerFromNode(app, webRequest, node);
     const client = new WebClient(webRequest);
-    const request = requestOf(app, inFlight, webRequest, targetOf(webRequest.url), context, client);
+    const request = requestOf(
+      app,
+      inFlight,
+      webRequest,
+      webRequest.method,
+      targetOf(webRequest.url),
+      context,
+      client,
+    );
     const response = app.handle(request, false);
     return toWebWhenReady(app, inFlight, response, webRequest, request, client);
   };
@@ -102,7 +110,8 @@ export function answerFixed(
   context: unknown,
 ): Response | Promise<Response> {
   const client = new WebClient(webRequest);
-  const request = requestOf(app, inFlight, webRequest, webRequest, context, client);
+  // The route's own method: Bun matched it (reading the request's again costs a native call).
+  const request = requestOf(app, inFlight, webRequest, route.method, webRequest, context, client);
   const response = route.answer(request);
   return toWebWhenReady(app, inFlight, response, webRequest, request, client);
 }
@@ -126,7 +135,7 @@ export function answerFixedJson(
 ): Response | Promise<Response> {
   const client = new WebClient(webRequest);
   const body = new WebRequestBody(webRequest, webRequest.headers);
-  const request = requestOf(app, inFlight, webRequest, webRequest, context, client, body);
+  const request = requestOf(app, inFlight, webRequest, route.method, webRequest, context, client, body);
   if (!body.readsTextWithin(request.limits.body) || !route.readsBodyOf(request)) {
     return toWebWhenReady(app, inFlight, route.answer(request), webRequest, request, client);
   }
@@ -168,18 +177,20 @@ function requestOf(
   app: FetchTarget,
   inFlight: StreamsInFlight | undefined,
   webRequest: Request,
+  method: string,
   url: string | UrlSource,
   context: unknown,
   client: WebClient,
-  body: WebRequestBody = new WebRequestBody(webRequest, webRequest.headers),
+  body?: WebRequestBody,
 ): HttpRequest {
   // The headers as they are: one is read alone (the id, the length), all only if asked for.
+  const headers = webRequest.headers;
   return app.createRequest({
-    method: webRequest.method,
+    method,
     url,
-    headers: webRequest.headers,
+    headers,
     socket: inFlight?.peer?.(webRequest, context),
-    body,
+    body: body ?? new WebRequestBody(webRequest, headers),
     connection: client,
   });
 }
