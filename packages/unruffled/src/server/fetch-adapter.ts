@@ -7,7 +7,7 @@ import { type HttpResponse, statusHasNoBody } from "../http/response.ts";
 import { Readable } from "../node-builtins.ts";
 import { type NodeBindings, nodeBindingsOf } from "./node-host.ts";
 import { currentRuntime } from "./runtime.ts";
-import { WebClient } from "./web-client.ts";
+import { type PeerOf, WebClient } from "./web-client.ts";
 import { WebRequestBody } from "./web-request-body.ts";
 
 /** What the fetch adapter needs of the app: its requests, and its answers. */
@@ -26,10 +26,10 @@ export interface StreamsInFlight {
   closing: boolean;
   readonly streams: Map<EventFrames, HttpRequest>;
   /**
-   * The client's address, from what the runtime passes its handler beside the request; read only
-   * when `request.client` is (it is called per request, so it should defer the work).
+   * The client's address, from what the runtime passes its handler beside the request; asked only
+   * when `request.client` is read.
    */
-  peer?: (webRequest: Request, context: unknown) => RawRequest["socket"];
+  peer?: PeerOf;
 }
 
 /**
@@ -73,16 +73,8 @@ export function webHandler(
     // A runtime's own server (inFlight given) is never a Node host.
     const node = inFlight === undefined ? nodeBindingsOf(context) : undefined;
     if (node !== undefined) return answerFromNode(app, webRequest, node);
-    const client = new WebClient(webRequest);
-    const request = requestOf(
-      app,
-      inFlight,
-      webRequest,
-      webRequest.method,
-      targetOf(webRequest.url),
-      context,
-      client,
-    );
+    const client = new WebClient(webRequest, context, inFlight?.peer);
+    const request = requestOf(app, inFlight, webRequest, webRequest.method, targetOf(webRequest.url), client);
     const response = app.handle(request, false);
     return toWebWhenReady(app, inFlight, response, webRequest, request, client);
   };
@@ -109,9 +101,9 @@ export function answerFixed(
   webRequest: Request,
   context: unknown,
 ): Response | Promise<Response> {
-  const client = new WebClient(webRequest);
+  const client = new WebClient(webRequest, context, inFlight.peer);
   // The route's own method: Bun matched it (reading the request's again costs a native call).
-  const request = requestOf(app, inFlight, webRequest, route.method, webRequest, context, client);
+  const request = requestOf(app, inFlight, webRequest, route.method, webRequest, client);
   const response = route.answer(request);
   return toWebWhenReady(app, inFlight, response, webRequest, request, client);
 }
@@ -133,9 +125,9 @@ export function answerFixedJson(
   webRequest: Request,
   context: unknown,
 ): Response | Promise<Response> {
-  const client = new WebClient(webRequest);
+  const client = new WebClient(webRequest, context, inFlight.peer);
   const body = new WebRequestBody(webRequest, webRequest.headers);
-  const request = requestOf(app, inFlight, webRequest, route.method, webRequest, context, client, body);
+  const request = requestOf(app, inFlight, webRequest, route.method, webRequest, client, body);
   if (!body.readsTextWithin(request.limits.body) || !route.readsBodyOf(request)) {
     return toWebWhenReady(app, inFlight, route.answer(request), webRequest, request, client);
   }
@@ -179,7 +171,6 @@ function requestOf(
   webRequest: Request,
   method: string,
   url: string | UrlSource,
-  context: unknown,
   client: WebClient,
   body?: WebRequestBody,
 ): HttpRequest {
@@ -189,7 +180,8 @@ function requestOf(
     method,
     url,
     headers,
-    socket: inFlight?.peer?.(webRequest, context),
+    // The client answers for its address too (read only if asked): no object more per request.
+    socket: inFlight?.peer === undefined ? undefined : client,
     body: body ?? new WebRequestBody(webRequest, headers),
     connection: client,
   });
