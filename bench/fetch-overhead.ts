@@ -8,7 +8,9 @@
 // slows them alike; printed: CPU microseconds per request (median and fastest batch) and the median of
 // the per-batch ratios to raw. BASE=/path/to/another/checkout adds that checkout's app ("base") for
 // an A/B of two versions of the framework in one run. ONLY=hello,bind limits the endpoints;
-// BATCHES and REQUESTS size the run.
+// BATCHES and REQUESTS size the run. ROUTED=1 (Bun) measures the path `serve(app)` gives the fixed
+// paths instead: each request goes straight to its route's handler in `Bun.serve`'s `routes`
+// (server/bun-routes.ts), as Bun's router would hand it, without the app's router.
 import { app } from "./servers/unruffled-app.ts";
 import { rawFetch } from "./servers/web/raw-handler.ts";
 
@@ -19,6 +21,13 @@ const REQUESTS = Number(process.env.REQUESTS ?? 5_000);
 const BATCHES = Number(process.env.BATCHES ?? 15);
 // Bytes, as a server's request holds them (a string body would make text() unfairly cheap on Bun).
 const BIND_BODY = new TextEncoder().encode(JSON.stringify({ student_id: 1, course_id: 2 }));
+
+const PATHS: Record<string, string> = {
+  hello: "/hello",
+  list: "/api/enroll/student-list",
+  bind: "/api/enroll/bind",
+  students: "/api/enroll/students",
+};
 
 const cases: Record<string, () => Request> = {
   hello: () => new Request(`${ORIGIN}/hello`),
@@ -32,14 +41,29 @@ const cases: Record<string, () => Request> = {
   students: () => new Request(`${ORIGIN}/api/enroll/students`),
 };
 
-const handlers: Record<string, Handler> = { raw: rawFetch };
+type Routed = (request: Request, server: unknown) => Response | Promise<Response>;
+
+/** The handler of one endpoint for the app of the checkout at `root`: its `app.fetch`, or its Bun route. */
+async function handlerOf(root: string, theApp: typeof app): Promise<(endpoint: string) => Handler> {
+  await theApp.startup();
+  if (process.env.ROUTED !== "1") return () => theApp.fetch;
+  const source = `${root}/packages/unruffled/src/server`;
+  const { webHandler } = await import(`${source}/fetch-adapter.ts`);
+  const { bunRoutes } = await import(`${source}/bun-routes.ts`);
+  const inFlight = { closing: false, streams: new Map() };
+  const routes = bunRoutes(theApp, inFlight, webHandler(theApp, inFlight));
+  return (endpoint) => {
+    const route = routes[PATHS[endpoint]!]![endpoint === "bind" ? "POST" : "GET"] as Routed;
+    return (request) => route(request, undefined);
+  };
+}
+
+const handlers: Record<string, (endpoint: string) => Handler> = { raw: () => rawFetch };
 if (process.env.BASE) {
   const base = await import(`${process.env.BASE}/bench/servers/unruffled-app.ts`);
-  await base.app.startup();
-  handlers.base = base.app.fetch;
+  handlers.base = await handlerOf(process.env.BASE, base.app);
 }
-await app.startup();
-handlers.unruffled = app.fetch;
+handlers.unruffled = await handlerOf(new URL("..", import.meta.url).pathname.replace(/\/$/, ""), app);
 
 // CPU time, not wall time: a batch the scheduler paused (the machine is shared) is not counted slower.
 const cpuMicros = () => {
@@ -62,12 +86,13 @@ const names = Object.keys(handlers);
 
 for (const [endpoint, make] of Object.entries(cases)) {
   if (only !== undefined && !only.includes(endpoint)) continue;
-  for (const name of names) await batch(handlers[name]!, make); // warm-up
+  const ofEndpoint = Object.fromEntries(names.map((name) => [name, handlers[name]!(endpoint)]));
+  for (const name of names) await batch(ofEndpoint[name]!, make); // warm-up
   const micros: Record<string, number[]> = Object.fromEntries(names.map((name) => [name, []]));
   for (let round = 0; round < BATCHES; round++) {
     for (let turn = 0; turn < names.length; turn++) {
       const name = names[(round + turn) % names.length]!;
-      micros[name]!.push(await batch(handlers[name]!, make));
+      micros[name]!.push(await batch(ofEndpoint[name]!, make));
     }
   }
   const cells = names.map((name) => {

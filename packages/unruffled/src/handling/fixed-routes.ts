@@ -13,5 +13,19 @@ import type { HttpResponse } from "../http/response.ts";
 export interface FixedRoute {
   readonly path: string;
   readonly method: string;
+  /**
+   * True when the route reads a JSON body before anything else could answer (no middleware,
+   * dependencies or rate limit): a server may read the body first, as text, and hold it in the
+   * request's body source, so that the route answers without waiting again (see answerFixedJson).
+   */
+  readonly readsJsonFirst: boolean;
+  /** For such a route, whether this request's body will be read (its media type is JSON's). */
+  readsBodyOf(request: HttpRequest): boolean;
   answer(request: HttpRequest): HttpResponse | Promise<HttpResponse>;
+  /**
+   * `answer()` in two steps, for a server that reads the body in between: `begin` gives the request
+   * its id and starts its access-log clock (the read counts in its duration, as in `answer()`).
+   */
+  begin(request: HttpRequest): number;
+  answerBegun(request: HttpRequest, started: number): HttpResponse | Promise<HttpResponse>;
 }

@@ -8,12 +8,18 @@ import { requestIdFrom } from "../logging/request-id.ts";
 import { internalErrorProblem } from "../problem/problem-handlers.ts";
 import type { BuiltRoute } from "../route/analyse/build-routes.ts";
 import type { EndpointDescription } from "../route/description.ts";
+import { acceptsJsonMediaType } from "../route/resolve/read-body.ts";
 import type { ResolveOptions } from "../route/resolve/resolve-params.ts";
 import type { AfterResponseWork } from "./after-response.ts";
 import type { ExceptionHandlers } from "./exception-handlers.ts";
 import type { FixedRoute } from "./fixed-routes.ts";
 import { RouteTable, type RouteTarget } from "./route-table.ts";
 import { EndpointRunner } from "./run-endpoint.ts";
+
+/** Whether a route that reads a JSON body first reads this request's (else it answers 415 unread). */
+function readsJsonBodyOf(request: HttpRequest): boolean {
+  return acceptsJsonMediaType(request.contentType);
+}
 
 /** What answering requests needs, made once by the app. */
 export interface RequestHandlerOptions {
@@ -114,7 +120,12 @@ export class RequestHandler {
     return this.routes.fixedTargets().map(({ path, method, target }) => ({
       path,
       method,
-      answer: (request: HttpRequest) => this.handleAt(target, request),
+      readsJsonFirst:
+        target.chain === undefined && EndpointRunner.readsJsonFirst(target.route.endpointDescription),
+      readsBodyOf: readsJsonBodyOf,
+      answer: (request: HttpRequest) => this.handleAt(target, request, this.begin(request)),
+      begin: (request: HttpRequest) => this.begin(request),
+      answerBegun: (request: HttpRequest, started: number) => this.handleAt(target, request, started),
     }));
   }
 
@@ -123,8 +134,11 @@ export class RequestHandler {
    * without placeholders): no router, and, for an endpoint without body, dependencies, rate limit
    * or middleware, no callback between its parameters and its answer.
    */
-  private handleAt(target: RouteTarget, request: HttpRequest): HttpResponse | Promise<HttpResponse> {
-    const started = this.begin(request);
+  private handleAt(
+    target: RouteTarget,
+    request: HttpRequest,
+    started: number,
+  ): HttpResponse | Promise<HttpResponse> {
     const response =
       target.chain === undefined
         ? this.endpoints.answerNow(target.route.endpointDescription, request)

@@ -95,6 +95,20 @@ export class EndpointRunner {
     return this.guarded(this.run(description, request, values), request);
   }
 
+  /**
+   * Whether the endpoint's first step is reading a JSON body (after its media type): no rate limit
+   * or dependencies come before it. Such an endpoint answers at once once its body is held
+   * (`BodySource.collectHeldText`).
+   */
+  static readsJsonFirst(description: EndpointDescription): boolean {
+    return (
+      description.bodyFormat === "json" &&
+      description.validator !== undefined &&
+      description.rateLimiter === undefined &&
+      description.dependencies === undefined
+    );
+  }
+
   /** `answer()` as a value or a promise of it. */
   answerLater(description: EndpointDescription, request: HttpRequest): Answer {
     let answered: HttpResponse | undefined;

@@ -26,6 +26,11 @@ export interface BodySource {
    * `read`. Refused with 413 past `limit`, as `read` is.
    */
   readText?(limit: number): Promise<string> | undefined;
+  /**
+   * Hands `done` the body's text (or why it could not be read) at once, and returns true, when the
+   * source already holds it: a server read it before the route ran. False otherwise (then `readText`).
+   */
+  collectHeldText?(done: TextCallback): boolean;
   /** The body as a Node stream, for streaming parsers such as multipart. */
   readable(): Readable;
   /** Stops reading: nothing more is buffered and the connection closes after the answer. */

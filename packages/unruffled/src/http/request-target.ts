@@ -19,3 +19,17 @@ export function targetOf(url: string): string {
   const pathStart = url.indexOf("/", authority < 0 ? 0 : authority + 2);
   return pathStart < 0 ? "/" : url.slice(pathStart);
 }
+
+/**
+ * The query string (without `?`) of an absolute URL, read from it straight: a request whose runtime
+ * routed it reads its query without making its target or path strings first.
+ *
+ * @example queryOf("http://localhost:8000/items?page=2") // "page=2"
+ */
+export function queryOf(url: string): string {
+  const authority = url.indexOf("//");
+  const pathStart = url.indexOf("/", authority < 0 ? 0 : authority + 2);
+  if (pathStart < 0) return "";
+  const queryStart = url.indexOf("?", pathStart);
+  return queryStart < 0 ? "" : url.slice(queryStart + 1);
+}

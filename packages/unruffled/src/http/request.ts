@@ -9,7 +9,7 @@ import { type BodyLimits, DEFAULT_BODY_LIMITS } from "./body-limits.ts";
 import { abortWhenClientGoes, type ClientConnection } from "./client-signal.ts";
 import { parseCookies } from "./cookies.ts";
 import { jsonNestsDeeperThan } from "./json-depth.ts";
-import { targetOf, type UrlSource } from "./request-target.ts";
+import { queryOf, targetOf, type UrlSource } from "./request-target.ts";
 import { headersObjectOf, isWebHeaders, type WebHeaders } from "./web-headers.ts";
 
 /** What an adapter (Node `http`, web `fetch`) hands to the app for one request. */
@@ -66,6 +66,7 @@ export class HttpRequest {
   private headerObject: IncomingHttpHeaders | undefined;
   private readonly webHeaders: WebHeaders | undefined;
   private target: string | undefined;
+  private absolute: string | undefined;
   private pathPart: string | undefined;
   private queryPart: string | undefined;
   private readonly socket: RawRequest["socket"];
@@ -95,9 +96,15 @@ export class HttpRequest {
   get url(): string {
     if (this.target === undefined) {
       const source = this.urlSource;
-      this.target = typeof source === "string" ? source : targetOf(source.url);
+      this.target = typeof source === "string" ? source : targetOf(this.absoluteUrl());
     }
     return this.target;
+  }
+
+  // A web request's absolute URL, read from it once (Bun makes a new string on every read).
+  private absoluteUrl(): string {
+    this.absolute ??= (this.urlSource as UrlSource).url;
+    return this.absolute;
   }
 
   /** The headers, names in lower case. */
@@ -125,7 +132,12 @@ export class HttpRequest {
 
   /** The raw query string, without the leading `?`. */
   get queryString(): string {
-    if (this.queryPart === undefined) this.splitTarget();
+    if (this.queryPart === undefined) {
+      // Straight from a web request's URL: a route the runtime matched needs no target or path string.
+      if (this.target === undefined && typeof this.urlSource !== "string") {
+        this.queryPart = queryOf(this.absoluteUrl());
+      } else this.splitTarget();
+    }
     return this.queryPart!;
   }
 
@@ -171,7 +183,7 @@ export class HttpRequest {
     const url = this.url;
     const queryStart = url.indexOf("?");
     this.pathPart = queryStart < 0 ? url : url.slice(0, queryStart);
-    this.queryPart = queryStart < 0 ? "" : url.slice(queryStart + 1);
+    this.queryPart ??= queryStart < 0 ? "" : url.slice(queryStart + 1);
   }
 
   /** Query parameters; a repeated key gives an array. */
@@ -253,6 +265,8 @@ export class HttpRequest {
    */
   collectText(done: TextCallback): void {
     if (this.bodyText === undefined && this.bodyBytes === undefined) {
+      // Read ahead by the server (Bun's routes for a JSON body): no promise to wait for.
+      if (this.bodySource.collectHeldText?.(done) === true) return;
       this.bodyText = this.bodySource.readText?.(this.limits.body);
     }
     if (this.bodyText === undefined) {

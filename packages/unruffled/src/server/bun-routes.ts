@@ -1,5 +1,5 @@
 import type { FixedRoute } from "../handling/fixed-routes.ts";
-import { answerFixed, type FetchTarget, type StreamsInFlight } from "./fetch-adapter.ts";
+import { answerFixed, answerFixedJson, type FetchTarget, type StreamsInFlight } from "./fetch-adapter.ts";
 
 type BunHandler = (request: Request, server: unknown) => Response | Promise<Response>;
 
@@ -45,6 +45,12 @@ function routeHandler(
   generic: BunHandler,
 ): BunHandler {
   const method = route.method;
+  if (route.readsJsonFirst) {
+    return (request, server) =>
+      request.method === method
+        ? answerFixedJson(app, inFlight, route, request, server)
+        : generic(request, server);
+  }
   // Bun hands a GET route its HEAD requests too: those go the generic way, as they always did.
   return (request, server) =>
     request.method === method ? answerFixed(app, inFlight, route, request, server) : generic(request, server);

@@ -48,7 +48,7 @@ export function serveOnBun(
 ): NativeServer {
   const bun = (globalThis as unknown as { Bun: BunGlobal }).Bun;
   let server: BunServer | undefined;
-  inFlight.peer = (request) => new BunPeer(server!, request);
+  inFlight.peer = (request) => server!.requestIP(request);
   const { limits } = options;
   server = bun.serve({
     port: options.port,
@@ -75,26 +75,4 @@ export function serveOnBun(
       if (cut) await running.stop(true);
     },
   };
-}
-
-/** The client's address as Bun tells it, asked only when `request.client` is read. */
-class BunPeer {
-  private readonly server: BunServer;
-  private readonly request: Request;
-  private ip: { address: string; port: number } | null | undefined;
-
-  constructor(server: BunServer, request: Request) {
-    this.server = server;
-    this.request = request;
-  }
-
-  get remoteAddress(): string | undefined {
-    this.ip ??= this.server.requestIP(this.request);
-    return this.ip?.address;
-  }
-
-  get remotePort(): number | undefined {
-    this.ip ??= this.server.requestIP(this.request);
-    return this.ip?.port;
-  }
 }

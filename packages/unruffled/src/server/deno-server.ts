@@ -30,7 +30,7 @@ export function serveOnDeno(
 ): NativeServer {
   inFlight.peer = (_request, info) => {
     const { hostname, port } = (info as DenoServeInfo).remoteAddr;
-    return { remoteAddress: hostname, remotePort: port };
+    return { address: hostname, port };
   };
   const deno = (globalThis as unknown as { Deno: DenoGlobal }).Deno;
   let server: DenoHttpServer;

@@ -1,4 +1,14 @@
+import type { ClientSocket } from "../client-address/resolve-client.ts";
 import type { NodeResponseEvents } from "../http/client-signal.ts";
+
+/** A client's address and port, as a runtime's server tells them. */
+export interface Peer {
+  readonly address: string;
+  readonly port: number;
+}
+
+/** How a runtime's server tells the client's address of a request (null: it cannot). */
+export type PeerOf = (webRequest: Request, context: unknown) => Peer | null;
 
 /**
  * A web request's client, seen the way `request.signal` sees a Node response: it left when the
@@ -10,14 +20,39 @@ import type { NodeResponseEvents } from "../http/client-signal.ts";
  *
  * @example const client = new WebClient(webRequest); client.writableFinished = true; // once sent
  */
-export class WebClient implements NodeResponseEvents {
+export class WebClient implements NodeResponseEvents, ClientSocket {
   /** Set once the whole answer was handed to the runtime: a later abort is not a client leaving. */
   writableFinished = false;
 
   private readonly webRequest: Request;
+  private readonly context: unknown;
+  private readonly peerOf: PeerOf | undefined;
+  private peer: Peer | null | undefined;
 
-  constructor(webRequest: Request) {
+  /**
+   * `peerOf` tells the client's address from the request and what the runtime passed beside it
+   * (`context`); asked only when the address is read. One object per request for both: the
+   * request's socket (`request.client`) and its connection (`request.signal`).
+   */
+  constructor(webRequest: Request, context?: unknown, peerOf?: PeerOf) {
     this.webRequest = webRequest;
+    this.context = context;
+    this.peerOf = peerOf;
+  }
+
+  get remoteAddress(): string | undefined {
+    return this.peerNow()?.address;
+  }
+
+  get remotePort(): number | undefined {
+    return this.peerNow()?.port;
+  }
+
+  private peerNow(): Peer | null | undefined {
+    if (this.peer === undefined && this.peerOf !== undefined) {
+      this.peer = this.peerOf(this.webRequest, this.context);
+    }
+    return this.peer;
   }
 
   get closed(): boolean {

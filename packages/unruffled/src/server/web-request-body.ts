@@ -1,5 +1,5 @@
 import { PayloadTooLargeError } from "../errors.ts";
-import { type BodySource, WebBodySource } from "../http/body.ts";
+import { type BodySource, type TextCallback, WebBodySource } from "../http/body.ts";
 import type { Readable } from "../node-builtins.ts";
 import { currentRuntime } from "./runtime.ts";
 
@@ -14,17 +14,33 @@ const TEXT_READS = currentRuntime() === "bun";
  * limit) goes through the stream reader of `WebBodySource`, which stops at the limit. On Bun, a
  * body the app reads as text (JSON) is read with `text()`.
  *
- * @example new WebRequestBody(webRequest, webRequest.headers.get("content-length"))
+ * @example new WebRequestBody(webRequest, webRequest.headers)
  */
 export class WebRequestBody implements BodySource {
-  readonly length: number | undefined;
   private readonly request: Request;
+  private readonly headers: Headers;
+  // The announced length, read on first use: a request whose route reads no body never asks
+  // (null: not read yet).
+  private announced: number | undefined | null = null;
   private streamed: WebBodySource | undefined;
   private refused = false;
+  // The text read ahead by the server (see hold()), or why reading it failed.
+  private held = false;
+  private heldText: string | undefined;
+  private heldError: unknown;
 
-  constructor(request: Request, contentLength: string | null) {
+  constructor(request: Request, headers: Headers) {
     this.request = request;
-    this.length = contentLength === null ? undefined : Number(contentLength);
+    this.headers = headers;
+  }
+
+  /** The `Content-Length` the client announced, if any. */
+  get length(): number | undefined {
+    if (this.announced === null) {
+      const header = this.headers.get("content-length");
+      this.announced = header === null ? undefined : Number(header);
+    }
+    return this.announced;
   }
 
   get abandoned(): boolean {
@@ -32,6 +48,7 @@ export class WebRequestBody implements BodySource {
   }
 
   async read(limit: number): Promise<Buffer> {
+    if (this.held) return Buffer.from(await this.heldOutcome(), "utf8");
     const length = this.length;
     if (length === undefined || !(length <= limit)) return this.stream().read(limit);
     const bytes = Buffer.from(await this.request.arrayBuffer());
@@ -44,17 +61,57 @@ export class WebRequestBody implements BodySource {
   }
 
   readText(limit: number): Promise<string> | undefined {
+    if (this.held) return this.heldOutcome();
+    if (!this.readsTextWithin(limit)) return undefined;
+    return this.request.text().then((text) => this.checkedText(text, limit));
+  }
+
+  /**
+   * Whether the body is read as text in one call within `limit`: on Bun, with an announced length
+   * within it. What `readText()` reads rather than handing the caller over to `read()`.
+   */
+  readsTextWithin(limit: number): boolean {
     const length = this.length;
-    if (!TEXT_READS || length === undefined || !(length <= limit)) return undefined;
-    return this.request.text().then((text) => {
-      // As in read(): the runtime holds the client to its Content-Length, this only guards against
-      // one that does not. A character is at least one byte, and at most three of UTF-8 per unit.
-      if (text.length > limit || (text.length * 3 > limit && Buffer.byteLength(text) > limit)) {
-        this.refused = true;
-        throw new PayloadTooLargeError(`Request body is larger than the limit of ${limit} bytes`, limit);
-      }
-      return text;
-    });
+    return TEXT_READS && length !== undefined && length <= limit;
+  }
+
+  /**
+   * Keeps the body's text that the server read before the route ran (`await request.text()` in its
+   * own handler, see answerFixedJson), or the error that reading it met: every later read gives the
+   * same, and `collectHeldText` hands it over at once. Refused with 413 past `limit`, as `readText`.
+   */
+  hold(text: string | undefined, error: unknown, limit: number): void {
+    this.held = true;
+    if (text === undefined) {
+      this.heldError = error;
+      return;
+    }
+    try {
+      this.heldText = this.checkedText(text, limit);
+    } catch (tooLarge) {
+      this.heldError = tooLarge;
+    }
+  }
+
+  collectHeldText(done: TextCallback): boolean {
+    if (!this.held) return false;
+    if (this.heldText === undefined) done(this.heldError as Error, undefined);
+    else done(undefined, this.heldText);
+    return true;
+  }
+
+  private heldOutcome(): Promise<string> {
+    return this.heldText === undefined ? Promise.reject(this.heldError) : Promise.resolve(this.heldText);
+  }
+
+  // The runtime holds the client to its Content-Length, this only guards against one that does not.
+  // A character is at least one byte, and at most three of UTF-8 per unit.
+  private checkedText(text: string, limit: number): string {
+    if (text.length > limit || (text.length * 3 > limit && Buffer.byteLength(text) > limit)) {
+      this.refused = true;
+      throw new PayloadTooLargeError(`Request body is larger than the limit of ${limit} bytes`, limit);
+    }
+    return text;
   }
 
   readable(): Readable {

@@ -1,5 +1,6 @@
 import { DEFAULT_BODY_LIMITS, HttpRequest, WebBodySource } from "unruffled/http";
 import { describe, expect, it } from "vitest";
+import { queryOf, targetOf } from "../../src/http/request-target.ts";
 
 /** A web request's URL that counts how often it is read (Bun makes a new string per read). */
 class CountedUrl {
@@ -47,5 +48,30 @@ describe("the request target", () => {
 
   it("is / for a URL without a path", () => {
     expect(requestWith(new CountedUrl("http://localhost:8000")).path).toBe("/");
+  });
+
+  it("gives the query string of a web request's URL without its target, then the same target and path", () => {
+    const source = new CountedUrl("http://localhost:8000/students/7?tag=a?b&x=%20");
+    const request = requestWith(source);
+    expect(request.queryString).toBe("tag=a?b&x=%20");
+    expect([request.url, request.path, request.queryString]).toEqual([
+      "/students/7?tag=a?b&x=%20",
+      "/students/7",
+      "tag=a?b&x=%20",
+    ]);
+    expect(source.reads).toBe(1);
+  });
+
+  it.each([
+    "http://localhost:8000/a/b?c=1&d",
+    "http://localhost:8000/a?",
+    "http://localhost:8000/a",
+    "http://localhost:8000",
+    "http://localhost:8000/?x=/y?z",
+    "/relative?q=1",
+  ])("is, for %s, the query string of its target", (url) => {
+    const target = targetOf(url);
+    const queryStart = target.indexOf("?");
+    expect(queryOf(url)).toBe(queryStart < 0 ? "" : target.slice(queryStart + 1));
   });
 });

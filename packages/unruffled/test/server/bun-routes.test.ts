@@ -56,6 +56,30 @@ const REQUESTS: Record<string, readonly [string, string?]> = {
     JSON.stringify({ student_id: 1, pad: "x".repeat(80) }),
   ),
   "a body of another media type (415)": json("POST", "/bind", "student_id=1", "text/plain"),
+  "a JSON body with a charset": json(
+    "POST",
+    "/bind",
+    '{"student_id":5,"course_id":6}',
+    "application/json; charset=utf-8",
+  ),
+  "a body of a +json media type": json(
+    "POST",
+    "/bind",
+    '{"student_id":7,"course_id":8}',
+    "application/x+json",
+  ),
+  "a JSON body without a content type": [
+    `POST /bind HTTP/1.1\r\n${ID}\r\nContent-Length: 30`,
+    '{"student_id":1,"course_id":9}',
+  ],
+  "an empty JSON body (422)": json("POST", "/bind", ""),
+  "a chunked JSON body": [
+    `POST /bind HTTP/1.1\r\n${ID}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked`,
+    '1e\r\n{"student_id":2,"course_id":3}\r\n0\r\n\r\n',
+  ],
+  "a JSON body read again by an async handler": json("POST", "/reread", '{"name":"Zoë"}'),
+  "a JSON body of the wrong shape, async handler (422)": json("POST", "/reread", "[1]"),
+  "a malformed JSON body, async handler (400)": json("POST", "/reread", "{"),
   "the target, query and headers read in the handler": [
     `GET /echo?a=1&a=2&b=%20c HTTP/1.1\r\n${ID}\r\nUser-Agent: probe\r\nX-Custom: yes`,
   ],

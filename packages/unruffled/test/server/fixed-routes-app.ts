@@ -24,6 +24,19 @@ const bind = endpoint({
   handler: (_request, { body }) => new JsonResponse({ bound: body }, { status: 201 }),
 });
 
+// A JSON body read again by an async handler, as text and as bytes, after its parameter.
+const reread = endpoint({
+  params: { body: p.Json(z.object({ name: z.string() })) },
+  returns: JsonResponse,
+  handler: async (request, { body }) =>
+    new JsonResponse({
+      name: body.name,
+      text: await request.text(),
+      bytes: (await request.body()).length,
+      json: await request.json(),
+    }),
+});
+
 // What the request tells of its own target and headers, read in the handler.
 const echo = endpoint({
   params: { agent: p.Header(z.string(), { default: "none" }) },
@@ -69,6 +82,7 @@ function makeApp() {
       path("/hello", { endpoint: hello }),
       path("/list", { endpoint: list }),
       path("/bind", { endpoint: bind, methods: ["POST", "PUT"] }),
+      path("/reread", { endpoint: reread, methods: ["POST"] }),
       path("/echo", { endpoint: echo }),
       path("/items/{id}", { endpoint: item }),
       path("/boom", { endpoint: boom }),

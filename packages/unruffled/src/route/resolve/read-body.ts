@@ -18,9 +18,14 @@ export interface ReadBody {
  * gets the benefit of the doubt.
  */
 export function checkJsonMediaType(type: string): void {
-  if (type !== "" && type !== "application/json" && !type.endsWith("+json")) {
+  if (!acceptsJsonMediaType(type)) {
     throw new UnsupportedMediaTypeError(`Expected a JSON body (application/json), got ${type}`);
   }
+}
+
+/** Whether a body of this media type (lower case, no parameters) is read as JSON: see checkJsonMediaType. */
+export function acceptsJsonMediaType(type: string): boolean {
+  return type === "" || type === "application/json" || type.endsWith("+json");
 }
 
 /**

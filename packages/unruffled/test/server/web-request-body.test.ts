@@ -1,0 +1,72 @@
+import { describe, expect, it } from "vitest";
+import { PayloadTooLargeError } from "../../src/errors.ts";
+import { WebRequestBody } from "../../src/server/web-request-body.ts";
+
+function bodyOf(text: string): WebRequestBody {
+  const request = new Request("http://localhost/bind", {
+    method: "POST",
+    headers: { "content-length": String(Buffer.byteLength(text)) },
+    body: text,
+  });
+  return new WebRequestBody(request, request.headers);
+}
+
+/** What collectHeldText hands over, and whether it did so at once. */
+function collected(body: WebRequestBody) {
+  let outcome: { error: Error | undefined; text: string | undefined } | undefined;
+  const held = body.collectHeldText((error, text) => {
+    outcome = { error, text };
+  });
+  return { held, outcome };
+}
+
+describe("WebRequestBody", () => {
+  it("reads the announced length only when asked", () => {
+    let reads = 0;
+    const headers = new Headers({ "content-length": "12" });
+    const get = headers.get.bind(headers);
+    Object.defineProperty(headers, "get", {
+      value: (name: string) => {
+        reads++;
+        return get(name);
+      },
+    });
+    const body = new WebRequestBody(new Request("http://localhost/", { headers }), headers);
+    expect(reads).toBe(0);
+    expect(body.length).toBe(12);
+    expect(body.length).toBe(12);
+    expect(reads).toBe(1);
+  });
+
+  it("hands a text read ahead over at once, and gives the same text and bytes on every later read", async () => {
+    const body = bodyOf("unused");
+    body.hold('{"name":"Zoë"}', undefined, 64);
+    expect(collected(body)).toEqual({ held: true, outcome: { error: undefined, text: '{"name":"Zoë"}' } });
+    expect(await body.readText(64)).toBe('{"name":"Zoë"}');
+    expect(await body.read(64)).toEqual(Buffer.from('{"name":"Zoë"}', "utf8"));
+    expect(body.abandoned).toBe(false);
+  });
+
+  it("hands over the error that reading ahead met, and gives it to every later read", async () => {
+    const body = bodyOf("unused");
+    const failure = new TypeError("Body already used");
+    body.hold(undefined, failure, 64);
+    expect(collected(body)).toEqual({ held: true, outcome: { error: failure, text: undefined } });
+    await expect(body.readText(64)).rejects.toBe(failure);
+    await expect(body.read(64)).rejects.toBe(failure);
+  });
+
+  it("refuses a text read ahead past the limit with 413, as readText does", async () => {
+    const body = bodyOf("unused");
+    body.hold("ü".repeat(40), undefined, 64);
+    const { held, outcome } = collected(body);
+    expect(held).toBe(true);
+    expect(outcome!.error).toBeInstanceOf(PayloadTooLargeError);
+    expect(outcome!.error!.message).toBe("Request body is larger than the limit of 64 bytes");
+    expect(body.abandoned).toBe(true);
+  });
+
+  it("holds nothing unless a text was read ahead", () => {
+    expect(collected(bodyOf("{}"))).toEqual({ held: false, outcome: undefined });
+  });
+});
