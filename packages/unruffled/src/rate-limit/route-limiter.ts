@@ -44,7 +44,7 @@ interface CompiledPolicy {
  * which costs more than the rest.
  */
 function checkOf(policy: CompiledPolicy, request: HttpRequest, principal: unknown): Check {
-  const cost = typeof policy.cost === "number" ? policy.cost : policy.cost(request);
+  const cost = typeof policy.cost === "number" ? policy.cost : checkedCost(policy, policy.cost(request));
   const key = policy.key(request, principal);
   if (key !== policy.lastKey) {
     policy.lastKey = key;
@@ -59,6 +59,18 @@ function checkOf(policy: CompiledPolicy, request: HttpRequest, principal: unknow
   return last.cost === cost
     ? last
     : { key: last.key, interval: last.interval, capacity: last.capacity, cost };
+}
+
+/**
+ * What a cost function gave, held to the rule `rateLimit()` sets for a fixed cost: a whole number
+ * from 1 to the limit. Anything else (0, a negative number that would give units back, NaN that would
+ * poison the key's time, more than the limit that no wait could admit) is the app's error: a 500.
+ */
+function checkedCost(policy: CompiledPolicy, cost: unknown): number {
+  if (typeof cost === "number" && Number.isInteger(cost) && cost >= 1 && cost <= policy.limit) return cost;
+  throw new TypeError(
+    `rateLimit("${policy.name}"): the cost function gave ${typeof cost === "number" ? String(cost) : (JSON.stringify(cost) ?? String(cost))}; a request's cost must be a whole number from 1 to the limit (${policy.limit}).`,
+  );
 }
 
 /**

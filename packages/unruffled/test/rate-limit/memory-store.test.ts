@@ -229,6 +229,33 @@ describe("a rate-limited route", () => {
     expect(statuses).toEqual([200, 200, 429, 200, 429]);
   });
 
+  it("answers 500 for a cost its function gives outside 1 to the limit, and charges nothing", async () => {
+    const errors: string[] = [];
+    const byHeader = rateLimit({
+      name: "weighted",
+      limit: 10,
+      window: 3600,
+      cost: (request) =>
+        request.headers["x-cost"] === "text" ? ("3" as never) : Number(request.headers["x-cost"]),
+    });
+    const server = await serve([path("/hello", { endpoint: hello, rateLimits: [byHeader] })], {
+      ...frozen(),
+      logger: { error: (details: Record<string, unknown>) => errors.push((details.err as Error).message) },
+    });
+    for (const cost of ["0", "-2", "1.5", "abc", "11", "text"]) {
+      const answer = await jsonOf(server.fetch("/hello", { headers: { "x-cost": cost } }));
+      expect(answer).toEqual({ status: 500, body: { detail: "Internal Server Error" } });
+    }
+    expect(errors).toEqual(
+      ["0", "-2", "1.5", "NaN", "11", '"3"'].map(
+        (given) =>
+          `rateLimit("weighted"): the cost function gave ${given}; a request's cost must be a whole number from 1 to the limit (10).`,
+      ),
+    );
+    const after = await server.fetch("/hello", { headers: { "x-cost": "1" } });
+    expect(members(after.headers.get("ratelimit"))).toEqual({ weighted: { r: 9, t: 360 } });
+  });
+
   it("answers 429 as quota-exceeded problem details with ERRORS.format problem", async () => {
     const server = await serve([path("/hello", { endpoint: hello, rateLimits: [burst] })], {
       settings: { ERRORS: { format: "problem" } },
