@@ -155,6 +155,10 @@ export function summarize(
         excluded: all.length - samples.length,
       };
       medians[endpoint.id] = entry;
+      if (endpoint.baseline !== undefined) {
+        const ratios = roundRatios(all, outcome.endpoints[endpoint.baseline] ?? []);
+        if (ratios.length > 0) entry.overBaseline = ratioSummary(ratios.map((r) => r.ratio));
+      }
       const ceiling = outcomes.get(CEILING)?.endpoints[endpoint.id];
       if (ceiling !== undefined && server.id !== CEILING) {
         const perSecond = roundRatios(all, ceiling).map((r) => r.ratio);
@@ -192,10 +196,6 @@ export function summarize(
       if (interval) entry.perRoundInterval[server.id] = interval;
       const perCpu = roundRatios(ours, theirs, byCpuSecond).map((r) => r.ratio);
       if (perCpu.length > 0) entry.perRoundCpu[server.id] = ratioSummary(perCpu);
-    }
-    if (endpoint.baseline !== undefined) {
-      const ratios = roundRatios(mine.endpoints[endpoint.id] ?? [], mine.endpoints[endpoint.baseline] ?? []);
-      if (ratios.length > 0) entry.overBaseline = ratioSummary(ratios.map((r) => r.ratio));
     }
   }
   return summary;

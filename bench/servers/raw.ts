@@ -5,6 +5,8 @@
 //   POST /api/enroll/bind            -> JSON {student_id, course_id}, both ints > 0; 422 otherwise, 400 on bad JSON
 //   GET  /api/enroll/secure-list     -> Authorization: Bearer bench-token (401 otherwise), then as student-list
 //   GET  /api/enroll/students        -> 100 fixed rows, as declared (no password hash)
+//   GET  /limited/hello              -> /hello behind 10⁹ requests an hour per client address, counted
+//                                       in memory (GCRA), with RateLimit-Policy and RateLimit; 429 past it
 import http from "node:http";
 import { DECLARED_ROWS } from "./student-rows.ts";
 
@@ -118,6 +120,42 @@ function bind(req: http.IncomingMessage, res: http.ServerResponse): void {
   });
 }
 
+// The rate limit written by hand, as unruffled's memory store counts it (GCRA in microseconds, a
+// client address's time in a Map), with the draft's two header lines: what the feature costs on
+// bare node:http, for the limited route's reference line.
+const LIMIT = 1_000_000_000;
+const WINDOW_S = 3600;
+const INTERVAL_US = Math.ceil((WINDOW_S * 1_000_000) / LIMIT);
+const CAPACITY_US = INTERVAL_US * LIMIT;
+const POLICY = `"bench";q=${LIMIT};w=${WINDOW_S}`;
+const arrivals = new Map<string, number>();
+
+function limitedHello(req: http.IncomingMessage, res: http.ServerResponse): void {
+  const key = req.socket.remoteAddress ?? "";
+  const now = Date.now() * 1000;
+  const start = Math.max(arrivals.get(key) ?? now, now);
+  const next = start + INTERVAL_US;
+  if (next - now > CAPACITY_US) {
+    res.writeHead(429, {
+      "content-type": "application/json; charset=utf-8",
+      "ratelimit-policy": POLICY,
+      ratelimit: `"bench";r=0;t=${Math.ceil((start - now) / 1_000_000)}`,
+      "retry-after": String(Math.ceil((next - CAPACITY_US - now) / 1_000_000)),
+    });
+    res.end('{"detail":"Too Many Requests"}');
+    return;
+  }
+  arrivals.set(key, next);
+  const remaining = Math.floor((CAPACITY_US - (next - now)) / INTERVAL_US);
+  res.writeHead(200, {
+    "content-type": "text/plain; charset=utf-8",
+    "content-length": 13,
+    "ratelimit-policy": POLICY,
+    ratelimit: `"bench";r=${remaining};t=${Math.ceil((next - now) / 1_000_000)}`,
+  });
+  res.end("Hello, World!");
+}
+
 const server = http.createServer((req, res) => {
   const url = req.url ?? "/";
   const q = url.indexOf("?");
@@ -137,6 +175,9 @@ const server = http.createServer((req, res) => {
       if (method !== "GET" && method !== "HEAD") break;
       if (authorized(req, res)) studentList(res, q === -1 ? "" : url.slice(q + 1));
       return;
+    case "/limited/hello":
+      if (method !== "GET" && method !== "HEAD") break;
+      return limitedHello(req, res);
     case "/api/enroll/students":
       if (method !== "GET" && method !== "HEAD") break;
       // The ceiling: rows already as declared, written with JSON.stringify.

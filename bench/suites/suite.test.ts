@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { baselineLine, meets, rpsLine, type Summary } from "./suite.ts";
+import { baselineLine, baselineReference, meets, rpsLine, type Summary } from "./suite.ts";
 
 describe("meets", () => {
   it("is met at or above the line", () => {
@@ -59,5 +59,19 @@ describe("target lines", () => {
     ).toBe(
       "  ✗ list: req/s vs raw node:http             0.90× per round (95 %: 0.88–0.93), 0.95× of the medians (target ≥ 0.95×)",
     );
+  });
+
+  it("prints another server's ratio to its baseline for reference, without a verdict", () => {
+    const withRaw = summary(1, [1, 1], [0.93, [0.9, 0.96]]);
+    withRaw.raw!.endpoints.list!.overBaseline = { ratio: 0.95, interval: [0.91, 0.98] };
+    expect(baselineReference("limited on raw node:http, by hand", withRaw, "list", "raw")).toBe(
+      "  · limited on raw node:http, by hand        0.95× per round (95 %: 0.91–0.98) (for reference)",
+    );
+  });
+
+  it("says n/a for a server that did not serve the endpoint", () => {
+    expect(
+      baselineReference("limited on raw node:http, by hand", summary(1, [1, 1], [1, [1, 1]]), "list", "raw"),
+    ).toBe("  · limited on raw node:http, by hand        n/a");
   });
 });

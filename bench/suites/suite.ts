@@ -29,7 +29,7 @@ export type EndpointDef = {
   /** the servers that serve it (default: all of the suite's); the others are not loaded on it */
   servers?: string[];
   /**
-   * another endpoint of the suite this one is compared with on unruffled itself, same round: what
+   * another endpoint of the suite this one is compared with on each server itself, same round: what
    * the difference between the two costs (EndpointSummary.overBaseline)
    */
   baseline?: string;
@@ -101,8 +101,8 @@ export type EndpointSummary = {
   /** unruffled only: by peer id, the same-round ratio of requests per CPU-second */
   perRoundCpu?: Record<string, RatioSummary>;
   /**
-   * unruffled only, for an endpoint with a `baseline`: the median over the rounds of its req/s over
-   * the baseline endpoint's in the same round, with the 95 % interval when there are enough rounds
+   * for an endpoint with a `baseline`: the median over the rounds of its req/s over the baseline
+   * endpoint's on the same server in the same round, with the 95 % interval when there are enough rounds
    */
   overBaseline?: RatioSummary;
 };
@@ -181,6 +181,17 @@ export function baselineLine(text: string, summary: Summary, endpointId: string,
     text,
     `${over.ratio.toFixed(2)}× per round${range} (target ≥ ${factor}×${verdict.note})`,
   );
+}
+
+/**
+ * Another server's own ratio of an endpoint to its baseline, beside unruffled's, without a verdict:
+ * what the same feature costs there (the rate limit written by hand on raw node:http).
+ */
+export function baselineReference(text: string, summary: Summary, endpointId: string, serverId: string) {
+  const over = summary[serverId]?.endpoints[endpointId]?.overBaseline;
+  if (over === undefined || !known(over.ratio)) return targetLine(null, text, "");
+  const range = over.interval ? ` (95 %: ${over.interval[0].toFixed(2)}–${over.interval[1].toFixed(2)})` : "";
+  return `  · ${text.padEnd(40)} ${over.ratio.toFixed(2)}× per round${range} (for reference)`;
 }
 
 /** `mine` is at most `peer` (latency, memory). */
