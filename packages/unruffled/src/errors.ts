@@ -86,8 +86,8 @@ export class MalformedBodyError extends HttpError {
 
 export class UnsupportedMediaTypeError extends HttpError {
   override name = "UnsupportedMediaTypeError";
-  constructor(message: string) {
-    super(415, message);
+  constructor(message: string, headers?: Record<string, string>) {
+    super(415, message, headers);
   }
 }
 

@@ -19,7 +19,7 @@ export interface FixedRoute {
    * request's body source, so that the route answers without waiting again (see answerFixedJson).
    */
   readonly readsJsonFirst: boolean;
-  /** For such a route, whether this request's body will be read (its media type is JSON's). */
+  /** For such a route, whether this request's body will be read ahead (a JSON media type, no content coding). */
   readsBodyOf(request: HttpRequest): boolean;
   answer(request: HttpRequest): HttpResponse | Promise<HttpResponse>;
   /**

@@ -16,9 +16,12 @@ import type { FixedRoute } from "./fixed-routes.ts";
 import { RouteTable, type RouteTarget } from "./route-table.ts";
 import { EndpointRunner } from "./run-endpoint.ts";
 
-/** Whether a route that reads a JSON body first reads this request's (else it answers 415 unread). */
+/**
+ * Whether a route that reads a JSON body first reads this request's ahead: of a JSON media type and
+ * without a content coding. Any other goes the route's usual way, which answers it 415 unread.
+ */
 function readsJsonBodyOf(request: HttpRequest): boolean {
-  return acceptsJsonMediaType(request.contentType);
+  return acceptsJsonMediaType(request.contentType) && request.header("content-encoding") === undefined;
 }
 
 /** What answering requests needs, made once by the app. */

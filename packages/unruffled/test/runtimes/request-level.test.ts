@@ -4,6 +4,7 @@
 // the same requests must get the same answers.
 import { connect, type Socket } from "node:net";
 import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
 import { endProcessGroups, waitFor } from "process-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RuntimeName, runtimeCommand, type ServedApp, serveOn, startOn } from "./runtime-process.ts";
@@ -94,6 +95,24 @@ describe.each(RUNTIMES)("on %s", (runtime) => {
     expect(await deep.json()).toEqual({
       detail: "Malformed JSON body: nested deeper than the limit of 64 levels",
     });
+  });
+
+  it("refuses a body sent with a content coding with 415, as it reads bodies only as sent", async () => {
+    const response = await fetch(url("/students/7/enrolments?term=spring"), {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        "content-encoding": "gzip",
+        "x-school": "north",
+        cookie: "session=abcd",
+      },
+      body: gzipSync('{"course":"m","credits":5}'),
+    });
+    expect([response.status, response.headers.get("accept-encoding"), await response.json()]).toEqual([
+      415,
+      "identity",
+      { detail: "Expected a body without a content coding (Content-Encoding), got gzip" },
+    ]);
   });
 
   it("gives a JSON body read for a parameter again as text and as bytes", async () => {

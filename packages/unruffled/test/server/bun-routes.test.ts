@@ -77,6 +77,10 @@ const REQUESTS: Record<string, readonly [string, string?]> = {
     `POST /bind HTTP/1.1\r\n${ID}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked`,
     '1e\r\n{"student_id":2,"course_id":3}\r\n0\r\n\r\n',
   ],
+  "a JSON body with a content coding (415)": [
+    `POST /bind HTTP/1.1\r\n${ID}\r\nContent-Type: application/json\r\nContent-Encoding: gzip\r\nContent-Length: 30`,
+    '{"student_id":1,"course_id":9}',
+  ],
   "a JSON body read again by an async handler": json("POST", "/reread", '{"name":"Zoë"}'),
   "a JSON body of the wrong shape, async handler (422)": json("POST", "/reread", "[1]"),
   "a malformed JSON body, async handler (400)": json("POST", "/reread", "{"),
@@ -107,6 +111,11 @@ describe("serve(app) on Bun", () => {
     const fromFetch = await exchange(generic, head, body);
     expect(fromRoutes).toBe(fromFetch);
     expect(fromRoutes).toMatch(/^HTTP\/1\.1 \d{3} /);
+  });
+
+  it("does not read ahead a JSON body with a content coding: its route answers 415", async () => {
+    const [head, body] = REQUESTS["a JSON body with a content coding (415)"]!;
+    expect(await exchange(routed, head, body)).toMatch(/^HTTP\/1\.1 415 /);
   });
 
   it("gives a request without an id one of its own, as the generic path does", async () => {

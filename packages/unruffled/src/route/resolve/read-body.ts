@@ -23,6 +23,24 @@ export function checkJsonMediaType(type: string): void {
   }
 }
 
+/**
+ * Refuses with 415 a body sent with a content coding (`Content-Encoding: gzip`, `br`, …): a declared
+ * body is read as it was sent, so compressed bytes would reach the JSON, form or multipart parser,
+ * which reads them as a malformed body or, worse, as fields and files. The answer's
+ * `Accept-Encoding: identity` says which coding is read (RFC 9110 §15.5.16): none.
+ */
+export function checkContentCoding(header: string | string[] | undefined): void {
+  if (header === undefined) return;
+  const coding = (typeof header === "string" ? header : header.join(", ")).trim();
+  if (coding === "" || coding.toLowerCase() === "identity") return;
+  throw new UnsupportedMediaTypeError(
+    `Expected a body without a content coding (Content-Encoding), got ${coding}`,
+    ACCEPTED_CODING,
+  );
+}
+
+const ACCEPTED_CODING: Readonly<Record<string, string>> = Object.freeze({ "accept-encoding": "identity" });
+
 /** Whether a body of this media type (lower case, no parameters) is read as JSON: see checkJsonMediaType. */
 export function acceptsJsonMediaType(type: string): boolean {
   return type === "" || type === "application/json" || type.endsWith("+json");
@@ -40,6 +58,7 @@ export async function readFormBody(
   request: HttpRequest,
   limits: UploadLimits,
 ): Promise<ReadBody> {
+  checkContentCoding(request.header("content-encoding"));
   const type = request.contentType;
   if (description.bodyFormat === "form") {
     if (type === "multipart/form-data") return readMultipartBody(description, request, limits);

@@ -4,7 +4,7 @@ import type { HttpRequest } from "../../http/request.ts";
 import { parseJsonBody, parseJsonText } from "../../http/request.ts";
 import type { EndpointDescription, ParamDescription, WireField } from "../description.ts";
 import type { StringSource } from "../wire/string-source.ts";
-import { checkJsonMediaType, type ReadBody, readFormBody } from "./read-body.ts";
+import { checkContentCoding, checkJsonMediaType, type ReadBody, readFormBody } from "./read-body.ts";
 import { toValidationIssues } from "./validation-issues.ts";
 
 type Values = Record<string, unknown>;
@@ -66,6 +66,7 @@ export function resolveParams(
       if (request.bodySource.collectHeldText?.(parsed) === true) return;
       try {
         checkJsonMediaType(request.contentType);
+        checkContentCoding(request.header("content-encoding"));
       } catch (error) {
         done(error, undefined);
         return;

@@ -1,3 +1,4 @@
+import { gzipSync } from "node:zlib";
 import { exceptionHandler, HttpError } from "unruffled";
 import { JsonResponse } from "unruffled/http";
 import { endpoint, p, path } from "unruffled/route";
@@ -212,6 +213,63 @@ describe("form bodies", () => {
           "Expected a form body (application/x-www-form-urlencoded or multipart/form-data), got application/json",
       },
     });
+  });
+});
+
+describe("bodies sent with a content coding", () => {
+  const upload = echo({ note: p.File() });
+
+  it("refuses a compressed JSON body with 415 and the coding it reads, instead of parsing its bytes", async () => {
+    const server = await serveEndpoint("/bind", bind, ["POST"]);
+    const response = await server.fetch("/bind", {
+      method: "POST",
+      headers: { ...JSON_HEADERS, "content-encoding": "gzip" },
+      body: gzipSync('{"student_id":1,"course_id":2}'),
+    });
+    expect([response.headers.get("accept-encoding"), await jsonOf(response)]).toEqual([
+      "identity",
+      {
+        status: 415,
+        body: { detail: "Expected a body without a content coding (Content-Encoding), got gzip" },
+      },
+    ]);
+  });
+
+  it("reads a body whose coding is identity as it is", async () => {
+    const server = await serveEndpoint("/bind", bind, ["POST"]);
+    const response = server.fetch("/bind", {
+      method: "POST",
+      headers: { ...JSON_HEADERS, "content-encoding": "Identity" },
+      body: '{"student_id":1,"course_id":2}',
+    });
+    expect(await jsonOf(response)).toEqual({ status: 200, body: { body: { student_id: 1, course_id: 2 } } });
+  });
+
+  it("refuses an encoded form body and an encoded multipart body with 415", async () => {
+    const form = await serveEndpoint("/f", echo({ name: p.Form(z.string()) }), ["POST"]);
+    const files = await serveEndpoint("/u", upload, ["POST"]);
+    const multipart = new FormData();
+    multipart.append("note", new Blob(["hi"]), "note.txt");
+    const encoded = { "content-encoding": "br, gzip" };
+    expect([
+      await jsonOf(
+        form.fetch("/f", {
+          method: "POST",
+          headers: { "content-type": "application/x-www-form-urlencoded", ...encoded },
+          body: "name=ann",
+        }),
+      ),
+      await jsonOf(files.fetch("/u", { method: "POST", headers: encoded, body: multipart })),
+    ]).toEqual([
+      {
+        status: 415,
+        body: { detail: "Expected a body without a content coding (Content-Encoding), got br, gzip" },
+      },
+      {
+        status: 415,
+        body: { detail: "Expected a body without a content coding (Content-Encoding), got br, gzip" },
+      },
+    ]);
   });
 });
 
