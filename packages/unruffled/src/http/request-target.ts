@@ -21,6 +21,26 @@ export function targetOf(url: string): string {
 }
 
 /**
+ * The origin form (path and query) of a request target as the client sent it. A target in absolute
+ * form (`GET http://host/items?page=2`, what a client sends to a proxy) is read as its path and
+ * query, since a server must accept that form (RFC 9112 §3.2.2) and routes by the path; "/" when it
+ * names no path. Any other target (origin form, `*`, an authority) is returned as it is.
+ *
+ * @example originFormOf("http://localhost:8000/items?page=2") // "/items?page=2"
+ */
+export function originFormOf(target: string): string {
+  if (target.charCodeAt(0) === SLASH || !ABSOLUTE_FORM.test(target)) return target;
+  const pathStart = target.indexOf("/", target.indexOf("//") + 2);
+  const queryStart = target.indexOf("?");
+  if (pathStart >= 0 && (queryStart < 0 || pathStart < queryStart)) return target.slice(pathStart);
+  return queryStart < 0 ? "/" : `/${target.slice(queryStart)}`;
+}
+
+const SLASH = 47;
+// RFC 3986 §3.1's scheme, then the authority's `//`.
+const ABSOLUTE_FORM = /^[a-z][a-z\d+.-]*:\/\//i;
+
+/**
  * The query string (without `?`) of an absolute URL, read from it straight: a request whose runtime
  * routed it reads its query without making its target or path strings first.
  *

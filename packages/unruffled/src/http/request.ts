@@ -9,7 +9,7 @@ import { type BodyLimits, DEFAULT_BODY_LIMITS } from "./body-limits.ts";
 import { abortWhenClientGoes, type ClientConnection } from "./client-signal.ts";
 import { parseCookies } from "./cookies.ts";
 import { jsonNestsDeeperThan } from "./json-depth.ts";
-import { queryOf, targetOf, type UrlSource } from "./request-target.ts";
+import { originFormOf, queryOf, targetOf, type UrlSource } from "./request-target.ts";
 import { headersObjectOf, isWebHeaders, type WebHeaders } from "./web-headers.ts";
 
 /** What an adapter (Node `http`, web `fetch`) hands to the app for one request. */
@@ -96,7 +96,7 @@ export class HttpRequest {
   get url(): string {
     if (this.target === undefined) {
       const source = this.urlSource;
-      this.target = typeof source === "string" ? source : targetOf(this.absoluteUrl());
+      this.target = typeof source === "string" ? originFormOf(source) : targetOf(this.absoluteUrl());
     }
     return this.target;
   }

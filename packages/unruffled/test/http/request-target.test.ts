@@ -1,6 +1,10 @@
-import { DEFAULT_BODY_LIMITS, HttpRequest, WebBodySource } from "unruffled/http";
+import { DEFAULT_BODY_LIMITS, HttpRequest, JsonResponse, WebBodySource } from "unruffled/http";
+import { endpoint, p } from "unruffled/route";
 import { describe, expect, it } from "vitest";
-import { queryOf, targetOf } from "../../src/http/request-target.ts";
+import { z } from "zod";
+import { originFormOf, queryOf, targetOf } from "../../src/http/request-target.ts";
+import { bodyOf, openRaw, statusOf } from "../support/raw-http.ts";
+import { serveEndpoint } from "../support/serve.ts";
 
 /** A web request's URL that counts how often it is read (Bun makes a new string per read). */
 class CountedUrl {
@@ -73,5 +77,49 @@ describe("the request target", () => {
     const target = targetOf(url);
     const queryStart = target.indexOf("?");
     expect(queryOf(url)).toBe(queryStart < 0 ? "" : target.slice(queryStart + 1));
+  });
+});
+
+describe("a target in absolute form (RFC 9112 §3.2.2: a server must accept it)", () => {
+  it("is read as its path and query, as the origin form of the same request", () => {
+    const request = requestWith("http://example.com:8080/students/7?tag=a&tag=b");
+    expect([request.url, request.path, request.queryString]).toEqual([
+      "/students/7?tag=a&tag=b",
+      "/students/7",
+      "tag=a&tag=b",
+    ]);
+  });
+
+  it("gives / for an authority without a path, keeping its query", () => {
+    expect([originFormOf("https://example.com"), originFormOf("HTTP://example.com?page=2")]).toEqual([
+      "/",
+      "/?page=2",
+    ]);
+  });
+
+  it("leaves the origin, asterisk and authority forms as sent", () => {
+    expect(["/a//b?c", "*", "example.com:443", "a/b"].map(originFormOf)).toEqual([
+      "/a//b?c",
+      "*",
+      "example.com:443",
+      "a/b",
+    ]);
+  });
+
+  it("routes a request sent in absolute form over HTTP as its origin form", async () => {
+    const server = await serveEndpoint(
+      "/items/{id}",
+      endpoint({
+        params: { id: p.Path(z.int()), page: p.Query(z.int()) },
+        returns: JsonResponse,
+        handler: (request, { id, page }) => new JsonResponse({ id, page, path: request.path }),
+      }),
+    );
+    const exchange = await openRaw(server.port);
+    await exchange.write(
+      `GET http://127.0.0.1:${server.port}/items/7?page=2 HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`,
+    );
+    const raw = await exchange.closed();
+    expect([statusOf(raw), JSON.parse(bodyOf(raw))]).toEqual([200, { id: 7, page: 2, path: "/items/7" }]);
   });
 });

@@ -205,6 +205,24 @@ describe.each(RUNTIMES)("on %s", (runtime) => {
     expect(await response.json()).toEqual({ detail: "Request body is larger than the limit of 1024 bytes" });
   });
 
+  it("routes a request target in absolute form by its path, as RFC 9112 §3.2.2 requires", async () => {
+    const answer = await new Promise<string>((resolve, reject) => {
+      let received = "";
+      const socket = connect(server.port, "127.0.0.1", () =>
+        socket.write(
+          `GET ${server.origin}/declared/3?page=1 HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`,
+        ),
+      );
+      socket.on("data", (chunk) => (received += chunk.toString("latin1")));
+      socket.once("error", reject);
+      socket.once("close", () => resolve(received));
+    });
+    expect([answer.split("\r\n")[0], answer.slice(answer.indexOf("\r\n\r\n") + 4)]).toEqual([
+      "HTTP/1.1 200 OK",
+      '{"id":3,"name":"Ada"}',
+    ]);
+  });
+
   it("sends only the fields a declared model declares", async () => {
     const response = await fetch(url("/declared/3"));
     expect(response.status).toBe(200);
