@@ -24,7 +24,8 @@ export function targetOf(url: string): string {
  * The origin form (path and query) of a request target as the client sent it. A target in absolute
  * form (`GET http://host/items?page=2`, what a client sends to a proxy) is read as its path and
  * query, since a server must accept that form (RFC 9112 §3.2.2) and routes by the path; "/" when it
- * names no path. Any other target (origin form, `*`, an authority) is returned as it is.
+ * names no path. Any other target (origin form, `*`, an authority, a URI of another scheme) is
+ * returned as it is.
  *
  * @example originFormOf("http://localhost:8000/items?page=2") // "/items?page=2"
  */
@@ -37,8 +38,9 @@ export function originFormOf(target: string): string {
 }
 
 const SLASH = 47;
-// RFC 3986 §3.1's scheme, then the authority's `//`.
-const ABSOLUTE_FORM = /^[a-z][a-z\d+.-]*:\/\//i;
+// An http or https URI with an authority: the targets an HTTP server serves (any other scheme, such
+// as `ftp://host/x`, names no resource of this server and is left to the router's 404).
+const ABSOLUTE_FORM = /^https?:\/\//i;
 
 /**
  * The query string (without `?`) of an absolute URL, read from it straight: a request whose runtime

@@ -97,12 +97,13 @@ describe("a target in absolute form (RFC 9112 §3.2.2: a server must accept it)"
     ]);
   });
 
-  it("leaves the origin, asterisk and authority forms as sent", () => {
-    expect(["/a//b?c", "*", "example.com:443", "a/b"].map(originFormOf)).toEqual([
+  it("leaves the origin, asterisk and authority forms, and other schemes' URIs, as sent", () => {
+    expect(["/a//b?c", "*", "example.com:443", "a/b", "ftp://example.com/x"].map(originFormOf)).toEqual([
       "/a//b?c",
       "*",
       "example.com:443",
       "a/b",
+      "ftp://example.com/x",
     ]);
   });
 
