@@ -65,8 +65,8 @@ export function resolveParams(
       // (FixedRoute.readsBodyOf, with nothing in between): not read and checked again.
       if (request.bodySource.collectHeldText?.(parsed) === true) return;
       try {
-        checkJsonMediaType(request.contentType);
         checkContentCoding(request.header("content-encoding"));
+        checkJsonMediaType(request.contentType);
       } catch (error) {
         done(error, undefined);
         return;

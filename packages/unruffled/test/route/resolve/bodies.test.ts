@@ -235,6 +235,19 @@ describe("bodies sent with a content coding", () => {
     ]);
   });
 
+  it("names the coding before the media type, for a JSON endpoint as for a form", async () => {
+    const server = await serveEndpoint("/bind", bind, ["POST"]);
+    const response = server.fetch("/bind", {
+      method: "POST",
+      headers: { "content-type": "text/plain", "content-encoding": "gzip" },
+      body: "{}",
+    });
+    expect(await jsonOf(response)).toEqual({
+      status: 415,
+      body: { detail: "Expected a body without a content coding (Content-Encoding), got gzip" },
+    });
+  });
+
   it("reads a body whose coding is identity as it is", async () => {
     const server = await serveEndpoint("/bind", bind, ["POST"]);
     const response = server.fetch("/bind", {
