@@ -12,6 +12,9 @@ import { jsonNestsDeeperThan } from "./json-depth.ts";
 import { originFormOf, queryOf, targetOf, type UrlSource } from "./request-target.ts";
 import { headersObjectOf, isWebHeaders, type WebHeaders } from "./web-headers.ts";
 
+// Node's querystring with no cap on the number of keys (its default is 1,000).
+const ALL_KEYS = { maxKeys: 0 };
+
 /** What an adapter (Node `http`, web `fetch`) hands to the app for one request. */
 export interface RawRequest {
   method: string;
@@ -186,10 +189,17 @@ export class HttpRequest {
     this.queryPart ??= queryStart < 0 ? "" : url.slice(queryStart + 1);
   }
 
-  /** Query parameters; a repeated key gives an array. */
+  /**
+   * Query parameters; a repeated key gives an array. Every key is read: Node's querystring stops at
+   * 1,000 by default and would drop the rest silently (a declared parameter sent after them read as
+   * missing). The query's length is bounded by the server's limit on the request head.
+   */
   get query(): ParsedUrlQuery {
     if (this.parsedQuery === undefined) {
-      this.parsedQuery = this.queryString === "" ? Object.create(null) : parseQueryString(this.queryString);
+      this.parsedQuery =
+        this.queryString === ""
+          ? Object.create(null)
+          : parseQueryString(this.queryString, "&", "=", ALL_KEYS);
     }
     return this.parsedQuery!;
   }
@@ -332,7 +342,7 @@ export function parseFormBody(bytes: Buffer, maxFields: number = DEFAULT_BODY_LI
     throw new PayloadTooLargeError(`Too many form fields: the limit is ${maxFields}`, maxFields);
   }
   // The count is checked above; Node's own cap of 1,000 keys would drop fields silently.
-  return parseQueryString(text, "&", "=", { maxKeys: 0 });
+  return parseQueryString(text, "&", "=", ALL_KEYS);
 }
 
 /** Non-empty `&`-separated pairs, as `querystring.parse` counts them. */

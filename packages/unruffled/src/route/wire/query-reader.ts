@@ -1,17 +1,13 @@
 import type { StringSource } from "./string-source.ts";
 
-// Node's querystring stops after 1,000 pairs, which takes at least 1,000 separators: a shorter
-// string is never cut.
-const LONGEST_PLAIN = 999;
-
 /**
  * Reads the values of the query names a route declares straight from the raw query string, compiled
  * once per endpoint. `request.query` builds a dictionary of every key per request, which made it the
  * costliest step of a small validated GET; this reads only the declared names.
  *
  * It gives exactly what `request.query` would, or `undefined` when it can't be sure and the caller
- * must use `request.query`: a string that needs decoding (`%`, `+`), one long enough for Node's
- * 1,000-key cap to matter, or a route that declares the empty name.
+ * must use `request.query`: a string that needs decoding (`%`, `+`), or a route that declares the
+ * empty name.
  *
  * @example new QueryReader(["page", "size"]).read("page=2&page=3&x=1") // { page: ["2", "3"], size: undefined }
  */
@@ -30,13 +26,7 @@ export class QueryReader {
 
   read(queryString: string): StringSource | undefined {
     const length = queryString.length;
-    if (
-      this.declaresEmptyName ||
-      length > LONGEST_PLAIN ||
-      queryString.includes("%") ||
-      queryString.includes("+")
-    )
-      return undefined;
+    if (this.declaresEmptyName || queryString.includes("%") || queryString.includes("+")) return undefined;
     const values: Record<string, string | string[] | undefined> = { ...this.unset };
     let start = 0;
     // The next "=" at or after `start`, searched again only once passed: linear in the string.
