@@ -229,6 +229,7 @@ export class App {
           onStoreFailure: limits.on_store_failure,
           legacyHeaders: limits.legacy_headers,
           warnInterval: limits.warn_interval,
+          storeTimeout: limits.store_timeout,
           lastWarning: { at: Number.NEGATIVE_INFINITY },
           warn: (details, message) => {
             const given = options.logger as { warn?: ErrorLogger["error"] } | undefined;

@@ -50,8 +50,13 @@ return out
 interface RedisClientLike {
   evalSha(sha: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
   eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
-  close?(): Promise<unknown>;
-  quit?(): Promise<unknown>;
+}
+
+/** The store's own client, which it connects and ends. */
+interface OwnedClient extends RedisClientLike {
+  connect(): Promise<unknown>;
+  destroy(): void;
+  on(event: "error", listener: () => void): unknown;
 }
 
 export interface RedisStoreOptions {
@@ -88,7 +93,10 @@ class RedisStore implements RateLimitStore {
     .update(GCRA_LUA)
     .digest("hex");
   private client: Promise<RedisClientLike> | undefined;
-  private owned: RedisClientLike | undefined;
+  /** The client the store made (from its first connection attempt on), which `close()` ends. */
+  private owned: OwnedClient | undefined;
+  /** How many times the store was closed: a connection begun before a close makes no client after it. */
+  private closes = 0;
 
   constructor(options: RedisStoreOptions) {
     this.options = options;
@@ -131,31 +139,40 @@ class RedisStore implements RateLimitStore {
   }
 
   private async connect(): Promise<RedisClientLike> {
+    const closes = this.closes;
     const { createClient } = await import("redis");
+    // Closed while the package loaded: no client for a store that was told to let go.
+    if (closes !== this.closes) throw new Error("The rate-limit store was closed while it connected");
     const client = createClient({
       url: this.options.url,
       // A request must not wait for a Redis that is down: its command fails, and the policy decides.
       disableOfflineQueue: true,
       socket: { reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, 2_000) },
-    });
+    }) as unknown as OwnedClient;
     // Errors of the connection are the commands' failures; an unhandled "error" event would crash.
     client.on("error", () => {});
+    this.owned = client;
     try {
       await client.connect();
     } catch (error) {
       this.client = undefined;
+      if (this.owned === client) this.owned = undefined;
       client.destroy();
       throw error;
     }
-    this.owned = client as unknown as RedisClientLike;
-    return this.owned;
+    return client;
   }
 
+  /**
+   * Ends the store's own client at once, connected or not. `app.close()` calls it once every request
+   * was answered, so no command of the store is left to wait for; a graceful close would wait for the
+   * replies of a connection being made again, which a Redis that is gone never sends.
+   */
   async close(): Promise<void> {
+    this.closes++;
     const owned = this.owned;
     this.owned = undefined;
     this.client = undefined;
-    if (owned === undefined) return;
-    await (owned.close?.() ?? owned.quit?.())?.catch(() => {});
+    owned?.destroy();
   }
 }

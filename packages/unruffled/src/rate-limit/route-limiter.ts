@@ -6,6 +6,7 @@ import type { Check } from "./gcra.ts";
 import { policyHeader, RateLimitField, seconds } from "./headers.ts";
 import type { RateLimitKey, RateLimitPolicy } from "./policy.ts";
 import type { Decisions, RateLimitStore } from "./store.ts";
+import { withinStoreTimeout } from "./store-timeout.ts";
 import { RateLimitStoreUnavailableError, TooManyRequestsError } from "./too-many-requests.ts";
 
 /** What every limited route of an app shares: the store, and what to do when it fails. */
@@ -18,6 +19,8 @@ export interface LimiterContext {
   /** Where the store's failures are told, at most once per `warnInterval` ms. */
   warn(details: Record<string, unknown>, message: string): void;
   warnInterval: number;
+  /** How long a store that answers through a promise may take before its silence counts as a failure (ms). */
+  storeTimeout: number;
   /** When the last warning was told (shared by the app's routes). */
   lastWarning: { at: number };
 }
@@ -145,9 +148,15 @@ export class RouteLimiter {
     return checks;
   }
 
-  /** Asks the store about every policy of the route at once; may throw, or reject, when it fails. */
+  /**
+   * Asks the store about every policy of the route at once; may throw, or reject, when it fails or
+   * stays silent past `RATE_LIMITS.store_timeout`. A store that decides at once (memory) is not timed.
+   */
   consume(checks: readonly Check[]): Decisions | Promise<Decisions> {
-    return this.context.store.consume(checks);
+    const decisions = this.context.store.consume(checks);
+    return decisions instanceof Promise
+      ? withinStoreTimeout(decisions, this.context.storeTimeout)
+      : decisions;
   }
 
   /** The 429 of a request some policy refuses, or undefined when all admit it. */

@@ -57,4 +57,12 @@ describe("rate limits are checked when they are declared and when the app is bui
       new TypeError('The RATE_LIMITS setting "on_store_failure" must be "open" or "closed", got "sometimes"'),
     );
   });
+
+  it("refuses a store_timeout that is not a whole number of ms from 1", () => {
+    for (const store_timeout of [0, -5, 1.5, Number.NaN, "1000" as unknown as number]) {
+      expect(() => createApp({ routes: [], settings: { RATE_LIMITS: { store_timeout } } })).toThrow(
+        new TypeError('The RATE_LIMITS setting "store_timeout" must be a whole number of ms, at least 1'),
+      );
+    }
+  });
 });

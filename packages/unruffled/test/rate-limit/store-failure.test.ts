@@ -1,7 +1,10 @@
+import { connect, createServer, type Server, type Socket } from "node:net";
 import { waitFor } from "process-support";
+import { createApp } from "unruffled";
 import { JsonResponse } from "unruffled/http";
 import { rateLimit, redisStore } from "unruffled/rate-limit";
 import { endpoint, path } from "unruffled/route";
+import { startServer } from "unruffled/testing";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { serve } from "../support/serve.ts";
 import { startRedis, type TestRedis } from "../support/stores.ts";
@@ -74,5 +77,105 @@ describe("when the store fails mid-run (Redis stopped)", () => {
       "The rate-limit store cannot be reached: limited routes answer 503",
     );
     await redis.start();
+  });
+});
+
+/**
+ * A TCP server that takes connections and never answers, as a Redis that is overloaded, cut off
+ * mid-connection, or another service on its port does. `relayTo` forwards to a real Redis until
+ * `silence()`, which also drops the connections it relayed, so that the client connects again.
+ */
+async function silentServer(relayTo?: number) {
+  let relaying = relayTo !== undefined;
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((socket) => {
+    sockets.add(socket);
+    socket.on("error", () => {});
+    socket.on("close", () => sockets.delete(socket));
+    if (!relaying || relayTo === undefined) return;
+    const upstream = connect(relayTo, "127.0.0.1");
+    upstream.on("error", () => socket.destroy());
+    sockets.add(upstream);
+    socket.pipe(upstream).pipe(socket);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as { port: number }).port;
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    silence() {
+      relaying = false;
+      for (const socket of sockets) socket.destroy();
+    },
+    async close() {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+describe("when the store takes the connection and never answers", () => {
+  const quick = { RATE_LIMITS: { store_timeout: 200 } };
+
+  it("admits the request once RATE_LIMITS.store_timeout has passed, failing open, and closes", async () => {
+    const silent = await silentServer();
+    const logger = { error: vi.fn(), warn: vi.fn() };
+    const app = createApp({
+      routes,
+      rateLimitStore: redisStore({ url: silent.url }),
+      settings: quick,
+      logger,
+    });
+    const server = await startServer(app);
+    const answer = await server.fetch("/hello");
+    expect([answer.status, answer.headers.get("ratelimit"), await answer.json()]).toEqual([
+      200,
+      null,
+      { hello: "you" },
+    ]);
+    expect(logger.warn.mock.calls.map(([details, message]) => [details.err.message, message])).toEqual([
+      [
+        "The rate-limit store did not answer within 200 ms",
+        "The rate-limit store cannot be reached: requests are admitted without limits",
+      ],
+    ]);
+    await server.close();
+    await silent.close();
+  });
+
+  it("answers 503 past the timeout when failing closed", async () => {
+    const silent = await silentServer();
+    const app = createApp({
+      routes,
+      rateLimitStore: redisStore({ url: silent.url }),
+      settings: { RATE_LIMITS: { store_timeout: 200, on_store_failure: "closed" } },
+      logger: { error: vi.fn(), warn: vi.fn() },
+    });
+    const server = await startServer(app);
+    const answer = await server.fetch("/hello");
+    expect([answer.status, await answer.json()]).toEqual([
+      503,
+      { detail: "Service Unavailable: the rate-limit store cannot be reached" },
+    ]);
+    await server.close();
+    await silent.close();
+  });
+
+  it("closes while its client connects again to a Redis that went silent", async () => {
+    const redis = await startRedis();
+    const relay = await silentServer(redis.port);
+    const app = createApp({
+      routes,
+      rateLimitStore: redisStore({ url: relay.url }),
+      settings: quick,
+      logger: { error: vi.fn(), warn: vi.fn() },
+    });
+    const server = await startServer(app);
+    expect((await server.fetch("/hello")).headers.get("ratelimit")).toBe('"hourly";r=19;t=180');
+    // The connection drops; the client connects again and waits for the replies of its handshake.
+    relay.silence();
+    expect((await server.fetch("/hello")).status).toBe(200);
+    await server.close();
+    await relay.close();
+    await redis.close();
   });
 });
