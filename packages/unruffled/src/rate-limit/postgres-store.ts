@@ -68,6 +68,12 @@ export interface PostgresStoreOptions {
   table?: string;
   /** How often the keys whose quota is whole again are deleted, in ms (default 60 s; 0: never). */
   sweepInterval?: number;
+  /**
+   * How long a query of the store's own pool may wait for the database, in ms (default 5 s): a
+   * connection on which the server stopped answering is then given up, so that `app.close()` can
+   * end the pool. A request waits at most `RATE_LIMITS.store_timeout` either way.
+   */
+  queryTimeout?: number;
 }
 
 // The most rows one delete takes: a sweep of many keys is several short statements, not one long one.
@@ -99,7 +105,13 @@ export function postgresStore(options: PostgresStoreOptions): PostgresStore {
       `postgresStore(): sweepInterval must be a whole number of milliseconds (0: never), got ${JSON.stringify(sweepInterval)}`,
     );
   }
-  return new PostgresStore(options, table, sweepInterval);
+  const queryTimeout = options.queryTimeout ?? 5_000;
+  if (!Number.isInteger(queryTimeout) || queryTimeout < 1) {
+    throw new TypeError(
+      `postgresStore(): queryTimeout must be a whole number of milliseconds, at least 1, got ${JSON.stringify(queryTimeout)}`,
+    );
+  }
+  return new PostgresStore({ ...options, queryTimeout }, table, sweepInterval);
 }
 
 /** The store `postgresStore()` makes: a `RateLimitStore` that can also be swept on demand. */
@@ -166,6 +178,7 @@ export class PostgresStore implements RateLimitStore {
       pool = this.owned ??= new Pool({
         connectionString: this.options.connectionString,
         connectionTimeoutMillis: 2_000,
+        query_timeout: this.options.queryTimeout,
       });
       // An idle client that loses its connection must not crash the process: the next query fails instead.
       pool.on?.("error", () => {});

@@ -2,12 +2,12 @@ import { connect, createServer, type Server, type Socket } from "node:net";
 import { waitFor } from "process-support";
 import { createApp } from "unruffled";
 import { JsonResponse } from "unruffled/http";
-import { rateLimit, redisStore } from "unruffled/rate-limit";
+import { postgresStore, rateLimit, redisStore } from "unruffled/rate-limit";
 import { endpoint, path } from "unruffled/route";
 import { startServer } from "unruffled/testing";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { serve } from "../support/serve.ts";
-import { startRedis, type TestRedis } from "../support/stores.ts";
+import { createPostgresDatabase, startRedis, type TestRedis } from "../support/stores.ts";
 
 vi.setConfig({ testTimeout: 120_000 });
 
@@ -87,6 +87,8 @@ describe("when the store fails mid-run (Redis stopped)", () => {
  */
 async function silentServer(relayTo?: number) {
   let relaying = relayTo !== undefined;
+  // Muted: the connections stay open, and nothing passes either way.
+  let muted = false;
   const sockets = new Set<Socket>();
   const server: Server = createServer((socket) => {
     sockets.add(socket);
@@ -96,7 +98,8 @@ async function silentServer(relayTo?: number) {
     const upstream = connect(relayTo, "127.0.0.1");
     upstream.on("error", () => socket.destroy());
     sockets.add(upstream);
-    socket.pipe(upstream).pipe(socket);
+    socket.on("data", (chunk) => muted || upstream.write(chunk));
+    upstream.on("data", (chunk) => muted || socket.write(chunk));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const port = (server.address() as { port: number }).port;
@@ -105,6 +108,9 @@ async function silentServer(relayTo?: number) {
     silence() {
       relaying = false;
       for (const socket of sockets) socket.destroy();
+    },
+    mute() {
+      muted = true;
     },
     async close() {
       for (const socket of sockets) socket.destroy();
@@ -177,5 +183,30 @@ describe("when the store takes the connection and never answers", () => {
     await server.close();
     await relay.close();
     await redis.close();
+  });
+
+  it("closes a PostgreSQL store whose server stopped answering on an open connection", async () => {
+    const database = await createPostgresDatabase();
+    const relay = await silentServer(Number(new URL(database.url).port));
+    const through = new URL(database.url);
+    through.port = String(new URL(relay.url).port);
+    const app = createApp({
+      routes,
+      rateLimitStore: postgresStore({
+        connectionString: through.toString(),
+        queryTimeout: 300,
+        sweepInterval: 0,
+      }),
+      settings: quick,
+      logger: { error: vi.fn(), warn: vi.fn() },
+    });
+    const server = await startServer(app);
+    expect((await server.fetch("/hello")).headers.get("ratelimit")).toBe('"hourly";r=19;t=180');
+    // The pooled connection stays open, and its next query is never answered.
+    relay.mute();
+    expect((await server.fetch("/hello")).status).toBe(200);
+    await server.close();
+    await relay.close();
+    await database.drop();
   });
 });
