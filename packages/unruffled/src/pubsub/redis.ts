@@ -1,4 +1,5 @@
 import type * as redis from "redis";
+import { settleWithin } from "../settle-within.ts";
 import { Broker } from "./broker.ts";
 import { PublishingConnection } from "./publishing-connection.ts";
 import { checkPublish, closedError, consoleLog, type PubSub, type PubSubLog } from "./pubsub.ts";
@@ -9,6 +10,12 @@ export interface RedisPubSubOptions {
   url: string;
   /** Where the gap (one `warn` per outage) and a listener that threw are reported (default the console). */
   log?: PubSubLog;
+  /**
+   * How long Redis may take to answer a connection's handshake or a publish, in ms (default 5 s):
+   * a server that takes the connection and then says nothing fails the publish (its connection is
+   * dropped, and the next publish opens a new one) instead of holding it for ever.
+   */
+  timeout?: number;
 }
 
 // What the broker uses of a node-redis client: its full generic type is heavier than it helps here.
@@ -37,7 +44,13 @@ export function redisPubSub(options: RedisPubSubOptions): PubSub {
   if (typeof options?.url !== "string" || options.url === "") {
     throw new TypeError("redisPubSub() needs a url: redis://host:6379");
   }
-  return new RedisPubSub(options);
+  const timeout = options.timeout ?? 5_000;
+  if (!Number.isInteger(timeout) || timeout < 1) {
+    throw new TypeError(
+      `redisPubSub(): timeout must be a whole number of milliseconds, at least 1, got ${JSON.stringify(timeout)}`,
+    );
+  }
+  return new RedisPubSub({ ...options, timeout });
 }
 
 let loadedRedis: Promise<typeof redis> | undefined;
@@ -52,6 +65,7 @@ function loadRedis(): Promise<typeof redis> {
 
 class RedisPubSub extends Broker {
   private readonly url: string;
+  private readonly timeout: number;
   private readonly listening: Reconnection<RedisClient>;
   // The topics SUBSCRIBEd on the current connection, each with its command's reply.
   private subscribedTopics = new Map<string, Promise<void>>();
@@ -60,6 +74,7 @@ class RedisPubSub extends Broker {
   constructor(options: RedisPubSubOptions) {
     super("Redis", options.log ?? consoleLog);
     this.url = options.url;
+    this.timeout = options.timeout ?? 5_000;
     this.listening = new Reconnection({
       name: this.name,
       log: options.log ?? consoleLog,
@@ -84,8 +99,12 @@ class RedisPubSub extends Broker {
     if (this.closed) throw closedError(this.name);
     const client = await this.publisher.ready();
     if (this.closed) throw closedError(this.name);
-    // Commands on one connection are answered in order: each publisher's order holds.
-    await client.publish(topic, message);
+    // Commands on one connection are answered in order: each publisher's order holds. A Redis that
+    // stops answering fails the publish, and its connection is dropped for the next one to open anew.
+    await settleWithin(client.publish(topic, message), this.timeout, () => {
+      void this.publisher.close();
+      return new Error(`Redis did not answer the publish to "${topic}" within ${this.timeout} ms`);
+    });
   }
 
   protected override async subscribed(topic: string): Promise<void> {
@@ -122,7 +141,7 @@ class RedisPubSub extends Broker {
     });
     client.on("error", (error: Error) => lost(error));
     client.on("terminated", (error: Error) => lost(error));
-    await client.connect();
+    await connectWithin(client, this.timeout);
     this.subscribedTopics = new Map();
     await Promise.all([...this.topics.names()].map((topic) => this.subscribeTopic(client, topic)));
     return client;
@@ -141,7 +160,19 @@ class RedisPubSub extends Broker {
       dropped();
       client.destroy();
     });
-    await client.connect();
+    await connectWithin(client, this.timeout);
     return client;
   }
+}
+
+/**
+ * Connects `client`, or destroys it and fails when Redis does not answer within `ms`: the client's
+ * `connectTimeout` bounds only the TCP connection, and a server that takes it and then says nothing
+ * held the handshake for ever.
+ */
+async function connectWithin(client: RedisClient, ms: number): Promise<void> {
+  await settleWithin(client.connect(), ms, () => {
+    client.destroy();
+    return new Error(`Redis did not answer within ${ms} ms of connecting`);
+  });
 }

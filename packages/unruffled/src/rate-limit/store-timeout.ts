@@ -1,3 +1,4 @@
+import { settleWithin } from "../settle-within.ts";
 import type { Decisions } from "./store.ts";
 
 /**
@@ -9,20 +10,5 @@ import type { Decisions } from "./store.ts";
  * @example await withinStoreTimeout(store.consume(checks), 1_000) // Decisions, or throws after 1 s
  */
 export function withinStoreTimeout(answer: Promise<Decisions>, ms: number): Promise<Decisions> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`The rate-limit store did not answer within ${ms} ms`)),
-      ms,
-    );
-    answer.then(
-      (decisions) => {
-        clearTimeout(timer);
-        resolve(decisions);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        reject(error);
-      },
-    );
-  });
+  return settleWithin(answer, ms, () => new Error(`The rate-limit store did not answer within ${ms} ms`));
 }

@@ -1,3 +1,4 @@
+import { connect, createServer, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type PubSub, redisPubSub } from "../../src/pubsub/index.ts";
 import {
@@ -70,6 +71,75 @@ describe("redisPubSub", () => {
       "The Redis PubSub is closed: publish and subscribe on a new one",
     );
     await nothingLeftBehind(before);
+  });
+});
+
+describe("redisPubSub when Redis takes the connection and never answers", () => {
+  /**
+   * A TCP server that accepts connections and never answers, as a Redis that hangs does; with
+   * `relayTo`, it passes bytes to a real Redis until `mute()`, after which its connections stay open
+   * and nothing passes.
+   */
+  async function silentRedis(relayTo?: number) {
+    const sockets = new Set<Socket>();
+    let muted = false;
+    const server = createServer((socket) => {
+      sockets.add(socket);
+      socket.on("error", () => {});
+      if (relayTo === undefined) return;
+      const upstream = connect(relayTo, "127.0.0.1");
+      sockets.add(upstream);
+      upstream.on("error", () => socket.destroy());
+      socket.on("data", (chunk) => muted || upstream.write(chunk));
+      upstream.on("data", (chunk) => muted || socket.write(chunk));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    return {
+      url: `redis://127.0.0.1:${(server.address() as { port: number }).port}`,
+      mute() {
+        muted = true;
+      },
+      async close() {
+        for (const socket of sockets) socket.destroy();
+        await new Promise((resolve) => server.close(resolve));
+      },
+    };
+  }
+
+  it("refuses a timeout that is not a whole number of ms from 1", () => {
+    expect(() => redisPubSub({ url: "redis://127.0.0.1:6379", timeout: 0 })).toThrow(
+      "redisPubSub(): timeout must be a whole number of milliseconds, at least 1, got 0",
+    );
+  });
+
+  it("fails a publish after its timeout, then closes, and leaves no connection or timer behind", async () => {
+    const before = activeResources();
+    const silent = await silentRedis();
+    const pubsub = redisPubSub({ url: silent.url, log: recordingLog(), timeout: 200 });
+    await expect(pubsub.publish("t", "x")).rejects.toThrow(
+      "Redis did not answer within 200 ms of connecting",
+    );
+    await expect(pubsub.publish("t", "y")).rejects.toThrow(
+      "Redis did not answer within 200 ms of connecting",
+    );
+    await pubsub.close();
+    await silent.close();
+    await nothingLeftBehind(before);
+  });
+  it("fails a publish that Redis stops answering, and publishes again on a new connection", async () => {
+    const relay = await silentRedis(redis.port);
+    const pubsub = redisPubSub({ url: relay.url, log: recordingLog(), timeout: 200 });
+    await pubsub.publish("t", "first");
+    relay.mute();
+    await expect(pubsub.publish("t", "second")).rejects.toThrow(
+      'Redis did not answer the publish to "t" within 200 ms',
+    );
+    // The muted connection was dropped: the next publish opens one, which the relay leaves unanswered.
+    await expect(pubsub.publish("t", "third")).rejects.toThrow(
+      "Redis did not answer within 200 ms of connecting",
+    );
+    await pubsub.close();
+    await relay.close();
   });
 });
 
