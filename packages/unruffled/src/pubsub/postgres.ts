@@ -23,6 +23,12 @@ export interface PostgresPubSubOptions {
   keepLargeMessagesFor?: number;
   /** Where the gap (one `warn` per outage) and a listener that threw are reported (default the console). */
   log?: PubSubLog;
+  /**
+   * How long a publish may wait for the database's answer, in ms (default 5 s): a server that stops
+   * answering on an open connection fails the publish (the connection is dropped, and the next
+   * publish opens a new one) instead of holding it for ever.
+   */
+  timeout?: number;
 }
 
 // PostgreSQL refuses a NOTIFY payload of 8,000 bytes or more: larger messages go through the table.
@@ -59,7 +65,13 @@ export function postgresPubSub(options: PostgresPubSubOptions): PubSub {
       );
     }
   }
-  return new PostgresPubSub(options);
+  const timeout = options.timeout ?? 5_000;
+  if (!Number.isInteger(timeout) || timeout < 1) {
+    throw new TypeError(
+      `postgresPubSub(): timeout must be a whole number of milliseconds, at least 1, got ${JSON.stringify(timeout)}`,
+    );
+  }
+  return new PostgresPubSub({ ...options, timeout });
 }
 
 let loadedPg: Promise<typeof pg> | undefined;
@@ -86,6 +98,7 @@ class PostgresPubSub extends Broker {
   private readonly channel: string;
   private readonly table: string;
   private readonly keepFor: number;
+  private readonly timeout: number;
   private readonly log: PubSubLog;
   private readonly listening: Reconnection<pg.Client>;
   private readonly publisher: PublishingConnection<pg.Client>;
@@ -105,6 +118,7 @@ class PostgresPubSub extends Broker {
     this.channel = options.channel ?? "unruffled_pubsub";
     this.table = options.table ?? "unruffled_pubsub_payloads";
     this.keepFor = options.keepLargeMessagesFor ?? 60_000;
+    this.timeout = options.timeout ?? 5_000;
     this.log = options.log ?? consoleLog;
     this.listening = new Reconnection({
       name: this.name,
@@ -133,7 +147,12 @@ class PostgresPubSub extends Broker {
     if (Buffer.byteLength(small) < NOTIFY_LIMIT) return this.notify(client, small);
     this.batch = undefined;
     // One query at a time on the connection, in the order of the calls: each publisher's order holds.
-    const sent = this.sending.then(() => this.publishLarge(client, topic, message));
+    const sent = this.sending.then(() =>
+      this.publishLarge(client, topic, message).catch((error: unknown) => {
+        this.publisher.drop(client);
+        throw error;
+      }),
+    );
     this.sending = sent.catch(() => undefined);
     await sent;
   }
@@ -161,6 +180,9 @@ class PostgresPubSub extends Broker {
           ]);
           for (const settle of batch.settles) settle.resolve();
         } catch (error) {
+          // A query the database did not answer within `timeout` (pg's `query_timeout`) leaves its
+          // connection unusable: pg ends a connection with a query still out by destroying its socket.
+          this.publisher.drop(client);
           for (const settle of batch.settles) settle.reject(error);
         }
       });
@@ -281,6 +303,7 @@ class PostgresPubSub extends Broker {
       connectionString: this.url,
       connectionTimeoutMillis: 5_000,
       application_name: APPLICATION_NAME,
+      query_timeout: this.timeout,
     });
     const drop = () => {
       client.removeAllListeners("end");

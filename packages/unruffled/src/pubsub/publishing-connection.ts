@@ -22,6 +22,22 @@ export class PublishingConnection<C> {
     return opened;
   }
 
+  /**
+   * Ends `connection` if it is the one in use (a publish on it failed, or its server stopped
+   * answering): the next `ready()` opens a new one. A connection already replaced is left alone.
+   */
+  drop(connection: C): void {
+    const current = this.current;
+    current?.then(
+      (opened) => {
+        if (opened !== connection || this.current !== current) return;
+        this.current = undefined;
+        Promise.resolve(this.end(connection)).catch(() => undefined);
+      },
+      () => undefined,
+    );
+  }
+
   /** Closes the connection, if one is open or opening; the next `ready()` opens a new one. */
   async close(): Promise<void> {
     const current = this.current;

@@ -102,7 +102,7 @@ class RedisPubSub extends Broker {
     // Commands on one connection are answered in order: each publisher's order holds. A Redis that
     // stops answering fails the publish, and its connection is dropped for the next one to open anew.
     await settleWithin(client.publish(topic, message), this.timeout, () => {
-      void this.publisher.close();
+      this.publisher.drop(client);
       return new Error(`Redis did not answer the publish to "${topic}" within ${this.timeout} ms`);
     });
   }

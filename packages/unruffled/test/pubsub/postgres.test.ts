@@ -1,3 +1,4 @@
+import { connect, createServer, type Socket } from "node:net";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import {
@@ -149,6 +150,46 @@ describe("postgresPubSub", () => {
     for (let count = await connections(); count !== connectionsBefore; count = await connections()) {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
+  });
+});
+
+describe("postgresPubSub when the database stops answering on an open connection", () => {
+  it("refuses a timeout that is not a whole number of ms from 1", () => {
+    expect(() => postgresPubSub({ connectionString: "postgres://u@h/d", timeout: 1.5 })).toThrow(
+      "postgresPubSub(): timeout must be a whole number of milliseconds, at least 1, got 1.5",
+    );
+  });
+
+  it("fails the publish after its timeout, then publishes on a new connection", async () => {
+    // A relay to the database that, once muted, keeps its connections open and passes nothing.
+    let muted = false;
+    let connections = 0;
+    const sockets = new Set<Socket>();
+    const relay = createServer((socket) => {
+      connections++;
+      sockets.add(socket);
+      socket.on("error", () => {});
+      const upstream = connect(Number(new URL(url).port), "127.0.0.1");
+      sockets.add(upstream);
+      upstream.on("error", () => socket.destroy());
+      socket.on("data", (chunk) => muted || upstream.write(chunk));
+      upstream.on("data", (chunk) => muted || socket.write(chunk));
+    });
+    await new Promise<void>((resolve) => relay.listen(0, "127.0.0.1", resolve));
+    const through = new URL(url);
+    through.hostname = "127.0.0.1";
+    through.port = String((relay.address() as { port: number }).port);
+    const pubsub = open({ connectionString: through.toString(), timeout: 300 });
+    await pubsub.publish("t", "first");
+    muted = true;
+    await expect(pubsub.publish("t", "second")).rejects.toThrow("Query read timeout");
+    muted = false;
+    await pubsub.publish("t", "third");
+    // The silent connection was given up: the third went on a second one.
+    expect(connections).toBe(2);
+    await pubsub.close();
+    for (const socket of sockets) socket.destroy();
+    await new Promise((resolve) => relay.close(resolve));
   });
 });
 
