@@ -1,4 +1,3 @@
-import { connect, createServer, type Socket } from "node:net";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import {
@@ -7,6 +6,7 @@ import {
   type TestPostgres,
 } from "../../../../apps/enrollment/test/support/postgres.ts";
 import { type PubSub, postgresPubSub } from "../../src/pubsub/index.ts";
+import { silentRelay } from "../support/silent-relay.ts";
 import {
   activeResources,
   brokerRules,
@@ -161,35 +161,20 @@ describe("postgresPubSub when the database stops answering on an open connection
   });
 
   it("fails the publish after its timeout, then publishes on a new connection", async () => {
-    // A relay to the database that, once muted, keeps its connections open and passes nothing.
-    let muted = false;
-    let connections = 0;
-    const sockets = new Set<Socket>();
-    const relay = createServer((socket) => {
-      connections++;
-      sockets.add(socket);
-      socket.on("error", () => {});
-      const upstream = connect(Number(new URL(url).port), "127.0.0.1");
-      sockets.add(upstream);
-      upstream.on("error", () => socket.destroy());
-      socket.on("data", (chunk) => muted || upstream.write(chunk));
-      upstream.on("data", (chunk) => muted || socket.write(chunk));
-    });
-    await new Promise<void>((resolve) => relay.listen(0, "127.0.0.1", resolve));
+    const relay = await silentRelay(Number(new URL(url).port));
     const through = new URL(url);
     through.hostname = "127.0.0.1";
-    through.port = String((relay.address() as { port: number }).port);
+    through.port = String(relay.port);
     const pubsub = open({ connectionString: through.toString(), timeout: 300 });
     await pubsub.publish("t", "first");
-    muted = true;
+    relay.mute();
     await expect(pubsub.publish("t", "second")).rejects.toThrow("Query read timeout");
-    muted = false;
+    relay.unmute();
     await pubsub.publish("t", "third");
     // The silent connection was given up: the third went on a second one.
-    expect(connections).toBe(2);
+    expect(relay.connections).toBe(2);
     await pubsub.close();
-    for (const socket of sockets) socket.destroy();
-    await new Promise((resolve) => relay.close(resolve));
+    await relay.close();
   });
 });
 

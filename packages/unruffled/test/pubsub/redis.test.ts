@@ -1,6 +1,6 @@
-import { connect, createServer, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type PubSub, redisPubSub } from "../../src/pubsub/index.ts";
+import { silentRelay } from "../support/silent-relay.ts";
 import {
   activeResources,
   brokerRules,
@@ -75,37 +75,6 @@ describe("redisPubSub", () => {
 });
 
 describe("redisPubSub when Redis takes the connection and never answers", () => {
-  /**
-   * A TCP server that accepts connections and never answers, as a Redis that hangs does; with
-   * `relayTo`, it passes bytes to a real Redis until `mute()`, after which its connections stay open
-   * and nothing passes.
-   */
-  async function silentRedis(relayTo?: number) {
-    const sockets = new Set<Socket>();
-    let muted = false;
-    const server = createServer((socket) => {
-      sockets.add(socket);
-      socket.on("error", () => {});
-      if (relayTo === undefined) return;
-      const upstream = connect(relayTo, "127.0.0.1");
-      sockets.add(upstream);
-      upstream.on("error", () => socket.destroy());
-      socket.on("data", (chunk) => muted || upstream.write(chunk));
-      upstream.on("data", (chunk) => muted || socket.write(chunk));
-    });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    return {
-      url: `redis://127.0.0.1:${(server.address() as { port: number }).port}`,
-      mute() {
-        muted = true;
-      },
-      async close() {
-        for (const socket of sockets) socket.destroy();
-        await new Promise((resolve) => server.close(resolve));
-      },
-    };
-  }
-
   it("refuses a timeout that is not a whole number of ms from 1", () => {
     expect(() => redisPubSub({ url: "redis://127.0.0.1:6379", timeout: 0 })).toThrow(
       "redisPubSub(): timeout must be a whole number of milliseconds, at least 1, got 0",
@@ -114,8 +83,12 @@ describe("redisPubSub when Redis takes the connection and never answers", () => 
 
   it("fails a publish after its timeout, then closes, and leaves no connection or timer behind", async () => {
     const before = activeResources();
-    const silent = await silentRedis();
-    const pubsub = redisPubSub({ url: silent.url, log: recordingLog(), timeout: 200 });
+    const silent = await silentRelay();
+    const pubsub = redisPubSub({
+      url: `redis://127.0.0.1:${silent.port}`,
+      log: recordingLog(),
+      timeout: 200,
+    });
     await expect(pubsub.publish("t", "x")).rejects.toThrow(
       "Redis did not answer within 200 ms of connecting",
     );
@@ -127,8 +100,8 @@ describe("redisPubSub when Redis takes the connection and never answers", () => 
     await nothingLeftBehind(before);
   });
   it("fails a publish that Redis stops answering, and publishes again on a new connection", async () => {
-    const relay = await silentRedis(redis.port);
-    const pubsub = redisPubSub({ url: relay.url, log: recordingLog(), timeout: 200 });
+    const relay = await silentRelay(redis.port);
+    const pubsub = redisPubSub({ url: `redis://127.0.0.1:${relay.port}`, log: recordingLog(), timeout: 200 });
     await pubsub.publish("t", "first");
     relay.mute();
     await expect(pubsub.publish("t", "second")).rejects.toThrow(

@@ -1,12 +1,12 @@
-import { connect, createServer, type Server, type Socket } from "node:net";
 import { waitFor } from "process-support";
-import { createApp } from "unruffled";
+import { createApp, type Settings } from "unruffled";
 import { JsonResponse } from "unruffled/http";
-import { postgresStore, rateLimit, redisStore } from "unruffled/rate-limit";
+import { postgresStore, type RateLimitStore, rateLimit, redisStore } from "unruffled/rate-limit";
 import { endpoint, path } from "unruffled/route";
 import { startServer } from "unruffled/testing";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { serve } from "../support/serve.ts";
+import { silentRelay } from "../support/silent-relay.ts";
 import { createPostgresDatabase, startRedis, type TestRedis } from "../support/stores.ts";
 
 vi.setConfig({ testTimeout: 120_000 });
@@ -80,58 +80,23 @@ describe("when the store fails mid-run (Redis stopped)", () => {
   });
 });
 
-/**
- * A TCP server that takes connections and never answers, as a Redis that is overloaded, cut off
- * mid-connection, or another service on its port does. `relayTo` forwards to a real Redis until
- * `silence()`, which also drops the connections it relayed, so that the client connects again.
- */
-async function silentServer(relayTo?: number) {
-  let relaying = relayTo !== undefined;
-  // Muted: the connections stay open, and nothing passes either way.
-  let muted = false;
-  const sockets = new Set<Socket>();
-  const server: Server = createServer((socket) => {
-    sockets.add(socket);
-    socket.on("error", () => {});
-    socket.on("close", () => sockets.delete(socket));
-    if (!relaying || relayTo === undefined) return;
-    const upstream = connect(relayTo, "127.0.0.1");
-    upstream.on("error", () => socket.destroy());
-    sockets.add(upstream);
-    socket.on("data", (chunk) => muted || upstream.write(chunk));
-    upstream.on("data", (chunk) => muted || socket.write(chunk));
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as { port: number }).port;
-  return {
-    url: `redis://127.0.0.1:${port}`,
-    silence() {
-      relaying = false;
-      for (const socket of sockets) socket.destroy();
-    },
-    mute() {
-      muted = true;
-    },
-    async close() {
-      for (const socket of sockets) socket.destroy();
-      await new Promise((resolve) => server.close(resolve));
-    },
-  };
-}
-
 describe("when the store takes the connection and never answers", () => {
-  const quick = { RATE_LIMITS: { store_timeout: 200 } };
-
-  it("admits the request once RATE_LIMITS.store_timeout has passed, failing open, and closes", async () => {
-    const silent = await silentServer();
+  /** The limited route served with `store` and a store timeout of 200 ms; the logger records warnings. */
+  async function serveWith(store: RateLimitStore, settings: Settings = {}) {
     const logger = { error: vi.fn(), warn: vi.fn() };
     const app = createApp({
       routes,
-      rateLimitStore: redisStore({ url: silent.url }),
-      settings: quick,
+      rateLimitStore: store,
+      settings: { RATE_LIMITS: { store_timeout: 200, ...settings.RATE_LIMITS } },
       logger,
     });
-    const server = await startServer(app);
+    return { server: await startServer(app), logger };
+  }
+  const redisAt = (port: number) => redisStore({ url: `redis://127.0.0.1:${port}` });
+
+  it("admits the request once RATE_LIMITS.store_timeout has passed, failing open, and closes", async () => {
+    const silent = await silentRelay();
+    const { server, logger } = await serveWith(redisAt(silent.port));
     const answer = await server.fetch("/hello");
     expect([answer.status, answer.headers.get("ratelimit"), await answer.json()]).toEqual([
       200,
@@ -149,14 +114,8 @@ describe("when the store takes the connection and never answers", () => {
   });
 
   it("answers 503 past the timeout when failing closed", async () => {
-    const silent = await silentServer();
-    const app = createApp({
-      routes,
-      rateLimitStore: redisStore({ url: silent.url }),
-      settings: { RATE_LIMITS: { store_timeout: 200, on_store_failure: "closed" } },
-      logger: { error: vi.fn(), warn: vi.fn() },
-    });
-    const server = await startServer(app);
+    const silent = await silentRelay();
+    const { server } = await serveWith(redisAt(silent.port), { RATE_LIMITS: { on_store_failure: "closed" } });
     const answer = await server.fetch("/hello");
     expect([answer.status, await answer.json()]).toEqual([
       503,
@@ -168,14 +127,8 @@ describe("when the store takes the connection and never answers", () => {
 
   it("closes while its client connects again to a Redis that went silent", async () => {
     const redis = await startRedis();
-    const relay = await silentServer(redis.port);
-    const app = createApp({
-      routes,
-      rateLimitStore: redisStore({ url: relay.url }),
-      settings: quick,
-      logger: { error: vi.fn(), warn: vi.fn() },
-    });
-    const server = await startServer(app);
+    const relay = await silentRelay(redis.port);
+    const { server } = await serveWith(redisAt(relay.port));
     expect((await server.fetch("/hello")).headers.get("ratelimit")).toBe('"hourly";r=19;t=180');
     // The connection drops; the client connects again and waits for the replies of its handshake.
     relay.silence();
@@ -187,20 +140,15 @@ describe("when the store takes the connection and never answers", () => {
 
   it("closes a PostgreSQL store whose server stopped answering on an open connection", async () => {
     const database = await createPostgresDatabase();
-    const relay = await silentServer(Number(new URL(database.url).port));
+    const relay = await silentRelay(Number(new URL(database.url).port));
     const through = new URL(database.url);
-    through.port = String(new URL(relay.url).port);
-    const app = createApp({
-      routes,
-      rateLimitStore: postgresStore({
-        connectionString: through.toString(),
-        queryTimeout: 300,
-        sweepInterval: 0,
-      }),
-      settings: quick,
-      logger: { error: vi.fn(), warn: vi.fn() },
+    through.port = String(relay.port);
+    const store = postgresStore({
+      connectionString: through.toString(),
+      queryTimeout: 300,
+      sweepInterval: 0,
     });
-    const server = await startServer(app);
+    const { server } = await serveWith(store);
     expect((await server.fetch("/hello")).headers.get("ratelimit")).toBe('"hourly";r=19;t=180');
     // The pooled connection stays open, and its next query is never answered.
     relay.mute();
