@@ -50,7 +50,7 @@ export class SchemaConverter {
       target: "draft-2020-12",
       io: this.io,
       unrepresentable: representAnyway,
-      override: cleanUp,
+      override: this.io === "input" ? cleanUpInput : cleanUp,
     }) as JsonSchema;
     const { $schema: _dialect, $defs, ...root } = converted;
     const definitions = ($defs ?? {}) as Record<string, JsonSchema>;
@@ -144,6 +144,24 @@ function cleanUp(context: { zodSchema: z.core.$ZodType; jsonSchema: JsonSchema }
   const def = zodSchema._zod.def as { type: string; catchall?: z.core.$ZodType };
   if (def.type === "object" && def.catchall === undefined && jsonSchema.additionalProperties === false) {
     delete jsonSchema.additionalProperties;
+  }
+}
+
+/**
+ * `cleanUp`, and for what a client sends: `.readonly()` makes the parsed value immutable in
+ * TypeScript, but JSON Schema's `readOnly` says that a client does not send the value (Swagger UI
+ * leaves such a field out of Try it out's body, a validating proxy refuses it), so a request's
+ * schema goes without it, unless `.meta({ readOnly: true })` asks for it.
+ */
+function cleanUpInput(context: { zodSchema: z.core.$ZodType; jsonSchema: JsonSchema }): void {
+  cleanUp(context);
+  const { jsonSchema, zodSchema } = context;
+  if (
+    zodSchema._zod.def.type === "readonly" &&
+    jsonSchema.readOnly === true &&
+    z.globalRegistry.get(zodSchema)?.readOnly !== true
+  ) {
+    delete jsonSchema.readOnly;
   }
 }
 

@@ -553,6 +553,46 @@ describe("edge cases of the document", () => {
     });
   });
 
+  it("documents a .readonly() field of a request as one to send, and keeps a readOnly the user gave", () => {
+    // readOnly tells a client not to send the value: Swagger UI leaves it out of Try it out's body,
+    // which then gets a 422 for the required field.
+    const Order = z.object({
+      lines: z.array(z.object({ sku: z.string() }).readonly()).readonly(),
+      stamp: z.object({ at: z.string() }).readonly(),
+      id: z.int().meta({ readOnly: true }).optional(),
+    });
+    const app = createApp({
+      routes: [
+        path("/orders", {
+          endpoint: ok([p.ResponseSpec({ model: Order })], { body: p.Json(Order) }),
+          methods: ["POST"],
+        }),
+      ],
+    });
+    const doc = app.openapi() as any;
+    const line = { type: "object", properties: { sku: { type: "string" } }, required: ["sku"] };
+    const stamp = { type: "object", properties: { at: { type: "string" } }, required: ["at"] };
+    expect(doc.paths["/orders"].post.requestBody.content["application/json"].schema).toEqual({
+      type: "object",
+      properties: {
+        lines: { type: "array", items: line },
+        stamp,
+        id: { type: "integer", readOnly: true },
+      },
+      required: ["lines", "stamp"],
+    });
+    // An answer's fields are the server's to set: there readOnly says nothing wrong, and stays.
+    expect(doc.paths["/orders"].post.responses["200"].content["application/json"].schema).toEqual({
+      type: "object",
+      properties: {
+        lines: { type: "array", items: { ...line, readOnly: true }, readOnly: true },
+        stamp: { ...stamp, readOnly: true },
+        id: { type: "integer", readOnly: true },
+      },
+      required: ["lines", "stamp"],
+    });
+  });
+
   it("names an unnamed recursive model, documents dates as date-time strings and strips the alias meta key", () => {
     interface Category {
       name: string;
