@@ -36,7 +36,11 @@ describe("objectType", () => {
   });
 
   it("prints a record over any string, or over a pattern, as an index signature", () => {
-    const any = { type: "object", propertyNames: { type: "string" }, additionalProperties: { type: "integer" } };
+    const any = {
+      type: "object",
+      propertyNames: { type: "string" },
+      additionalProperties: { type: "integer" },
+    };
     const pattern = {
       type: "object",
       propertyNames: { type: "string", pattern: "^x-" },
