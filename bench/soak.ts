@@ -2,10 +2,13 @@
 // bounded mixed load from this process over loopback (lists, binds, unbinds, creates and bad input),
 // for minutes. It reports what was served, the outcomes by kind, latency percentiles, and the
 // server's memory at the start, the middle and the end, so that a leak shows. Not part of CI.
+// With --runtime bun (or deno) the service is `npm run start:bun`'s: `unruffled serve` of
+// apps/enrollment/src/server.ts on Bun.serve (Deno.serve), with the repository's Bun (Deno).
 //
 //   npm run soak                          5 minutes
 //   npm run soak -- --quick               30 seconds
 //   npm run soak -- --duration 600 --connections 32
+//   npm run soak -- --runtime bun
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { readFileSync } from "node:fs";
@@ -19,21 +22,34 @@ import { freePort } from "process-support";
 
 const ROOT_DIR = dirname(dirname(fileURLToPath(import.meta.url)));
 const MAIN = join(ROOT_DIR, "apps", "enrollment", "src", "main.ts");
+const SERVED = join(ROOT_DIR, "apps", "enrollment", "src", "server.ts");
+const CLI = join(ROOT_DIR, "packages", "unruffled", "bin", "unruffled.js");
+const BIN = join(ROOT_DIR, "node_modules", ".bin");
 
 const { values: args } = parseArgs({
   options: {
     quick: { type: "boolean", default: false },
     duration: { type: "string" },
     connections: { type: "string", default: "16" },
+    runtime: { type: "string", default: "node" },
     help: { type: "boolean", default: false },
   },
 });
 if (args.help) {
-  console.log("npm run soak [-- --quick | --duration <seconds>] [--connections <n>]");
+  console.log(
+    "npm run soak [-- --quick | --duration <seconds>] [--connections <n>] [--runtime node|bun|deno]",
+  );
   process.exit(0);
+}
+if (!["node", "bun", "deno"].includes(args.runtime)) {
+  console.error(`--runtime is node, bun or deno, not ${args.runtime}`);
+  process.exit(2);
 }
 const durationS = Number(args.duration ?? (args.quick ? 30 : 300));
 const connections = Number(args.connections);
+// The write endpoints outside the seed (student-create, course-create) want the admin token: the
+// service gets this one, and every request of the soak carries it.
+const ADMIN_TOKEN = `soak-${process.pid}`;
 const STUDENTS = 300;
 const COURSES = 30;
 const REQUEST_TIMEOUT_MS = 10_000;
@@ -207,10 +223,13 @@ function send(method: string, path: string, body: string | undefined, port: numb
         path,
         agent,
         timeout: REQUEST_TIMEOUT_MS,
-        headers:
-          body === undefined
-            ? {}
-            : { "content-type": "application/json", "content-length": Buffer.byteLength(body) },
+        headers: {
+          authorization: `Bearer ${ADMIN_TOKEN}`,
+          ...(body !== undefined && {
+            "content-type": "application/json",
+            "content-length": Buffer.byteLength(body),
+          }),
+        },
       },
       (response) => {
         let text = "";
@@ -237,9 +256,26 @@ function send(method: string, path: string, body: string | undefined, port: numb
 // ---------------------------------------------------------------------------------------------
 // The run
 
+/** The service's command on the runtime asked for: `npm start`'s on Node, `npm run start:bun`'s on Bun. */
+function serviceCommand(port: number): [string, string[]] {
+  const serve = [CLI, "serve", SERVED, "--port", String(port), "--log-level", "warn"];
+  if (args.runtime === "bun") return [join(BIN, "bun"), ["--conditions=source", ...serve]];
+  if (args.runtime === "deno") {
+    return [join(BIN, "deno"), ["run", "-A", "--conditions=source", "--node-modules-dir=manual", ...serve]];
+  }
+  return [process.execPath, ["--conditions=source", MAIN]];
+}
+
 async function startService(databaseUrl: string, port: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ["--conditions=source", MAIN], {
-    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), LOG_LEVEL: "warn" },
+  const [file, argv] = serviceCommand(port);
+  const child = spawn(file, argv, {
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      PORT: String(port),
+      LOG_LEVEL: "warn",
+      ENROLL_ADMIN_TOKEN: ADMIN_TOKEN,
+    },
     stdio: ["ignore", "ignore", "inherit"],
   });
   const deadline = Date.now() + 30_000;
@@ -253,6 +289,14 @@ async function startService(databaseUrl: string, port: number): Promise<ChildPro
   }
 }
 
+/** Sends one of the seed's requests; the soak stops if it is not created (an empty service would soak nothing). */
+async function create(path: string, body: string, port: number): Promise<void> {
+  const outcome = await send("POST", path, body, port);
+  if (outcome.status !== 200 || outcome.code !== 0) {
+    throw new Error(`seeding failed: POST ${path} answered ${outcome.status} (code ${outcome.code})`);
+  }
+}
+
 async function seed(port: number): Promise<void> {
   for (let n = 1; n <= STUDENTS; n++) {
     const body = JSON.stringify({
@@ -261,7 +305,7 @@ async function seed(port: number): Promise<void> {
       age: 20,
       student_id: `S${n}`,
     });
-    await send("POST", "/api/enroll/student-create", body, port);
+    await create("/api/enroll/student-create", body, port);
   }
   for (let n = 1; n <= COURSES; n++) {
     // Some small courses fill up, so binds also meet "course full"; one in ten is inactive.
@@ -271,7 +315,7 @@ async function seed(port: number): Promise<void> {
       max_students: n % 3 === 0 ? 5 : 80,
       is_active: n % 10 !== 0,
     });
-    await send("POST", "/api/enroll/course-create", body, port);
+    await create("/api/enroll/course-create", body, port);
   }
 }
 
@@ -291,7 +335,7 @@ async function main(): Promise<void> {
   const pid = child.pid!;
   await seed(port);
   console.log(
-    `soak: ${durationS} s, ${connections} connections, service pid ${pid} on port ${port} (SQLite)`,
+    `soak: ${durationS} s, ${connections} connections, service pid ${pid} on port ${port} (${args.runtime}, SQLite)`,
   );
 
   const histogram = new LatencyHistogram();
