@@ -76,13 +76,27 @@ function trustedProxies(text: string | undefined): string | number | undefined {
   return /^\d+$/.test(value) ? Number(value) : value;
 }
 
+/**
+ * The value of `flag` (`--workers N` or `--workers=N`), the only argument the service takes: any
+ * other is refused, naming it, rather than ignored (`npm start -- --port 9000` would otherwise
+ * serve on port 8000 without a word).
+ */
 function flagValue(argv: readonly string[], flag: string): string | undefined {
+  let value: string | undefined;
   for (let index = 0; index < argv.length; index++) {
     const arg = argv[index]!;
-    if (arg === flag) return argv[index + 1] ?? "";
-    if (arg.startsWith(`${flag}=`)) return arg.slice(flag.length + 1);
+    if (arg === flag) {
+      value = argv[index + 1] ?? "";
+      index++;
+    } else if (arg.startsWith(`${flag}=`)) {
+      value = arg.slice(flag.length + 1);
+    } else {
+      throw new Error(
+        `Unknown argument "${arg}": the service takes ${flag} N; the port, host and other settings come from the environment (PORT=9000 npm start).`,
+      );
+    }
   }
-  return undefined;
+  return value;
 }
 
 function wholeNumber(name: string, text: string, min: number, max: number): number {

@@ -11,7 +11,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 
 // What npm prints on standard output whenever it runs the script, on success too.
-const NPM_ECHO = "\n> start\n> npm run start -w apps/enrollment --silent\n\n";
+const NPM_ECHO = "\n> start\n> npm run start -w apps/enrollment --silent --\n\n";
 
 // npm runs on the Node that runs the tests, without the npm_* variables of an enclosing `npm test`
 // (which would point it elsewhere) and without its weekly update notice.
@@ -36,8 +36,8 @@ function withoutNpmWarnings(stderr: string): string {
     .join("");
 }
 
-async function npmStart(variables: Record<string, string>): Promise<Outcome> {
-  const outcome = await runToEnd("npm", ["start"], { cwd: ROOT, env: { ...env, ...variables } });
+async function npmStart(variables: Record<string, string>, args: string[] = []): Promise<Outcome> {
+  const outcome = await runToEnd("npm", ["start", ...args], { cwd: ROOT, env: { ...env, ...variables } });
   return { ...outcome, stderr: withoutNpmWarnings(outcome.stderr) };
 }
 
@@ -55,6 +55,18 @@ afterAll(async () => {
 });
 
 describe("npm start", () => {
+  // The root script hands what follows `--` to the service: npm would otherwise take `--port` for
+  // its own setting, and the service would be given only "9000".
+  it("refuses an argument the service does not take, naming it, in one line, and exits 1", async () => {
+    const outcome = await npmStart({ DATABASE_URL: join(folder, "enrollment.db") }, ["--", "--port", "9000"]);
+    expect(outcome).toEqual({
+      code: 1,
+      stdout: "\n> start\n> npm run start -w apps/enrollment --silent -- --port 9000\n\n",
+      stderr:
+        'Unknown argument "--port": the service takes --workers N; the port, host and other settings come from the environment (PORT=9000 npm start).\n',
+    });
+  });
+
   it("says in one line that the port is taken, and exits 1", async () => {
     const holder = createServer();
     await new Promise<void>((resolve) => holder.listen(0, "127.0.0.1", resolve));

@@ -39,6 +39,16 @@ describe("server options", () => {
     expect(serverOptions(["--workers=4"], env).workers).toBe(4);
   });
 
+  it("refuse an argument other than --workers, naming it, instead of ignoring it", () => {
+    const told =
+      "the service takes --workers N; the port, host and other settings come from the environment (PORT=9000 npm start).";
+    expect(() => serverOptions(["--port", "9000"], {})).toThrow(`Unknown argument "--port": ${told}`);
+    expect(() => serverOptions(["--workers", "2", "--wokers=3"], {})).toThrow(
+      `Unknown argument "--wokers=3": ${told}`,
+    );
+    expect(() => serverOptions(["serve"], {})).toThrow(`Unknown argument "serve": ${told}`);
+  });
+
   it("name the value that is wrong", () => {
     expect(() => serverOptions(["--workers", "0"], {})).toThrow(
       '--workers must be a whole number from 1 to 1024, got "0"',
