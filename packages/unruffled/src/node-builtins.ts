@@ -6,8 +6,15 @@
 // Types still come from `import type`, which costs nothing at run time (test/app/footprint.test.ts).
 import type * as NodeStream from "node:stream";
 
-export const { createServer, STATUS_CODES, validateHeaderName, validateHeaderValue } =
-  process.getBuiltinModule("node:http");
+export const {
+  createServer,
+  request: httpRequest,
+  STATUS_CODES,
+  validateHeaderName,
+  validateHeaderValue,
+} = process.getBuiltinModule("node:http");
+/** `node:https` on first use: only a test client with an https `baseUrl` loads it. */
+export const https = () => process.getBuiltinModule("node:https");
 export const { randomBytes } = process.getBuiltinModule("node:crypto");
 export const { existsSync, readFileSync } = process.getBuiltinModule("node:fs");
 export const { createRequire } = process.getBuiltinModule("node:module");

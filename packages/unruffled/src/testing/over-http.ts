@@ -1,37 +1,67 @@
+import type { IncomingMessage } from "node:http";
 import { HttpResponse } from "../http/response.ts";
-import { Readable } from "../node-builtins.ts";
+import { httpRequest, https } from "../node-builtins.ts";
 import type { EncodedRequest } from "./encode-request.ts";
 import { TestResponse } from "./test-response.ts";
 
 /**
- * Sends one encoded test request to a running server with `fetch`, and reads its answer as the
- * in-process client reads the app's: the whole body, or an event stream's events as they come
- * (`close()` hangs up). Redirects are answers, not followed, as in process.
+ * Sends one encoded test request to a running server, and reads its answer as the in-process client
+ * reads the app's: the whole body, or an event stream's events as they come (`close()` hangs up).
+ * Node's HTTP client, not `fetch`, so that what goes over the socket is what the test wrote, as in
+ * process: no `Accept-Encoding` it did not give (and a compressed body read as it came, not
+ * decoded under its `Content-Encoding`), the path as written (dot segments too), a body with any
+ * method. Redirects are answers, not followed.
  */
-export async function requestOverHttp(
+export function requestOverHttp(
   baseUrl: string,
   method: string,
   encoded: EncodedRequest,
 ): Promise<TestResponse> {
-  // fetch sets these from the URL and the body.
-  const { host: _host, "content-length": _length, ...headers } = encoded.headers;
-  const hangUp = new AbortController();
-  const answer = await fetch(baseUrl + encoded.url, {
-    method,
-    headers,
-    body: encoded.body === undefined ? null : new Uint8Array(encoded.body),
-    redirect: "manual",
-    signal: hangUp.signal,
+  // The Host is the server's, as Node's client sets it from the URL.
+  const { host: _host, ...headers } = encoded.headers;
+  const base = new URL(baseUrl);
+  const send = base.protocol === "https:" ? https().request : httpRequest;
+  return new Promise((resolve, reject) => {
+    const outgoing = send(
+      {
+        protocol: base.protocol,
+        hostname: base.hostname,
+        port: base.port,
+        method,
+        path: base.pathname.replace(/\/$/, "") + encoded.url,
+        headers,
+      },
+      (incoming) => {
+        const answer = (bytes: Buffer, stream?: IncomingMessage) =>
+          new TestResponse(
+            // What came over the wire, as the response object a test may inspect (`response.response`).
+            new HttpResponse(bytes, { status: incoming.statusCode ?? 0 }),
+            headersOf(incoming),
+            bytes,
+            stream,
+            stream === undefined ? undefined : () => outgoing.destroy(),
+          );
+        if (incoming.headers["content-type"]?.startsWith("text/event-stream")) {
+          // An abort after the end, or a stream the test closed, is no error of the test's.
+          incoming.on("error", () => {});
+          resolve(answer(Buffer.alloc(0), incoming));
+          return;
+        }
+        const chunks: Buffer[] = [];
+        incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
+        incoming.on("end", () => resolve(answer(Buffer.concat(chunks))));
+        incoming.on("error", reject);
+      },
+    );
+    outgoing.on("error", reject);
+    outgoing.end(encoded.body);
   });
-  // What came over the wire, as the response object a test may inspect (`response.response`).
-  const received = (bytes: Buffer) => new HttpResponse(bytes, { status: answer.status });
-  if (answer.body !== null && answer.headers.get("content-type")?.startsWith("text/event-stream")) {
-    const stream = Readable.fromWeb(answer.body as import("node:stream/web").ReadableStream);
-    // An abort after the end, or a stream the test closed, is no error of the test's.
-    stream.on("error", () => {});
-    const empty = Buffer.alloc(0);
-    return new TestResponse(received(empty), answer.headers, empty, stream, () => hangUp.abort());
-  }
-  const bytes = Buffer.from(await answer.arrayBuffer());
-  return new TestResponse(received(bytes), answer.headers, bytes);
+}
+
+/** The answer's headers as the in-process client gives them: each line, repeated ones appended. */
+function headersOf(incoming: IncomingMessage): Headers {
+  const headers = new Headers();
+  const raw = incoming.rawHeaders;
+  for (let index = 0; index < raw.length; index += 2) headers.append(raw[index]!, raw[index + 1]!);
+  return headers;
 }

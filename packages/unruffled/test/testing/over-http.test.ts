@@ -1,7 +1,8 @@
 // testClient(app, { baseUrl }): the same requests and typed calls, sent to a server over HTTP
 // (docs/testing.md, "Against a running server"). Each answer is compared with the in-process one.
 import { Readable } from "node:stream";
-import { createApp } from "unruffled";
+import { gunzipSync } from "node:zlib";
+import { compression, createApp } from "unruffled";
 import { EventStreamResponse, HttpResponse, JsonResponse, PlainTextResponse } from "unruffled/http";
 import { dependency, endpoint, p, path } from "unruffled/route";
 import { type RunningServer, startServer, type TestResponse, testClient } from "unruffled/testing";
@@ -58,9 +59,12 @@ const ticks = endpoint({
     ),
 });
 
+const big = endpoint({ returns: PlainTextResponse, handler: () => new PlainTextResponse("x".repeat(5000)) });
+
 let startups = 0;
 const app = createApp({
   settings: { LIMITS: { body_size: 64 } },
+  middleware: [compression()],
   onStartup: [() => void startups++],
   routes: [
     path("/items/{item_id}", { endpoint: getItem }),
@@ -69,6 +73,7 @@ const app = createApp({
     path("/cookies", { endpoint: withCookie }),
     path("/moved", { endpoint: moved }),
     path("/ticks", { endpoint: ticks }),
+    path("/big", { endpoint: big }),
   ],
 });
 
@@ -109,6 +114,26 @@ describe("a test client with a baseUrl", () => {
       status: 307,
       headers: { location: "/items/1" },
     });
+  });
+
+  // What a socket carries: no Accept-Encoding the test did not give, a compressed body as it came
+  // (not decoded under its Content-Encoding and Content-Length), and the path as written.
+  it("sends only the headers the test gives, and reads the bytes as they came, as in process", async () => {
+    const local = testClient(app);
+    const remote = testClient(app, { baseUrl: server.url });
+    const requests: Array<(client: typeof local) => Promise<TestResponse>> = [
+      (client) => client.get("/big"),
+      (client) => client.get("/big", { headers: { "accept-encoding": "gzip" } }),
+      (client) => client.get("/nothing/../cookies"),
+      (client) => client.request("GET", "/items", { json: { id: 1, title: "a GET with a body" } }),
+    ];
+    for (const send of requests) expect(seen(await send(remote))).toEqual(seen(await send(local)));
+    const gzipped = await remote.get("/big", { headers: { "accept-encoding": "gzip" } });
+    expect([
+      gzipped.headers.get("content-encoding"),
+      gzipped.body.length,
+      gunzipSync(gzipped.body).length,
+    ]).toEqual(["gzip", Number(gzipped.headers.get("content-length")), 5000]);
   });
 
   it("reads an event stream's events as they come, and close() hangs up", async () => {
