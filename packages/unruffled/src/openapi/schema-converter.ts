@@ -9,12 +9,32 @@ export type SchemaIo = "input" | "output";
 
 export const COMPONENT_REF_PREFIX = "#/components/schemas/";
 
+// The name an unnamed recursive schema has within one conversion, before its document name.
+const UNNAMED = "\u0000unnamed";
+
 /** Keys the framework reads from `.meta()` that mean nothing to a JSON Schema reader. */
 const FRAMEWORK_META_KEYS = ["alias"] as const;
 
-/** Names for recursive schemas that have no `.meta({ id })`, unique across one document. */
+/**
+ * Names for recursive schemas that have no `.meta({ id })`, unique across one document: one name
+ * for each shape, so that a schema used by several endpoints, or by a request and a response, is
+ * one component, not one per use.
+ */
 export class AnonymousNames {
   private count = 0;
+  private readonly byShape = new Map<string, string>();
+
+  /** The name of a component whose body (with its references to itself made alike) is `shape`. */
+  nameFor(shape: string): string {
+    let name = this.byShape.get(shape);
+    if (name === undefined) {
+      name = this.next();
+      this.byShape.set(shape, name);
+    }
+    return name;
+  }
+
+  /** A name no other component has. */
   next(): string {
     this.count += 1;
     return `RecursiveSchema${this.count}`;
@@ -53,25 +73,60 @@ export class SchemaConverter {
       override: this.io === "input" ? cleanUpInput : cleanUp,
     }) as JsonSchema;
     const { $schema: _dialect, $defs, ...root } = converted;
-    const definitions = ($defs ?? {}) as Record<string, JsonSchema>;
+    // The schemas Zod extracted, under a name of this call: a `.meta({ id })`'s, or, for a recursive
+    // one without an id (`__schema0`, `__schema1`, … per call), one named when its body is known.
+    const unnamed: string[] = [];
+    const unnamedOne = () => {
+      unnamed.push(`${UNNAMED}${unnamed.length}`);
+      return unnamed.at(-1)!;
+    };
+    const definitions = Object.entries(($defs ?? {}) as Record<string, JsonSchema>);
     const names = new Map<string, string>();
-    for (const key of Object.keys(definitions)) names.set(key, this.componentName(key));
+    for (const [key] of definitions) {
+      names.set(key, /^__schema\d+$/.test(key) ? unnamedOne() : key.replace(/[^A-Za-z0-9._-]/g, "_"));
+    }
     // A recursive schema without a name refers to itself as "#", which in a document is the document.
-    const selfName = refersTo(root, (ref) => ref === "#") ? this.anonymous.next() : undefined;
+    const selfName = refersTo(root, (ref) => ref === "#") ? unnamedOne() : undefined;
     const toComponent = (ref: string): string => {
       if (ref === "#" && selfName !== undefined) return COMPONENT_REF_PREFIX + selfName;
       if (!ref.startsWith("#/$defs/")) return ref;
       return COMPONENT_REF_PREFIX + names.get(decodePointerSegment(ref.slice("#/$defs/".length)))!;
     };
-    for (const [key, body] of Object.entries(definitions)) {
-      this.addComponent(names.get(key)!, rewriteRefs(body, toComponent));
-    }
+    const bodies = new Map<string, JsonSchema>();
+    for (const [key, body] of definitions) bodies.set(names.get(key)!, rewriteRefs(body, toComponent));
     rewriteRefs(root, toComponent);
-    if (selfName !== undefined) {
-      this.addComponent(selfName, root);
-      return this.track({ $ref: COMPONENT_REF_PREFIX + selfName });
+    if (selfName !== undefined) bodies.set(selfName, root);
+
+    const documentNames = this.documentNames(unnamed, bodies);
+    const toDocument = (ref: string): string => {
+      const name = documentNames.get(ref.slice(COMPONENT_REF_PREFIX.length));
+      return name === undefined ? ref : COMPONENT_REF_PREFIX + name;
+    };
+    for (const [name, body] of bodies) {
+      this.addComponent(documentNames.get(name) ?? name, rewriteRefs(body, toDocument));
     }
-    return this.track(root);
+    if (selfName !== undefined)
+      return this.track({ $ref: COMPONENT_REF_PREFIX + documentNames.get(selfName)! });
+    return this.track(rewriteRefs(root, toDocument));
+  }
+
+  /**
+   * The document names of one call's unnamed recursive schemas, from their shapes: the same schema
+   * met again (by another endpoint, or on the other side) gets the same name, so it is one
+   * component. One that refers to another unnamed one of the call (two that refer to each other)
+   * gets a name of its own: the other's document name is not known yet, so its shape says too little.
+   */
+  private documentNames(unnamed: readonly string[], bodies: ReadonlyMap<string, JsonSchema>) {
+    const documentNames = new Map<string, string>();
+    for (const name of unnamed) {
+      const self = JSON.stringify(COMPONENT_REF_PREFIX + name);
+      const shape = JSON.stringify(bodies.get(name)).replaceAll(self, '"#"');
+      documentNames.set(
+        name,
+        shape.includes(UNNAMED) ? this.anonymous.next() : this.anonymous.nameFor(shape),
+      );
+    }
+    return documentNames;
   }
 
   /** Renames components (and every reference to them) in place: `Student` → `Student-Input`. */
@@ -89,12 +144,6 @@ export class SchemaConverter {
   private track(schema: JsonSchema): JsonSchema {
     this.emitted.push(schema);
     return schema;
-  }
-
-  private componentName(definitionKey: string): string {
-    // Zod names the extracted recursive schemas that have no id `__schema0`, `__schema1`, … per call.
-    if (/^__schema\d+$/.test(definitionKey)) return this.anonymous.next();
-    return definitionKey.replace(/[^A-Za-z0-9._-]/g, "_");
   }
 
   private addComponent(name: string, body: JsonSchema): void {

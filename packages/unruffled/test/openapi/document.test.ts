@@ -632,6 +632,90 @@ describe("edge cases of the document", () => {
     );
   });
 
+  it("writes an unnamed recursive model used by several endpoints, nested, and on both sides as one component", () => {
+    interface Node {
+      name: string;
+      children: Node[];
+    }
+    const Tree: z.ZodType<Node> = z.object({
+      name: z.string(),
+      get children() {
+        return z.array(Tree);
+      },
+    });
+    const Pair = z.object({ left: Tree, right: Tree });
+    const echo = (model: z.ZodType) => ok([p.ResponseSpec({ model })], { body: p.Json(model) });
+    const app = createApp({
+      routes: [
+        path("/a", { endpoint: echo(Tree), methods: ["POST"] }),
+        path("/b", { endpoint: echo(Tree), methods: ["POST"] }),
+        path("/pair", { endpoint: echo(Pair), methods: ["POST"] }),
+      ],
+    });
+    const doc = app.openapi() as any;
+    const body = (route: string) => doc.paths[route].post.requestBody.content["application/json"].schema;
+    const answer = (route: string) =>
+      doc.paths[route].post.responses["200"].content["application/json"].schema;
+    expect(Object.keys(doc.components.schemas).filter((name) => name.startsWith("Recursive"))).toEqual([
+      "RecursiveSchema1",
+    ]);
+    expect([body("/a"), answer("/a"), body("/b"), answer("/b")]).toEqual(
+      Array(4).fill(ref("RecursiveSchema1")),
+    );
+    const pair = {
+      type: "object",
+      properties: { left: ref("RecursiveSchema1"), right: ref("RecursiveSchema1") },
+      required: ["left", "right"],
+    };
+    expect([body("/pair"), answer("/pair")]).toEqual([pair, pair]);
+  });
+
+  it("refers by their document names to unnamed recursive models of which one holds the other", () => {
+    interface Link {
+      next?: Link;
+    }
+    interface Chain {
+      first: Link;
+      chains: Chain[];
+    }
+    const Link: z.ZodType<Link> = z.object({
+      get next() {
+        return Link.optional();
+      },
+    });
+    const Chain: z.ZodType<Chain> = z.object({
+      first: Link,
+      get chains() {
+        return z.array(Chain);
+      },
+    });
+    const app = createApp({
+      routes: [
+        path("/a", {
+          endpoint: ok([p.ResponseSpec({ model: Chain })], { body: p.Json(Chain) }),
+          methods: ["POST"],
+        }),
+        path("/b", { endpoint: ok([p.ResponseSpec({ model: Link })]) }),
+      ],
+    });
+    const doc = app.openapi() as any;
+    const components = doc.components.schemas as Record<string, unknown>;
+    const refs = JSON.stringify(doc).match(/#\/components\/schemas\/[^"]+/g)!;
+    expect(refs.filter((target) => !(target.split("/").at(-1)! in components))).toEqual([]);
+    // The one that holds no other unnamed model is one component, wherever it is met.
+    const link = {
+      type: "object",
+      properties: { next: expect.objectContaining({ $ref: expect.any(String) }) },
+    };
+    const links = Object.values(components).filter((body) =>
+      expect.objectContaining(link).asymmetricMatch(body),
+    );
+    expect(links).toHaveLength(1);
+    expect(doc.paths["/b"].get.responses["200"].content["application/json"].schema).toEqual({
+      $ref: `#/components/schemas/${Object.keys(components).find((name) => components[name] === links[0])}`,
+    });
+  });
+
   it("names a schema registered in Zod's global registry, and documents a lone unaliased form model as itself", () => {
     const Login = z.object({ user: z.string(), password: z.string().min(8) });
     z.globalRegistry.add(Login, { id: "Login" });
