@@ -97,16 +97,7 @@ export function objectType(s: JsonSchema, typeNames: ReadonlyMap<string, string>
     lines.push(`${inner}${propertyKey(key)}${optional}: ${schemaType(property, typeNames, inner)};`);
   }
   const extra = s.additionalProperties;
-  const names = keyNames(s.propertyNames);
-  if (extra !== undefined && extra !== false && names !== undefined) {
-    // A record over a set of names (`z.record(z.enum([…]), V)`): each name is a property, required
-    // as the document's `required` says (every one, unless `z.partialRecord`).
-    const value = schemaType(extra, typeNames, inner);
-    for (const key of names) {
-      if (Object.hasOwn(properties, key)) continue;
-      lines.push(`${inner}${propertyKey(key)}${required.has(key) ? "" : "?"}: ${value};`);
-    }
-  } else if (extra !== undefined && extra !== false) {
+  if (extra !== undefined && extra !== false) {
     const value = schemaType(extra, typeNames, inner);
     // An index signature must admit every declared property's type too.
     const all = lines.length === 0 || value === "unknown" ? value : "unknown";
@@ -114,14 +105,6 @@ export function objectType(s: JsonSchema, typeNames: ReadonlyMap<string, string>
   }
   if (lines.length === 0) return Object.keys(properties).length === 0 ? "Record<string, unknown>" : "{}";
   return `{\n${lines.join("\n")}\n${indent}}`;
-}
-
-/** The names a `propertyNames` schema allows when it lists them (`enum` or `const` of strings). */
-function keyNames(schema: unknown): string[] | undefined {
-  if (typeof schema !== "object" || schema === null) return undefined;
-  const s = schema as JsonSchema;
-  const names = Array.isArray(s.enum) ? s.enum : "const" in s ? [s.const] : undefined;
-  return names?.every((name) => typeof name === "string") ? (names as string[]) : undefined;
 }
 
 /** A schema's description (and deprecation) as a doc comment line, or "" when it has none. */

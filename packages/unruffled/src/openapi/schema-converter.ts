@@ -72,6 +72,7 @@ export class SchemaConverter {
       unrepresentable: representAnyway,
       override: this.io === "input" ? cleanUpInput : cleanUp,
     }) as JsonSchema;
+    namesAsProperties(converted);
     const { $schema: _dialect, $defs, ...root } = converted;
     // The schemas Zod extracted, under a name of this call: a `.meta({ id })`'s, or, for a recursive
     // one without an id (`__schema0`, `__schema1`, … per call), one named when its body is known.
@@ -244,6 +245,51 @@ function isZodsOwnPattern(schema: z.core.$ZodType, pattern: string): boolean {
     return fresh.pattern?.source === pattern;
   }
   return false;
+}
+
+/**
+ * Writes a record over listed names (`z.record(z.enum(["read", "write"]), V)`, which Zod writes as
+ * `propertyNames` with an `enum` and `additionalProperties: V`) as those names' `properties`, each
+ * `V`, and no other: the same schema, in the form that documentation pages show field by field and
+ * client generators type name by name (Redocly otherwise warns of required names it cannot see).
+ * In place, everywhere inside `schema`.
+ */
+function namesAsProperties(value: unknown): void {
+  if (Array.isArray(value)) {
+    for (const item of value) namesAsProperties(item);
+    return;
+  }
+  if (typeof value !== "object" || value === null) return;
+  const schema = value as JsonSchema;
+  for (const key of Object.keys(schema)) {
+    if (!DATA_KEYWORDS.has(key)) namesAsProperties(schema[key]);
+  }
+  const listed = schema.propertyNames as JsonSchema | undefined;
+  const names = Array.isArray(listed?.enum)
+    ? listed.enum
+    : listed !== undefined && "const" in listed
+      ? [listed.const]
+      : [];
+  const each = schema.additionalProperties;
+  if (
+    schema.properties !== undefined ||
+    names.length === 0 ||
+    !names.every((name) => typeof name === "string") ||
+    typeof each !== "object" ||
+    each === null
+  ) {
+    return;
+  }
+  // Rewritten in the order the document's other objects have: type, properties, required.
+  const { type, required, propertyNames: _names, additionalProperties: _each, ...rest } = schema;
+  for (const key of Object.keys(schema)) delete schema[key];
+  Object.assign(schema, {
+    ...(type !== undefined && { type }),
+    properties: Object.fromEntries(names.map((name) => [name, structuredClone(each)])),
+    ...(required !== undefined && { required }),
+    additionalProperties: false,
+    ...rest,
+  });
 }
 
 /** Replaces every `$ref` inside a schema, in place; returns the schema. */

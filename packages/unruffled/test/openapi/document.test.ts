@@ -553,6 +553,44 @@ describe("edge cases of the document", () => {
     });
   });
 
+  it("documents a record over listed names as those names' properties, and no other name", () => {
+    const Grants = z.object({
+      all: z.record(z.enum(["read", "write"]), z.boolean()),
+      some: z.partialRecord(z.enum(["read", "x-write"]), z.int()),
+      one: z.record(z.literal("only"), z.string()),
+      open: z.record(z.string().regex(/^x-/), z.int()),
+    });
+    const app = createApp({
+      routes: [path("/grants", { endpoint: ok(JsonResponse, { body: p.Json(Grants) }), methods: ["POST"] })],
+    });
+    const doc = app.openapi() as any;
+    expect(doc.paths["/grants"].post.requestBody.content["application/json"].schema.properties).toEqual({
+      all: {
+        type: "object",
+        properties: { read: { type: "boolean" }, write: { type: "boolean" } },
+        required: ["read", "write"],
+        additionalProperties: false,
+      },
+      some: {
+        type: "object",
+        properties: { read: { type: "integer" }, "x-write": { type: "integer" } },
+        additionalProperties: false,
+      },
+      one: {
+        type: "object",
+        properties: { only: { type: "string" } },
+        required: ["only"],
+        additionalProperties: false,
+      },
+      // Any name that matches: the names are not listed.
+      open: {
+        type: "object",
+        propertyNames: { type: "string", pattern: "^x-" },
+        additionalProperties: { type: "integer" },
+      },
+    });
+  });
+
   it("documents a .readonly() field of a request as one to send, and keeps a readOnly the user gave", () => {
     // readOnly tells a client not to send the value: Swagger UI leaves it out of Try it out's body,
     // which then gets a 422 for the required field.
