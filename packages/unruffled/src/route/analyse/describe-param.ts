@@ -5,6 +5,7 @@ import type { Location, ParamDescription, WireField } from "../description.ts";
 import { dateReaderOf } from "../wire/json-dates.ts";
 import { describeFile } from "./describe-file.ts";
 import { applyFieldOptions } from "./field-options.ts";
+import { notCarriedByJson } from "./json-carriage.ts";
 import {
   acceptsMissing,
   hasOwnDefault,
@@ -108,6 +109,13 @@ function describeMarked(
   const shape: SchemaShape = shapeOf(declaredSchema, fromStrings);
   if (shape.kind === "unsupported") {
     throw new ValueError(`${where} has an unsupported type ${shape.typeName} for ${marker}; ${SUPPORTED}.`);
+  }
+  const notCarried = kind === "json" ? notCarriedByJson(declaredSchema, "request") : undefined;
+  if (notCarried !== undefined) {
+    const part = notCarried.path === "" ? "it" : `its field "${notCarried.path}"`;
+    throw new ValueError(
+      `${where} cannot be read from a JSON body: ${part} is a ${notCarried.type}, which JSON has no value for (every request would get a 422); declare ${notCarried.instead}.`,
+    );
   }
   if (kind === "path" && shape.kind === "list") {
     throw new ValueError(

@@ -2,6 +2,7 @@ import { TypeHintRequired, ValueError } from "../../errors.ts";
 import { HttpResponse } from "../../http/response.ts";
 import { ResponseSpec } from "../declare/response-spec.ts";
 import { DeclaredAnswers } from "../serializer/declared-answers.ts";
+import { notCarriedByJson } from "./json-carriage.ts";
 import { isZodSchema } from "./schema-shape.ts";
 
 /** What an endpoint answers, as its description holds it. */
@@ -60,6 +61,13 @@ export function describeReturns(returns: unknown, label: string): ReturnsDescrip
       );
     }
     codes.add(spec.code);
+    const notCarried = notCarriedByJson(spec.model, "answer");
+    if (notCarried !== undefined) {
+      const part = notCarried.path === "" ? "the model" : `the field "${notCarried.path}"`;
+      throw new ValueError(
+        `${label}: the model of its ${spec.code} answer cannot be written as JSON: ${part} is a ${notCarried.type}; declare ${notCarried.instead}.`,
+      );
+    }
   }
   return { responses, responseClasses, answers: new DeclaredAnswers(responses, responseClasses, label) };
 }
