@@ -3,6 +3,7 @@ import { ValueError } from "../errors.ts";
 import { JsonResponse } from "../http/response.ts";
 import { originCheck } from "../middleware/cors-origins.ts";
 import { type AnalyseOptions, analyseEndpoint } from "../route/analyse/analyse-endpoint.ts";
+import { notCarriedByJson } from "../route/analyse/json-carriage.ts";
 import type { EndpointDefinition } from "../route/declare/endpoint.ts";
 import { modelSerializer } from "../route/serializer/response-serializers.ts";
 import type { WebSocketDefinition } from "./declare.ts";
@@ -48,6 +49,17 @@ export function analyseWebSocket(
     if (typeof (definition[model] as { _zod?: unknown } | undefined)?._zod !== "object") {
       throw new ValueError(
         `${label}: ${model} must be a Zod schema, such as z.discriminatedUnion("type", [...]).`,
+      );
+    }
+    // Messages are JSON text, as bodies and answers are.
+    const notCarried = notCarriedByJson(
+      definition[model] as z.ZodType,
+      model === "inbound" ? "request" : "answer",
+    );
+    if (notCarried !== undefined) {
+      const part = notCarried.path === "" ? "the model" : `the field "${notCarried.path}"`;
+      throw new ValueError(
+        `${label}: the ${model} messages cannot be carried as JSON: ${part} is a ${notCarried.type}; declare ${notCarried.instead}.`,
       );
     }
   }

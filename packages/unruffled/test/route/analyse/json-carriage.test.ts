@@ -4,6 +4,7 @@
 import { createApp, ValueError } from "unruffled";
 import { JsonResponse } from "unruffled/http";
 import { endpoint, p, path } from "unruffled/route";
+import { websocket } from "unruffled/websocket";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { notCarriedByJson } from "../../../src/route/analyse/json-carriage.ts";
@@ -134,5 +135,28 @@ describe("a route whose JSON cannot carry its model", () => {
         'endpoint "probe" (POST /probe), parameter "body" cannot be read from a JSON body: its field "tags" is a set, which JSON has no value for (every request would get a 422); declare z.array().',
       ),
     );
+  });
+
+  it("is refused when built: a WebSocket's messages, which are JSON text too", () => {
+    const declare = (inbound: z.ZodType, outbound: z.ZodType) => () => {
+      try {
+        const socket = websocket({ inbound, outbound, handler: async () => {} });
+        createApp({ routes: [path("/live", { websocket: socket, name: "live" })] });
+      } catch (error) {
+        return error;
+      }
+      return undefined;
+    };
+    expect([
+      declare(z.object({ ids: z.set(z.int()) }), z.object({ ok: z.boolean() }))(),
+      declare(z.object({ ok: z.boolean() }), z.object({ total: z.bigint() }))(),
+    ]).toEqual([
+      new ValueError(
+        'websocket "live" (GET /live): the inbound messages cannot be carried as JSON: the field "ids" is a set; declare z.array().',
+      ),
+      new ValueError(
+        'websocket "live" (GET /live): the outbound messages cannot be carried as JSON: the field "total" is a bigint; declare z.int(), or z.string() for an integer beyond 2^53 (JSON.stringify refuses a BigInt).',
+      ),
+    ]);
   });
 });
