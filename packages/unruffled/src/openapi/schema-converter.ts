@@ -200,7 +200,7 @@ function cleanUp(context: { zodSchema: z.core.$ZodType; jsonSchema: JsonSchema }
 /**
  * `cleanUp`, and for what a client sends: `.readonly()` makes the parsed value immutable in
  * TypeScript, but JSON Schema's `readOnly` says that a client does not send the value (Swagger UI
- * leaves such a field out of Try it out's body, a validating proxy refuses it), so a request's
+ * leaves such a field out of Try it out's body, a validating proxy may refuse it), so a request's
  * schema goes without it, unless `.meta({ readOnly: true })` asks for it.
  */
 function cleanUpInput(context: { zodSchema: z.core.$ZodType; jsonSchema: JsonSchema }): void {
