@@ -129,9 +129,11 @@ it("lets the pages of CORS_ORIGINS call it, with their preflights, and no other 
       status: 200,
       headers: { vary: "Origin" },
     });
+    // Refused in the service's envelope (HTTP 200, code 400); without Access-Control-Allow-Origin the
+    // browser stops there all the same.
     expect(
       await corsAnswer(service.port, "OPTIONS", "/api/enroll/bind", { ...refused, ...JSON_POST_PREFLIGHT }),
-    ).toEqual({ status: 400, headers: { vary: "Origin" } });
+    ).toEqual({ status: 200, headers: { vary: "Origin" } });
   } finally {
     service.signal("SIGTERM");
     await service.exited;
@@ -148,7 +150,7 @@ it("sends no CORS header to any page without CORS_ORIGINS", async () => {
     });
     expect(
       await corsAnswer(service.port, "OPTIONS", "/api/enroll/bind", { ...page, ...JSON_POST_PREFLIGHT }),
-    ).toEqual({ status: 400, headers: {} });
+    ).toEqual({ status: 200, headers: {} });
   } finally {
     service.signal("SIGTERM");
     await service.exited;

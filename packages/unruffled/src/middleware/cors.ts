@@ -1,7 +1,7 @@
-import { ValueError } from "../errors.ts";
+import { HttpError, ValueError } from "../errors.ts";
 import type { Middleware, MiddlewareRoute, Next } from "../http/middleware.ts";
 import type { HttpRequest } from "../http/request.ts";
-import { type HeaderValue, HttpResponse, PlainTextResponse } from "../http/response.ts";
+import { type HeaderValue, HttpResponse } from "../http/response.ts";
 import { type CorsOrigins, type OriginCheck, originCheck } from "./cors-origins.ts";
 import { addVary } from "./vary.ts";
 
@@ -52,7 +52,8 @@ interface CorsPolicy {
  * gets `Access-Control-Allow-Origin` (and credentials, exposed headers) on every answer, errors
  * included; a preflight (`OPTIONS` with `Access-Control-Request-Method`) is answered 204 for every
  * path that has a route, with that path's methods, without reaching the endpoint. A refused origin
- * gets no CORS header, and its preflight a 400 that says why. With a list or a function, every
+ * gets no CORS header, and its preflight a 400 that says why (an `HttpError`, answered in the app's
+ * error format). With a list or a function, every
  * answer carries `Vary: Origin`. On a path no route serves, a preflight passes on to the 404.
  *
  * @example createApp({ routes, middleware: [cors({ origins: ["https://app.example.com"], credentials: true })] })
@@ -145,10 +146,9 @@ function withoutCorsHeaders(headers: Record<string, HeaderValue>): void {
 }
 
 /** A refused preflight: 400 with the reason, and no CORS header, so the browser stops there. */
-function refusal(policy: CorsPolicy, reason: string): HttpResponse {
-  const response = new PlainTextResponse(`CORS preflight refused: ${reason}.`, { status: 400 });
-  if (policy.varies) addVary(response.headers, "Origin");
-  return response;
+function refusal(policy: CorsPolicy, reason: string): never {
+  // Answered by the app's exception handlers, as the framework's other errors are: in its format.
+  throw new HttpError(400, `CORS preflight refused: ${reason}.`, policy.varies ? { vary: "Origin" } : {});
 }
 
 /** The header names a preflight asks for, lower case; undefined when that is no short list of names. */

@@ -187,19 +187,42 @@ describe("cors()", () => {
       "/items",
       preflight("GET", "https://evil.example"),
     );
-    expect([answer.status, corsHeadersOf(answer.headers), answer.body.toString()]).toEqual([
+    expect([answer.status, corsHeadersOf(answer.headers), JSON.parse(answer.body.toString())]).toEqual([
       400,
       { vary: "Origin" },
-      "CORS preflight refused: the origin is not allowed.",
+      { detail: "CORS preflight refused: the origin is not allowed." },
+    ]);
+  });
+
+  it("refuses a preflight in the app's error format: problem details with ERRORS.format problem", async () => {
+    const server = await serveWithCors({ origins: [APP] }, { settings: { ERRORS: { format: "problem" } } });
+    const answer = await wireRequest(
+      server.url,
+      "OPTIONS",
+      "/items",
+      preflight("GET", "https://evil.example"),
+    );
+    const problem = JSON.parse(answer.body.toString());
+    expect([answer.status, answer.headers["content-type"], corsHeadersOf(answer.headers), problem]).toEqual([
+      400,
+      "application/problem+json",
+      { vary: "Origin" },
+      {
+        type: "about:blank",
+        title: "Bad Request",
+        status: 400,
+        detail: "CORS preflight refused: the origin is not allowed.",
+        instance: problem.instance,
+      },
     ]);
   });
 
   it("refuses the preflight of a method the path does not answer", async () => {
     const server = await serveWithCors({ origins: [APP] });
     const answer = await wireRequest(server.url, "OPTIONS", "/items/1", preflight("DELETE"));
-    expect([answer.status, answer.body.toString()]).toEqual([
+    expect([answer.status, JSON.parse(answer.body.toString())]).toEqual([
       400,
-      "CORS preflight refused: the method is not allowed here; allowed: GET, HEAD.",
+      { detail: "CORS preflight refused: the method is not allowed here; allowed: GET, HEAD." },
     ]);
   });
 
@@ -227,9 +250,12 @@ describe("cors()", () => {
       "/items",
       preflight("POST", APP, { "access-control-request-headers": "x-token, x-other" }),
     );
-    expect([refused.status, refused.body.toString()]).toEqual([
+    expect([refused.status, JSON.parse(refused.body.toString())]).toEqual([
       400,
-      "CORS preflight refused: a requested header is not allowed; allowed: accept, accept-language, content-language, content-type, x-token.",
+      {
+        detail:
+          "CORS preflight refused: a requested header is not allowed; allowed: accept, accept-language, content-language, content-type, x-token.",
+      },
     ]);
   });
 
