@@ -95,7 +95,10 @@ async function serveInThisProcess(options: ServeOptions, io: CliIo): Promise<voi
   // Readiness turns 503 and the app serves on for its drain delay (once something probed readiness).
   handleShutdownSignals(() => server.close({ drain: true }), { log: toStderr(io) });
   const worker = cluster.isWorker ? ` worker ${process.env.UNRUFFLED_WORKER ?? cluster.worker?.id}` : "";
-  const runtime = server.runtime === "node" ? "" : `, ${runtimeLabel(server.runtime)}`;
+  const runtime =
+    server.runtime === "node"
+      ? ""
+      : `, ${runtimeLabel(server.runtime)}${server.server === "node:http" ? ", node:http for its WebSocket routes" : ""}`;
   await io.error(
     `Serving ${options.modulePath} on http://${server.hostname}:${server.port} (pid ${process.pid}${worker}${runtime})\n`,
   );

@@ -9,8 +9,13 @@ import { currentRuntime, type Runtime } from "./runtime.ts";
 
 /** A server started by `serve()`: where it listens, and its graceful close. */
 export interface RuntimeServer {
-  /** The runtime whose own server answers: Node's `http`, `Bun.serve` or `Deno.serve`. */
+  /** The runtime it runs on. */
   readonly runtime: Runtime;
+  /**
+   * The server that answers: the runtime's own, or, for an app with WebSocket routes on Bun or
+   * Deno, Node's `http` through the runtime's Node compatibility.
+   */
+  readonly server: "node:http" | "Bun.serve" | "Deno.serve";
   readonly hostname: string;
   /** The port it listens on (the free one chosen for `port: 0`). */
   readonly port: number;
@@ -31,6 +36,8 @@ export interface ServedApp extends FixedRoutesTarget {
   listen(options?: ListenOptions): Promise<unknown>;
   address(): AddressInfo | undefined;
   close(options?: CloseOptions): Promise<void>;
+  /** Its WebSocket routes: served on Node's `upgrade` (the `ws` package), which only Node's `http` has. */
+  readonly websocketRoutes: readonly unknown[];
 }
 
 /**
@@ -43,10 +50,14 @@ export interface ServedApp extends FixedRoutesTarget {
  */
 export async function serve(app: ServedApp, options: ListenOptions = {}): Promise<RuntimeServer> {
   const runtime = currentRuntime();
-  if (runtime === "node") {
+  // WebSocket routes run on Node's `upgrade`, which `Bun.serve` and `Deno.serve` do not give: on
+  // Bun and Deno an app that has them is served by Node's `http`, through the runtime's Node
+  // compatibility, where they work (every route then goes that way, more slowly).
+  if (runtime === "node" || app.websocketRoutes.length > 0) {
     await app.listen(options);
     const { address, port } = app.address()!;
-    return { runtime, hostname: address, port, close: (closeOptions) => app.close(closeOptions) };
+    const close = (closeOptions?: CloseOptions) => app.close(closeOptions);
+    return { runtime, server: "node:http", hostname: address, port, close };
   }
   await app.startup();
   const inFlight: StreamsInFlight = { closing: false, streams: new Map() };
@@ -65,6 +76,7 @@ export async function serve(app: ServedApp, options: ListenOptions = {}): Promis
   let closing: Promise<void> | undefined;
   return {
     runtime,
+    server: runtime === "bun" ? "Bun.serve" : "Deno.serve",
     hostname: native.hostname,
     port: native.port,
     close(closeOptions = {}) {
