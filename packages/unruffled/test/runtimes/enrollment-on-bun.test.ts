@@ -1,6 +1,7 @@
 // The sample service on Bun, with the one command `npm run start:bun` runs (`unruffled serve` on
-// Bun.serve, its embedded SQLite through better-sqlite3, which Bun loads), checked from outside over
-// HTTP as apps/enrollment/test/api.test.ts checks it in-process: the same paths, the same answers.
+// Bun: Node's `http` through Bun's compatibility, which its WebSocket route needs; its embedded
+// SQLite through better-sqlite3, which Bun loads), checked from outside over HTTP as
+// apps/enrollment/test/api.test.ts checks it in-process: the same paths, the same answers.
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -108,6 +109,26 @@ describe("the enrollment service on Bun, on its embedded database", () => {
     const listed = await get("/api/enroll/student-list?name=ANN");
     expect(listed.status).toBe(200);
     expect(listed.body.data.map((student: { name: string }) => student.name)).toEqual(["Ann Lee"]);
+  });
+
+  it("follows a course's seats on its course-live WebSocket", async () => {
+    const socket = new WebSocket(`${server.origin.replace("http", "ws")}/api/enroll/course-live`);
+    const messages: unknown[] = [];
+    const failed = new Promise<never>((_resolve, reject) =>
+      socket.addEventListener("error", () => reject(new Error("the course-live socket failed to open"))),
+    );
+    const twoSeen = new Promise<void>((resolve) => {
+      socket.addEventListener("message", (event) => {
+        messages.push(JSON.parse(String(event.data)));
+        if (messages.length === 1) void post("/api/enroll/bind", { student_id: 1, course_id: 1 });
+        if (messages.length === 2) resolve();
+      });
+    });
+    await Promise.race([new Promise((resolve) => socket.addEventListener("open", resolve)), failed]);
+    socket.send(JSON.stringify({ type: "follow", course_id: 1 }));
+    await twoSeen;
+    socket.close(1000);
+    expect(messages.map((message) => (message as { type: string }).type)).toEqual(["seats", "seats"]);
   });
 
   it("serves its documentation pages", async () => {
