@@ -1,28 +1,16 @@
 // postgresStore()'s table: unlogged unless asked otherwise, and one that exists is used as it is.
-import pg from "pg";
 import { type Check, postgresStore } from "unruffled/rate-limit";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createPostgresDatabase } from "../support/stores.ts";
+import { describe, expect, it } from "vitest";
+import { usePostgresDatabase } from "../support/stores.ts";
 
 const once = (key: string): Check => ({ key, interval: 1_000_000, capacity: 5_000_000, cost: 1 });
 
-let database: { url: string; drop(): Promise<void> };
-let client: pg.Client;
-
-beforeAll(async () => {
-  database = await createPostgresDatabase();
-  client = new pg.Client({ connectionString: database.url });
-  await client.connect();
-});
-
-afterAll(async () => {
-  await client?.end();
-  await database?.drop();
-});
+// A database of this file's own, and a client to read its tables.
+const database = usePostgresDatabase();
 
 /** The table's persistence as PostgreSQL keeps it: "u" unlogged, "p" permanent (logged). */
 async function persistence(table: string): Promise<string | undefined> {
-  const result = await client.query<{ relpersistence: string }>(
+  const result = await database.client.query<{ relpersistence: string }>(
     "select relpersistence from pg_class where relname = $1 and relkind = 'r'",
     [table],
   );
@@ -64,7 +52,7 @@ describe("postgresStore()'s table", () => {
   });
 
   it("uses a table that exists as it is: a logged one made before stays logged, and keeps its rows", async () => {
-    await client.query("create table limits_earlier (key text primary key, tat bigint not null)");
+    await database.client.query("create table limits_earlier (key text primary key, tat bigint not null)");
     const first = postgresStore({
       connectionString: database.url,
       table: "limits_earlier",

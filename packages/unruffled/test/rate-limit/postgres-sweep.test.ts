@@ -1,7 +1,6 @@
-import pg from "pg";
 import { type Check, postgresStore } from "unruffled/rate-limit";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createPostgresDatabase } from "../support/stores.ts";
+import { describe, expect, it } from "vitest";
+import { usePostgresDatabase } from "../support/stores.ts";
 
 // One unit a millisecond: the key's quota is whole again a millisecond after the request.
 const brief = (key: string): Check => ({
@@ -18,22 +17,11 @@ const hourly = (key: string): Check => ({
   cost: 1,
 });
 
-let database: { url: string; drop(): Promise<void> };
-let client: pg.Client;
-
-beforeAll(async () => {
-  database = await createPostgresDatabase();
-  client = new pg.Client({ connectionString: database.url });
-  await client.connect();
-});
-
-afterAll(async () => {
-  await client?.end();
-  await database?.drop();
-});
+// A database of this file's own, and a client to read its tables.
+const database = usePostgresDatabase();
 
 async function keys(table: string): Promise<string[]> {
-  const result = await client.query<{ key: string }>(`select key from ${table} order by key`);
+  const result = await database.client.query<{ key: string }>(`select key from ${table} order by key`);
   return result.rows.map((row) => row.key);
 }
 
@@ -45,7 +33,7 @@ async function until(condition: () => Promise<boolean>): Promise<void> {
 // Until the database's clock has passed every brief key's quota: from then on a sweep deletes them.
 async function untilWhole(table: string): Promise<void> {
   await until(async () => {
-    const result = await client.query<{ due: string }>(
+    const result = await database.client.query<{ due: string }>(
       `select count(*) as due from ${table} where tat >= floor(extract(epoch from clock_timestamp()) * 1000000) and key like 'brief:%'`,
     );
     return result.rows[0]!.due === "0";
@@ -86,7 +74,7 @@ describe("postgresStore() sweeps the keys whose quota is whole again", () => {
     const store = postgresStore({ connectionString: database.url, table: "swept_many", sweepInterval: 0 });
     try {
       await store.consume([hourly("kept")]);
-      await client.query(
+      await database.client.query(
         "insert into swept_many (key, tat) select 'old:' || n, 0 from generate_series(1, 12000) as n",
       );
       expect(await store.sweep()).toBe(12_000);

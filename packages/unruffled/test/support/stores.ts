@@ -7,6 +7,7 @@ import { join } from "node:path";
 import pg from "pg";
 import { freePort, waitFor } from "process-support";
 import { createClient } from "redis";
+import { afterAll, beforeAll } from "vitest";
 
 /** A redis-server of the test's own on a free loopback port, which the test may stop and start again. */
 export interface TestRedis {
@@ -81,6 +82,32 @@ export async function createPostgresDatabase(): Promise<{ url: string; drop(): P
   return {
     url: url.toString(),
     drop: () => onServer(server, `drop database if exists ${name} with (force)`),
+  };
+}
+
+/**
+ * A new database for one test file, with a client connected to it, made before its tests and
+ * dropped after them: `url` and `client` are read in the tests.
+ */
+export function usePostgresDatabase(): { readonly url: string; readonly client: pg.Client } {
+  let database: { url: string; drop(): Promise<void> } | undefined;
+  let client: pg.Client | undefined;
+  beforeAll(async () => {
+    database = await createPostgresDatabase();
+    client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+  });
+  afterAll(async () => {
+    await client?.end();
+    await database?.drop();
+  });
+  return {
+    get url() {
+      return database!.url;
+    },
+    get client() {
+      return client!;
+    },
   };
 }
 
