@@ -132,7 +132,11 @@ export class App {
   private readonly work: AfterResponseWork;
   private readonly errorLogger: ErrorLogger;
   private readonly node: NodeAdapter;
-  private readonly websockets: WebSocketUpgrades | undefined;
+  /**
+   * The WebSocket routes' upgrades, whichever server brings them (`serve()` hands Bun.serve's to
+   * them); undefined without any.
+   */
+  readonly websocketUpgrades: WebSocketUpgrades | undefined;
   private readonly onClose: AppOptions["onClose"];
   private readonly options: AppOptions;
   // Shared with the copies of withOverrides(): one broker, whichever of them serves.
@@ -256,7 +260,7 @@ export class App {
     this.routes = health?.openapi ? [...routes, ...probes] : routes;
     this.websocketRoutes = websocketRoutes;
     // An app without WebSocket routes has no upgrade listener and never loads ws.
-    this.websockets =
+    this.websocketUpgrades =
       websocketRoutes.length === 0
         ? undefined
         : new WebSocketUpgrades({
@@ -268,7 +272,7 @@ export class App {
             errorLogger,
             pubsub: () => this.pubsub,
           });
-    this.upgradeHandler = this.websockets?.handler;
+    this.upgradeHandler = this.websocketUpgrades?.handler;
     this.node.upgradeHandler = this.upgradeHandler;
     for (const route of docsRoutes(this)) this.register(route);
     for (const route of asyncApiRoutes(this)) this.register(route);
@@ -352,9 +356,14 @@ export class App {
   /**
    * The routes at paths without placeholders, each answering a request a runtime's server matched
    * to it itself, as `handle(request, false)` would: `serve()` hands them to `Bun.serve`'s routes.
+   * A GET at a path a WebSocket route also answers is left out: its upgrade requests must reach
+   * the fetch handler, as they reach Node's `upgrade` listener.
    */
   fixedRoutes(): FixedRoute[] {
-    return this.requests.fixedRoutes();
+    const upgrades = this.websocketUpgrades;
+    const routes = this.requests.fixedRoutes();
+    if (upgrades === undefined) return routes;
+    return routes.filter((route) => route.method !== "GET" || !upgrades.answers(route.path));
   }
 
   /** Turns an error into a response with the nearest exception handler; 500 when none applies. */
@@ -396,7 +405,7 @@ export class App {
    */
   async listen(options: ListenOptions = {}): Promise<Server> {
     await this.startup();
-    await this.websockets?.prepare();
+    await this.websocketUpgrades?.prepare();
     return this.node.listen(options);
   }
 
@@ -449,7 +458,7 @@ export class App {
     // Open WebSockets get 1001 while the server drains; both end by the same deadline.
     const [listened] = await Promise.all([
       this.node.close(options),
-      this.websockets?.close(options.timeout ?? DEFAULT_CLOSE_TIMEOUT_MS),
+      this.websocketUpgrades?.close(options.timeout ?? DEFAULT_CLOSE_TIMEOUT_MS),
     ]);
     if (!listened && !this.started) {
       await this.appPubSub.close();

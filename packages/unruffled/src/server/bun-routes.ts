@@ -1,7 +1,7 @@
 import type { FixedRoute } from "../handling/fixed-routes.ts";
 import { answerFixed, answerFixedJson, type FetchTarget, type StreamsInFlight } from "./fetch-adapter.ts";
 
-type BunHandler = (request: Request, server: unknown) => Response | Promise<Response>;
+type BunHandler = (request: Request, server: unknown) => Response | undefined | Promise<Response | undefined>;
 
 /** `Bun.serve`'s `routes`: handlers by path, then by method. */
 export type BunRoutes = Record<string, Record<string, BunHandler>>;

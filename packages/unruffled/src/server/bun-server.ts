@@ -1,4 +1,5 @@
 import type { BunRoutes } from "./bun-routes.ts";
+import type { BunWebSocketHandlers } from "./bun-websockets.ts";
 import type { StreamsInFlight } from "./fetch-adapter.ts";
 import type { NativeServer } from "./native-server.ts";
 
@@ -17,7 +18,8 @@ interface BunGlobal {
     maxRequestBodySize: number;
     development: boolean;
     routes: BunRoutes;
-    fetch: (request: Request, server: BunServer) => Response | Promise<Response>;
+    fetch: (request: Request, server: BunServer) => Response | undefined | Promise<Response | undefined>;
+    websocket?: BunWebSocketHandlers;
   }): BunServer;
 }
 
@@ -42,9 +44,16 @@ const BUN_MAX_IDLE_SECONDS = 255;
  * @example const native = serveOnBun(handler, inFlight, { port: 0, hostname, limits, routes: bunRoutes(app, inFlight, handler) });
  */
 export function serveOnBun(
-  handler: (request: Request, context?: unknown) => Response | Promise<Response>,
+  handler: (request: Request, context?: unknown) => Response | undefined | Promise<Response | undefined>,
   inFlight: StreamsInFlight,
-  options: { port: number; hostname: string; limits: BunLimits; routes: BunRoutes },
+  options: {
+    port: number;
+    hostname: string;
+    limits: BunLimits;
+    routes: BunRoutes;
+    /** The app's WebSocket routes' sockets, opened by Bun (bun-websockets.ts); none without such routes. */
+    websocket?: BunWebSocketHandlers;
+  },
 ): NativeServer {
   const bun = (globalThis as unknown as { Bun: BunGlobal }).Bun;
   let server: BunServer | undefined;
@@ -58,6 +67,7 @@ export function serveOnBun(
     development: false,
     routes: options.routes,
     fetch: handler,
+    ...(options.websocket === undefined ? {} : { websocket: options.websocket }),
   });
   const running = server;
   return {

@@ -65,16 +65,31 @@ export function fetchHandler(app: FetchTarget, inFlight?: StreamsInFlight): Fetc
 export function webHandler(
   app: FetchTarget,
   inFlight?: StreamsInFlight,
-): (webRequest: Request, context?: unknown) => Response | Promise<Response> {
+): (webRequest: Request, context?: unknown) => Response | Promise<Response>;
+export function webHandler(
+  app: FetchTarget,
+  inFlight: StreamsInFlight,
+  upgrade: WebUpgrade | undefined,
+): (webRequest: Request, context?: unknown) => Response | undefined | Promise<Response | undefined>;
+export function webHandler(
+  app: FetchTarget,
+  inFlight?: StreamsInFlight,
+  upgrade?: WebUpgrade,
+): (webRequest: Request, context?: unknown) => Response | undefined | Promise<Response | undefined> {
   // Where no server listens (other runtimes), the first request starts the app; a server that
   // serve() started ran the hooks before it listened.
   let started = inFlight !== undefined;
-  const answer = (webRequest: Request, context: unknown): Response | Promise<Response> => {
+  const answer = (
+    webRequest: Request,
+    context: unknown,
+  ): Response | undefined | Promise<Response | undefined> => {
     // A runtime's own server (inFlight given) is never a Node host.
     const node = inFlight === undefined ? nodeBindingsOf(context) : undefined;
     if (node !== undefined) return answerFromNode(app, webRequest, node);
     const client = new WebClient(webRequest, context, inFlight?.peer);
     const request = requestOf(app, inFlight, webRequest, webRequest.method, targetOf(webRequest.url), client);
+    // What Node hands its `upgrade` listener: an Upgrade header with the Connection that asks for it.
+    if (upgrade !== undefined && asksForUpgrade(request)) return upgrade(webRequest, context, request);
     const response = app.handle(request, false);
     return toWebWhenReady(app, inFlight, response, webRequest, request, client);
   };
@@ -85,6 +100,43 @@ export function webHandler(
       return answer(webRequest, context);
     });
   };
+}
+
+/**
+ * The fetch handler's part for upgrade requests, on a server that opens WebSockets itself
+ * (`Bun.serve`): a promise of the refusal, or of nothing once the socket is open.
+ */
+export type WebUpgrade = (
+  webRequest: Request,
+  context: unknown,
+  request: HttpRequest,
+) => Promise<Response | undefined>;
+
+/** An `Upgrade` header, and `upgrade` among the `Connection` header's options. */
+function asksForUpgrade(request: HttpRequest): boolean {
+  const connection = request.header("connection");
+  return (
+    request.header("upgrade") !== undefined &&
+    typeof connection === "string" &&
+    connection
+      .toLowerCase()
+      .split(",")
+      .some((option) => option.trim() === "upgrade")
+  );
+}
+
+/**
+ * A refusal of an upgrade (or any answer made outside a route) as a web `Response`.
+ *
+ * @example transport.refuse = (response) => resolve(webResponseOf(response));
+ */
+export function webResponseOf(response: HttpResponse): Response {
+  const body = response.body;
+  const webBody =
+    body instanceof Readable
+      ? (Readable.toWeb(body) as unknown as ReadableStream<Uint8Array>)
+      : (body as string | Uint8Array<ArrayBuffer> | null);
+  return webResponse(statusHasNoBody(response.status) ? null : webBody, response.status, response.headers);
 }
 
 /**

@@ -1,8 +1,9 @@
 import type { AddressInfo } from "node:net";
 import { bunRoutes, type FixedRoutesTarget } from "./bun-routes.ts";
 import { type BunLimits, serveOnBun } from "./bun-server.ts";
+import { bunUpgrades, bunWebSocketHandlers, type WebSocketServing } from "./bun-websockets.ts";
 import { serveOnDeno } from "./deno-server.ts";
-import { endStream, type StreamsInFlight, webHandler } from "./fetch-adapter.ts";
+import { endStream, type StreamsInFlight, webHandler, webResponseOf } from "./fetch-adapter.ts";
 import type { NativeServer } from "./native-server.ts";
 import { type CloseOptions, DEFAULT_CLOSE_TIMEOUT_MS, type ListenOptions } from "./node-adapter.ts";
 import { currentRuntime, type Runtime } from "./runtime.ts";
@@ -12,8 +13,8 @@ export interface RuntimeServer {
   /** The runtime it runs on. */
   readonly runtime: Runtime;
   /**
-   * The server that answers: the runtime's own, or, for an app with WebSocket routes on Bun or
-   * Deno, Node's `http` through the runtime's Node compatibility.
+   * The server that answers: the runtime's own, or, for an app with WebSocket routes on Deno,
+   * Node's `http` through Deno's Node compatibility.
    */
   readonly server: "node:http" | "Bun.serve" | "Deno.serve";
   readonly hostname: string;
@@ -36,8 +37,11 @@ export interface ServedApp extends FixedRoutesTarget {
   listen(options?: ListenOptions): Promise<unknown>;
   address(): AddressInfo | undefined;
   close(options?: CloseOptions): Promise<void>;
-  /** Its WebSocket routes: served on Node's `upgrade` (the `ws` package), which only Node's `http` has. */
-  readonly websocketRoutes: readonly unknown[];
+  /**
+   * Its WebSocket routes' upgrades, undefined without any: on Node's `upgrade` they open through
+   * the `ws` package, on Bun through `Bun.serve`'s own WebSockets; Deno.serve has neither.
+   */
+  readonly websocketUpgrades: WebSocketServing | undefined;
 }
 
 /**
@@ -50,10 +54,11 @@ export interface ServedApp extends FixedRoutesTarget {
  */
 export async function serve(app: ServedApp, options: ListenOptions = {}): Promise<RuntimeServer> {
   const runtime = currentRuntime();
-  // WebSocket routes run on Node's `upgrade`, which `Bun.serve` and `Deno.serve` do not give: on
-  // Bun and Deno an app that has them is served by Node's `http`, through the runtime's Node
+  // WebSocket routes run on Node's `upgrade` or on Bun.serve's WebSockets; `Deno.serve` gives
+  // neither: on Deno an app that has them is served by Node's `http`, through Deno's Node
   // compatibility, where they work (every route then goes that way, more slowly).
-  if (runtime === "node" || app.websocketRoutes.length > 0) {
+  const upgrades = app.websocketUpgrades;
+  if (runtime === "node" || (runtime === "deno" && upgrades !== undefined)) {
     await app.listen(options);
     const { address, port } = app.address()!;
     const close = (closeOptions?: CloseOptions) => app.close(closeOptions);
@@ -61,18 +66,19 @@ export async function serve(app: ServedApp, options: ListenOptions = {}): Promis
   }
   await app.startup();
   const inFlight: StreamsInFlight = { closing: false, streams: new Map() };
-  const handler = webHandler(app, inFlight);
   const port = options.port ?? 8000;
   const hostname = options.host ?? "127.0.0.1";
-  const native =
-    runtime === "bun"
-      ? serveOnBun(handler, inFlight, {
-          port,
-          hostname,
-          limits: app.limits,
-          routes: bunRoutes(app, inFlight, handler),
-        })
-      : serveOnDeno(handler, inFlight, { port, hostname });
+  let native: NativeServer;
+  if (runtime === "bun") {
+    const handler = webHandler(app, inFlight, upgrades && bunUpgrades(upgrades, webResponseOf));
+    native = serveOnBun(handler, inFlight, {
+      port,
+      hostname,
+      limits: app.limits,
+      routes: bunRoutes(app, inFlight, handler),
+      ...(upgrades === undefined ? {} : { websocket: bunWebSocketHandlers(upgrades.maxPayload) }),
+    });
+  } else native = serveOnDeno(webHandler(app, inFlight), inFlight, { port, hostname });
   let closing: Promise<void> | undefined;
   return {
     runtime,
@@ -80,7 +86,13 @@ export async function serve(app: ServedApp, options: ListenOptions = {}): Promis
     hostname: native.hostname,
     port: native.port,
     close(closeOptions = {}) {
-      closing ??= closeNative(app, native, inFlight, closeOptions.timeout ?? DEFAULT_CLOSE_TIMEOUT_MS);
+      closing ??= closeNative(
+        app,
+        native,
+        inFlight,
+        closeOptions.timeout ?? DEFAULT_CLOSE_TIMEOUT_MS,
+        upgrades,
+      );
       return closing;
     },
   };
@@ -91,6 +103,7 @@ async function closeNative(
   native: NativeServer,
   inFlight: StreamsInFlight,
   timeoutMs: number,
+  upgrades: WebSocketServing | undefined,
 ): Promise<void> {
   const started = performance.now();
   inFlight.closing = true;
@@ -100,7 +113,8 @@ async function closeNative(
     timer = setTimeout(resolve, timeoutMs);
   });
   try {
-    await native.stop(deadline);
+    // Bun's server waits for its open WebSockets: they get 1001 now, and end by the same deadline.
+    await Promise.all([native.stop(deadline), upgrades?.close(timeoutMs)]);
   } finally {
     clearTimeout(timer);
   }

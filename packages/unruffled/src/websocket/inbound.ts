@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import type { ValidationIssue } from "../errors.ts";
-import { parseJsonBody } from "../http/request.ts";
+import { parseJsonBody, parseJsonText } from "../http/request.ts";
 
 /** An inbound message after its checks: its value, or the issues to send back. */
 export type InboundResult = { ok: true; value: unknown } | { ok: false; issues: ValidationIssue[] };
@@ -10,14 +10,16 @@ const MISSING_CODES = new Set(["invalid_type", "invalid_value", "invalid_union"]
 
 /**
  * Parses one text message as JSON (nested no deeper than the app's JSON limit) and validates it
- * against the route's inbound model. Issues point into the message: `["message", "text"]`.
+ * against the route's inbound model. Issues point into the message: `["message", "text"]`. The
+ * message comes as bytes from `ws`, as a string from Bun (decoded already).
  *
  * @example readInbound(Buffer.from('{"type":"say"}'), description.inbound, 64) // { ok: false, issues: [{ loc: ["message", "text"], … }] }
  */
-export function readInbound(bytes: Buffer, model: z.ZodType, jsonDepth: number): InboundResult {
+export function readInbound(message: Buffer | string, model: z.ZodType, jsonDepth: number): InboundResult {
   let json: unknown;
   try {
-    json = parseJsonBody(bytes, jsonDepth);
+    json =
+      typeof message === "string" ? parseJsonText(message, jsonDepth) : parseJsonBody(message, jsonDepth);
   } catch (error) {
     return {
       ok: false,

@@ -1,6 +1,7 @@
 /**
  * The parts of `ws` this room uses, written out so that the package's types do not need `@types/ws`
- * (ws is an optional peer: an app without WebSocket routes neither installs nor loads it).
+ * (ws is an optional peer: an app without WebSocket routes neither installs nor loads it). Bun's
+ * own WebSockets are given the same shape (server/bun-websockets.ts).
  */
 export interface PeerSocket {
   readonly readyState: number;
@@ -11,8 +12,12 @@ export interface PeerSocket {
   ping(): void;
   pause(): void;
   resume(): void;
-  on(event: "message", listener: (data: Buffer | ArrayBuffer | Buffer[], isBinary: boolean) => void): unknown;
-  on(event: "close", listener: (code: number, reason: Buffer) => void): unknown;
+  /** A text message as bytes (ws) or as a string (Bun's WebSockets, see server/bun-websockets.ts). */
+  on(
+    event: "message",
+    listener: (data: Buffer | ArrayBuffer | Buffer[] | string, isBinary: boolean) => void,
+  ): unknown;
+  on(event: "close", listener: (code: number, reason: Buffer | string) => void): unknown;
   on(event: "pong", listener: () => void): unknown;
   on(event: "error", listener: (error: Error) => void): unknown;
 }

@@ -216,20 +216,21 @@ export class ServerSocket implements ServerWebSocket<unknown, unknown> {
     });
   }
 
-  private receive(data: Buffer | ArrayBuffer | Buffer[], isBinary: boolean): void {
+  private receive(data: Buffer | ArrayBuffer | Buffer[] | string, isBinary: boolean): void {
     if (this.closed) return;
     if (isBinary) {
       this.close(CLOSE.unsupportedData, "Binary messages are not accepted; send JSON text");
       return;
     }
-    // ws hands a Buffer (its default binaryType): used as it is, not copied.
-    const bytes = Buffer.isBuffer(data)
-      ? data
-      : Array.isArray(data)
-        ? Buffer.concat(data)
-        : Buffer.from(data);
+    // ws hands a Buffer (its default binaryType), Bun a string: used as they are, not copied.
+    const message =
+      typeof data === "string" || Buffer.isBuffer(data)
+        ? data
+        : Array.isArray(data)
+          ? Buffer.concat(data)
+          : Buffer.from(data);
     const result = readInbound(
-      bytes,
+      message,
       this.description.inbound,
       this.request.limits.jsonDepth ?? DEFAULT_BODY_LIMITS.jsonDepth,
     );

@@ -14,10 +14,11 @@ import { resolveDependencies } from "../route/resolve/resolve-dependencies.ts";
 import { type ResolveOptions, resolveParams } from "../route/resolve/resolve-params.ts";
 import type { BuiltWebSocketRoute } from "./built-route.ts";
 import { Heartbeat } from "./heartbeat.ts";
-import { type PeerServer, type PeerSocket, peerServer } from "./load-ws.ts";
+import { type PeerServer, peerServer } from "./load-ws.ts";
+import { NodeUpgrade } from "./node-upgrade.ts";
 import { allowsOrigin } from "./origin.ts";
-import { refuseUpgrade } from "./refuse.ts";
 import { CLOSE, ServerSocket } from "./server-socket.ts";
+import type { UpgradeTransport } from "./upgrade-transport.ts";
 
 /** What serving WebSocket routes needs from the app. */
 export interface WebSocketUpgradesOptions {
@@ -59,6 +60,16 @@ export class WebSocketUpgrades {
     }
   }
 
+  /** The largest message any of the routes takes: a server that has one limit for all is set to it. */
+  get maxPayload(): number {
+    return Math.max(...this.options.routes.map((route) => route.socketDescription.maxPayload));
+  }
+
+  /** Whether a WebSocket route answers `path`. */
+  answers(path: string): boolean {
+    return this.router.find(path) !== undefined;
+  }
+
   /** How many sockets are open. */
   get size(): number {
     return this.open.size;
@@ -76,7 +87,6 @@ export class WebSocketUpgrades {
   readonly handler = (message: IncomingMessage, socket: Duplex, head: Buffer): void => {
     // Until ws takes it, a reset of the connection is only a client gone.
     socket.on("error", ignore);
-    const { requests } = this.options;
     const request = new this.options.requestClass({
       method: message.method ?? "GET",
       url: message.url ?? "/",
@@ -85,14 +95,24 @@ export class WebSocketUpgrades {
       body: new NodeBodySource(message),
       limits: this.options.bodyLimits,
     });
+    this.upgrade(request, new NodeUpgrade(message, socket, head, (route) => this.serverFor(route)));
+  };
+
+  /**
+   * One upgrade request, whichever server brought it (`transport`): routed, its handshake headers
+   * and `Origin` checked, its parameters and dependencies resolved, then opened, or refused with
+   * the app's HTTP answer. Never throws.
+   */
+  upgrade(request: HttpRequest, transport: UpgradeTransport): void {
+    const { requests } = this.options;
     const started = requests.begin(request);
     const refuse = (error: unknown): void => {
       const answer = requests.handleError(error, request);
       const write = (response: HttpResponse) => {
-        refuseUpgrade(socket, requests.finish(request, response, started));
+        transport.refuse(requests.finish(request, response, started));
         requests.startWork(request);
       };
-      if (answer instanceof Promise) answer.then(write, () => socket.destroy());
+      if (answer instanceof Promise) answer.then(write, () => transport.abandon());
       else write(answer);
     };
     let route: BuiltWebSocketRoute;
@@ -108,12 +128,12 @@ export class WebSocketUpgrades {
       return;
     }
     const accept = (values: Record<string, unknown>, scope: DependencyScope | undefined) => {
-      this.serverFor(route).then(
-        (server) => {
+      transport.ready(route).then(
+        () => {
           // The app began closing while the dependencies resolved: refused like a late upgrade.
           if (this.closing)
             this.failed(new HttpError(503, "The server is shutting down"), scope).then(refuse);
-          else this.accept(server, route, request, message, socket, head, values, scope, started);
+          else this.accept(transport, route, request, values, scope, started);
         },
         (error: unknown) => this.failed(error, scope).then(refuse),
       );
@@ -138,7 +158,7 @@ export class WebSocketUpgrades {
     if (checked === true) resolve();
     else if (checked === false) originRefused();
     else checked.then((allowed) => (allowed ? resolve() : originRefused()), refuse);
-  };
+  }
 
   /**
    * Sends 1001 to every open socket and refuses new upgrades; resolves once every socket closed and
@@ -194,24 +214,15 @@ export class WebSocketUpgrades {
   }
 
   private accept(
-    server: PeerServer,
+    transport: UpgradeTransport,
     route: BuiltWebSocketRoute,
     request: HttpRequest,
-    message: IncomingMessage,
-    socket: Duplex,
-    head: Buffer,
     values: Record<string, unknown>,
     scope: DependencyScope | undefined,
     started: number,
   ): void {
-    let peer: PeerSocket | undefined;
-    // ws answers synchronously once the checks passed; a connection gone meanwhile is destroyed instead.
-    if (socket.readable && socket.writable) {
-      server.handleUpgrade(message, socket, head, (accepted) => {
-        peer = accepted;
-      });
-    } else socket.destroy();
-    if (peer === undefined) {
+    const opened = transport.open(route);
+    if (opened === undefined) {
       // The client left while its dependencies resolved: their clean-ups still run, once.
       this.track(this.cleanUp(request, scope, undefined));
       return;
@@ -220,7 +231,13 @@ export class WebSocketUpgrades {
     switching.status = 101;
     this.options.requests.finish(request, switching, started);
     const description = route.socketDescription;
-    const serverSocket = new ServerSocket(peer, description, request, this.options.pubsub, socket);
+    const serverSocket = new ServerSocket(
+      opened.peer,
+      description,
+      request,
+      this.options.pubsub,
+      opened.connection,
+    );
     this.open.add(serverSocket);
     const heartbeat = this.heartbeatFor(description.pingInterval);
     heartbeat?.add(serverSocket);

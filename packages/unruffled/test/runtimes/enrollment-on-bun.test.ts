@@ -1,5 +1,5 @@
 // The sample service on Bun, with the one command `npm run start:bun` runs (`unruffled serve` on
-// Bun: Node's `http` through Bun's compatibility, which its WebSocket route needs; its embedded
+// Bun: Bun.serve, its WebSocket route on Bun's own WebSockets; its embedded
 // SQLite through better-sqlite3, which Bun loads), checked from outside over HTTP as
 // apps/enrollment/test/api.test.ts checks it in-process: the same paths, the same answers.
 import { mkdtemp, rm } from "node:fs/promises";
@@ -111,7 +111,8 @@ describe("the enrollment service on Bun, on its embedded database", () => {
     expect(listed.body.data.map((student: { name: string }) => student.name)).toEqual(["Ann Lee"]);
   });
 
-  it("follows a course's seats on its course-live WebSocket", async () => {
+  it("follows a course's seats on its course-live WebSocket, opened by Bun.serve itself", async () => {
+    expect(server.output.combined).toMatch(/\(pid \d+, Bun [\d.]+\)\n/);
     const socket = new WebSocket(`${server.origin.replace("http", "ws")}/api/enroll/course-live`);
     const messages: unknown[] = [];
     const failed = new Promise<never>((_resolve, reject) =>

@@ -1,6 +1,6 @@
-// An app with WebSocket routes served by `unruffled serve` on each runtime (docs/runtimes.md): on
-// Bun and Deno it is served by Node's `http` through their Node compatibility, where the routes'
-// upgrades work; before, Bun.serve and Deno.serve answered the upgrade 404.
+// An app with WebSocket routes served by `unruffled serve` on each runtime (docs/runtimes.md): on Bun
+// by Bun.serve with its own WebSockets, on Deno by Node's `http` through Deno's Node compatibility,
+// where the routes' upgrades work (Deno.serve answered the upgrade 404).
 import { fileURLToPath } from "node:url";
 import { endProcessGroups } from "process-support";
 import { afterAll, expect, it } from "vitest";
@@ -31,7 +31,7 @@ function exchange(origin: string): Promise<unknown> {
 
 it.each([
   ["node", ""],
-  ["bun", ", node:http for its WebSocket routes"],
+  ["bun", ""],
   ["deno", ", node:http for its WebSocket routes"],
 ] as const)(
   "serves an app's WebSocket routes on %s, and says which server answers",

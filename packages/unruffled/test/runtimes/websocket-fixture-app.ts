@@ -1,0 +1,185 @@
+// The app the cross-runtime WebSocket suite serves with `unruffled serve` on Node (ws) and Bun
+// (Bun.serve's own WebSockets): one route per behaviour of a WebSocket route, plus `/journal`, where
+// the server's side (clean-ups, the handler's end) is read back, since the test runs in another process.
+import { createApp, ForbiddenError } from "unruffled";
+import { PlainTextResponse } from "unruffled/http";
+import { dependency, endpoint, p, path } from "unruffled/route";
+import { httpBearer } from "unruffled/security";
+import { publish, websocket } from "unruffled/websocket";
+import { z } from "zod";
+
+/** What happened on the server's side, in order; read with GET /journal. */
+const journal: string[] = [];
+
+const bearer = httpBearer({
+  verify: (token) => (token.startsWith("user-") ? { name: token.slice("user-".length) } : null),
+});
+
+/** Entered before the handshake, ended once the socket closed and the handler returned. */
+const session = dependency({
+  params: { room: p.Path(z.string()), user: p.Security(bearer) },
+  async *resolve(_request, { room, user }) {
+    if (room === "private" && user.name !== "ann") throw new ForbiddenError("Only ann may join private");
+    journal.push(`enter ${room}`);
+    try {
+      yield { room, user: user.name };
+    } catch (error) {
+      journal.push(`failed ${room}: ${(error as Error).message}`);
+      throw error;
+    } finally {
+      journal.push(`leave ${room}`);
+    }
+  },
+});
+
+const RoomIn = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("say"), text: z.string().min(1).max(200) }),
+  z.object({ type: z.literal("leave") }),
+  z.object({ type: z.literal("fail") }),
+  z.object({ type: z.literal("burst"), count: z.int().min(1).max(100_000), size: z.int().min(0) }),
+]);
+
+const RoomOut = z.discriminatedUnion("type", [
+  z.object({
+    type: z.literal("joined"),
+    room: z.string(),
+    user: z.string(),
+    nick: z.string(),
+    address: z.string(),
+  }),
+  z.object({ type: z.literal("said"), nick: z.string(), text: z.string() }),
+  z.object({ type: z.literal("item"), index: z.int(), pad: z.string() }),
+]);
+
+const room = websocket({
+  params: { nick: p.Query(z.string().min(2)), session: p.Depends(session) },
+  inbound: RoomIn,
+  outbound: RoomOut,
+  // Small marks, so that a burst of a few hundred kilobytes waits on the peer.
+  highWaterMark: 16 * 1024,
+  lowWaterMark: 4 * 1024,
+  async handler(socket, { nick, session }, request) {
+    // An undeclared field (`secret`) never leaves.
+    await socket.send({
+      type: "joined",
+      ...session,
+      nick,
+      address: request.client.address ?? "",
+      secret: "s3cret",
+    } as never);
+    for await (const message of socket) {
+      if (message.type === "leave") break;
+      if (message.type === "fail") throw new Error("The handler failed on purpose");
+      if (message.type === "say") await socket.send({ type: "said", nick, text: message.text });
+      else {
+        const pad = "x".repeat(message.size);
+        for (let index = 0; index < message.count; index++) await socket.send({ type: "item", index, pad });
+      }
+    }
+    journal.push(`handler returned ${session.room}`);
+  },
+});
+
+/** Invalid messages skipped, and a small message size. */
+const small = websocket({
+  inbound: z.object({ text: z.string() }),
+  outbound: z.object({ echo: z.string() }),
+  onInvalid: "skip",
+  maxPayload: 64,
+  pingInterval: 0,
+  async handler(socket) {
+    for await (const message of socket) await socket.send({ echo: message.text });
+  },
+});
+
+/** Takes each message a millisecond late: a flood fills its queue, and the socket stops reading. */
+const slowReader = websocket({
+  inbound: z.object({ text: z.string() }),
+  outbound: z.object({ echo: z.string() }),
+  async handler(socket) {
+    for await (const message of socket) {
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      await socket.send({ echo: message.text });
+    }
+  },
+});
+
+/** A heartbeat every 150 ms: a peer that answers no ping is cut. */
+const beat = websocket({
+  inbound: z.object({ text: z.string() }),
+  outbound: z.object({ text: z.string() }),
+  pingInterval: 150,
+  async handler(socket) {
+    for await (const message of socket) await socket.send(message);
+  },
+});
+
+/** A peer that reads too slowly is closed with 1013. */
+const impatient = websocket({
+  inbound: z.object({ count: z.int() }),
+  outbound: z.object({ pad: z.string() }),
+  highWaterMark: 16 * 1024,
+  onBackpressure: "close",
+  async handler(socket) {
+    for await (const message of socket) {
+      const pad = "y".repeat(1024);
+      for (let index = 0; index < message.count && !socket.closed; index++) socket.send({ pad });
+    }
+  },
+});
+
+/** Follows the topic `news`, which POST /news publishes to. */
+const news = websocket({
+  inbound: z.object({}),
+  outbound: z.object({ headline: z.string() }),
+  async handler(socket) {
+    await socket.subscribe("news");
+    await socket.send({ headline: "subscribed" });
+    for await (const _message of socket) {
+      // Nothing to read: the socket only follows the topic.
+    }
+  },
+});
+
+const publishNews = endpoint({
+  params: { headline: p.Query(z.string()) },
+  returns: PlainTextResponse,
+  handler: async (_request, { headline }) => {
+    await publish(app, news, "news", { headline });
+    return new PlainTextResponse("published");
+  },
+});
+
+/** The same path as a plain page and as a WebSocket: the upgrade goes to the socket. */
+const sharedPage = endpoint({
+  returns: PlainTextResponse,
+  handler: () => new PlainTextResponse("the page"),
+});
+const shared = websocket({
+  inbound: z.object({ text: z.string() }),
+  outbound: z.object({ text: z.string() }),
+  async handler(socket) {
+    await socket.send({ text: "the socket" });
+  },
+});
+
+const readJournal = endpoint({
+  returns: PlainTextResponse,
+  handler: () => new PlainTextResponse(journal.join("\n")),
+});
+
+export const app = createApp({
+  settings: { ERRORS: { format: "problem" } },
+  routes: [
+    path("/rooms/{room}", { websocket: room }),
+    path("/small", { websocket: small }),
+    path("/slow-reader", { websocket: slowReader }),
+    path("/beat", { websocket: beat }),
+    path("/impatient", { websocket: impatient }),
+    path("/news", { websocket: news }),
+    path("/news", { endpoint: publishNews, methods: ["POST"] }),
+    path("/shared", { endpoint: sharedPage }),
+    path("/shared", { websocket: shared }),
+    path("/journal", { endpoint: readJournal }),
+  ],
+});

@@ -1,0 +1,282 @@
+// A WebSocket route's behaviours, the same on Node (Node's `upgrade`, through ws) and on Bun
+// (Bun.serve's own WebSockets): the fixture app (websocket-fixture-app.ts) is served by
+// `unruffled serve` on each, and a ws client speaks to it from this process.
+import { fileURLToPath } from "node:url";
+import { endProcessGroups } from "process-support";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import WebSocket from "ws";
+import { type RuntimeName, type ServedApp, serveOn } from "./runtime-process.ts";
+
+const fixture = fileURLToPath(new URL("./websocket-fixture-app.ts", import.meta.url));
+const ann = { authorization: "Bearer user-ann" };
+
+afterAll(endProcessGroups);
+
+/** An open client socket: the messages it got (parsed), and how it closed. */
+interface Client {
+  socket: WebSocket;
+  messages: unknown[];
+  /** Resolves once `count` messages arrived. */
+  received(count: number): Promise<unknown[]>;
+  closed: Promise<{ code: number; reason: string }>;
+}
+
+/** The upgrade's HTTP answer, when the server refused to open the socket. */
+interface Refusal {
+  status: number;
+  contentType: string | undefined;
+  body: unknown;
+}
+
+function connect(
+  served: ServedApp,
+  path: string,
+  options: { headers?: Record<string, string>; autoPong?: boolean } = {},
+): Promise<Client> {
+  return new Promise((resolve, reject) => {
+    const socket = new WebSocket(`${served.origin.replace("http", "ws")}${path}`, {
+      headers: options.headers,
+      autoPong: options.autoPong ?? true,
+    });
+    const messages: unknown[] = [];
+    const waiters: (() => void)[] = [];
+    const closed = new Promise<{ code: number; reason: string }>((settle) =>
+      socket.once("close", (code, reason) => {
+        settle({ code, reason: String(reason) });
+        for (const waiter of waiters) waiter();
+      }),
+    );
+    socket.on("message", (data) => {
+      messages.push(JSON.parse(String(data)));
+      for (const waiter of waiters) waiter();
+    });
+    const received = (count: number) =>
+      new Promise<unknown[]>((settle, fail) => {
+        const check = () => {
+          if (messages.length >= count) settle(messages.slice(0, count));
+          else if (socket.readyState === WebSocket.CLOSED)
+            fail(new Error(`closed after ${messages.length} messages`));
+          else return false;
+          return true;
+        };
+        if (!check()) waiters.push(() => void check());
+      });
+    socket.once("open", () => resolve({ socket, messages, received, closed }));
+    socket.once("unexpected-response", (_request, response) => {
+      let text = "";
+      response.on("data", (chunk: Buffer) => {
+        text += chunk;
+      });
+      response.on("end", () =>
+        reject({
+          status: response.statusCode ?? 0,
+          contentType: response.headers["content-type"],
+          body: text === "" ? null : JSON.parse(text),
+        } satisfies Refusal),
+      );
+    });
+    socket.once("error", reject);
+  });
+}
+
+const refusalOf = (opening: Promise<Client>): Promise<Refusal> =>
+  opening.then(
+    () => {
+      throw new Error("the socket opened");
+    },
+    (refusal: Refusal) => refusal,
+  );
+
+async function journal(served: ServedApp): Promise<string[]> {
+  const text = await (await fetch(`${served.origin}/journal`)).text();
+  return text === "" ? [] : text.split("\n");
+}
+
+describe.each(["node", "bun"] as const satisfies readonly RuntimeName[])(
+  "a WebSocket route on %s",
+  (runtime) => {
+    let served: ServedApp;
+    beforeAll(async () => {
+      served = await serveOn(runtime, fixture);
+      // Bun serves the sockets itself (before, the app went to Node's http through Bun's compatibility).
+      expect(served.output.combined).not.toContain("node:http");
+    }, 60_000);
+    afterAll(async () => {
+      served.child.kill("SIGTERM");
+      await served.exited;
+    });
+
+    it("opens after its parameters and dependencies resolved, and sends only what its model declares", async () => {
+      const client = await connect(served, "/rooms/lobby?nick=annie", { headers: ann });
+      expect(await client.received(1)).toEqual([
+        { type: "joined", room: "lobby", user: "ann", nick: "annie", address: "127.0.0.1" },
+      ]);
+      client.socket.send(JSON.stringify({ type: "say", text: "hi" }));
+      expect((await client.received(2))[1]).toEqual({ type: "said", nick: "annie", text: "hi" });
+      client.socket.close(1000);
+      expect(await client.closed).toEqual({ code: 1000, reason: "" });
+    });
+
+    it("is refused with the app's HTTP answer, and no handler runs, when a parameter or a scheme fails", async () => {
+      const before = await journal(served);
+      expect(await refusalOf(connect(served, "/rooms/lobby?nick=annie"))).toEqual({
+        status: 401,
+        contentType: "application/problem+json",
+        body: expect.objectContaining({
+          status: 401,
+          detail: "Not authenticated: send the header Authorization: Bearer <token>",
+        }),
+      });
+      const invalid = await refusalOf(connect(served, "/rooms/lobby?nick=a", { headers: ann }));
+      expect(invalid.status).toBe(422);
+      expect(invalid.contentType).toBe("application/problem+json");
+      expect(
+        await refusalOf(
+          connect(served, "/rooms/private?nick=bob", { headers: { authorization: "Bearer user-bob" } }),
+        ),
+      ).toMatchObject({ status: 403, body: { detail: "Only ann may join private" } });
+      expect(await refusalOf(connect(served, "/nowhere"))).toMatchObject({ status: 404 });
+      expect(
+        await refusalOf(
+          connect(served, "/rooms/lobby?nick=annie", { headers: { ...ann, origin: "https://evil.example" } }),
+        ),
+      ).toMatchObject({ status: 403 });
+      // The refused private room entered its dependency (which refused); none of the others did.
+      expect((await journal(served)).slice(before.length)).toEqual([]);
+    });
+
+    it("runs its dependency's clean-up once the client closed and the handler returned", async () => {
+      const client = await connect(served, "/rooms/cleanup-close?nick=annie", { headers: ann });
+      await client.received(1);
+      client.socket.close(1000);
+      await client.closed;
+      await expect
+        .poll(() => journal(served))
+        .toEqual(
+          expect.arrayContaining([
+            "enter cleanup-close",
+            "handler returned cleanup-close",
+            "leave cleanup-close",
+          ]),
+        );
+    });
+
+    it("closes with 1000 when the handler returns, and 1011 when it throws (the clean-up gets the error)", async () => {
+      const leaving = await connect(served, "/rooms/returns?nick=annie", { headers: ann });
+      leaving.socket.send(JSON.stringify({ type: "leave" }));
+      expect(await leaving.closed).toEqual({ code: 1000, reason: "" });
+      const failing = await connect(served, "/rooms/throws?nick=annie", { headers: ann });
+      failing.socket.send(JSON.stringify({ type: "fail" }));
+      expect(await failing.closed).toEqual({ code: 1011, reason: "Internal Server Error" });
+      await expect
+        .poll(() => journal(served))
+        .toEqual(expect.arrayContaining(["failed throws: The handler failed on purpose", "leave throws"]));
+    });
+
+    it("answers a message its model refuses with the issues, then closes with 1007", async () => {
+      const client = await connect(served, "/rooms/invalid?nick=annie", { headers: ann });
+      await client.received(1);
+      client.socket.send(JSON.stringify({ type: "say", text: "" }));
+      const [, issues] = await client.received(2);
+      expect(issues).toEqual({
+        detail: [expect.objectContaining({ loc: ["message", "text"], type: "too_small" })],
+      });
+      expect(await client.closed).toEqual({ code: 1007, reason: "The message does not match its model" });
+    });
+
+    it("skips a refused message under onInvalid: skip, and keeps the socket open", async () => {
+      const client = await connect(served, "/small");
+      client.socket.send("not json");
+      client.socket.send(JSON.stringify({ text: "after" }));
+      const [issues, echo] = await client.received(2);
+      expect(issues).toEqual({
+        detail: [expect.objectContaining({ loc: ["message"], type: "json_invalid" })],
+      });
+      expect(echo).toEqual({ echo: "after" });
+      client.socket.close(1000);
+    });
+
+    it("closes with 1003 on a binary message", async () => {
+      const client = await connect(served, "/small");
+      client.socket.send(Buffer.from([1, 2, 3]));
+      expect(await client.closed).toEqual({
+        code: 1003,
+        reason: "Binary messages are not accepted; send JSON text",
+      });
+    });
+
+    it("closes with 1009 on a message larger than the route's maxPayload, though another route takes more", async () => {
+      const client = await connect(served, "/small");
+      client.socket.send(JSON.stringify({ text: "z".repeat(100) }));
+      expect((await client.closed).code).toBe(1009);
+    });
+
+    it("delivers a burst far past the high-water mark in order, waiting on the peer", async () => {
+      const client = await connect(served, "/rooms/burst?nick=annie", { headers: ann });
+      await client.received(1);
+      client.socket.send(JSON.stringify({ type: "burst", count: 400, size: 1000 }));
+      const messages = (await client.received(401)).slice(1) as { index: number }[];
+      expect(messages.map((message) => message.index)).toEqual([...Array(400).keys()]);
+      client.socket.close(1000);
+    });
+
+    it("answers every message of a flood in order: the socket stops reading while its queue is full", async () => {
+      const client = await connect(served, "/slow-reader");
+      for (let index = 0; index < 300; index++) client.socket.send(JSON.stringify({ text: `m${index}` }));
+      const answers = (await client.received(300)) as { echo: string }[];
+      expect(answers.map((answer) => answer.echo)).toEqual(
+        Array.from({ length: 300 }, (_, index) => `m${index}`),
+      );
+      client.socket.close(1000);
+    });
+
+    it("closes a peer that reads too slowly with 1013 under onBackpressure: close", async () => {
+      const client = await connect(served, "/impatient");
+      client.socket.pause();
+      client.socket.send(JSON.stringify({ count: 50_000 }));
+      // Paused, the client reads nothing: neither the messages nor the close frame. It resumes once
+      // the server stopped sending, and finds the close after what was buffered.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      client.socket.resume();
+      expect(await client.closed).toEqual({ code: 1013, reason: "The client reads too slowly" });
+      expect(client.messages.length).toBeLessThan(50_000);
+    });
+
+    it("cuts a peer that answers no ping", async () => {
+      const answering = await connect(served, "/beat");
+      const silent = await connect(served, "/beat", { autoPong: false });
+      expect((await silent.closed).code).toBe(1006);
+      answering.socket.send(JSON.stringify({ text: "still here" }));
+      expect(await answering.received(1)).toEqual([{ text: "still here" }]);
+      answering.socket.close(1000);
+    });
+
+    it("forwards what the app publishes on a topic the socket follows", async () => {
+      const client = await connect(served, "/news");
+      await client.received(1);
+      const published = await fetch(`${served.origin}/news?headline=bun`, { method: "POST" });
+      expect(await published.text()).toBe("published");
+      expect(await client.received(2)).toEqual([{ headline: "subscribed" }, { headline: "bun" }]);
+      client.socket.close(1000);
+    });
+
+    it("sends an upgrade to the socket and a plain GET to the page at the same path", async () => {
+      expect(await (await fetch(`${served.origin}/shared`)).text()).toBe("the page");
+      const client = await connect(served, "/shared");
+      expect(await client.received(1)).toEqual([{ text: "the socket" }]);
+      expect((await client.closed).code).toBe(1000);
+    });
+  },
+);
+
+it.each(["node", "bun"] as const)(
+  "on %s, a graceful stop sends 1001 to open sockets and exits 0",
+  async (runtime) => {
+    const served = await serveOn(runtime, fixture);
+    const client = await connect(served, "/rooms/draining?nick=annie", { headers: ann });
+    await client.received(1);
+    served.child.kill("SIGTERM");
+    expect(await client.closed).toEqual({ code: 1001, reason: "The server is shutting down" });
+    expect(await served.exited).toBe(0);
+  },
+);
