@@ -89,7 +89,9 @@ export function webHandler(
     const client = new WebClient(webRequest, context, inFlight?.peer);
     const request = requestOf(app, inFlight, webRequest, webRequest.method, targetOf(webRequest.url), client);
     // What Node hands its `upgrade` listener: an Upgrade header with the Connection that asks for it.
-    if (upgrade !== undefined && asksForUpgrade(request)) return upgrade(webRequest, context, request);
+    if (upgrade !== undefined && asksForUpgrade(request)) {
+      return handedOver(upgrade(webRequest, context, request), client);
+    }
     const response = app.handle(request, false);
     return toWebWhenReady(app, inFlight, response, webRequest, request, client);
   };
@@ -111,6 +113,18 @@ export type WebUpgrade = (
   context: unknown,
   request: HttpRequest,
 ) => Promise<Response | undefined>;
+
+/**
+ * An upgrade's answer, after which the client counts as served: the 101 (or the refusal) was the
+ * whole answer, so Bun's abort of the request's signal once the socket closes is not a client
+ * leaving (on Node, the upgrade request's signal never aborts after the handshake either).
+ */
+function handedOver(answer: Promise<Response | undefined>, client: WebClient): Promise<Response | undefined> {
+  return answer.then((response) => {
+    client.writableFinished = true;
+    return response;
+  });
+}
 
 /** An `Upgrade` header, and `upgrade` among the `Connection` header's options. */
 function asksForUpgrade(request: HttpRequest): boolean {

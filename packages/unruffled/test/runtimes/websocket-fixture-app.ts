@@ -104,6 +104,19 @@ const slowReader = websocket({
   },
 });
 
+/** What the upgrade request's signal says while the socket is open, then once it closed. */
+const signal = websocket({
+  inbound: z.object({}),
+  outbound: z.object({ aborted: z.boolean() }),
+  async handler(socket, _params, request) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await socket.send({ aborted: request.signal.aborted });
+    await socket.done;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    journal.push(`signal after close: ${request.signal.aborted}`);
+  },
+});
+
 /** A heartbeat every 150 ms: a peer that answers no ping is cut. */
 const beat = websocket({
   inbound: z.object({ text: z.string() }),
@@ -175,6 +188,7 @@ export const app = createApp({
     path("/small", { websocket: small }),
     path("/slow-reader", { websocket: slowReader }),
     path("/beat", { websocket: beat }),
+    path("/signal", { websocket: signal }),
     path("/impatient", { websocket: impatient }),
     path("/news", { websocket: news }),
     path("/news", { endpoint: publishNews, methods: ["POST"] }),

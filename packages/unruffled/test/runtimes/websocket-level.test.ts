@@ -260,6 +260,26 @@ describe.each(["node", "bun"] as const satisfies readonly RuntimeName[])(
       client.socket.close(1000);
     });
 
+    it("keeps the upgrade request's signal unaborted, while the socket is open and once it closed", async () => {
+      const client = await connect(served, "/signal");
+      expect(await client.received(1)).toEqual([{ aborted: false }]);
+      client.socket.close(1000);
+      await client.closed;
+      await expect.poll(() => journal(served)).toContain("signal after close: false");
+    });
+
+    it("runs its dependency's clean-up once when the client vanishes without a closing handshake", async () => {
+      const client = await connect(served, "/rooms/vanish?nick=annie", { headers: ann });
+      await client.received(1);
+      client.socket.terminate();
+      await expect.poll(() => journal(served)).toContain("leave vanish");
+      expect((await journal(served)).filter((entry) => entry.endsWith(" vanish"))).toEqual([
+        "enter vanish",
+        "handler returned vanish",
+        "leave vanish",
+      ]);
+    });
+
     it("sends an upgrade to the socket and a plain GET to the page at the same path", async () => {
       expect(await (await fetch(`${served.origin}/shared`)).text()).toBe("the page");
       const client = await connect(served, "/shared");
