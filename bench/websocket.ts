@@ -1,9 +1,11 @@
 // 1 KB echo over WebSockets: messages per second of an unruffled `websocket()` route (validated
 // inbound, outbound through its serializer, backpressure checks) next to a bare `ws` server that
 // echoes the bytes it gets, in interleaved rounds on this machine. Each server runs in its own
-// process; the clients run here. It prints ratios; it asserts nothing.
+// process; the clients run here. It prints ratios; it asserts nothing. With `--runtime bun` both
+// run on Bun: unruffled served by `serve()` (Bun.serve's own WebSockets) next to a bare `Bun.serve`
+// echo.
 //
-//   npm run bench:ws                    (-- --rounds N, --seconds N, --clients N, --window N)
+//   npm run bench:ws                    (-- --rounds N, --seconds N, --clients N, --window N, --runtime bun)
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { readFileSync } from "node:fs";
@@ -18,12 +20,38 @@ const { values, positionals } = parseArgs({
     seconds: { type: "string", default: "3" },
     clients: { type: "string", default: "8" },
     window: { type: "string", default: "16" },
+    runtime: { type: "string", default: "node" },
   },
 });
 
+const BUN = fileURLToPath(new URL("../node_modules/.bin/bun", import.meta.url));
+
 const MESSAGE = JSON.stringify({ type: "echo", text: "x".repeat(1024 - 28) });
 
+/** Bun's own server, echoing what it gets: the reference on Bun. */
+interface BunGlobal {
+  serve(options: {
+    port: number;
+    hostname: string;
+    fetch(request: Request, server: { upgrade(request: Request): boolean }): Response | undefined;
+    websocket: {
+      message(socket: { send(data: string | Uint8Array): number }, data: string | Uint8Array): void;
+    };
+  }): { port: number };
+}
+
 async function serve(kind: string): Promise<void> {
+  if (kind === "bun") {
+    const bun = (globalThis as unknown as { Bun: BunGlobal }).Bun;
+    const server = bun.serve({
+      port: 0,
+      hostname: "127.0.0.1",
+      fetch: (request, server) => (server.upgrade(request) ? undefined : new Response("no", { status: 400 })),
+      websocket: { message: (socket, data) => void socket.send(data) },
+    });
+    console.log(`PORT ${server.port}`);
+    return;
+  }
   if (kind === "ws") {
     const server = new WebSocketServer({ port: 0, host: "127.0.0.1", perMessageDeflate: false });
     await once(server, "listening");
@@ -33,7 +61,7 @@ async function serve(kind: string): Promise<void> {
     console.log(`PORT ${(server.address() as { port: number }).port}`);
     return;
   }
-  const { createApp } = await import("unruffled");
+  const { createApp, serve } = await import("unruffled");
   const { path } = await import("unruffled/route");
   const { websocket } = await import("unruffled/websocket");
   const { z } = await import("zod");
@@ -49,8 +77,9 @@ async function serve(kind: string): Promise<void> {
     routes: [path("/", { websocket: echo })],
     settings: { LOGGING: { access_log: false } },
   });
-  await app.listen({ port: 0 });
-  console.log(`PORT ${app.address()!.port}`);
+  // serve(): Node's http (its upgrades through ws) on Node, Bun.serve's own WebSockets on Bun.
+  const server = await serve(app, { port: 0 });
+  console.log(`PORT ${server.port}`);
 }
 
 /** A process's CPU time so far, in seconds (user + system, from /proc: Linux). */
@@ -69,7 +98,8 @@ interface Rate {
 
 /** Messages echoed per second by one server, with `clients` sockets each keeping `window` messages in flight. */
 async function measure(kind: string, seconds: number, clients: number, window: number): Promise<Rate> {
-  const child = spawn(process.execPath, [fileURLToPath(import.meta.url), "serve", kind], {
+  const runtime = values.runtime === "bun" ? BUN : process.execPath;
+  const child = spawn(runtime, [fileURLToPath(import.meta.url), "serve", kind], {
     stdio: ["ignore", "pipe", "inherit"],
   });
   const port = await new Promise<number>((resolve) => {
@@ -121,27 +151,32 @@ if (positionals[0] === "serve") {
   const seconds = Number(values.seconds);
   const clients = Number(values.clients);
   const window = Number(values.window);
-  const rates: Record<string, Rate[]> = { ws: [], unruffled: [] };
-  console.log(`1 KB echo, ${clients} sockets × ${window} in flight, ${rounds} rounds of ${seconds} s`);
+  // The reference: a bare ws server on Node, Bun's own server on Bun.
+  const reference = values.runtime === "bun" ? "bun" : "ws";
+  const label = reference === "bun" ? "Bun.serve" : "ws";
+  const rates: Record<string, Rate[]> = { [reference]: [], unruffled: [] };
+  console.log(
+    `1 KB echo on ${values.runtime}, ${clients} sockets × ${window} in flight, ${rounds} rounds of ${seconds} s`,
+  );
   for (let round = 1; round <= rounds; round++) {
     // Interleaved, and the order swapped every round: the machine's drift falls on both.
-    const order = round % 2 === 1 ? ["ws", "unruffled"] : ["unruffled", "ws"];
+    const order = round % 2 === 1 ? [reference, "unruffled"] : ["unruffled", reference];
     for (const kind of order) rates[kind]!.push(await measure(kind, seconds, clients, window));
-    const [ws, unruffled] = [rates.ws!.at(-1)!, rates.unruffled!.at(-1)!];
+    const [bare, unruffled] = [rates[reference]!.at(-1)!, rates.unruffled!.at(-1)!];
     console.log(
-      `round ${round}: ws ${Math.round(ws.wall)} msg/s (${Math.round(ws.cpu)} per CPU-s), unruffled ${Math.round(unruffled.wall)} msg/s (${Math.round(unruffled.cpu)} per CPU-s), ratio ${(unruffled.wall / ws.wall).toFixed(3)} (per CPU-s ${(unruffled.cpu / ws.cpu).toFixed(3)})`,
+      `round ${round}: ${label} ${Math.round(bare.wall)} msg/s (${Math.round(bare.cpu)} per CPU-s), unruffled ${Math.round(unruffled.wall)} msg/s (${Math.round(unruffled.cpu)} per CPU-s), ratio ${(unruffled.wall / bare.wall).toFixed(3)} (per CPU-s ${(unruffled.cpu / bare.cpu).toFixed(3)})`,
     );
   }
   const ratios = (side: keyof Rate) =>
-    rates.unruffled!.map((rate, index) => rate[side] / rates.ws![index]![side]);
+    rates.unruffled!.map((rate, index) => rate[side] / rates[reference]![index]![side]);
   const medianOf = (kind: string, side: keyof Rate) =>
     Math.round(median(rates[kind]!.map((rate) => rate[side])));
   console.log(
-    `median: ws ${medianOf("ws", "wall")} msg/s, unruffled ${medianOf("unruffled", "wall")} msg/s; unruffled/ws ${median(ratios("wall")).toFixed(3)} (target ≥ 0.90)`,
+    `median: ${label} ${medianOf(reference, "wall")} msg/s, unruffled ${medianOf("unruffled", "wall")} msg/s; unruffled/${label} ${median(ratios("wall")).toFixed(3)} (target ≥ 0.90)`,
   );
   // The clients run in this process: when they, not the server, set the pace, msg/s ties; the
   // server's CPU per message still tells the two servers apart.
   console.log(
-    `median per server CPU-second: ws ${medianOf("ws", "cpu")}, unruffled ${medianOf("unruffled", "cpu")}; unruffled/ws ${median(ratios("cpu")).toFixed(3)}`,
+    `median per server CPU-second: ${label} ${medianOf(reference, "cpu")}, unruffled ${medianOf("unruffled", "cpu")}; unruffled/${label} ${median(ratios("cpu")).toFixed(3)}`,
   );
 }
