@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 import { endProcessGroups } from "process-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
+import { frame, rawWebSocket } from "../websocket/raw-websocket.ts";
 import { type RuntimeName, type ServedApp, serveOn } from "./runtime-process.ts";
 
 const fixture = fileURLToPath(new URL("./websocket-fixture-app.ts", import.meta.url));
@@ -86,6 +87,20 @@ const refusalOf = (opening: Promise<Client>): Promise<Refusal> =>
     },
     (refusal: Refusal) => refusal,
   );
+
+const TEXT = 0x1;
+const CONTINUATION = 0x0;
+const PING = 0x9;
+
+/** Sends hand-made frames to /small and resolves to the code of the server's close frame. */
+async function closeCodeAfter(served: ServedApp, frames: Buffer[]): Promise<number | undefined> {
+  const raw = await rawWebSocket(served.port, "/small");
+  expect(raw.head.split("\r\n")[0]).toBe("HTTP/1.1 101 Switching Protocols");
+  for (const bytes of frames) if (!raw.socket.destroyed) raw.socket.write(bytes);
+  await raw.until(() => raw.closeCode() !== undefined);
+  raw.socket.destroy();
+  return raw.closeCode();
+}
 
 async function journal(served: ServedApp): Promise<string[]> {
   const text = await (await fetch(`${served.origin}/journal`)).text();
@@ -209,6 +224,32 @@ describe.each(["node", "bun"] as const satisfies readonly RuntimeName[])(
       const client = await connect(served, "/small");
       client.socket.send(JSON.stringify({ text: "z".repeat(100) }));
       expect((await client.closed).code).toBe(1009);
+    });
+
+    it.each([
+      [
+        // Past the largest maxPayload of the app's routes (1 MiB): where Bun stops reading; ws
+        // stops at the route's own 64 bytes.
+        "a flood of fragments past every route's maxPayload",
+        1009,
+        () => [
+          frame(TEXT, Buffer.from("{"), { fin: false }),
+          ...Array.from({ length: 1100 }, () => frame(CONTINUATION, Buffer.alloc(1024, 0x20), { fin: false })),
+        ],
+      ],
+      ["invalid UTF-8 in a text message", 1007, () => [frame(TEXT, Buffer.from([0x7b, 0xc3, 0x28, 0x7d]))]],
+      ["a control frame over 125 bytes", 1002, () => [frame(PING, Buffer.alloc(200))]],
+      [
+        "an unmasked client frame",
+        1002,
+        () => [frame(TEXT, Buffer.from('{"text":"hi"}'), { masked: false })],
+      ],
+    ] as const)("closes on %s with %i, and serves the next client", async (_case, code, frames) => {
+      expect(await closeCodeAfter(served, frames())).toBe(code);
+      const client = await connect(served, "/small");
+      client.socket.send(JSON.stringify({ text: "still here" }));
+      expect(await client.received(1)).toEqual([{ echo: "still here" }]);
+      client.socket.close(1000);
     });
 
     it("delivers a burst far past the high-water mark in order, waiting on the peer", async () => {
