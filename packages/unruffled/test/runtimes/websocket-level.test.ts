@@ -234,7 +234,9 @@ describe.each(["node", "bun"] as const satisfies readonly RuntimeName[])(
         1009,
         () => [
           frame(TEXT, Buffer.from("{"), { fin: false }),
-          ...Array.from({ length: 1100 }, () => frame(CONTINUATION, Buffer.alloc(1024, 0x20), { fin: false })),
+          ...Array.from({ length: 1100 }, () =>
+            frame(CONTINUATION, Buffer.alloc(1024, 0x20), { fin: false }),
+          ),
         ],
       ],
       ["invalid UTF-8 in a text message", 1007, () => [frame(TEXT, Buffer.from([0x7b, 0xc3, 0x28, 0x7d]))]],
