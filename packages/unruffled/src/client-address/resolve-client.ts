@@ -40,7 +40,10 @@ export function resolveClient(
   socket: ClientSocket | undefined,
   headers: IncomingHttpHeaders,
   proxies: TrustedProxies | undefined,
+  authority?: string,
 ): Client {
+  // A target in absolute form names the host itself, and a server uses it instead of Host (RFC 9112 §3.2.2).
+  const host = authority ?? headers.host;
   const peer = socket?.remoteAddress;
   const direct = (): Client => {
     const scheme = socket?.encrypted === true ? "https" : "http";
@@ -49,18 +52,19 @@ export function resolveClient(
       host: peer,
       port: socket?.remotePort,
       scheme,
-      origin: originOf(scheme, headers.host),
+      origin: originOf(scheme, host),
     };
   };
   if (proxies === undefined || peer === undefined || !proxies.trusts(peer, 0)) return direct();
   return proxies.headers === "forwarded"
-    ? viaForwarded(peer, headers, proxies, direct)
-    : viaXForwarded(peer, headers, proxies, direct);
+    ? viaForwarded(peer, headers, host, proxies, direct)
+    : viaXForwarded(peer, headers, host, proxies, direct);
 }
 
 function viaXForwarded(
   peer: string,
   headers: IncomingHttpHeaders,
+  ownHost: string | undefined,
   proxies: TrustedProxies,
   direct: () => Client,
 ): Client {
@@ -73,12 +77,13 @@ function viaXForwarded(
   const hosts = listOf(headers["x-forwarded-host"]);
   const proto = protos.length === chain.length ? protos[taken] : protos.at(-1);
   const host = hosts.length === chain.length ? hosts[taken] : hosts.at(-1);
-  return forwarded(chain[taken]!, proto, host, headers, direct);
+  return forwarded(chain[taken]!, proto, host, ownHost, direct);
 }
 
 function viaForwarded(
   peer: string,
   headers: IncomingHttpHeaders,
+  ownHost: string | undefined,
   proxies: TrustedProxies,
   direct: () => Client,
 ): Client {
@@ -92,7 +97,7 @@ function viaForwarded(
   );
   if (taken < 0) return direct();
   const element = elements[taken]!;
-  return forwarded(forwardedAddress(element.for)!, element.proto, element.host, headers, direct);
+  return forwarded(forwardedAddress(element.for)!, element.proto, element.host, ownHost, direct);
 }
 
 /**
@@ -119,13 +124,13 @@ function forwarded(
   address: string,
   proto: string | undefined,
   host: string | undefined,
-  headers: IncomingHttpHeaders,
+  ownHost: string | undefined,
   direct: () => Client,
 ): Client {
   const lower = proto?.trim().toLowerCase();
   const scheme = lower === "https" || lower === "http" ? lower : direct().scheme;
   const trimmed = host?.trim();
-  const origin = originOf(scheme, trimmed !== undefined && HOST.test(trimmed) ? trimmed : headers.host);
+  const origin = originOf(scheme, trimmed !== undefined && HOST.test(trimmed) ? trimmed : ownHost);
   return { address, host: address, port: undefined, scheme, origin };
 }
 

@@ -37,6 +37,19 @@ export function originFormOf(target: string): string {
   return queryStart < 0 ? "/" : `/${target.slice(queryStart)}`;
 }
 
+/**
+ * The authority (`host[:port]`) of a target in absolute form, which a server uses instead of the
+ * `Host` header (RFC 9112 §3.2.2); undefined for a target of any other form.
+ *
+ * @example authorityOf("http://example.com:8080/items?page=2") // "example.com:8080"
+ */
+export function authorityOf(target: string): string | undefined {
+  if (target.charCodeAt(0) === SLASH || !ABSOLUTE_FORM.test(target)) return undefined;
+  const start = target.indexOf("//") + 2;
+  const end = target.slice(start).search(/[/?#]/);
+  return end < 0 ? target.slice(start) : target.slice(start, start + end);
+}
+
 const SLASH = 47;
 // An http or https URI with an authority: the targets an HTTP server serves (any other scheme, such
 // as `ftp://host/x`, names no resource of this server and is left to the router's 404).

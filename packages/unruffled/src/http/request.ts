@@ -9,7 +9,7 @@ import { type BodyLimits, DEFAULT_BODY_LIMITS } from "./body-limits.ts";
 import { abortWhenClientGoes, type ClientConnection } from "./client-signal.ts";
 import { parseCookies } from "./cookies.ts";
 import { jsonNestsDeeperThan } from "./json-depth.ts";
-import { originFormOf, queryOf, targetOf, type UrlSource } from "./request-target.ts";
+import { authorityOf, originFormOf, queryOf, targetOf, type UrlSource } from "./request-target.ts";
 import { headersObjectOf, isWebHeaders, type WebHeaders } from "./web-headers.ts";
 
 // Node's querystring with no cap on the number of keys (its default is 1,000).
@@ -217,7 +217,12 @@ export class HttpRequest {
    * @example const link = `${request.client.origin}/students/${id}`; log.info({ ip: request.client.address });
    */
   get client(): Client {
-    this.resolvedClient ??= resolveClient(this.socket, this.headers, this.proxies);
+    this.resolvedClient ??= resolveClient(
+      this.socket,
+      this.headers,
+      this.proxies,
+      typeof this.urlSource === "string" ? authorityOf(this.urlSource) : undefined,
+    );
     return this.resolvedClient;
   }
 

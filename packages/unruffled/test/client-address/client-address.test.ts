@@ -7,6 +7,7 @@ import { startServer, testClient } from "unruffled/testing";
 import { describe, expect, it } from "vitest";
 import { resolveClient } from "../../src/client-address/resolve-client.ts";
 import { trustedProxies } from "../../src/client-address/trusted-proxies.ts";
+import { bodyOf, openRaw } from "../support/raw-http.ts";
 
 const whoAmI = endpoint({
   returns: JsonResponse,
@@ -150,6 +151,28 @@ describe("request.client", () => {
         "x-forwarded-for": "203.0.113.7",
       }).origin,
     ).toBe("http://app.internal:8000");
+  });
+
+  it("takes its origin from a target in absolute form, not from Host (RFC 9112 §3.2.2)", async () => {
+    const server = await startServer(createApp({ routes }));
+    try {
+      const exchange = await openRaw(Number(new URL(server.url).port));
+      await exchange.write(
+        "GET http://api.example.com:8080/who HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n",
+      );
+      expect(JSON.parse(bodyOf(await exchange.closed())).origin).toBe("http://api.example.com:8080");
+    } finally {
+      await server.close();
+    }
+    // Behind a trusted proxy, the host it forwards comes first; the target's authority replaces Host after it.
+    const proxies = trustedProxies({ trusted: ["10.0.0.0/8"] });
+    const socket = { remoteAddress: "10.0.0.2", remotePort: 41_000 };
+    const headers = { host: "evil.example", "x-forwarded-for": "203.0.113.7" };
+    expect(resolveClient(socket, headers, proxies, "api.example.com").origin).toBe("http://api.example.com");
+    expect(
+      resolveClient(socket, { ...headers, "x-forwarded-host": "shop.example" }, proxies, "api.example.com")
+        .origin,
+    ).toBe("http://shop.example");
   });
 
   it("gives each request the origin of its own Host, whatever the request before it had", () => {

@@ -2,7 +2,7 @@ import { DEFAULT_BODY_LIMITS, HttpRequest, JsonResponse, WebBodySource } from "u
 import { endpoint, p } from "unruffled/route";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { originFormOf, queryOf, targetOf } from "../../src/http/request-target.ts";
+import { authorityOf, originFormOf, queryOf, targetOf } from "../../src/http/request-target.ts";
 import { bodyOf, openRaw, statusOf } from "../support/raw-http.ts";
 import { serveEndpoint } from "../support/serve.ts";
 
@@ -94,6 +94,23 @@ describe("a target in absolute form (RFC 9112 §3.2.2: a server must accept it)"
     expect([originFormOf("https://example.com"), originFormOf("HTTP://example.com?page=2")]).toEqual([
       "/",
       "/?page=2",
+    ]);
+  });
+
+  it("names its authority, which replaces Host; a target of any other form names none", () => {
+    expect(
+      [
+        "http://example.com:8080/a?b",
+        "HTTPS://example.com",
+        "http://example.com?page=2",
+        "http://[::1]:80#x",
+      ].map(authorityOf),
+    ).toEqual(["example.com:8080", "example.com", "example.com", "[::1]:80"]);
+    expect(["/a?b", "*", "example.com:443", "ftp://example.com/x"].map(authorityOf)).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
     ]);
   });
 
