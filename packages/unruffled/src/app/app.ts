@@ -2,6 +2,7 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Logger } from "pino";
 import { trustedProxies } from "../client-address/trusted-proxies.ts";
+import { HttpError } from "../errors.ts";
 import { AfterResponseWork } from "../handling/after-response.ts";
 import { type ExceptionHandler, ExceptionHandlers } from "../handling/exception-handlers.ts";
 import type { FixedRoute } from "../handling/fixed-routes.ts";
@@ -13,6 +14,7 @@ import type { BodyLimits } from "../http/body-limits.ts";
 import { checkedMiddleware, type Middleware } from "../http/middleware.ts";
 import { HttpRequest, type RawRequest } from "../http/request.ts";
 import type { HttpResponse } from "../http/response.ts";
+import { asksForUpgrade } from "../http/upgrade-request.ts";
 import { AccessLog } from "../logging/access-log.ts";
 import { type ErrorLogger, isPinoLogger, LazyLogger } from "../logging/logger.ts";
 import { checkOpenApiSettings } from "../openapi/check-settings.ts";
@@ -184,6 +186,7 @@ export class App {
     const strict = strictResponses(this.settings);
     this.requests = new RequestHandler({
       exceptionHandlers: this.exceptionHandlers,
+      unservedUpgrade: (request) => this.unservedUpgrade(request),
       resolveOptions: {
         uploads: {
           fileSize: this.limits.file_size,
@@ -364,6 +367,20 @@ export class App {
     const routes = this.requests.fixedRoutes();
     if (upgrades === undefined) return routes;
     return routes.filter((route) => route.method !== "GET" || !upgrades.answers(route.path));
+  }
+
+  /**
+   * The 501 for a WebSocket route's upgrade that reached the HTTP routes: the server that brought it
+   * opens no WebSockets (a bare `app.fetch`, Node's handler without the `upgrade` listener).
+   */
+  private unservedUpgrade(request: HttpRequest): HttpError | undefined {
+    const upgrades = this.websocketUpgrades;
+    if (upgrades === undefined || !asksForUpgrade(request) || !upgrades.answers(request.path))
+      return undefined;
+    return new HttpError(
+      501,
+      `${request.path} is a WebSocket route, and the server that brought this request cannot open a WebSocket: serve the app with serve(app) or unruffled serve, or hand Node's upgrade requests to app.upgradeHandler`,
+    );
   }
 
   /** Turns an error into a response with the nearest exception handler; 500 when none applies. */

@@ -1,3 +1,4 @@
+import { NotFoundError } from "../errors.ts";
 import { checkedResponse } from "../http/checked-response.ts";
 import type { Middleware } from "../http/middleware.ts";
 import type { HttpRequest } from "../http/request.ts";
@@ -38,6 +39,11 @@ export interface RequestHandlerOptions {
   strictResponses: boolean;
   /** The app's middleware, around every route, outermost first. */
   middleware: readonly Middleware[];
+  /**
+   * The error for a request no HTTP route takes that is a WebSocket upgrade the server that brought
+   * it could not open (a bare `app.fetch`, Node's handler without `upgrade`): said instead of a 404.
+   */
+  unservedUpgrade?: (request: HttpRequest) => Error | undefined;
 }
 
 /**
@@ -54,6 +60,7 @@ export class RequestHandler {
   private readonly work: AfterResponseWork;
   private readonly debug: boolean;
   private readonly endpoints: EndpointRunner;
+  private readonly unservedUpgrade: RequestHandlerOptions["unservedUpgrade"];
   /** How parameters are read: the WebSocket upgrades resolve theirs the same way. */
   readonly resolveOptions: ResolveOptions;
 
@@ -64,6 +71,7 @@ export class RequestHandler {
     this.work = options.work;
     this.debug = options.debug;
     this.resolveOptions = options.resolveOptions;
+    this.unservedUpgrade = options.unservedUpgrade;
     this.endpoints = new EndpointRunner({
       resolveOptions: options.resolveOptions,
       errorLogger: options.errorLogger,
@@ -181,7 +189,8 @@ export class RequestHandler {
     try {
       target = this.routes.targetFor(request);
     } catch (error) {
-      this.settle(this.routes.unrouted(error, request), request, done);
+      const said = error instanceof NotFoundError ? (this.unservedUpgrade?.(request) ?? error) : error;
+      this.settle(this.routes.unrouted(said, request), request, done);
       return;
     }
     if (target.chain === undefined) this.endpoints.answer(target.route.endpointDescription, request, done);

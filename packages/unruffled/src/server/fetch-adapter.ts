@@ -4,6 +4,7 @@ import { EventFrames } from "../http/event-frames.ts";
 import type { HttpRequest, RawRequest } from "../http/request.ts";
 import { targetOf, type UrlSource } from "../http/request-target.ts";
 import { type HttpResponse, statusHasNoBody } from "../http/response.ts";
+import { asksForUpgrade } from "../http/upgrade-request.ts";
 import { Readable } from "../node-builtins.ts";
 import { type NodeBindings, nodeBindingsOf } from "./node-host.ts";
 import { currentRuntime } from "./runtime.ts";
@@ -124,19 +125,6 @@ function handedOver(answer: Promise<Response | undefined>, client: WebClient): P
     client.writableFinished = true;
     return response;
   });
-}
-
-/** An `Upgrade` header, and `upgrade` among the `Connection` header's options. */
-function asksForUpgrade(request: HttpRequest): boolean {
-  const connection = request.header("connection");
-  return (
-    request.header("upgrade") !== undefined &&
-    typeof connection === "string" &&
-    connection
-      .toLowerCase()
-      .split(",")
-      .some((option) => option.trim() === "upgrade")
-  );
 }
 
 /**
