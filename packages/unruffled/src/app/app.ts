@@ -21,7 +21,7 @@ import { checkOpenApiSettings } from "../openapi/check-settings.ts";
 import { docsRoutes } from "../openapi/docs-pages/routes.ts";
 import { generateOpenApi } from "../openapi/generate.ts";
 import type { OpenApiDocument } from "../openapi/types.ts";
-import { errorFormat } from "../problem/problem-details.ts";
+import { ABOUT_BLANK, errorFormat, PROBLEM_JSON, statusTitle } from "../problem/problem-details.ts";
 import type { PubSub } from "../pubsub/pubsub.ts";
 import { rateLimitCompiler } from "../rate-limit/compile.ts";
 import { memoryStore } from "../rate-limit/memory-store.ts";
@@ -211,6 +211,19 @@ export class App {
       bodyLimits: this.bodyLimits,
       limits: this.limits,
       proxies,
+      errorBody: (status, detail, id) =>
+        this.exceptionHandlers.problems
+          ? {
+              contentType: PROBLEM_JSON,
+              body: JSON.stringify({
+                type: ABOUT_BLANK,
+                title: statusTitle(status),
+                status,
+                detail,
+                instance: id,
+              }),
+            }
+          : { contentType: "application/json", body: JSON.stringify({ detail }) },
     });
     this.nodeHandler = this.node.handler;
     this.fetch = fetchHandler(this);

@@ -9,8 +9,10 @@ import type { BodyLimits } from "../http/body-limits.ts";
 import { EventFrames } from "../http/event-frames.ts";
 import type { HttpRequest, RawRequest } from "../http/request.ts";
 import { checkedStatus, type HttpResponse, statusHasNoBody } from "../http/response.ts";
+import { requestIdFrom } from "../logging/request-id.ts";
 import { createServer, Readable } from "../node-builtins.ts";
 import { BodyEncoder } from "./body-encoder.ts";
+import { clientErrorListener, type ErrorBodyOf } from "./client-errors.ts";
 import { type ConnectionLimits, timeoutCheckInterval } from "./connection-limits.ts";
 import { closeGracefully } from "./graceful-close.ts";
 import { awaitTurn } from "./pipelining.ts";
@@ -46,6 +48,8 @@ export interface NodeAdapterOptions {
   limits: ConnectionLimits;
   /** The proxies `request.client` believes (`PROXIES`); undefined for none. */
   proxies: TrustedProxies | undefined;
+  /** The body of an error answered without a request (what Node's parser refused), in the app's format. */
+  errorBody: ErrorBodyOf;
 }
 
 /**
@@ -61,6 +65,7 @@ export class NodeAdapter {
   private readonly bodyLimits: BodyLimits;
   private readonly limits: ConnectionLimits;
   private readonly proxies: TrustedProxies | undefined;
+  private readonly errorBody: ErrorBodyOf;
   private server: Server | undefined;
   /** Set while `close()` runs: new event streams end at once. */
   private closing = false;
@@ -80,6 +85,7 @@ export class NodeAdapter {
     this.bodyLimits = options.bodyLimits;
     this.limits = options.limits;
     this.proxies = options.proxies;
+    this.errorBody = options.errorBody;
   }
 
   /** A Node `(req, res)` handler, for `http.createServer(handler)` or embedding. */
@@ -160,6 +166,10 @@ export class NodeAdapter {
       this.handler,
     );
     if (this.upgradeHandler !== undefined) server.on("upgrade", this.upgradeHandler);
+    server.on(
+      "clientError",
+      clientErrorListener(this.errorBody, this.limits.header_size, () => requestIdFrom(undefined)),
+    );
     this.server = server;
     return new Promise((resolve, reject) => {
       server.once("error", (error) => {

@@ -1,0 +1,56 @@
+// What Node's parser refuses before any request exists (server/client-errors.ts): answered with
+// Node's status, in the app's error format, with an id, and the connection closed.
+import { JsonResponse } from "unruffled/http";
+import { endpoint } from "unruffled/route";
+import { describe, expect, it } from "vitest";
+import { bodyOf, openRaw, statusOf } from "../support/raw-http.ts";
+import { serveEndpoint } from "../support/serve.ts";
+
+const hello = endpoint({ returns: JsonResponse, handler: () => new JsonResponse({ hello: "world" }) });
+
+/** The raw answer to `bytes` sent on a fresh connection, once the server closed it. */
+async function answerTo(port: number, bytes: string): Promise<string> {
+  const exchange = await openRaw(port);
+  await exchange.write(bytes);
+  return exchange.closed(5_000);
+}
+
+const headerOf = (raw: string, name: string) =>
+  new RegExp(`^${name}: (.*)$`, "im").exec(raw.slice(0, raw.indexOf("\r\n\r\n")))?.[1];
+
+describe("a request Node cannot read", () => {
+  it("is answered 400 with the parser's words as the detail, in the default format", async () => {
+    const server = await serveEndpoint("/hello", hello);
+    const raw = await answerTo(server.port, "GET /hello HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n");
+    expect([statusOf(raw), headerOf(raw, "content-type"), headerOf(raw, "connection")]).toEqual([
+      400,
+      "application/json",
+      "close",
+    ]);
+    expect(JSON.parse(bodyOf(raw))).toEqual({ detail: "Malformed HTTP request: Invalid header token" });
+  });
+
+  it("is answered as problem details under ERRORS.format problem, its id as the instance", async () => {
+    const server = await serveEndpoint("/hello", hello, ["GET"], {
+      settings: { ERRORS: { format: "problem" } },
+    });
+    const raw = await answerTo(server.port, "BREW /hello HTCPCP/1.0\r\n\r\n");
+    expect(headerOf(raw, "content-type")).toBe("application/problem+json");
+    expect(JSON.parse(bodyOf(raw))).toEqual({
+      type: "about:blank",
+      title: "Bad Request",
+      status: 400,
+      detail: "Malformed HTTP request: Invalid method encountered",
+      instance: headerOf(raw, "x-request-id"),
+    });
+  });
+
+  it("leaves a client that reset its connection alone, and the server keeps serving", async () => {
+    const server = await serveEndpoint("/hello", hello);
+    const exchange = await openRaw(server.port);
+    await exchange.write("GET /hello HTTP/1.1\r\nHost: x\r\nX-Half: ");
+    exchange.socket.resetAndDestroy();
+    const raw = await answerTo(server.port, "GET /hello HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    expect([statusOf(raw), JSON.parse(bodyOf(raw))]).toEqual([200, { hello: "world" }]);
+  });
+});
