@@ -3,6 +3,7 @@
 // the server's side (clean-ups, the handler's end) is read back, since the test runs in another process.
 import { createApp, ForbiddenError } from "unruffled";
 import { PlainTextResponse } from "unruffled/http";
+import { redisPubSub } from "unruffled/pubsub";
 import { dependency, endpoint, p, path } from "unruffled/route";
 import { httpBearer } from "unruffled/security";
 import { publish, websocket } from "unruffled/websocket";
@@ -183,6 +184,8 @@ const readJournal = endpoint({
 
 export const app = createApp({
   settings: { ERRORS: { format: "problem" } },
+  // Two instances given one Redis share their topics (REDIS_URL); alone, the app's own broker.
+  ...(process.env.REDIS_URL ? { pubsub: redisPubSub({ url: process.env.REDIS_URL }) } : {}),
   routes: [
     path("/rooms/{room}", { websocket: room }),
     path("/small", { websocket: small }),

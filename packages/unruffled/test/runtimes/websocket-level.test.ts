@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 import { endProcessGroups } from "process-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
+import { startRedis } from "../pubsub/support/redis-server.ts";
 import { frame, rawWebSocket } from "../websocket/raw-websocket.ts";
 import { type RuntimeName, type ServedApp, serveOn } from "./runtime-process.ts";
 
@@ -341,5 +342,29 @@ it.each(["node", "bun"] as const)(
     served.child.kill("SIGTERM");
     expect(await client.closed).toEqual({ code: 1001, reason: "The server is shutting down" });
     expect(await served.exited).toBe(0);
+  },
+);
+
+it.each(["node", "bun"] as const)(
+  "on %s, a topic reaches a socket of another instance through Redis",
+  async (runtime) => {
+    const redis = await startRedis();
+    try {
+      const [first, second] = await Promise.all([
+        serveOn(runtime, fixture, { REDIS_URL: redis.url }),
+        serveOn(runtime, fixture, { REDIS_URL: redis.url }),
+      ]);
+      const client = await connect(first, "/news");
+      expect(await client.received(1)).toEqual([{ headline: "subscribed" }]);
+      expect(await (await fetch(`${second.origin}/news?headline=elsewhere`, { method: "POST" })).text()).toBe(
+        "published",
+      );
+      expect((await client.received(2))[1]).toEqual({ headline: "elsewhere" });
+      client.socket.close(1000);
+      for (const served of [first, second]) served.child.kill("SIGTERM");
+      expect(await Promise.all([first.exited, second.exited])).toEqual([0, 0]);
+    } finally {
+      await redis.stop();
+    }
   },
 );
