@@ -117,6 +117,11 @@ export class App {
   /** A Node `(req, res)` handler, for `http.createServer(app.nodeHandler)` or embedding. */
   readonly nodeHandler: NodeAdapter["handler"];
   /**
+   * Node's `clientError` listener, for embedding: `server.on("clientError", app.clientErrorHandler)`
+   * answers what Node's parser refuses (400, 408, 413, 431) in the app's error format, as `listen()` does.
+   */
+  readonly clientErrorHandler: NodeAdapter["clientErrorHandler"];
+  /**
    * Answers a web-standard `Request`, for runtimes other than Node's `http`: a promise of the
    * `Response`, except behind a fetch host on Node that passes Node's request and response
    * (`@hono/node-server`), which is given an answer ready at once as it is.
@@ -226,6 +231,7 @@ export class App {
           : { contentType: "application/json", body: JSON.stringify({ detail }) },
     });
     this.nodeHandler = this.node.handler;
+    this.clientErrorHandler = this.node.clientErrorHandler;
     this.fetch = fetchHandler(this);
     const limits = rateLimitSettings(this.settings.RATE_LIMITS);
     this.rateLimitStore = options.rateLimitStore ?? memoryStore();

@@ -65,7 +65,6 @@ export class NodeAdapter {
   private readonly bodyLimits: BodyLimits;
   private readonly limits: ConnectionLimits;
   private readonly proxies: TrustedProxies | undefined;
-  private readonly errorBody: ErrorBodyOf;
   private server: Server | undefined;
   /** Set while `close()` runs: new event streams end at once. */
   private closing = false;
@@ -85,8 +84,16 @@ export class NodeAdapter {
     this.bodyLimits = options.bodyLimits;
     this.limits = options.limits;
     this.proxies = options.proxies;
-    this.errorBody = options.errorBody;
+    this.clientErrorHandler = clientErrorListener(options.errorBody, options.limits.header_size, () =>
+      requestIdFrom(undefined),
+    );
   }
+
+  /**
+   * Node's `clientError` listener: what the parser refuses, answered in the app's error format.
+   * For embedding: `server.on("clientError", app.clientErrorHandler)` (`listen()` does it).
+   */
+  readonly clientErrorHandler: ReturnType<typeof clientErrorListener>;
 
   /** A Node `(req, res)` handler, for `http.createServer(handler)` or embedding. */
   readonly handler = (message: IncomingMessage, res: ServerResponse): void => {
@@ -166,10 +173,7 @@ export class NodeAdapter {
       this.handler,
     );
     if (this.upgradeHandler !== undefined) server.on("upgrade", this.upgradeHandler);
-    server.on(
-      "clientError",
-      clientErrorListener(this.errorBody, this.limits.header_size, () => requestIdFrom(undefined)),
-    );
+    server.on("clientError", this.clientErrorHandler);
     this.server = server;
     return new Promise((resolve, reject) => {
       server.once("error", (error) => {

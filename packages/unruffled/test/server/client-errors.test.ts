@@ -1,7 +1,10 @@
 // What Node's parser refuses before any request exists (server/client-errors.ts): answered with
 // Node's status, in the app's error format, with an id, and the connection closed.
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { createApp } from "unruffled";
 import { JsonResponse } from "unruffled/http";
-import { endpoint } from "unruffled/route";
+import { endpoint, path } from "unruffled/route";
 import { describe, expect, it } from "vitest";
 import { bodyOf, openRaw, statusOf } from "../support/raw-http.ts";
 import { serveEndpoint } from "../support/serve.ts";
@@ -43,6 +46,24 @@ describe("a request Node cannot read", () => {
       detail: "Malformed HTTP request: Invalid method encountered",
       instance: headerOf(raw, "x-request-id"),
     });
+  });
+
+  it("is answered the same by a server of one's own given app.clientErrorHandler", async () => {
+    const app = createApp({ routes: [path("/hello", { endpoint: hello })] });
+    const server = createServer(app.nodeHandler).on("clientError", app.clientErrorHandler);
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const raw = await answerTo(
+        (server.address() as AddressInfo).port,
+        "GET /hello HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n",
+      );
+      expect([statusOf(raw), JSON.parse(bodyOf(raw))]).toEqual([
+        400,
+        { detail: "Malformed HTTP request: Invalid header token" },
+      ]);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it("leaves a client that reset its connection alone, and the server keeps serving", async () => {
