@@ -81,6 +81,27 @@ const room = websocket({
   },
 });
 
+/** A dependency that takes 200 ms before the handshake: a client may leave meanwhile. */
+const slowly = dependency({
+  async *resolve() {
+    journal.push("slow enter");
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      yield "ready";
+    } finally {
+      journal.push("slow leave");
+    }
+  },
+});
+const slowOpen = websocket({
+  params: { ready: p.Depends(slowly) },
+  inbound: z.object({}),
+  outbound: z.object({}),
+  async handler() {
+    journal.push("slow handler");
+  },
+});
+
 /** Invalid messages skipped, and a small message size. */
 const small = websocket({
   inbound: z.object({ text: z.string() }),
@@ -189,6 +210,7 @@ export const app = createApp({
   routes: [
     path("/rooms/{room}", { websocket: room }),
     path("/small", { websocket: small }),
+    path("/slow-open", { websocket: slowOpen }),
     path("/slow-reader", { websocket: slowReader }),
     path("/beat", { websocket: beat }),
     path("/signal", { websocket: signal }),

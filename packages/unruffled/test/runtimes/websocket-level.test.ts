@@ -1,6 +1,7 @@
 // A WebSocket route's behaviours, the same on Node (Node's `upgrade`, through ws) and on Bun
 // (Bun.serve's own WebSockets): the fixture app (websocket-fixture-app.ts) is served by
 // `unruffled serve` on each, and a ws client speaks to it from this process.
+import { connect as connectNet } from "node:net";
 import { fileURLToPath } from "node:url";
 import { endProcessGroups } from "process-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -321,6 +322,22 @@ describe.each(["node", "bun"] as const satisfies readonly RuntimeName[])(
         "enter vanish",
         "handler returned vanish",
         "leave vanish",
+      ]);
+    });
+
+    it("runs no handler, and the clean-up once, for a client that left while its dependencies resolved", async () => {
+      const raw = connectNet(served.port, "127.0.0.1");
+      raw.on("error", () => {});
+      raw.write(
+        "GET /slow-open HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n" +
+          "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n",
+      );
+      await expect.poll(() => journal(served)).toContain("slow enter");
+      raw.destroy();
+      await expect.poll(() => journal(served)).toContain("slow leave");
+      expect((await journal(served)).filter((entry) => entry.startsWith("slow "))).toEqual([
+        "slow enter",
+        "slow leave",
       ]);
     });
 
