@@ -25,6 +25,11 @@ export interface FetchTarget {
  */
 export interface StreamsInFlight {
   closing: boolean;
+  /**
+   * Set while the app drains before closing: answers carry `Connection: close`, so that a load
+   * balancer's keep-alive connections end and its next requests go to another instance.
+   */
+  draining?: boolean;
   readonly streams: Map<EventFrames, HttpRequest>;
   /**
    * The client's address, from what the runtime passes its handler beside the request; asked only
@@ -287,6 +292,7 @@ function toWeb(
   request: HttpRequest,
   client: WebClient | undefined,
 ): Response {
+  if (inFlight?.draining === true) response.headers.connection = "close";
   // A client gone before its answer was ready: its body stream is released, not handed to nobody,
   // and the work after the answer runs as it does once a body was sent.
   if (response.body instanceof Readable && webRequest.signal.aborted) {

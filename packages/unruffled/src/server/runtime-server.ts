@@ -21,9 +21,10 @@ export interface RuntimeServer {
   /** The port it listens on (the free one chosen for `port: 0`). */
   readonly port: number;
   /**
-   * Stops the server gracefully, as `app.close()` does on Node: no new connection, requests in
-   * flight finish, event streams end, connections still open at the deadline are cut; then the
-   * app's `afterResponse()` work and `onClose`.
+   * Stops the server gracefully, as `app.close()` does on Node: with `drain`, readiness answers 503
+   * first while the app serves on (each answer with `Connection: close`) for the drain delay; then
+   * no new connection, requests in flight finish, event streams end, connections still open at the
+   * deadline are cut; then the app's `afterResponse()` work and `onClose`.
    */
   close(options?: CloseOptions): Promise<void>;
 }
@@ -35,6 +36,7 @@ export interface RuntimeServer {
 export interface ServedApp extends FixedRoutesTarget {
   readonly limits: BunLimits;
   listen(options?: ListenOptions): Promise<unknown>;
+  drain(delay?: boolean | number): Promise<void>;
   address(): AddressInfo | undefined;
   close(options?: CloseOptions): Promise<void>;
   /**
@@ -86,16 +88,28 @@ export async function serve(app: ServedApp, options: ListenOptions = {}): Promis
     hostname: native.hostname,
     port: native.port,
     close(closeOptions = {}) {
-      closing ??= closeNative(
-        app,
-        native,
-        inFlight,
-        closeOptions.timeout ?? DEFAULT_CLOSE_TIMEOUT_MS,
-        upgrades,
-      );
+      closing ??= drainThenClose(app, native, inFlight, closeOptions, upgrades);
       return closing;
     },
   };
+}
+
+/**
+ * `close()` on a runtime's own server: first the drain asked for (readiness 503 while the app still
+ * serves, each answer with `Connection: close`), as `app.close({ drain })` drains on Node.
+ */
+async function drainThenClose(
+  app: ServedApp,
+  native: NativeServer,
+  inFlight: StreamsInFlight,
+  options: CloseOptions,
+  upgrades: WebSocketServing | undefined,
+): Promise<void> {
+  if (options.drain !== undefined && options.drain !== false) {
+    inFlight.draining = true;
+    await app.drain(options.drain);
+  }
+  await closeNative(app, native, inFlight, options.timeout ?? DEFAULT_CLOSE_TIMEOUT_MS, upgrades);
 }
 
 async function closeNative(
