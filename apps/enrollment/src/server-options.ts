@@ -42,6 +42,22 @@ export function serverOptions(
     host: env.HOST ?? "127.0.0.1",
     workers: wholeNumber("--workers", flagValue(argv, "--workers") ?? env.WORKERS ?? "1", 1, 1_024),
     shutdownTimeoutMs: wholeNumber("SHUTDOWN_TIMEOUT_MS", env.SHUTDOWN_TIMEOUT_MS ?? "10000", 0, 3_600_000),
+    ...appOptions(env),
+  };
+}
+
+/** What the app itself reads from the environment, however it is started. */
+export type AppEnvironment = Pick<ServerOptions, "drainDelayMs" | "corsOrigins" | "trustedProxies">;
+
+/**
+ * The part of the options the app itself takes (`DRAIN_DELAY_MS`, `CORS_ORIGINS`,
+ * `TRUSTED_PROXIES`): read by `npm start` (main.ts) and by `unruffled serve src/server.ts`
+ * (`npm run start:bun`), which takes the port, host and shutdown from its own command line.
+ *
+ * @example appOptions({ TRUSTED_PROXIES: "1" }) // { drainDelayMs: undefined, corsOrigins: [], trustedProxies: 1 }
+ */
+export function appOptions(env: Record<string, string | undefined>): AppEnvironment {
+  return {
     drainDelayMs:
       env.DRAIN_DELAY_MS === undefined
         ? undefined

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { serverOptions } from "../src/server-options.ts";
+import { appOptions, serverOptions } from "../src/server-options.ts";
 
 describe("server options", () => {
   it("default to port 8000 on loopback, one process and a 10 s shutdown", () => {
@@ -67,6 +67,23 @@ describe("server options", () => {
     );
     expect(() => serverOptions([], { CORS_ORIGINS: "https://app.example.com/" })).toThrow(
       'CORS_ORIGINS: cors(): "https://app.example.com/" is not an origin: write scheme://host[:port], without a path; did you mean "https://app.example.com"?',
+    );
+  });
+
+  it("give the app's own part alone to unruffled serve, which takes the port and host itself", () => {
+    const env = {
+      PORT: "not a port",
+      DRAIN_DELAY_MS: "2500",
+      TRUSTED_PROXIES: "1",
+      CORS_ORIGINS: "https://app.example.com",
+    };
+    expect(appOptions(env)).toEqual({
+      drainDelayMs: 2_500,
+      corsOrigins: ["https://app.example.com"],
+      trustedProxies: 1,
+    });
+    expect(() => appOptions({ DRAIN_DELAY_MS: "soon" })).toThrow(
+      'DRAIN_DELAY_MS must be a whole number from 0 to 3600000, got "soon"',
     );
   });
 });

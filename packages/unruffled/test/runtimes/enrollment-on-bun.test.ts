@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { endProcessGroups } from "process-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ServedApp, serveOn } from "./runtime-process.ts";
+import { type ServedApp, serveCommand, serveOn, startOn } from "./runtime-process.ts";
 
 const service = fileURLToPath(new URL("../../../../apps/enrollment/src/server.ts", import.meta.url));
 const ADMIN = "bun-admin";
@@ -149,5 +149,20 @@ describe("the enrollment service on Bun, on its embedded database", () => {
     });
     const listed = await get("/api/enroll/student-list");
     expect(listed.body.data.map((student: { student_id: string }) => student.student_id)).toEqual(["S1"]);
+  });
+
+  it("reads TRUSTED_PROXIES as npm start does: behind a trusted proxy, the access log names the client", async () => {
+    const proxied = await startOn(
+      "bun",
+      serveCommand("bun", service, ["--log-level", "info"]),
+      { DATABASE_URL: join(folder, "proxied.db"), ENROLL_ADMIN_TOKEN: ADMIN, TRUSTED_PROXIES: "loopback" },
+      /on http:\/\/127\.0\.0\.1:(\d+) /,
+    );
+    await fetch(`${proxied.origin}/api/enroll/hello`, { headers: { "x-forwarded-for": "203.0.113.7" } });
+    await expect
+      .poll(() => proxied.output.stdout)
+      .toMatch(/"path":"\/api\/enroll\/hello".*"client":"203\.0\.113\.7"/);
+    proxied.child.kill("SIGTERM");
+    expect(await proxied.exited).toBe(0);
   });
 });
