@@ -1,8 +1,9 @@
 // The app the cross-runtime WebSocket suite serves with `unruffled serve` on Node (ws) and Bun
 // (Bun.serve's own WebSockets): one route per behaviour of a WebSocket route, plus `/journal`, where
 // the server's side (clean-ups, the handler's end) is read back, since the test runs in another process.
+import { readdirSync } from "node:fs";
 import { createApp, ForbiddenError } from "unruffled";
-import { PlainTextResponse } from "unruffled/http";
+import { JsonResponse, PlainTextResponse } from "unruffled/http";
 import { redisPubSub } from "unruffled/pubsub";
 import { dependency, endpoint, p, path } from "unruffled/route";
 import { httpBearer } from "unruffled/security";
@@ -198,6 +199,16 @@ const shared = websocket({
   },
 });
 
+/** The sockets open and the process's file descriptors: what is left once clients are gone. */
+const stats = endpoint({
+  returns: JsonResponse,
+  handler: () =>
+    new JsonResponse({
+      sockets: app.websocketUpgrades?.size ?? 0,
+      descriptors: readdirSync("/proc/self/fd").length,
+    }),
+});
+
 const readJournal = endpoint({
   returns: PlainTextResponse,
   handler: () => new PlainTextResponse(journal.join("\n")),
@@ -220,5 +231,6 @@ export const app = createApp({
     path("/shared", { endpoint: sharedPage }),
     path("/shared", { websocket: shared }),
     path("/journal", { endpoint: readJournal }),
+    path("/stats", { endpoint: stats }),
   ],
 });

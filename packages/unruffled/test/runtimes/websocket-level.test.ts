@@ -341,6 +341,24 @@ describe.each(["node", "bun"] as const satisfies readonly RuntimeName[])(
       ]);
     });
 
+    it("leaves no socket and no descriptor behind once 500 clients with a heartbeat vanished", async () => {
+      const stats = async () =>
+        (await (await fetch(`${served.origin}/stats`)).json()) as { sockets: number; descriptors: number };
+      await expect.poll(async () => (await stats()).sockets).toBe(0);
+      const before = await stats();
+      const clients: Client[] = [];
+      for (let batch = 0; batch < 5; batch++) {
+        clients.push(...(await Promise.all(Array.from({ length: 100 }, () => connect(served, "/beat")))));
+      }
+      expect((await stats()).sockets).toBe(500);
+      for (const client of clients) client.socket.terminate();
+      // The server notices each client gone on its own side: wait for that, not for a time.
+      await expect.poll(async () => (await stats()).sockets, { timeout: 30_000 }).toBe(0);
+      await expect
+        .poll(async () => (await stats()).descriptors, { timeout: 30_000 })
+        .toBeLessThanOrEqual(before.descriptors);
+    }, 60_000);
+
     it("sends an upgrade to the socket and a plain GET to the page at the same path", async () => {
       expect(await (await fetch(`${served.origin}/shared`)).text()).toBe("the page");
       const client = await connect(served, "/shared");
