@@ -29,7 +29,7 @@ export interface WebSocketServing {
 
 /** The part of Bun's server an upgrade uses. */
 export interface BunUpgrader {
-  upgrade(request: Request, options: { data: BunPeer }): boolean;
+  upgrade(request: Request, options: { data: BunPeer; headers: Record<string, string> }): boolean;
 }
 
 // Bun's readyState once its socket closed (as ws's CLOSED).
@@ -209,11 +209,15 @@ export class BunUpgrade implements UpgradeTransport {
     return Promise.resolve();
   }
 
-  open(route: { socketDescription: { maxPayload: number } }): OpenedPeer | undefined {
+  open(
+    route: { socketDescription: { maxPayload: number } },
+    headers: Readonly<Record<string, string>>,
+  ): OpenedPeer | undefined {
     // Bun no longer tells an upgraded request's address: read now, kept by the request.
     void this.request.client;
     const peer = new BunPeer(route.socketDescription.maxPayload);
-    const upgraded = this.server.upgrade(this.webRequest, { data: peer });
+    // Bun names the first subprotocol the client offers in the 101 itself, as ws does on Node.
+    const upgraded = this.server.upgrade(this.webRequest, { data: peer, headers: { ...headers } });
     this.settle(undefined);
     // Bun opens the socket within upgrade(): a peer without one is a client gone meanwhile.
     return upgraded && peer.readyState !== CLOSED ? { peer } : undefined;

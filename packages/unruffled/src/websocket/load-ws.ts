@@ -24,6 +24,9 @@ export interface PeerSocket {
 
 /** A `ws` server without its own HTTP server: the app hands it the upgrades it accepted. */
 export interface PeerServer {
+  /** ws's `headers` event: the 101's lines, which a listener may add to, just before they are written. */
+  on(event: "headers", listener: (lines: string[], request: unknown) => void): unknown;
+  off(event: "headers", listener: (lines: string[], request: unknown) => void): unknown;
   handleUpgrade(
     request: unknown,
     socket: unknown,

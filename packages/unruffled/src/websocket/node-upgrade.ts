@@ -37,18 +37,28 @@ export class NodeUpgrade implements UpgradeTransport {
     this.server = await this.serverFor(route);
   }
 
-  open(): OpenedPeer | undefined {
-    const { socket } = this;
+  open(_route: BuiltWebSocketRoute, headers: Readonly<Record<string, string>>): OpenedPeer | undefined {
+    const { socket, message } = this;
+    const server = this.server!;
     // A connection gone while the dependencies resolved is destroyed instead.
     if (!socket.readable || !socket.writable) {
       socket.destroy();
       return undefined;
     }
-    // ws answers synchronously once its checks passed.
+    const addHeaders = (lines: string[], request: unknown) => {
+      if (request === message)
+        for (const [name, value] of Object.entries(headers)) lines.push(`${name}: ${value}`);
+    };
+    // ws answers synchronously once its checks passed, and emits `headers` as it writes the 101.
     let peer: PeerSocket | undefined;
-    this.server!.handleUpgrade(this.message, socket, this.head, (accepted) => {
-      peer = accepted;
-    });
+    server.on("headers", addHeaders);
+    try {
+      server.handleUpgrade(message, socket, this.head, (accepted) => {
+        peer = accepted;
+      });
+    } finally {
+      server.off("headers", addHeaders);
+    }
     return peer === undefined ? undefined : { peer, connection: socket };
   }
 

@@ -19,8 +19,11 @@ export interface UpgradeTransport {
   refuse(response: HttpResponse): void;
   /** Resolves once the handshake of `route` can be made (on Node, once `ws` is loaded). */
   ready(route: BuiltWebSocketRoute): Promise<void>;
-  /** Makes the handshake: the open socket, or undefined when the client left meanwhile. */
-  open(route: BuiltWebSocketRoute): OpenedPeer | undefined;
+  /**
+   * Makes the handshake, its 101 carrying `headers` too (the request id): the open socket, or
+   * undefined when the client left meanwhile.
+   */
+  open(route: BuiltWebSocketRoute, headers: Readonly<Record<string, string>>): OpenedPeer | undefined;
   /** Gives up on the request without an answer (the error handler itself failed). */
   abandon(): void;
 }

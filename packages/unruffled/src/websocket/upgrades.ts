@@ -221,7 +221,7 @@ export class WebSocketUpgrades {
     scope: DependencyScope | undefined,
     started: number,
   ): void {
-    const opened = transport.open(route);
+    const opened = transport.open(route, { "x-request-id": request.id });
     if (opened === undefined) {
       // The client left while its dependencies resolved: their clean-ups still run, once.
       this.track(this.cleanUp(request, scope, undefined));

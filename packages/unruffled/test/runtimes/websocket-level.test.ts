@@ -359,6 +359,26 @@ describe.each(["node", "bun"] as const satisfies readonly RuntimeName[])(
         .toBeLessThanOrEqual(before.descriptors);
     }, 60_000);
 
+    it("names the request's id in the handshake's 101, a client's own id kept", async () => {
+      const given = await rawWebSocket(served.port, "/small", { headers: { "x-request-id": "client-7" } });
+      const made = await rawWebSocket(served.port, "/small");
+      expect(given.head).toMatch(/^HTTP\/1\.1 101 Switching Protocols\r\n/);
+      expect(given.head).toMatch(/\r\nx-request-id: client-7(\r\n|$)/i);
+      expect(made.head).toMatch(/\r\nx-request-id: [\w-]+(\r\n|$)/i);
+      given.socket.destroy();
+      made.socket.destroy();
+    });
+
+    it("agrees to the first subprotocol a client offers, as ws chooses", async () => {
+      const socket = new WebSocket(`${served.origin.replace("http", "ws")}/small`, ["chat.v2", "chat.v1"]);
+      await new Promise((resolve, reject) => {
+        socket.once("open", resolve);
+        socket.once("error", reject);
+      });
+      expect(socket.protocol).toBe("chat.v2");
+      socket.close(1000);
+    });
+
     it("sends an upgrade to the socket and a plain GET to the page at the same path", async () => {
       expect(await (await fetch(`${served.origin}/shared`)).text()).toBe("the page");
       const client = await connect(served, "/shared");
