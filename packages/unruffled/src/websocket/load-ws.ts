@@ -1,7 +1,7 @@
 /**
  * The parts of `ws` this room uses, written out so that the package's types do not need `@types/ws`
  * (ws is an optional peer: an app without WebSocket routes neither installs nor loads it). Bun's
- * own WebSockets are given the same shape (server/bun-websockets.ts).
+ * own WebSockets are given the same shape (bun-upgrade.ts).
  */
 export interface PeerSocket {
   readonly readyState: number;
@@ -12,7 +12,7 @@ export interface PeerSocket {
   ping(): void;
   pause(): void;
   resume(): void;
-  /** A text message as bytes (ws) or as a string (Bun's WebSockets, see server/bun-websockets.ts). */
+  /** A text message as bytes (ws) or as a string (Bun's WebSockets, see bun-upgrade.ts). */
   on(
     event: "message",
     listener: (data: Buffer | ArrayBuffer | Buffer[] | string, isBinary: boolean) => void,
