@@ -1,4 +1,5 @@
 import cluster from "node:cluster";
+import { type AddressInfo, createServer } from "node:net";
 import type { LevelWithSilent } from "pino";
 import { DEFAULT_DRAIN_DELAY_MS } from "../health/health-options.ts";
 import { DEFAULT_CLOSE_TIMEOUT_MS } from "../server/node-adapter.ts";
@@ -46,6 +47,7 @@ export const serveCommand: CliCommand = {
   async run(args, io) {
     const options = readServeOptions(args, io.cwd);
     refuseWhatTheRuntimeCannot(options);
+    await sharePortZero(options);
     if (options.watch) {
       return serveWatched(
         args.filter((arg) => arg !== "--watch"),
@@ -105,16 +107,17 @@ async function serveInThisProcess(options: ServeOptions, io: CliIo): Promise<voi
 }
 
 /**
- * Bun and Deno serve one process: `--workers` needs `node:cluster` handing connections to workers,
- * and `--watch` restarts through `node --watch`. Refused before anything starts, with what to use.
+ * Deno serves one process (`--workers` needs `node:cluster`, which Deno lacks), and neither Bun nor
+ * Deno restarts through `node --watch`. Refused before anything starts, with what to use.
  */
 function refuseWhatTheRuntimeCannot(options: ServeOptions): void {
   const runtime = currentRuntime();
   if (runtime === "node") return;
   const label = runtimeLabel(runtime);
-  if (options.workers > 1) {
+  // Bun's node:cluster forks workers and carries their messages; Bun.serve shares the port (reusePort).
+  if (options.workers > 1 && runtime === "deno") {
     throw new CliUsageError(
-      `--workers runs processes through node:cluster, which ${label} does not support; run one process per core behind a load balancer, or serve on Node.`,
+      `--workers runs processes through node:cluster, which ${label} does not support; run one process per core behind a load balancer, or serve on Node or Bun.`,
     );
   }
   if (options.watch) {
@@ -123,6 +126,32 @@ function refuseWhatTheRuntimeCannot(options: ServeOptions): void {
       `--watch restarts through node --watch, which ${label} does not have; use ${watch} instead.`,
     );
   }
+}
+
+/**
+ * On Bun each worker binds the port itself (Bun.serve's `reusePort`), so `--port 0` would give each
+ * a port of its own, where Node's cluster binds one for all: the primary picks a free port, and its
+ * workers (forked with its environment) take it.
+ */
+async function sharePortZero(options: ServeOptions): Promise<void> {
+  if (options.workers < 2 || options.port !== 0 || currentRuntime() !== "bun") return;
+  if (cluster.isPrimary) process.env[SHARED_PORT] = String(await freePort(options.host));
+  else options.port = Number(process.env[SHARED_PORT]);
+}
+
+// The port the primary chose for `--port 0`, for its Bun workers.
+const SHARED_PORT = "UNRUFFLED_SHARED_PORT";
+
+/** A port free on `host` now, which the system chose. */
+function freePort(host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, host, () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
 }
 
 // Progress lines go to standard error, one per line.

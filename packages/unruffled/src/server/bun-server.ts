@@ -2,6 +2,7 @@ import type { BunRoutes } from "./bun-routes.ts";
 import type { BunWebSocketHandlers } from "./bun-websockets.ts";
 import type { StreamsInFlight } from "./fetch-adapter.ts";
 import type { NativeServer } from "./native-server.ts";
+import { isClusterWorker, tellListening } from "./workers.ts";
 
 /** The part of `Bun.serve` the adapter uses (Bun's own types are not a dependency of the package). */
 interface BunServer {
@@ -17,6 +18,7 @@ interface BunGlobal {
     idleTimeout: number;
     maxRequestBodySize: number;
     development: boolean;
+    reusePort: boolean;
     routes: BunRoutes;
     fetch: (request: Request, server: BunServer) => Response | undefined | Promise<Response | undefined>;
     websocket?: BunWebSocketHandlers;
@@ -65,11 +67,14 @@ export function serveOnBun(
     idleTimeout: Math.min(BUN_MAX_IDLE_SECONDS, Math.ceil(limits.request_timeout / 1000)),
     maxRequestBodySize: Math.max(limits.body_size, limits.form_size, limits.upload_size) + 1024 * 1024,
     development: false,
+    // The workers of `unruffled serve --workers N` share the port; the kernel spreads connections.
+    reusePort: isClusterWorker(),
     routes: options.routes,
     fetch: handler,
     ...(options.websocket === undefined ? {} : { websocket: options.websocket }),
   });
   const running = server;
+  tellListening();
   return {
     hostname: running.hostname,
     port: running.port,

@@ -24,6 +24,27 @@ export interface WorkerOptions {
   exit?: (code: number) => void;
 }
 
+/**
+ * The message a worker sends its primary once it listens on a server `node:cluster` does not see
+ * (`Bun.serve`): the cluster's own `listening` event comes only from Node's `net` servers.
+ */
+export const LISTENING_MESSAGE = "unruffled:listening";
+
+/**
+ * Tells the cluster primary of `runWorkers()` that this worker listens, where its server is not one
+ * the cluster sees; nothing outside such a worker.
+ *
+ * @example const server = Bun.serve({ reusePort: true, … }); tellListening();
+ */
+export function tellListening(): void {
+  if (isClusterWorker()) process.send!({ [LISTENING_MESSAGE]: true });
+}
+
+/** True in a worker process of `runWorkers()`: its server shares the port with the other workers. */
+export function isClusterWorker(): boolean {
+  return process.env.UNRUFFLED_WORKER !== undefined && typeof process.send === "function";
+}
+
 const consoleLog = {
   info: (message: string) => console.log(message),
   error: (message: string) => console.error(message),
@@ -91,13 +112,19 @@ function superviseWorkers(cluster: Cluster, count: number, options: WorkerOption
     let listened = false;
     live.add(worker);
     const name = `worker ${slot + 1} (pid ${worker.process.pid})`;
-    worker.once("listening", () => {
+    const onListening = () => {
+      if (listened) return;
       listened = true;
       log.info(`${name} started`);
       if (slotsListened.has(slot)) return;
       slotsListened.add(slot);
       // The first worker proved that the app starts: the others start together.
       if (slot === 0 && !stopping) for (let next = 1; next < count; next++) fork(next);
+    };
+    // Node's servers through the cluster's own event; Bun.serve through the worker's message.
+    worker.once("listening", onListening);
+    worker.on("message", (message: unknown) => {
+      if (typeof message === "object" && message !== null && LISTENING_MESSAGE in message) onListening();
     });
     worker.once("exit", (code, signal) => {
       live.delete(worker);

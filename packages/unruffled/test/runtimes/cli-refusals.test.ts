@@ -1,4 +1,5 @@
 // What Bun and Deno cannot do is refused before anything starts, with the way to do without it.
+// (Bun runs --workers: test/runtimes/workers-on-bun.test.ts.)
 import { fileURLToPath } from "node:url";
 import { endProcessGroups, runToEnd } from "process-support";
 import { afterAll, describe, expect, it } from "vitest";
@@ -8,21 +9,19 @@ const fixture = fileURLToPath(new URL("./fixture-app.ts", import.meta.url));
 
 afterAll(endProcessGroups);
 
+it("refuses --workers on Deno, which has no node:cluster, with exit code 2", async () => {
+  const [command, args] = serveCommand("deno", fixture, ["--workers", "2"]);
+  const { code, stderr } = await runToEnd(command, args, { cwd: packageRoot });
+  expect(code).toBe(2);
+  expect(stderr).toMatch(
+    /^--workers runs processes through node:cluster, which Deno \S+ does not support; run one process per core behind a load balancer, or serve on Node or Bun\.\nUsage: unruffled serve /,
+  );
+});
+
 describe.each([
   ["bun", "Bun", "bun --watch"],
   ["deno", "Deno", "deno run --watch"],
 ] as const)("unruffled serve on %s", (runtime, name, watch) => {
-  it("refuses --workers, which needs node:cluster, with exit code 2", async () => {
-    const [command, args] = serveCommand(runtime, fixture, ["--workers", "2"]);
-    const { code, stderr } = await runToEnd(command, args, { cwd: packageRoot });
-    expect(code).toBe(2);
-    expect(stderr).toMatch(
-      new RegExp(
-        `^--workers runs processes through node:cluster, which ${name} \\S+ does not support; run one process per core behind a load balancer, or serve on Node\\.\\nUsage: unruffled serve `,
-      ),
-    );
-  });
-
   it("refuses --watch, which restarts through node --watch, and names the runtime's own", async () => {
     const [command, args] = serveCommand(runtime, fixture, ["--watch"]);
     const { code, stderr } = await runToEnd(command, args, { cwd: packageRoot });

@@ -1,0 +1,83 @@
+// `unruffled serve --workers 2` on Bun: Bun's node:cluster forks the workers, Bun.serve shares the
+// port between them (reusePort), the primary relays the default broker's messages and replaces a
+// worker that dies, and SIGTERM stops them all with exit code 0.
+import { request } from "node:http";
+import { fileURLToPath } from "node:url";
+import { endProcessGroups, waitFor } from "process-support";
+import { afterAll, expect, it } from "vitest";
+import WebSocket from "ws";
+import { serveCommand, startOn } from "./runtime-process.ts";
+
+const fixture = fileURLToPath(new URL("./workers-fixture-app.ts", import.meta.url));
+
+afterAll(endProcessGroups);
+
+/** A request on a connection of its own (the kernel spreads connections, not requests). */
+function fresh(origin: string, path: string, method = "GET"): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const outgoing = request(`${origin}${path}`, { method, agent: false }, (response) => {
+      let text = "";
+      response.setEncoding("utf8");
+      response.on("data", (chunk) => {
+        text += chunk;
+      });
+      response.on("end", () => resolve(text));
+    });
+    outgoing.on("error", reject);
+    outgoing.end();
+  });
+}
+
+it("serves from two Bun workers on one port, relays a topic between them, replaces a killed one, and stops on SIGTERM", async () => {
+  const served = await startOn(
+    "bun",
+    serveCommand("bun", fixture, ["--workers", "2"]),
+    {},
+    /on http:\/\/127\.0\.0\.1:(\d+) \(pid \d+ worker \d+, Bun/,
+  );
+  await waitFor("both workers to serve", () =>
+    (served.output.combined.match(/ worker \d, Bun [\d.]+\)\n/g)?.length ?? 0) >= 2 ? true : undefined,
+  );
+  expect(served.output.combined).not.toContain("node:http");
+  // Both answer: the kernel hands new connections to either.
+  const pids = new Set<string>();
+  await waitFor("an answer from each worker", async () => {
+    pids.add(await fresh(served.origin, "/pid"));
+    return pids.size >= 2 ? true : undefined;
+  });
+
+  // A socket in one worker, a publish answered by the other: the message crosses the primary.
+  const socket = new WebSocket(`${served.origin.replace("http", "ws")}/news`);
+  const messages: { headline: string; pid: number }[] = [];
+  socket.on("message", (data) => messages.push(JSON.parse(String(data))));
+  await waitFor("the subscription", () => (messages.length >= 1 ? true : undefined));
+  const socketPid = String(messages[0]!.pid);
+  let publisherPid = socketPid;
+  for (let attempt = 0; attempt < 200 && publisherPid === socketPid; attempt++) {
+    publisherPid = await fresh(served.origin, `/news?headline=from-${attempt}`, "POST");
+  }
+  expect(publisherPid).not.toBe(socketPid);
+  await waitFor("the other worker's headline", () =>
+    messages.some((message) => String(message.pid) === publisherPid) ? true : undefined,
+  );
+  socket.close(1000);
+
+  // A worker killed outright is replaced, and the new one serves.
+  process.kill(Number(socketPid), "SIGKILL");
+  await waitFor("the replacement to start", () =>
+    /exited by SIGKILL; replacing it in \d+ ms\n[^]*worker \d \(pid \d+\) started/.test(
+      served.output.combined,
+    )
+      ? true
+      : undefined,
+  );
+  const after = new Set<string>();
+  await waitFor("an answer from each worker after the replacement", async () => {
+    after.add(await fresh(served.origin, "/pid"));
+    return after.size >= 2 ? true : undefined;
+  });
+  expect(after.has(socketPid)).toBe(false);
+
+  served.child.kill("SIGTERM");
+  expect(await served.exited).toBe(0);
+}, 60_000);
