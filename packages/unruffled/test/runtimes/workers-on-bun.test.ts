@@ -65,7 +65,7 @@ it("serves from two Bun workers on one port, relays a topic between them, replac
   // A worker killed outright is replaced, and the new one serves.
   process.kill(Number(socketPid), "SIGKILL");
   await waitFor("the replacement to start", () =>
-    /exited by SIGKILL; replacing it in \d+ ms\n[^]*worker \d \(pid \d+\) started/.test(
+    /exited by SIGKILL; replacing it in \d+ ms\n[\s\S]*worker \d \(pid \d+\) started/.test(
       served.output.combined,
     )
       ? true
