@@ -150,6 +150,23 @@ const beat = websocket({
   },
 });
 
+/** Sends under "wait" until a send reports that it did not go out (the peer stopped reading, then left). */
+const waiting = websocket({
+  inbound: z.object({}),
+  outbound: z.object({ pad: z.string() }),
+  highWaterMark: 16 * 1024,
+  lowWaterMark: 4 * 1024,
+  async handler(socket) {
+    const pad = "w".repeat(1024);
+    for (let index = 0; index < 1_000_000; index++) {
+      if (!(await socket.send({ pad }))) {
+        journal.push(`waiting send resolved false after ${index > 0 ? "some" : "none"}`);
+        return;
+      }
+    }
+  },
+});
+
 /** A peer that reads too slowly is closed with 1013. */
 const impatient = websocket({
   inbound: z.object({ count: z.int() }),
@@ -226,6 +243,7 @@ export const app = createApp({
     path("/beat", { websocket: beat }),
     path("/signal", { websocket: signal }),
     path("/impatient", { websocket: impatient }),
+    path("/waiting", { websocket: waiting }),
     path("/news", { websocket: news }),
     path("/news", { endpoint: publishNews, methods: ["POST"] }),
     path("/shared", { endpoint: sharedPage }),

@@ -275,6 +275,15 @@ describe.each(["node", "bun"] as const satisfies readonly RuntimeName[])(
       client.socket.close(1000);
     });
 
+    it("resolves a send waiting on a peer that stopped reading to false once the peer leaves", async () => {
+      const client = await connect(served, "/waiting");
+      client.socket.pause();
+      await expect.poll(() => client.socket.bufferedAmount === 0).toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      client.socket.terminate();
+      await expect.poll(() => journal(served)).toContain("waiting send resolved false after some");
+    });
+
     it("closes a peer that reads too slowly with 1013 under onBackpressure: close", async () => {
       const client = await connect(served, "/impatient");
       client.socket.pause();
