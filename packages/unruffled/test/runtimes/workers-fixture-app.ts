@@ -1,7 +1,9 @@
 // The app `unruffled serve --workers 2` serves on Bun (workers-on-bun.test.ts): which process
-// answers, and a topic published in one worker that a socket in another follows.
+// answers, a topic published in one worker that a socket in another follows, and a rate limit the
+// workers count together (workerStore(): through the primary).
 import { createApp } from "unruffled";
 import { PlainTextResponse } from "unruffled/http";
+import { rateLimit, workerStore } from "unruffled/rate-limit";
 import { endpoint, p, path } from "unruffled/route";
 import { publish, websocket } from "unruffled/websocket";
 import { z } from "zod";
@@ -33,8 +35,14 @@ const pid = endpoint({
 });
 
 export const app = createApp({
+  rateLimitStore: workerStore(),
   routes: [
     path("/pid", { endpoint: pid }),
+    path("/limited", {
+      endpoint: pid,
+      name: "limited",
+      rateLimits: [rateLimit({ name: "hourly", limit: 20, window: 3600 })],
+    }),
     path("/news", { websocket: news }),
     path("/news", { endpoint: publishNews, methods: ["POST"] }),
   ],

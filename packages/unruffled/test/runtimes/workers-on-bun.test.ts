@@ -12,8 +12,16 @@ const fixture = fileURLToPath(new URL("./workers-fixture-app.ts", import.meta.ur
 
 afterAll(endProcessGroups);
 
-/** A request on a connection of its own (the kernel spreads connections, not requests). */
-function fresh(origin: string, path: string, method = "GET"): Promise<string> {
+/** A request on a connection of its own (the kernel spreads connections, not requests): its body. */
+async function fresh(origin: string, path: string, method = "GET"): Promise<string> {
+  return (await freshAnswer(origin, path, method)).body;
+}
+
+function freshAnswer(
+  origin: string,
+  path: string,
+  method = "GET",
+): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const outgoing = request(`${origin}${path}`, { method, agent: false }, (response) => {
       let text = "";
@@ -21,14 +29,14 @@ function fresh(origin: string, path: string, method = "GET"): Promise<string> {
       response.on("data", (chunk) => {
         text += chunk;
       });
-      response.on("end", () => resolve(text));
+      response.on("end", () => resolve({ status: response.statusCode ?? 0, body: text }));
     });
     outgoing.on("error", reject);
     outgoing.end();
   });
 }
 
-it("serves from two Bun workers on one port, relays a topic between them, replaces a killed one, and stops on SIGTERM", async () => {
+it("serves from two Bun workers on one port, relays a topic and counts a rate limit between them, replaces a killed one, and stops on SIGTERM", async () => {
   const served = await startOn(
     "bun",
     serveCommand("bun", fixture, ["--workers", "2"]),
@@ -61,6 +69,15 @@ it("serves from two Bun workers on one port, relays a topic between them, replac
     messages.some((message) => String(message.pid) === publisherPid) ? true : undefined,
   );
   socket.close(1000);
+
+  // The workers count one rate limit together (workerStore()): 20 an hour, whichever answers.
+  const answers = [];
+  for (let index = 0; index < 30; index++) answers.push(await freshAnswer(served.origin, "/limited"));
+  expect(answers.filter((answer) => answer.status === 200)).toHaveLength(20);
+  expect(answers.filter((answer) => answer.status === 429)).toHaveLength(10);
+  expect(new Set(answers.filter((answer) => answer.status === 200).map((answer) => answer.body)).size).toBe(
+    2,
+  );
 
   // A worker killed outright is replaced, and the new one serves.
   process.kill(Number(socketPid), "SIGKILL");
