@@ -100,26 +100,22 @@ async function serveInThisProcess(options: ServeOptions, io: CliIo): Promise<voi
   const runtime =
     server.runtime === "node"
       ? ""
-      : `, ${runtimeLabel(server.runtime)}${server.server === "node:http" ? ", node:http for its WebSocket routes" : ""}`;
+      : `, ${runtimeLabel(server.runtime)}${server.server === "node:http" ? `, node:http for its ${app.websocketRoutes.length > 0 ? "WebSocket routes" : "workers"}` : ""}`;
   await io.error(
     `Serving ${options.modulePath} on http://${server.hostname}:${server.port} (pid ${process.pid}${worker}${runtime})\n`,
   );
 }
 
 /**
- * Deno serves one process (`--workers` needs `node:cluster`, which Deno lacks), and neither Bun nor
- * Deno restarts through `node --watch`. Refused before anything starts, with what to use.
+ * Neither Bun nor Deno restarts through `node --watch`: refused before anything starts, with what to
+ * use. (`--workers` runs on both: their `node:cluster` forks the workers and carries their
+ * messages, and their servers share the port with `reusePort`.)
  */
 function refuseWhatTheRuntimeCannot(options: ServeOptions): void {
   const runtime = currentRuntime();
   if (runtime === "node") return;
   const label = runtimeLabel(runtime);
-  // Bun's node:cluster forks workers and carries their messages; Bun.serve shares the port (reusePort).
-  if (options.workers > 1 && runtime === "deno") {
-    throw new CliUsageError(
-      `--workers runs processes through node:cluster, which ${label} does not support; run one process per core behind a load balancer, or serve on Node or Bun.`,
-    );
-  }
+
   if (options.watch) {
     const watch = runtime === "bun" ? "bun --watch" : "deno run --watch";
     throw new CliUsageError(
@@ -129,17 +125,17 @@ function refuseWhatTheRuntimeCannot(options: ServeOptions): void {
 }
 
 /**
- * On Bun each worker binds the port itself (Bun.serve's `reusePort`), so `--port 0` would give each
- * a port of its own, where Node's cluster binds one for all: the primary picks a free port, and its
+ * On Bun and Deno each worker binds the port itself (`reusePort`), so `--port 0` would give each a
+ * port of its own, where Node's cluster binds one for all: the primary picks a free port, and its
  * workers (forked with its environment) take it.
  */
 async function sharePortZero(options: ServeOptions): Promise<void> {
-  if (options.workers < 2 || options.port !== 0 || currentRuntime() !== "bun") return;
+  if (options.workers < 2 || options.port !== 0 || currentRuntime() === "node") return;
   if (cluster.isPrimary) process.env[SHARED_PORT] = String(await freePort(options.host));
   else options.port = Number(process.env[SHARED_PORT]);
 }
 
-// The port the primary chose for `--port 0`, for its Bun workers.
+// The port the primary chose for `--port 0`, for its Bun and Deno workers.
 const SHARED_PORT = "UNRUFFLED_SHARED_PORT";
 
 /** A port free on `host` now, which the system chose. */

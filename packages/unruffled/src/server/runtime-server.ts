@@ -7,14 +7,15 @@ import { endStream, type StreamsInFlight, webHandler, webResponseOf } from "./fe
 import type { NativeServer } from "./native-server.ts";
 import { type CloseOptions, DEFAULT_CLOSE_TIMEOUT_MS, type ListenOptions } from "./node-adapter.ts";
 import { currentRuntime, type Runtime } from "./runtime.ts";
+import { isClusterWorker } from "./workers.ts";
 
 /** A server started by `serve()`: where it listens, and its graceful close. */
 export interface RuntimeServer {
   /** The runtime it runs on. */
   readonly runtime: Runtime;
   /**
-   * The server that answers: the runtime's own, or, for an app with WebSocket routes on Deno,
-   * Node's `http` through Deno's Node compatibility.
+   * The server that answers: the runtime's own, or, on Deno for an app with WebSocket routes or in
+   * a worker of `--workers N`, Node's `http` through Deno's Node compatibility.
    */
   readonly server: "node:http" | "Bun.serve" | "Deno.serve";
   readonly hostname: string;
@@ -59,8 +60,10 @@ export async function serve(app: ServedApp, options: ListenOptions = {}): Promis
   // WebSocket routes run on Node's `upgrade` or on Bun.serve's WebSockets; `Deno.serve` gives
   // neither: on Deno an app that has them is served by Node's `http`, through Deno's Node
   // compatibility, where they work (every route then goes that way, more slowly).
+  // Deno.serve shares a port between workers only with --unstable-net (reusePort); Node's http does
+  // through Deno's node:cluster: a Deno worker of `--workers N` serves there too.
   const upgrades = app.websocketUpgrades;
-  if (runtime === "node" || (runtime === "deno" && upgrades !== undefined)) {
+  if (runtime === "node" || (runtime === "deno" && (upgrades !== undefined || isClusterWorker()))) {
     await app.listen(options);
     const { address, port } = app.address()!;
     const close = (closeOptions?: CloseOptions) => app.close(closeOptions);

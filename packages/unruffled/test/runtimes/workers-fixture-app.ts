@@ -1,6 +1,7 @@
-// The app `unruffled serve --workers 2` serves on Bun (workers-on-bun.test.ts): which process
+// The apps `unruffled serve --workers 2` serves on Bun and Deno (workers.test.ts): which process
 // answers, a topic published in one worker that a socket in another follows, and a rate limit the
-// workers count together (workerStore(): through the primary).
+// workers count together (workerStore(): through the primary). `plain` has no WebSocket route, so
+// that Deno serves it on Deno.serve (an app with one goes to Node's http there).
 import { createApp } from "unruffled";
 import { PlainTextResponse } from "unruffled/http";
 import { rateLimit, workerStore } from "unruffled/rate-limit";
@@ -34,16 +35,23 @@ const pid = endpoint({
   handler: () => new PlainTextResponse(String(process.pid)),
 });
 
+const limited = path("/limited", {
+  endpoint: pid,
+  name: "limited",
+  rateLimits: [rateLimit({ name: "hourly", limit: 20, window: 3600 })],
+});
+
 export const app = createApp({
   rateLimitStore: workerStore(),
   routes: [
     path("/pid", { endpoint: pid }),
-    path("/limited", {
-      endpoint: pid,
-      name: "limited",
-      rateLimits: [rateLimit({ name: "hourly", limit: 20, window: 3600 })],
-    }),
+    limited,
     path("/news", { websocket: news }),
     path("/news", { endpoint: publishNews, methods: ["POST"] }),
   ],
+});
+
+export const plain = createApp({
+  rateLimitStore: workerStore(),
+  routes: [path("/pid", { endpoint: pid }), limited],
 });

@@ -1,0 +1,130 @@
+// `unruffled serve --workers 2` on Bun and Deno: their node:cluster forks the workers, which share
+// the port (Bun.serve's reusePort; on Deno, Node's http through its cluster), the primary relays the default broker's messages, counts the
+// workers' rate limits and replaces a worker that dies, and SIGTERM stops them all with exit code 0.
+import { request } from "node:http";
+import { fileURLToPath } from "node:url";
+import { endProcessGroups, waitFor } from "process-support";
+import { afterAll, expect, it } from "vitest";
+import WebSocket from "ws";
+import { type RuntimeName, type ServedApp, serveCommand, startOn } from "./runtime-process.ts";
+
+const fixture = fileURLToPath(new URL("./workers-fixture-app.ts", import.meta.url));
+
+afterAll(endProcessGroups);
+
+/** A request on a connection of its own (the kernel spreads connections, not requests): its body. */
+async function fresh(origin: string, path: string, method = "GET"): Promise<string> {
+  return (await freshAnswer(origin, path, method)).body;
+}
+
+function freshAnswer(
+  origin: string,
+  path: string,
+  method = "GET",
+): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const outgoing = request(`${origin}${path}`, { method, agent: false }, (response) => {
+      let text = "";
+      response.setEncoding("utf8");
+      response.on("data", (chunk) => {
+        text += chunk;
+      });
+      response.on("end", () => resolve({ status: response.statusCode ?? 0, body: text }));
+    });
+    outgoing.on("error", reject);
+    outgoing.end();
+  });
+}
+
+/** `unruffled serve --workers 2` on `runtime`, once both workers said where they serve. */
+async function serveTwo(runtime: RuntimeName, label: string, extra: string[] = []): Promise<ServedApp> {
+  const served = await startOn(
+    runtime,
+    serveCommand(runtime, fixture, ["--workers", "2", ...extra]),
+    {},
+    new RegExp(`on http://127\\.0\\.0\\.1:(\\d+) \\(pid \\d+ worker \\d+, ${label}`),
+  );
+  await waitFor("both workers to serve", () =>
+    (served.output.combined.match(new RegExp(` worker \\d, ${label} [\\d.]+(, [^)]+)?\\)\\n`, "g"))?.length ??
+      0) >= 2
+      ? true
+      : undefined,
+  );
+  return served;
+}
+
+/** Both workers answer: the kernel hands new connections to either. */
+async function answeredByBoth(served: ServedApp): Promise<Set<string>> {
+  const pids = new Set<string>();
+  await waitFor("an answer from each worker", async () => {
+    pids.add(await fresh(served.origin, "/pid"));
+    return pids.size >= 2 ? true : undefined;
+  });
+  return pids;
+}
+
+/** The workers count one rate limit together (workerStore()): 20 an hour, whichever answers. */
+async function countedTogether(served: ServedApp): Promise<void> {
+  const answers = [];
+  for (let index = 0; index < 30; index++) answers.push(await freshAnswer(served.origin, "/limited"));
+  expect(answers.filter((answer) => answer.status === 200)).toHaveLength(20);
+  expect(answers.filter((answer) => answer.status === 429)).toHaveLength(10);
+  expect(new Set(answers.filter((answer) => answer.status === 200).map((answer) => answer.body)).size).toBe(
+    2,
+  );
+}
+
+it.each([
+  ["bun", "Bun"],
+  ["deno", "Deno"],
+] as const)(
+  "on %s, two workers share a port, a topic and a rate limit, a killed one is replaced, SIGTERM stops them",
+  async (runtime, label) => {
+    const served = await serveTwo(runtime, label);
+    await answeredByBoth(served);
+
+    // A socket in one worker, a publish answered by the other: the message crosses the primary.
+    const socket = new WebSocket(`${served.origin.replace("http", "ws")}/news`);
+    const messages: { headline: string; pid: number }[] = [];
+    socket.on("message", (data) => messages.push(JSON.parse(String(data))));
+    await waitFor("the subscription", () => (messages.length >= 1 ? true : undefined));
+    const socketPid = String(messages[0]!.pid);
+    let publisherPid = socketPid;
+    for (let attempt = 0; attempt < 200 && publisherPid === socketPid; attempt++) {
+      publisherPid = await fresh(served.origin, `/news?headline=from-${attempt}`, "POST");
+    }
+    expect(publisherPid).not.toBe(socketPid);
+    await waitFor("the other worker's headline", () =>
+      messages.some((message) => String(message.pid) === publisherPid) ? true : undefined,
+    );
+    socket.close(1000);
+
+    await countedTogether(served);
+
+    // A worker killed outright is replaced, and the new one serves.
+    process.kill(Number(socketPid), "SIGKILL");
+    await waitFor("the replacement to start", () =>
+      /exited by SIGKILL; replacing it in \d+ ms\n[\s\S]*worker \d \(pid \d+\) started/.test(
+        served.output.combined,
+      )
+        ? true
+        : undefined,
+    );
+    const after = await answeredByBoth(served);
+    expect(after.has(socketPid)).toBe(false);
+
+    served.child.kill("SIGTERM");
+    expect(await served.exited).toBe(0);
+  },
+  60_000,
+);
+
+it("on Deno, an app without WebSocket routes runs its workers on Node's http, which shares the port there", async () => {
+  // Deno.serve shares a port only with --unstable-net (reusePort); Deno's node:cluster shares Node's.
+  const served = await serveTwo("deno", "Deno", ["--export", "plain"]);
+  expect(served.output.combined).toMatch(/, Deno [\d.]+, node:http for its workers\)\n/);
+  await answeredByBoth(served);
+  await countedTogether(served);
+  served.child.kill("SIGTERM");
+  expect(await served.exited).toBe(0);
+}, 60_000);
