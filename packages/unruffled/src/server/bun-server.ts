@@ -1,8 +1,9 @@
+import { inRelayedWorker } from "../pubsub/workers-relay.ts";
 import type { BunRoutes } from "./bun-routes.ts";
 import type { BunWebSocketHandlers } from "./bun-websockets.ts";
 import type { StreamsInFlight } from "./fetch-adapter.ts";
 import type { NativeServer } from "./native-server.ts";
-import { isClusterWorker, tellListening } from "./workers.ts";
+import { tellListening } from "./workers.ts";
 
 /** The part of `Bun.serve` the adapter uses (Bun's own types are not a dependency of the package). */
 interface BunServer {
@@ -68,7 +69,7 @@ export function serveOnBun(
     maxRequestBodySize: Math.max(limits.body_size, limits.form_size, limits.upload_size) + 1024 * 1024,
     development: false,
     // The workers of `unruffled serve --workers N` share the port; the kernel spreads connections.
-    reusePort: isClusterWorker(),
+    reusePort: inRelayedWorker(),
     routes: options.routes,
     fetch: handler,
     ...(options.websocket === undefined ? {} : { websocket: options.websocket }),

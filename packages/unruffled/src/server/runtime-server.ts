@@ -1,4 +1,5 @@
 import type { AddressInfo } from "node:net";
+import { inRelayedWorker } from "../pubsub/workers-relay.ts";
 import { bunRoutes, type FixedRoutesTarget } from "./bun-routes.ts";
 import { type BunLimits, serveOnBun } from "./bun-server.ts";
 import { bunUpgrades, bunWebSocketHandlers, type WebSocketServing } from "./bun-websockets.ts";
@@ -7,7 +8,6 @@ import { endStream, type StreamsInFlight, webHandler, webResponseOf } from "./fe
 import type { NativeServer } from "./native-server.ts";
 import { type CloseOptions, DEFAULT_CLOSE_TIMEOUT_MS, type ListenOptions } from "./node-adapter.ts";
 import { currentRuntime, type Runtime } from "./runtime.ts";
-import { isClusterWorker } from "./workers.ts";
 
 /** A server started by `serve()`: where it listens, and its graceful close. */
 export interface RuntimeServer {
@@ -63,7 +63,7 @@ export async function serve(app: ServedApp, options: ListenOptions = {}): Promis
   // Deno.serve shares a port between workers only with --unstable-net (reusePort); Node's http does
   // through Deno's node:cluster: a Deno worker of `--workers N` serves there too.
   const upgrades = app.websocketUpgrades;
-  if (runtime === "node" || (runtime === "deno" && (upgrades !== undefined || isClusterWorker()))) {
+  if (runtime === "node" || (runtime === "deno" && (upgrades !== undefined || inRelayedWorker()))) {
     await app.listen(options);
     const { address, port } = app.address()!;
     const close = (closeOptions?: CloseOptions) => app.close(closeOptions);

@@ -1,5 +1,5 @@
 import type { Cluster, Worker } from "node:cluster";
-import { relayToWorkers } from "../pubsub/workers-relay.ts";
+import { inRelayedWorker, relayToWorkers } from "../pubsub/workers-relay.ts";
 import { answerWorkerRateLimits } from "../rate-limit/worker-store.ts";
 
 export interface WorkerOptions {
@@ -37,12 +37,7 @@ export const LISTENING_MESSAGE = "unruffled:listening";
  * @example const server = Bun.serve({ reusePort: true, … }); tellListening();
  */
 export function tellListening(): void {
-  if (isClusterWorker()) process.send!({ [LISTENING_MESSAGE]: true });
-}
-
-/** True in a worker process of `runWorkers()`: its server shares the port with the other workers. */
-export function isClusterWorker(): boolean {
-  return process.env.UNRUFFLED_WORKER !== undefined && typeof process.send === "function";
+  if (inRelayedWorker()) process.send!({ [LISTENING_MESSAGE]: true });
 }
 
 const consoleLog = {
