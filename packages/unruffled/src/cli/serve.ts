@@ -100,21 +100,26 @@ async function serveInThisProcess(options: ServeOptions, io: CliIo): Promise<voi
   const runtime =
     server.runtime === "node"
       ? ""
-      : `, ${runtimeLabel(server.runtime)}${server.server === "node:http" ? `, node:http for its ${app.websocketRoutes.length > 0 ? "WebSocket routes" : "workers"}` : ""}`;
+      : `, ${runtimeLabel(server.runtime)}${server.server === "node:http" ? ", node:http for its WebSocket routes" : ""}`;
   await io.error(
     `Serving ${options.modulePath} on http://${server.hostname}:${server.port} (pid ${process.pid}${worker}${runtime})\n`,
   );
 }
 
 /**
- * Neither Bun nor Deno restarts through `node --watch`: refused before anything starts, with what to
- * use. (`--workers` runs on both: their `node:cluster` forks the workers and carries their
- * messages, and their servers share the port with `reusePort`.)
+ * Neither Bun nor Deno restarts through `node --watch`, and Deno runs no `--workers` (its cluster's
+ * workers did not start with the flags of the process that forked them): refused before anything
+ * starts, with what to use. Bun runs `--workers` (its `node:cluster`, `Bun.serve`'s `reusePort`).
  */
 function refuseWhatTheRuntimeCannot(options: ServeOptions): void {
   const runtime = currentRuntime();
   if (runtime === "node") return;
   const label = runtimeLabel(runtime);
+  if (options.workers > 1 && runtime === "deno") {
+    throw new CliUsageError(
+      `--workers is not supported on ${label}: run one process per core behind a load balancer, or serve on Node or Bun.`,
+    );
+  }
 
   if (options.watch) {
     const watch = runtime === "bun" ? "bun --watch" : "deno run --watch";
@@ -125,17 +130,17 @@ function refuseWhatTheRuntimeCannot(options: ServeOptions): void {
 }
 
 /**
- * On Bun and Deno each worker binds the port itself (`reusePort`), so `--port 0` would give each a
- * port of its own, where Node's cluster binds one for all: the primary picks a free port, and its
+ * On Bun each worker binds the port itself (Bun.serve's `reusePort`), so `--port 0` would give each
+ * a port of its own, where Node's cluster binds one for all: the primary picks a free port, and its
  * workers (forked with its environment) take it.
  */
 async function sharePortZero(options: ServeOptions): Promise<void> {
-  if (options.workers < 2 || options.port !== 0 || currentRuntime() === "node") return;
+  if (options.workers < 2 || options.port !== 0 || currentRuntime() !== "bun") return;
   if (cluster.isPrimary) process.env[SHARED_PORT] = String(await freePort(options.host));
   else options.port = Number(process.env[SHARED_PORT]);
 }
 
-// The port the primary chose for `--port 0`, for its Bun and Deno workers.
+// The port the primary chose for `--port 0`, for its Bun workers.
 const SHARED_PORT = "UNRUFFLED_SHARED_PORT";
 
 /** A port free on `host` now, which the system chose. */

@@ -1,5 +1,4 @@
 import type { AddressInfo } from "node:net";
-import { inRelayedWorker } from "../pubsub/workers-relay.ts";
 import { bunRoutes, type FixedRoutesTarget } from "./bun-routes.ts";
 import { type BunLimits, serveOnBun } from "./bun-server.ts";
 import { bunUpgrades, bunWebSocketHandlers, type WebSocketServing } from "./bun-websockets.ts";
@@ -14,8 +13,8 @@ export interface RuntimeServer {
   /** The runtime it runs on. */
   readonly runtime: Runtime;
   /**
-   * The server that answers: the runtime's own, or, on Deno for an app with WebSocket routes or in
-   * a worker of `--workers N`, Node's `http` through Deno's Node compatibility.
+   * The server that answers: the runtime's own, or, for an app with WebSocket routes on Deno,
+   * Node's `http` through Deno's Node compatibility.
    */
   readonly server: "node:http" | "Bun.serve" | "Deno.serve";
   readonly hostname: string;
@@ -60,10 +59,8 @@ export async function serve(app: ServedApp, options: ListenOptions = {}): Promis
   // WebSocket routes run on Node's `upgrade` or on Bun.serve's WebSockets; `Deno.serve` gives
   // neither: on Deno an app that has them is served by Node's `http`, through Deno's Node
   // compatibility, where they work (every route then goes that way, more slowly).
-  // Deno.serve shares a port between workers only with --unstable-net (reusePort); Node's http does
-  // through Deno's node:cluster: a Deno worker of `--workers N` serves there too.
   const upgrades = app.websocketUpgrades;
-  if (runtime === "node" || (runtime === "deno" && (upgrades !== undefined || inRelayedWorker()))) {
+  if (runtime === "node" || (runtime === "deno" && upgrades !== undefined)) {
     await app.listen(options);
     const { address, port } = app.address()!;
     const close = (closeOptions?: CloseOptions) => app.close(closeOptions);

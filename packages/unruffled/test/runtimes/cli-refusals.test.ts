@@ -1,5 +1,5 @@
 // What Bun and Deno cannot do is refused before anything starts, with the way to do without it.
-// (--workers runs on both: test/runtimes/workers.test.ts.)
+// (Bun runs --workers: test/runtimes/workers.test.ts.)
 import { fileURLToPath } from "node:url";
 import { endProcessGroups, runToEnd } from "process-support";
 import { afterAll, describe, expect, it } from "vitest";
@@ -8,6 +8,15 @@ import { packageRoot, serveCommand } from "./runtime-process.ts";
 const fixture = fileURLToPath(new URL("./fixture-app.ts", import.meta.url));
 
 afterAll(endProcessGroups);
+
+it("refuses --workers on Deno, with exit code 2", async () => {
+  const [command, args] = serveCommand("deno", fixture, ["--workers", "2"]);
+  const { code, stderr } = await runToEnd(command, args, { cwd: packageRoot });
+  expect(code).toBe(2);
+  expect(stderr).toMatch(
+    /^--workers is not supported on Deno \S+: run one process per core behind a load balancer, or serve on Node or Bun\.\nUsage: unruffled serve /,
+  );
+});
 
 describe.each([
   ["bun", "Bun", "bun --watch"],

@@ -1,7 +1,6 @@
-// The apps `unruffled serve --workers 2` serves on Bun and Deno (workers.test.ts): which process
-// answers, a topic published in one worker that a socket in another follows, and a rate limit the
-// workers count together (workerStore(): through the primary). `plain` has no WebSocket route, so
-// that Deno serves it on Deno.serve (an app with one goes to Node's http there).
+// The app `unruffled serve --workers 2` serves on Bun (workers.test.ts): which process answers, a
+// topic published in one worker that a socket in another follows, and a rate limit the workers
+// count together (workerStore(): through the primary).
 import { createApp } from "unruffled";
 import { PlainTextResponse } from "unruffled/http";
 import { rateLimit, workerStore } from "unruffled/rate-limit";
@@ -49,9 +48,4 @@ export const app = createApp({
     path("/news", { websocket: news }),
     path("/news", { endpoint: publishNews, methods: ["POST"] }),
   ],
-});
-
-export const plain = createApp({
-  rateLimitStore: workerStore(),
-  routes: [path("/pid", { endpoint: pid }), limited],
 });

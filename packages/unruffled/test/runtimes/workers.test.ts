@@ -1,5 +1,5 @@
-// `unruffled serve --workers 2` on Bun and Deno: their node:cluster forks the workers, which share
-// the port (Bun.serve's reusePort; on Deno, Node's http through its cluster), the primary relays the default broker's messages, counts the
+// `unruffled serve --workers 2` on Bun: Bun's node:cluster forks the workers, which share the port
+// (Bun.serve's reusePort), the primary relays the default broker's messages, counts the
 // workers' rate limits and replaces a worker that dies, and SIGTERM stops them all with exit code 0.
 import { request } from "node:http";
 import { fileURLToPath } from "node:url";
@@ -74,13 +74,11 @@ async function countedTogether(served: ServedApp): Promise<void> {
   );
 }
 
-it.each([
-  ["bun", "Bun"],
-  ["deno", "Deno"],
-] as const)(
+it.each([["bun", "Bun"]] as const)(
   "on %s, two workers share a port, a topic and a rate limit, a killed one is replaced, SIGTERM stops them",
   async (runtime, label) => {
     const served = await serveTwo(runtime, label);
+    expect(served.output.combined).not.toContain("node:http");
     await answeredByBoth(served);
 
     // A socket in one worker, a publish answered by the other: the message crosses the primary.
@@ -118,13 +116,3 @@ it.each([
   },
   60_000,
 );
-
-it("on Deno, an app without WebSocket routes runs its workers on Node's http, which shares the port there", async () => {
-  // Deno.serve shares a port only with --unstable-net (reusePort); Deno's node:cluster shares Node's.
-  const served = await serveTwo("deno", "Deno", ["--export", "plain"]);
-  expect(served.output.combined).toMatch(/, Deno [\d.]+, node:http for its workers\)\n/);
-  await answeredByBoth(served);
-  await countedTogether(served);
-  served.child.kill("SIGTERM");
-  expect(await served.exited).toBe(0);
-}, 60_000);
