@@ -4,8 +4,9 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createApp } from "unruffled";
 import { JsonResponse } from "unruffled/http";
-import { endpoint, path } from "unruffled/route";
+import { endpoint, p, path } from "unruffled/route";
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
 import { bodyOf, openRaw, statusOf } from "../support/raw-http.ts";
 import { serveEndpoint } from "../support/serve.ts";
 
@@ -64,6 +65,24 @@ describe("a request Node cannot read", () => {
     } finally {
       await new Promise((resolve) => server.close(resolve));
     }
+  });
+
+  it("is answered 413 for a body chunk whose extensions pass Node's limit", async () => {
+    // An endpoint that reads its body: the answer waits for it, so Node's refusal comes first.
+    const readsBody = endpoint({
+      params: { body: p.Json(z.object({ a: z.int() })) },
+      returns: JsonResponse,
+      handler: (_request, { body }) => new JsonResponse(body),
+    });
+    const server = await serveEndpoint("/read", readsBody, ["POST"]);
+    const raw = await answerTo(
+      server.port,
+      `POST /read HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n1;${"e".repeat(20_000)}\r\n{\r\n0\r\n\r\n`,
+    );
+    expect([statusOf(raw), JSON.parse(bodyOf(raw))]).toEqual([
+      413,
+      { detail: "A chunk of the body carries more extensions than the server reads" },
+    ]);
   });
 
   it("leaves a client that reset its connection alone, and the server keeps serving", async () => {
