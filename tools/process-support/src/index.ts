@@ -1,5 +1,6 @@
 export { type ChildOutput, captureOutput } from "./child-output.ts";
 export { freePort } from "./free-port.ts";
+export { type HaproxyOptions, startHaproxy, type TestHaproxy } from "./haproxy.ts";
 export {
   endProcessGroup,
   endProcessGroups,

@@ -1,10 +1,8 @@
-import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { Agent, type IncomingMessage, request } from "node:http";
-import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { captureOutput, freePort, waitFor } from "process-support";
+import { freePort, startHaproxy, type TestHaproxy, waitFor } from "process-support";
 import { readEvents } from "unruffled/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Database, openDatabase } from "../../src/db/index.ts";
@@ -18,59 +16,6 @@ const CLIENT_ADDRESS = "127.0.0.2";
 const PROXY_ADDRESS = "127.0.0.3";
 // HAProxy marks a server down after 2 failed checks 250 ms apart; the drain lasts far longer.
 const DRAIN_DELAY_MS = 3_000;
-
-/**
- * HAProxy in front of two instances, checking /readyz, and retrying nothing: like a Kubernetes
- * Service, a request sent to an instance that stopped accepting fails. Only the drain avoids that.
- */
-function haproxyConfig(port: number, socket: string, servers: Record<string, number>): string {
-  return `global
-  stats socket ${socket} level admin
-defaults
-  mode http
-  timeout connect 5s
-  timeout client 60s
-  timeout server 60s
-  retries 0
-  option forwardfor
-listen api
-  bind 127.0.0.1:${port}
-  balance roundrobin
-  option httpchk GET /readyz
-  http-check expect status 200
-  default-server check inter 250 fall 2 rise 2 source ${PROXY_ADDRESS}
-${Object.entries(servers)
-  .map(([name, serverPort]) => `  server ${name} 127.0.0.1:${serverPort}`)
-  .join("\n")}
-`;
-}
-
-/** The status HAProxy gives a server now ("UP", "DOWN", …), from its stats socket. */
-function serverStatus(socket: string, server: string): Promise<string | undefined> {
-  return new Promise((resolve) => {
-    const connection = connect(socket, () => connection.end("show stat\n"));
-    let text = "";
-    connection.setEncoding("utf8");
-    connection.on("data", (chunk) => {
-      text += chunk;
-    });
-    connection.on("error", () => resolve(undefined));
-    connection.on("close", () => {
-      // CSV: proxy name, server name, … status is the 18th column.
-      const row = text.split("\n").find((line) => line.startsWith(`api,${server},`));
-      resolve(row?.split(",")[17]);
-    });
-  });
-}
-
-/** Resolves once HAProxy sees `server` as `status` (a start may take long on a busy machine). */
-function haproxySees(socket: string, server: string, status: string): Promise<true> {
-  return waitFor(
-    `HAProxy to see ${server} ${status}`,
-    async () => ((await serverStatus(socket, server)) === status ? true : undefined),
-    { timeoutMs: 90_000, intervalMs: 50 },
-  );
-}
 
 interface Outcome {
   ok: number;
@@ -176,7 +121,7 @@ describe("two instances behind HAProxy, restarted one after the other", () => {
   let database: Database;
   let databaseUrl: string;
   let folder: string;
-  let haproxy: ChildProcess | undefined;
+  let haproxy: TestHaproxy | undefined;
   const services: Record<string, ServiceProcess> = {};
   const ports: Record<string, number> = {};
 
@@ -204,7 +149,7 @@ describe("two instances behind HAProxy, restarted one after the other", () => {
   });
 
   afterAll(async () => {
-    haproxy?.kill("SIGKILL");
+    haproxy?.child.kill("SIGKILL");
     for (const service of Object.values(services))
       if (service.child.exitCode === null) service.signal("SIGKILL");
     await database?.close();
@@ -216,13 +161,16 @@ describe("two instances behind HAProxy, restarted one after the other", () => {
     const students = await createStudents(database, 400);
     const courseId = await createTestCourse(database, { max_students: 1_000 });
     const port = await freePort();
-    const socket = join(folder, "haproxy.sock");
-    const config = join(folder, "haproxy.cfg");
-    await writeFile(config, haproxyConfig(port, socket, ports));
-    haproxy = spawn("haproxy", ["-f", config, "-db"], { stdio: ["ignore", "pipe", "pipe"] });
-    const haproxyOutput = captureOutput(haproxy);
-    await haproxySees(socket, "a", "UP");
-    await haproxySees(socket, "b", "UP");
+    const balancer = await startHaproxy({
+      port,
+      folder,
+      servers: ports,
+      forwardFor: true,
+      source: PROXY_ADDRESS,
+    });
+    haproxy = balancer;
+    await balancer.sees("a", "UP");
+    await balancer.sees("b", "UP");
 
     // Steady load: four keep-alive clients, each alternating a list and, while students remain, a bind.
     const agent = new Agent({ keepAlive: true, maxSockets: 4, localAddress: CLIENT_ADDRESS });
@@ -260,11 +208,11 @@ describe("two instances behind HAProxy, restarted one after the other", () => {
       const service = services[name]!;
       service.signal("SIGTERM");
       // Readiness turns 503 at once: HAProxy takes the instance out while it still serves.
-      await haproxySees(socket, name, "DOWN");
+      await balancer.sees(name, "DOWN");
       expect(await service.exited).toBe(0);
       const served = outcome.ok;
       await startInstance(name);
-      await haproxySees(socket, name, "UP");
+      await balancer.sees(name, "UP");
       await progress(served + 20);
     }
     loading = false;
@@ -280,14 +228,14 @@ describe("two instances behind HAProxy, restarted one after the other", () => {
       },
     );
     await stream.stop();
-    haproxy.kill("SIGTERM");
+    balancer.child.kill("SIGTERM");
 
     expect(outcome.failures).toEqual([]);
     expect(stream.state.failures).toEqual([]);
     // Every bind answered ok is stored, and the stream, reconnected at least once per restart, told them all.
     expect(enrolled).toBe(binds);
     expect(stream.state.connections).toBeGreaterThanOrEqual(2);
-    expect(haproxyOutput.combined).not.toMatch(/ALERT/);
+    expect(balancer.output.combined).not.toMatch(/ALERT/);
     // The access log of the instances names the client, not HAProxy (the trusted proxy in between).
     const logged = Object.values(services).map((service) => service.output());
     expect(logged.join("").match(/"client":"127\.0\.0\.2"/g)?.length).toBeGreaterThan(0);

@@ -3,14 +3,12 @@
 // /readyz and retries nothing, so only the drain (readiness 503 while the instance still serves,
 // then its close) keeps a request from reaching an instance that stopped. The enrollment service
 // is checked the same way on Node (apps/enrollment/test/reliability/load-balancer-drain.test.ts).
-import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { Agent, request } from "node:http";
-import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { captureOutput, endProcessGroups, freePort, waitFor } from "process-support";
+import { endProcessGroups, freePort, startHaproxy, type TestHaproxy, waitFor } from "process-support";
 import { afterAll, expect, it } from "vitest";
 import { packageRoot, type RuntimeName, runtimeCommand, type ServedApp, startOn } from "./runtime-process.ts";
 
@@ -18,51 +16,6 @@ const fixture = fileURLToPath(new URL("../cli/fixtures/draining-app.ts", import.
 const cli = join(packageRoot, "bin", "unruffled.js");
 
 afterAll(endProcessGroups);
-
-function haproxyConfig(port: number, socket: string, servers: Record<string, number>): string {
-  return `global
-  stats socket ${socket} level admin
-defaults
-  mode http
-  timeout connect 5s
-  timeout client 60s
-  timeout server 60s
-  retries 0
-listen api
-  bind 127.0.0.1:${port}
-  balance roundrobin
-  option httpchk GET /readyz
-  http-check expect status 200
-  default-server check inter 250 fall 2 rise 2
-${Object.entries(servers)
-  .map(([name, serverPort]) => `  server ${name} 127.0.0.1:${serverPort}`)
-  .join("\n")}
-`;
-}
-
-/** The status HAProxy gives a server now ("UP", "DOWN", …), from its stats socket. */
-function serverStatus(socket: string, server: string): Promise<string | undefined> {
-  return new Promise((resolve) => {
-    const connection = connect(socket, () => connection.end("show stat\n"));
-    let text = "";
-    connection.setEncoding("utf8");
-    connection.on("data", (chunk) => {
-      text += chunk;
-    });
-    connection.on("error", () => resolve(undefined));
-    connection.on("close", () => {
-      const row = text.split("\n").find((line) => line.startsWith(`api,${server},`));
-      resolve(row?.split(",")[17]);
-    });
-  });
-}
-
-const haproxySees = (socket: string, server: string, status: string) =>
-  waitFor(
-    `HAProxy to see ${server} ${status}`,
-    async () => ((await serverStatus(socket, server)) === status ? true : undefined),
-    { timeoutMs: 90_000, intervalMs: 50 },
-  );
 
 /** GET /hello through the balancer on a keep-alive connection; what went wrong, if anything. */
 function hello(agent: Agent, port: number): Promise<string | undefined> {
@@ -107,17 +60,13 @@ it.each(["bun", "deno"] as const satisfies readonly RuntimeName[])(
         /on http:\/\/127\.0\.0\.1:(\d+) /,
       );
     };
-    let haproxy: ChildProcess | undefined;
+    let haproxy: TestHaproxy | undefined;
     try {
       await Promise.all([start("a"), start("b")]);
       const port = await freePort();
-      const socket = join(folder, "haproxy.sock");
-      const config = join(folder, "haproxy.cfg");
-      await writeFile(config, haproxyConfig(port, socket, ports));
-      haproxy = spawn("haproxy", ["-f", config, "-db"], { stdio: ["ignore", "pipe", "pipe"] });
-      const haproxyOutput = captureOutput(haproxy);
-      await haproxySees(socket, "a", "UP");
-      await haproxySees(socket, "b", "UP");
+      haproxy = await startHaproxy({ port, folder, servers: ports });
+      await haproxy.sees("a", "UP");
+      await haproxy.sees("b", "UP");
 
       const agent = new Agent({ keepAlive: true, maxSockets: 4 });
       const failures: string[] = [];
@@ -139,20 +88,20 @@ it.each(["bun", "deno"] as const satisfies readonly RuntimeName[])(
         const instance = instances[name]!;
         instance.child.kill("SIGTERM");
         // Readiness turns 503 at once: HAProxy takes the instance out while it still serves.
-        await haproxySees(socket, name, "DOWN");
+        await haproxy.sees(name, "DOWN");
         expect(await instance.exited).toBe(0);
         const served = ok;
         await start(name);
-        await haproxySees(socket, name, "UP");
+        await haproxy.sees(name, "UP");
         await progress(served + 20);
       }
       loading = false;
       await load;
       agent.destroy();
       expect(failures).toEqual([]);
-      expect(haproxyOutput.combined).not.toMatch(/ALERT/);
+      expect(haproxy.output.combined).not.toMatch(/ALERT/);
     } finally {
-      haproxy?.kill("SIGKILL");
+      haproxy?.child.kill("SIGKILL");
       for (const instance of Object.values(instances)) instance.child.kill("SIGKILL");
       await rm(folder, { recursive: true, force: true });
     }
