@@ -138,12 +138,8 @@ function handedOver(answer: Promise<Response | undefined>, client: WebClient): P
  * @example transport.refuse = (response) => resolve(webResponseOf(response));
  */
 export function webResponseOf(response: HttpResponse): Response {
-  const body = response.body;
-  const webBody =
-    body instanceof Readable
-      ? (Readable.toWeb(body) as unknown as ReadableStream<Uint8Array>)
-      : (body as string | Uint8Array<ArrayBuffer> | null);
-  return webResponse(statusHasNoBody(response.status) ? null : webBody, response.status, response.headers);
+  const body = statusHasNoBody(response.status) ? null : webBodyOf(response.body);
+  return webResponse(body, response.status, response.headers);
 }
 
 /**
@@ -359,11 +355,16 @@ function toWebResponse(
     if (client !== undefined) client.writableFinished = true;
     app.startWork(request);
   }
-  const webBody =
-    body instanceof Readable
-      ? (Readable.toWeb(body) as unknown as ReadableStream<Uint8Array>)
-      : (body as string | Uint8Array<ArrayBuffer>);
-  return webResponse(webBody, response.status, response.headers);
+  return webResponse(webBodyOf(body), response.status, response.headers);
+}
+
+/** An answer's body as a web `Response` takes it: a Node stream as a web stream, bytes and text as they are. */
+function webBodyOf(
+  body: HttpResponse["body"],
+): string | Uint8Array<ArrayBuffer> | ReadableStream<Uint8Array> | null {
+  return body instanceof Readable
+    ? (Readable.toWeb(body) as unknown as ReadableStream<Uint8Array>)
+    : (body as string | Uint8Array<ArrayBuffer> | null);
 }
 
 // Bun and Deno make a Response faster when its headers are set on it than from a headers object in
