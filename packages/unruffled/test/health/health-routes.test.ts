@@ -1,7 +1,14 @@
 import { createServer, request as httpRequest } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Writable } from "node:stream";
-import { createApp, DEFAULT_HEALTH_PATHS, HttpError, type Middleware, ValueError } from "unruffled";
+import {
+  createApp,
+  DEFAULT_CHECK_TIMEOUT_MS,
+  DEFAULT_HEALTH_PATHS,
+  HttpError,
+  type Middleware,
+  ValueError,
+} from "unruffled";
 import { JsonResponse, PlainTextResponse } from "unruffled/http";
 import { dependency, endpoint, path } from "unruffled/route";
 import { startServer, testClient } from "unruffled/testing";
@@ -160,6 +167,82 @@ describe("the health routes", () => {
     expect((lines[0]!.err as { message: string }).message).toBe(
       "password authentication failed for user postgres",
     );
+  });
+
+  it("readiness fails a check that rejects or throws without a reason", async () => {
+    const app = createApp({
+      routes,
+      settings,
+      health: {
+        checks: {
+          // A socket's "error" handler that rejects with nothing, and a bare `throw undefined`.
+          rejected: () => Promise.reject(),
+          thrown: () => {
+            throw undefined;
+          },
+        },
+      },
+    });
+    const response = await testClient(app).get("/readyz");
+    expect([response.status, response.json()]).toEqual([
+      503,
+      {
+        status: "fail",
+        checks: {
+          rejected: { status: "fail", durationMs: expect.any(Number), error: "failed" },
+          thrown: { status: "fail", durationMs: expect.any(Number), error: "failed" },
+        },
+      },
+    ]);
+  });
+
+  it("readiness passes a check that resolves, whatever its value", async () => {
+    const app = createApp({
+      routes,
+      health: { checks: { cache: async () => "timeout", database: () => ({ rows: [{ "?column?": 1 }] }) } },
+    });
+    const response = await testClient(app).get("/readyz");
+    expect([response.status, response.json()]).toEqual([
+      200,
+      {
+        status: "pass",
+        checks: {
+          cache: { status: "pass", durationMs: expect.any(Number) },
+          database: { status: "pass", durationMs: expect.any(Number) },
+        },
+      },
+    ]);
+  });
+
+  it("readiness fails a check given no timeout once DEFAULT_CHECK_TIMEOUT_MS (1 s) has passed", async () => {
+    expect(DEFAULT_CHECK_TIMEOUT_MS).toBe(1000);
+    let aborted: unknown;
+    const app = createApp({
+      routes,
+      settings,
+      health: {
+        checks: {
+          database: (signal) =>
+            new Promise((_, reject) => {
+              signal.addEventListener("abort", () => {
+                aborted = signal.reason;
+                reject(signal.reason);
+              });
+            }),
+        },
+      },
+    });
+    const response = await testClient(app).get("/readyz");
+    expect([response.status, response.json()]).toEqual([
+      503,
+      {
+        status: "fail",
+        checks: {
+          database: { status: "fail", durationMs: expect.any(Number), error: "timed out after 1000 ms" },
+        },
+      },
+    ]);
+    expect((aborted as Error).message).toBe('The health check "database" timed out after 1000 ms');
   });
 
   it("readiness shares one run of the checks between probes that arrive together", async () => {
@@ -347,6 +430,50 @@ describe("a drain", () => {
     expect((await get(port, "/hello"))[0]).toBe(200);
     expect(closed).toBe(false);
     await watched.close();
+    await closing;
+    await server.close();
+  });
+
+  it("answers readiness 503 draining without running the checks", async () => {
+    let runs = 0;
+    const app = createApp({
+      routes,
+      health: {
+        checks: {
+          database: () => {
+            runs++;
+          },
+        },
+      },
+    });
+    const server = await startServer(app);
+    const port = Number(new URL(server.url).port);
+    expect((await get(port, "/readyz"))[0]).toBe(200);
+    expect(runs).toBe(1);
+    const draining = app.drain(600_000);
+    expect(await get(port, "/readyz")).toEqual([
+      503,
+      "close",
+      JSON.stringify({ status: "fail", reason: "draining", checks: {} }),
+    ]);
+    expect(runs).toBe(1);
+    await server.close();
+    await draining;
+  });
+
+  it("close({ drain: ms }) waits that long even when nobody asked for readiness", async () => {
+    const app = createApp({ routes });
+    const server = await startServer(app);
+    const port = Number(new URL(server.url).port);
+    let closed = false;
+    // A delay no test could wait out: still serving after requests made meanwhile proves that it waits.
+    const closing = app.close({ drain: 600_000 }).then(() => {
+      closed = true;
+    });
+    expect(await get(port, "/hello")).toEqual([200, "close", "Hello"]);
+    expect((await get(port, "/readyz"))[0]).toBe(503);
+    expect(closed).toBe(false);
+    await app.close();
     await closing;
     await server.close();
   });
