@@ -149,6 +149,34 @@ describe("a rate-limited route", () => {
     );
   });
 
+  it("shares one quota of an app's or a group's policy across their routes", async () => {
+    const server = await serve(
+      [
+        path("/api", {
+          rateLimits: [burst],
+          routes: [path("/a", { endpoint: hello }), path("/b", { endpoint: hello })],
+        }),
+        path("/c", { endpoint: hello }),
+      ],
+      { rateLimits: [rateLimit({ name: "app", limit: 5, window: 60 })], ...frozen() },
+    );
+    const answers: [string, number, string | null][] = [];
+    for (const at of ["/api/a", "/api/b", "/api/a", "/api/b", "/c", "/c", "/c"]) {
+      const answer = await server.fetch(at);
+      answers.push([at, answer.status, answer.headers.get("ratelimit")]);
+    }
+    expect(answers).toEqual([
+      ["/api/a", 200, '"app";r=4;t=12, "burst";r=2;t=20'],
+      ["/api/b", 200, '"app";r=3;t=24, "burst";r=1;t=40'],
+      ["/api/a", 200, '"app";r=2;t=36, "burst";r=0;t=60'],
+      // Refused by the group's policy: no unit of the app's is used.
+      ["/api/b", 429, '"app";r=2;t=36, "burst";r=0;t=60'],
+      ["/c", 200, '"app";r=1;t=48'],
+      ["/c", 200, '"app";r=0;t=60'],
+      ["/c", 429, '"app";r=0;t=60'],
+    ]);
+  });
+
   it("leaves an unlimited route without rate-limit headers", async () => {
     const server = await serve([path("/hello", { endpoint: hello })]);
     const answer = await server.fetch("/hello");
