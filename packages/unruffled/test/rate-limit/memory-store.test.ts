@@ -1,6 +1,7 @@
 import { type Item, parseList } from "structured-headers";
+import { exceptionHandler } from "unruffled";
 import { JsonResponse } from "unruffled/http";
-import { memoryStore, rateLimit } from "unruffled/rate-limit";
+import { memoryStore, rateLimit, TooManyRequestsError } from "unruffled/rate-limit";
 import { endpoint, p, path } from "unruffled/route";
 import { httpBearer } from "unruffled/security";
 import { describe, expect, it } from "vitest";
@@ -305,6 +306,29 @@ describe("a rate-limited route", () => {
       },
     });
   });
+  it("sends Retry-After and the headers on the 429 of an app's own handler for TooManyRequestsError", async () => {
+    const server = await serve([path("/hello", { endpoint: hello, rateLimits: [hourly, burst] })], {
+      exceptionHandlers: [
+        exceptionHandler(
+          TooManyRequestsError,
+          (error) => new JsonResponse({ code: "SLOW_DOWN", policies: error.policies }, { status: 429 }),
+        ),
+      ],
+      ...frozen(),
+    });
+    await times(3, () => server.fetch("/hello"));
+    const refused = await server.fetch("/hello");
+    expect(await jsonOf(refused.clone())).toEqual({
+      status: 429,
+      body: { code: "SLOW_DOWN", policies: ["burst"] },
+    });
+    expect([
+      refused.headers.get("retry-after"),
+      refused.headers.get("ratelimit"),
+      refused.headers.get("ratelimit-policy"),
+    ]).toEqual(["20", '"hourly";r=17;t=540, "burst";r=0;t=60', '"hourly";q=20;w=3600, "burst";q=3;w=60']);
+  });
+
   it("keeps the quotas of clients whose requests alternate apart", async () => {
     const burstOnly = [path("/hello", { endpoint: hello, rateLimits: [burst] })];
     const server = await serve(burstOnly, { settings: { PROXIES: { trusted: "loopback" } } });
