@@ -478,6 +478,16 @@ describe("a drain", () => {
     await server.close();
   });
 
+  it("close({ drain: true }) of an app started again waits only for a probe since that start", async () => {
+    // A delay no test could wait out: close() resolving proves that it did not wait.
+    const app = createApp({ routes, health: { drainDelayMs: 600_000 } });
+    const first = await startServer(app);
+    expect((await get(first.port, "/readyz"))[0]).toBe(200);
+    await app.close();
+    await app.listen({ port: 0 });
+    await app.close({ drain: true });
+  });
+
   it("ends with readiness back at 200 when the closed app starts again", async () => {
     const app = createApp({ routes });
     await app.listen({ port: 0 });
