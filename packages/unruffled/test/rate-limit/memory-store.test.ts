@@ -306,6 +306,50 @@ describe("a rate-limited route", () => {
       },
     });
   });
+  it("names every exhausted policy in violated-policies, and waits in Retry-After for the last to admit", async () => {
+    const minute = rateLimit({ name: "minute", limit: 1, window: 60 });
+    const hour = rateLimit({ name: "hour", limit: 1, window: 3600 });
+    const server = await serve([path("/hello", { endpoint: hello, rateLimits: [minute, hour] })], {
+      settings: { ERRORS: { format: "problem" } },
+      ...frozen(),
+    });
+    expect((await server.fetch("/hello")).status).toBe(200);
+    const refused = await server.fetch("/hello", { headers: { "x-request-id": "req-both" } });
+    expect(refused.headers.get("retry-after")).toBe("3600");
+    expect(await jsonOf(refused)).toEqual({
+      status: 429,
+      body: {
+        type: "https://iana.org/assignments/http-problem-types#quota-exceeded",
+        title: "Request cannot be satisfied as assigned quota has been exceeded",
+        status: 429,
+        detail: 'Too Many Requests: the quota of policies "minute", "hour" is exhausted; retry in 3600 s',
+        instance: "req-both",
+        "violated-policies": ["minute", "hour"],
+      },
+    });
+  });
+
+  it("forgets, when it sweeps, the keys whose quota is whole again, and decides them as keys never seen", async () => {
+    let now = 1_700_000_000_000;
+    const store = memoryStore({ clock: () => now });
+    const server = await serve([path("/hello", { endpoint: hello, rateLimits: [burst] })], {
+      rateLimitStore: store,
+      settings: { PROXIES: { trusted: "loopback" } },
+    });
+    const from = (client: string) => server.fetch("/hello", { headers: { "x-forwarded-for": client } });
+    await from("203.0.113.7");
+    now += 30_000;
+    await from("198.51.100.9");
+    await from("198.51.100.9");
+    // 20 s give one unit back: 203.0.113.7's quota is whole again (it used one 30 s ago), 198.51.100.9's not.
+    store.sweep();
+    expect(store.keys()).toEqual(["burst:address:198.51.100.9"]);
+    expect(members((await from("203.0.113.7")).headers.get("ratelimit"))).toEqual({ burst: { r: 2, t: 20 } });
+    expect(members((await from("198.51.100.9")).headers.get("ratelimit"))).toEqual({
+      burst: { r: 0, t: 60 },
+    });
+  });
+
   it("sends Retry-After and the headers on the 429 of an app's own handler for TooManyRequestsError", async () => {
     const server = await serve([path("/hello", { endpoint: hello, rateLimits: [hourly, burst] })], {
       exceptionHandlers: [
