@@ -21,7 +21,7 @@ describe("redisStore({ client })", () => {
   });
   afterAll(() => redis.close());
 
-  it("counts with the app's own client, under its prefix, and leaves that client open when the app closes", async () => {
+  it("counts with the app's own client, under its prefix, with keys that expire once whole, and leaves the client open", async () => {
     const client = createClient({ url: redis.url });
     await client.connect();
     try {
@@ -31,6 +31,9 @@ describe("redisStore({ client })", () => {
       for (let n = 0; n < 3; n++) statuses.push((await server.fetch("/hello")).status);
       expect(statuses).toEqual([200, 200, 429]);
       expect(await client.keys("*")).toEqual(["mine:burst:address:127.0.0.1"]);
+      // Redis lets the key expire once its quota is whole again: two units of 1,800 s each.
+      const ttl = await client.pTTL("mine:burst:address:127.0.0.1");
+      expect([ttl > 3_000_000, ttl <= 3_600_000]).toEqual([true, true]);
       await server.close();
       expect(client.isOpen).toBe(true);
       expect(await client.ping()).toBe("PONG");
