@@ -10,6 +10,7 @@ import {
   ValueError,
 } from "unruffled";
 import { JsonResponse, PlainTextResponse } from "unruffled/http";
+import { rateLimit } from "unruffled/rate-limit";
 import { dependency, endpoint, path } from "unruffled/route";
 import { startServer, testClient } from "unruffled/testing";
 import { describe, expect, it } from "vitest";
@@ -310,6 +311,23 @@ describe("the health routes", () => {
     const client = testClient(createApp({ routes, middleware: [refuseAll], dependencies: [mustLogIn] }));
     expect((await client.get("/hello")).status).toBe(401);
     expect([(await client.get("/readyz")).status, (await client.get("/livez")).status]).toEqual([200, 200]);
+  });
+
+  it("are not counted by the app's rate limits: a probe never uses a quota or meets a 429", async () => {
+    const app = createApp({ routes, rateLimits: [rateLimit({ name: "all", limit: 1, window: 3600 })] });
+    const client = testClient(app);
+    const probes = [];
+    for (let n = 0; n < 3; n++) {
+      const response = await client.get("/readyz");
+      probes.push([response.status, response.headers.get("ratelimit")]);
+    }
+    expect(probes).toEqual([
+      [200, null],
+      [200, null],
+      [200, null],
+    ]);
+    const hello = await client.get("/hello");
+    expect([hello.status, hello.headers.get("ratelimit")]).toEqual([200, '"all";r=0;t=3600']);
   });
 
   it("write their access log records at debug, not info", async () => {
