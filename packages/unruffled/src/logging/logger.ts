@@ -82,16 +82,35 @@ export function createLogger(settings: LoggingSettings = {}): Logger {
   return pino()(options, typeof destination === "object" ? destination : sharedWriter(destination));
 }
 
-/** Refuses unknown keys and levels when the app is built, as `LIMITS` does. */
+/** Refuses unknown keys and values of the wrong kind when the app is built, as `LIMITS` does. */
 export function checkLoggingSettings(settings: LoggingSettings): void {
   for (const key of Object.keys(settings)) {
     if (!KEYS.includes(key)) throw new TypeError(`Unknown LOGGING setting "${key}"; use ${KEYS.join(", ")}.`);
   }
-  if (settings.level !== undefined && !LEVELS.includes(settings.level)) {
+  const { level, destination, access_log } = settings;
+  if (level !== undefined && !LEVELS.includes(level)) {
     throw new TypeError(
-      `The LOGGING setting "level" must be one of ${LEVELS.join(", ")}, got ${JSON.stringify(settings.level)}`,
+      `The LOGGING setting "level" must be one of ${LEVELS.join(", ")}, got ${JSON.stringify(level)}`,
     );
   }
+  // "false" read from an environment variable would otherwise keep the access log on.
+  if (access_log !== undefined && typeof access_log !== "boolean") {
+    throw new TypeError(
+      `The LOGGING setting "access_log" must be true or false, got ${JSON.stringify(access_log)}`,
+    );
+  }
+  if (destination !== undefined && !isDestination(destination)) {
+    throw new TypeError(
+      `The LOGGING setting "destination" must be a file path or a pino destination (an object with write()), got ${JSON.stringify(destination)}`,
+    );
+  }
+}
+
+function isDestination(value: unknown): boolean {
+  if (typeof value === "string") return value !== "";
+  return (
+    typeof value === "object" && value !== null && typeof (value as DestinationStream).write === "function"
+  );
 }
 
 // An asynchronous writer, batched per event-loop turn, written out when the process exits.

@@ -371,4 +371,14 @@ describe("levels and settings", () => {
       'The LOGGING setting "level" must be one of trace, debug, info, warn, error, fatal, silent, got "loud"',
     );
   });
+
+  it("refuses an access_log or destination of the wrong kind when the app is built", () => {
+    // "false" from an environment variable is a string: taken as is, it would keep the access log on.
+    expect(() => appLogging({ access_log: "false" as unknown as boolean })).toThrow(
+      'The LOGGING setting "access_log" must be true or false, got "false"',
+    );
+    expect(() => appLogging({ destination: 5 as unknown as string })).toThrow(
+      'The LOGGING setting "destination" must be a file path or a pino destination (an object with write()), got 5',
+    );
+  });
 });
