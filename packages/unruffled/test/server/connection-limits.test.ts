@@ -1,4 +1,4 @@
-import { DEFAULT_LIMITS } from "unruffled";
+import { createApp, DEFAULT_LIMITS } from "unruffled";
 import { JsonResponse } from "unruffled/http";
 import { endpoint, p } from "unruffled/route";
 import { describe, expect, it } from "vitest";
@@ -149,6 +149,17 @@ describe("LIMITS settings", () => {
       request_timeout: 30_000,
       keep_alive_timeout: 5_000,
     });
+  });
+
+  it("gives an app's limits in force as app.limits: the defaults, with its own values over them", () => {
+    const app = createApp({ settings: { LIMITS: { body_size: 4096, request_timeout: 2_000 } }, routes: [] });
+    expect(app.limits).toEqual({
+      ...DEFAULT_LIMITS,
+      body_size: 4096,
+      request_timeout: 2_000,
+      headers_timeout: 2_000,
+    });
+    expect(createApp({ routes: [] }).limits).toEqual(DEFAULT_LIMITS);
   });
 
   it("lets a shorter request_timeout shorten the headers_timeout it did not set", () => {
