@@ -404,6 +404,30 @@ describe("making a scheme", () => {
     );
   });
 
+  it("names each scheme by default: bearerAuth, basicAuth, apiKey, oauth2, openIdConnect", () => {
+    const verify = () => null;
+    const schemes = [
+      httpBearer({ verify }),
+      httpBasic({ verify }),
+      apiKeyHeader({ header: "x-api-key", verify }),
+      apiKeyQuery({ query: "api_key", verify }),
+      apiKeyCookie({ cookie: "session", verify }),
+      oauth2Password({ tokenUrl: "/token", scopes: {}, verify }),
+      oauth2ClientCredentials({ tokenUrl: "/token", scopes: {}, verify }),
+      openIdConnect({ openIdConnectUrl: "https://id.example.com/.well-known/openid-configuration", verify }),
+    ];
+    expect(schemes.map((scheme) => scheme.name)).toEqual([
+      "bearerAuth",
+      "basicAuth",
+      "apiKey",
+      "apiKey",
+      "apiKey",
+      "oauth2",
+      "oauth2",
+      "openIdConnect",
+    ]);
+  });
+
   it("p.Security of something that is not a scheme is refused when the app is built", () => {
     expect(() => appWith({ name: "fake" } as never)).toThrow(
       'endpoint "get_me" (GET /me), parameter "user": p.Security takes a scheme from unruffled/security, not an object (name).',
