@@ -115,6 +115,19 @@ describe("jwtVerifier with public keys", () => {
     });
   });
 
+  it("verifies PS256 with a PEM public key, and EdDSA with a PEM and a KeyObject", async () => {
+    const rsaPem = rsa.publicKey.export({ type: "spki", format: "pem" }).toString();
+    const verifyPss = jwtVerifier({ publicKey: rsaPem, algorithms: ["PS256"] });
+    expect(await verifyPss(await sign("PS256", rsa.privateKey))).toMatchObject({ sub: "svc" });
+    expect(await verifyPss(await sign("RS256", rsa.privateKey))).toBeNull();
+    const ed = generateKeyPairSync("ed25519");
+    const edToken = await sign("EdDSA", ed.privateKey);
+    const edPem = ed.publicKey.export({ type: "spki", format: "pem" }).toString();
+    for (const publicKey of [edPem, ed.publicKey]) {
+      expect(await jwtVerifier({ publicKey, algorithms: ["EdDSA"] })(edToken)).toMatchObject({ sub: "svc" });
+    }
+  });
+
   it("picks the key of a local JWKS by kid", async () => {
     const jwks = {
       keys: [
