@@ -83,6 +83,18 @@ describe("httpBearer", () => {
     ]);
   });
 
+  it("refuses as well when verify answers undefined rather than null", async () => {
+    const lookup = httpBearer({ verify: (token) => new Map([[TOKEN, { name: "ann" }]]).get(token) });
+    const response = await testClient(appWith(lookup)).get("/me", {
+      headers: { authorization: "Bearer other" },
+    });
+    expect([response.status, response.headers.get("www-authenticate"), response.json()]).toEqual([
+      401,
+      'Bearer error="invalid_token"',
+      { detail: "Invalid bearer token" },
+    ]);
+  });
+
   it("waits for a verify that returns a promise", async () => {
     const slow = httpBearer({ verify: async (token) => (token === TOKEN ? { name: "ann" } : null) });
     const slowClient = testClient(appWith(slow));
