@@ -18,11 +18,12 @@ export interface LoggingSettings {
   /** The least severe level written: `"trace"`…`"fatal"`, or `"silent"` (default `"warn"`). */
   level?: LevelWithSilent;
   /**
-   * Where the lines go: a file path (appended to, folders made), or any pino destination, which gets
-   * the lines one by one (default: standard output). Standard output and paths are written
-   * asynchronously, once per event-loop turn, and written out when the process exits.
+   * Where the lines go: a file path (appended to, folders made), a file descriptor (2 for standard
+   * error), or any pino destination, which gets the lines one by one (default: standard output).
+   * Descriptors and paths are written asynchronously, once per event-loop turn, and written out
+   * when the process exits.
    */
-  destination?: string | DestinationStream;
+  destination?: string | number | DestinationStream;
   /** False leaves out the per-request `info` record; request ids are still set (default true). */
   access_log?: boolean;
 }
@@ -101,13 +102,15 @@ export function checkLoggingSettings(settings: LoggingSettings): void {
   }
   if (destination !== undefined && !isDestination(destination)) {
     throw new TypeError(
-      `The LOGGING setting "destination" must be a file path or a pino destination (an object with write()), got ${JSON.stringify(destination)}`,
+      `The LOGGING setting "destination" must be a file path, a file descriptor or a pino destination (an object with write()), got ${JSON.stringify(destination)}`,
     );
   }
 }
 
 function isDestination(value: unknown): boolean {
   if (typeof value === "string") return value !== "";
+  // A file descriptor: 1 is the default, 2 standard error.
+  if (typeof value === "number") return Number.isInteger(value) && value >= 0;
   return (
     typeof value === "object" && value !== null && typeof (value as DestinationStream).write === "function"
   );
