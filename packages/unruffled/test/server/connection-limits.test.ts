@@ -50,6 +50,20 @@ describe("the request head", () => {
     );
   });
 
+  it("header_size counts the request line too: a long URL is the same 431", async () => {
+    const server = await serveEndpoint("/hello", hello, ["GET"], {
+      settings: { LIMITS: { header_size: 2048 } },
+    });
+    const exchange = await openRaw(server.port);
+    await exchange.write(`GET /hello?q=${"a".repeat(3000)} HTTP/1.1\r\nHost: x\r\n\r\n`);
+    expectRefusal(
+      await exchange.closed(),
+      431,
+      "Request Header Fields Too Large",
+      "The request line and headers exceed the limit of 2048 bytes",
+    );
+  });
+
   it("under header_size, the same request is served", async () => {
     const server = await serveEndpoint("/hello", hello, ["GET"], {
       settings: { LIMITS: { header_size: 2048 } },
