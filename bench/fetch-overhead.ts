@@ -10,7 +10,10 @@
 // an A/B of two versions of the framework in one run. ONLY=hello,bind limits the endpoints;
 // BATCHES and REQUESTS size the run. ROUTED=1 (Bun) measures the path `serve(app)` gives the fixed
 // paths instead: each request goes straight to its route's handler in `Bun.serve`'s `routes`
-// (server/bun-routes.ts), as Bun's router would hand it, without the app's router.
+// (server/bun-routes.ts), as Bun's router would hand it, without the app's router. ELYSIA=1 (Bun)
+// adds Elysia's compiled handler (`app.handle` of servers/web/elysia-app.ts): the framework Bun's
+// users compare with, without its server, so that a gap over HTTP can be told apart from the
+// per-request work of each framework.
 import { app } from "./servers/unruffled-app.ts";
 import { rawFetch } from "./servers/web/raw-handler.ts";
 
@@ -62,6 +65,10 @@ const handlers: Record<string, (endpoint: string) => Handler> = { raw: () => raw
 if (process.env.BASE) {
   const base = await import(`${process.env.BASE}/bench/servers/unruffled-app.ts`);
   handlers.base = await handlerOf(process.env.BASE, base.app);
+}
+if (process.env.ELYSIA === "1") {
+  const elysia = (await import("./servers/web/elysia-app.ts")).app;
+  handlers.elysia = () => (request) => elysia.handle(request);
 }
 handlers.unruffled = await handlerOf(new URL("..", import.meta.url).pathname.replace(/\/$/, ""), app);
 

@@ -43,7 +43,13 @@ import { type BuiltWebSocketRoute, builtWebSocketRoute } from "../websocket/buil
 import { WebSocketUpgrades } from "../websocket/upgrades.ts";
 import { AppPubSub } from "./app-pubsub.ts";
 import { logSerializerFallbacks } from "./serializer-log.ts";
-import { type LimitSettings, resolveLimits, type Settings, strictResponses } from "./settings.ts";
+import {
+  checkSettingGroups,
+  type LimitSettings,
+  resolveLimits,
+  type Settings,
+  strictResponses,
+} from "./settings.ts";
 import { runStartupHooks, type StartupHook, startupHooks } from "./startup.ts";
 
 export interface AppOptions {
@@ -159,6 +165,7 @@ export class App {
   constructor(options: AppOptions, overrides?: Overrides) {
     this.options = options;
     this.settings = options.settings ?? {};
+    checkSettingGroups(this.settings);
     this.limits = resolveLimits(this.settings.LIMITS);
     checkOpenApiSettings(this.settings.OPENAPI);
     this.bodyLimits = {

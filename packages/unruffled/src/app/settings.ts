@@ -95,6 +95,27 @@ export const DEFAULT_LIMITS: Required<LimitSettings> = {
   keep_alive_timeout: 5_000,
 };
 
+// The groups whose keys are checked one by one: each is a mapping of keys, or absent.
+const CHECKED_GROUPS = ["LIMITS", "LOGGING", "RESPONSES", "ERRORS", "RATE_LIMITS"] as const;
+
+/**
+ * Refuses, when the app is built, a checked group that is not a mapping of keys (`LIMITS: 65536`),
+ * which would otherwise pass as one without keys, silently keeping every default.
+ *
+ * @example checkSettingGroups({ LOGGING: "info" }) // TypeError: The LOGGING setting must be an object …
+ */
+export function checkSettingGroups(settings: Settings): void {
+  for (const group of CHECKED_GROUPS) {
+    const value = settings[group];
+    if (value === undefined) continue;
+    if (typeof value !== "object" || value === null || Array.isArray(value)) {
+      throw new TypeError(
+        `The ${group} setting must be an object of keys and values, got ${JSON.stringify(value)}`,
+      );
+    }
+  }
+}
+
 /** The limits in force: the defaults, with the app's own values over them. */
 export function resolveLimits(limits: LimitSettings | undefined): Required<LimitSettings> {
   const result = { ...DEFAULT_LIMITS };

@@ -18,11 +18,12 @@ export interface LoggingSettings {
   /** The least severe level written: `"trace"`…`"fatal"`, or `"silent"` (default `"warn"`). */
   level?: LevelWithSilent;
   /**
-   * Where the lines go: a file path (appended to, folders made), or any pino destination, which gets
-   * the lines one by one (default: standard output). Standard output and paths are written
-   * asynchronously, once per event-loop turn, and written out when the process exits.
+   * Where the lines go: a file path (appended to, folders made), a file descriptor (2 for standard
+   * error), or any pino destination, which gets the lines one by one (default: standard output).
+   * Descriptors and paths are written asynchronously, once per event-loop turn, and written out
+   * when the process exits.
    */
-  destination?: string | DestinationStream;
+  destination?: string | number | DestinationStream;
   /** False leaves out the per-request `info` record; request ids are still set (default true). */
   access_log?: boolean;
 }
@@ -82,16 +83,37 @@ export function createLogger(settings: LoggingSettings = {}): Logger {
   return pino()(options, typeof destination === "object" ? destination : sharedWriter(destination));
 }
 
-/** Refuses unknown keys and levels when the app is built, as `LIMITS` does. */
+/** Refuses unknown keys and values of the wrong kind when the app is built, as `LIMITS` does. */
 export function checkLoggingSettings(settings: LoggingSettings): void {
   for (const key of Object.keys(settings)) {
     if (!KEYS.includes(key)) throw new TypeError(`Unknown LOGGING setting "${key}"; use ${KEYS.join(", ")}.`);
   }
-  if (settings.level !== undefined && !LEVELS.includes(settings.level)) {
+  const { level, destination, access_log } = settings;
+  if (level !== undefined && !LEVELS.includes(level)) {
     throw new TypeError(
-      `The LOGGING setting "level" must be one of ${LEVELS.join(", ")}, got ${JSON.stringify(settings.level)}`,
+      `The LOGGING setting "level" must be one of ${LEVELS.join(", ")}, got ${JSON.stringify(level)}`,
     );
   }
+  // "false" read from an environment variable would otherwise keep the access log on.
+  if (access_log !== undefined && typeof access_log !== "boolean") {
+    throw new TypeError(
+      `The LOGGING setting "access_log" must be true or false, got ${JSON.stringify(access_log)}`,
+    );
+  }
+  if (destination !== undefined && !isDestination(destination)) {
+    throw new TypeError(
+      `The LOGGING setting "destination" must be a file path, a file descriptor or a pino destination (an object with write()), got ${JSON.stringify(destination)}`,
+    );
+  }
+}
+
+function isDestination(value: unknown): boolean {
+  if (typeof value === "string") return value !== "";
+  // A file descriptor: 1 is the default, 2 standard error.
+  if (typeof value === "number") return Number.isInteger(value) && value >= 0;
+  return (
+    typeof value === "object" && value !== null && typeof (value as DestinationStream).write === "function"
+  );
 }
 
 // An asynchronous writer, batched per event-loop turn, written out when the process exits.

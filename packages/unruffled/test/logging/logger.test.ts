@@ -381,4 +381,39 @@ describe("levels and settings", () => {
       'The LOGGING setting "level" must be one of trace, debug, info, warn, error, fatal, silent, got "loud"',
     );
   });
+
+  it("refuses an access_log or destination of the wrong kind when the app is built", () => {
+    // "false" from an environment variable is a string: taken as is, it would keep the access log on.
+    expect(() => appLogging({ access_log: "false" as unknown as boolean })).toThrow(
+      'The LOGGING setting "access_log" must be true or false, got "false"',
+    );
+    for (const destination of [-1, 1.5, "", {}]) {
+      expect(() => appLogging({ destination: destination as string })).toThrow(
+        `The LOGGING setting "destination" must be a file path, a file descriptor or a pino destination (an object with write()), got ${JSON.stringify(destination)}`,
+      );
+    }
+  });
+
+  it("takes a file descriptor as destination: 2 is standard error", async () => {
+    const script = [
+      'import { createApp } from "unruffled";',
+      'import { PlainTextResponse } from "unruffled/http";',
+      'import { endpoint, path } from "unruffled/route";',
+      'import { testClient } from "unruffled/testing";',
+      'const hello = endpoint({ returns: PlainTextResponse, handler: () => new PlainTextResponse("hi") });',
+      'const app = createApp({ settings: { LOGGING: { level: "info", destination: 2 } }, routes: [path("/hello", { endpoint: hello })] });',
+      'await testClient(app).get("/hello", { headers: { "x-request-id": "to-fd-2" } });',
+    ].join("\n");
+    const root = fileURLToPath(new URL("../../../../", import.meta.url));
+    const { stdout, stderr } = await new Promise<{ stdout: string; stderr: string }>((resolve, reject) => {
+      execFile(
+        process.execPath,
+        ["--conditions=source", "--input-type=module", "-e", script],
+        { cwd: root },
+        (error, out, err) => (error ? reject(error) : resolve({ stdout: out, stderr: err })),
+      );
+    });
+    expect(stdout).toBe("");
+    expect(JSON.parse(stderr)).toMatchObject({ reqId: "to-fd-2", path: "/hello", status: 200 });
+  });
 });

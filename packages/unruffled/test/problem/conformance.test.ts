@@ -1,6 +1,6 @@
 // Every answer the framework makes itself, over real HTTP, with ERRORS.format "problem": an
 // application/problem+json body with type, title, status, detail and instance (the request id).
-import { exceptionHandler, HttpError, HttpProblem, problemType } from "unruffled";
+import { createApp, exceptionHandler, HttpError, HttpProblem, problemType } from "unruffled";
 import { JsonResponse } from "unruffled/http";
 import { type RateLimitStore, rateLimit } from "unruffled/rate-limit";
 import { endpoint, p, path } from "unruffled/route";
@@ -270,6 +270,22 @@ describe("with ERRORS.format problem, every answer the framework makes is proble
     });
   });
 
+  it("the request id the app made, when the client sent none, is the instance and the x-request-id", async () => {
+    const answer = await server.fetch("/nowhere");
+    const made = answer.headers.get("x-request-id");
+    expect(made).toMatch(/^[\w-]+$/);
+    expect(await problemOf(answer)).toEqual({
+      status: 404,
+      body: {
+        type: "about:blank",
+        title: "Not Found",
+        status: 404,
+        detail: "Not Found: /nowhere",
+        instance: made,
+      },
+    });
+  });
+
   it("an app's own problem type, with its extension members", async () => {
     expect(await problemOf(await server.fetch("/fail?kind=stock", { headers: id("r409") }))).toEqual({
       status: 409,
@@ -281,6 +297,38 @@ describe("with ERRORS.format problem, every answer the framework makes is proble
         sku: "tea",
         instance: "r409",
       },
+    });
+  });
+});
+
+describe("the document follows the format", () => {
+  it("documents the 422 as ValidationProblem and the framework's other errors as ProblemDetails, as problem+json", () => {
+    const app = createApp({
+      routes: [path("/items", { endpoint: create, methods: ["POST"] }), path("/admin", { endpoint: admin })],
+      settings: { ERRORS: { format: "problem" } },
+    });
+    const document = app.openapi();
+    const problem = (schema: string) => ({
+      "application/problem+json": { schema: { $ref: `#/components/schemas/${schema}` } },
+    });
+    const contentOf = (responses: object) =>
+      Object.fromEntries(
+        Object.entries(responses as Record<string, { content?: unknown }>).map(([status, response]) => [
+          status,
+          response.content,
+        ]),
+      );
+    const json = { "application/json": { schema: {} } };
+    expect(contentOf(document.paths["/items"]!.post!.responses)).toEqual({
+      "200": json,
+      "413": problem("ProblemDetails"),
+      "415": problem("ProblemDetails"),
+      "422": problem("ValidationProblem"),
+    });
+    expect(contentOf(document.paths["/admin"]!.get!.responses)).toEqual({
+      "200": json,
+      "401": problem("ProblemDetails"),
+      "403": problem("ProblemDetails"),
     });
   });
 });

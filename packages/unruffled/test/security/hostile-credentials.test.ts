@@ -32,6 +32,15 @@ beforeAll(async () => {
           handler: (_request, { claims }) => new JsonResponse({ sub: claims.sub ?? null }),
         }),
       }),
+      path("/keyed-broken", {
+        endpoint: endpoint({
+          params: { service: p.Security(queryKey) },
+          returns: JsonResponse,
+          handler: () => {
+            throw new Error("the store is down");
+          },
+        }),
+      }),
       path("/keyed", {
         endpoint: endpoint({
           params: { service: p.Security(queryKey) },
@@ -92,5 +101,18 @@ describe("a bearer route under hostile credentials", () => {
     expect(log).toContain('"path":"/keyed"');
     expect(log).not.toContain("right-key");
     for (const secret of SECRETS) expect(log).not.toContain(secret);
+  });
+
+  it("a credential never reaches the error record of a 500, nor its answer", async () => {
+    const before = lines.length;
+    const response = await server.fetch("/keyed-broken?api_key=right-key", {
+      headers: { authorization: `Bearer ${SECRETS[1]}`, cookie: "session=cookie-secret-42" },
+    });
+    expect([response.status, await response.text()]).toEqual([500, '{"detail":"Internal Server Error"}']);
+    const records = lines.slice(before).map((line) => JSON.parse(line) as Record<string, unknown>);
+    const error = records.find((record) => record.level === 50);
+    expect(error).toMatchObject({ path: "/keyed-broken", err: { message: "the store is down" } });
+    const log = lines.slice(before).join("");
+    for (const secret of ["right-key", SECRETS[1]!, "cookie-secret-42"]) expect(log).not.toContain(secret);
   });
 });

@@ -1,4 +1,6 @@
+import { execFile } from "node:child_process";
 import { generateKeyPairSync } from "node:crypto";
+import { fileURLToPath } from "node:url";
 import { exportJWK, SignJWT, UnsecuredJWT } from "jose";
 import { createApp } from "unruffled";
 import { JsonResponse } from "unruffled/http";
@@ -113,6 +115,19 @@ describe("jwtVerifier with public keys", () => {
     });
   });
 
+  it("verifies PS256 with a PEM public key, and EdDSA with a PEM and a KeyObject", async () => {
+    const rsaPem = rsa.publicKey.export({ type: "spki", format: "pem" }).toString();
+    const verifyPss = jwtVerifier({ publicKey: rsaPem, algorithms: ["PS256"] });
+    expect(await verifyPss(await sign("PS256", rsa.privateKey))).toMatchObject({ sub: "svc" });
+    expect(await verifyPss(await sign("RS256", rsa.privateKey))).toBeNull();
+    const ed = generateKeyPairSync("ed25519");
+    const edToken = await sign("EdDSA", ed.privateKey);
+    const edPem = ed.publicKey.export({ type: "spki", format: "pem" }).toString();
+    for (const publicKey of [edPem, ed.publicKey]) {
+      expect(await jwtVerifier({ publicKey, algorithms: ["EdDSA"] })(edToken)).toMatchObject({ sub: "svc" });
+    }
+  });
+
   it("picks the key of a local JWKS by kid", async () => {
     const jwks = {
       keys: [
@@ -205,5 +220,47 @@ describe("a JWT bearer scheme over the request path", () => {
     const token = await hs256({ scope: "other" });
     const response = await testClient(app).get("/me", { headers: { authorization: `Bearer ${token}` } });
     expect(response.status).toBe(403);
+  });
+});
+
+describe("loading jose", () => {
+  it("waits for the first token: answering without one, or with an API key, never loads it", async () => {
+    // A fresh process whose module hooks see every file jose is loaded from.
+    const script = `
+      import { registerHooks } from "node:module";
+      const jose = () => seen.some((url) => url.includes("/node_modules/jose/"));
+      const seen = [];
+      registerHooks({ resolve: (specifier, context, next) => { const found = next(specifier, context); seen.push(found.url); return found; } });
+      const { createApp } = await import("unruffled");
+      const { JsonResponse } = await import("unruffled/http");
+      const { endpoint, p, path } = await import("unruffled/route");
+      const { apiKeyHeader, httpBearer, jwtVerifier } = await import("unruffled/security");
+      const { testClient } = await import("unruffled/testing");
+      const bearer = httpBearer({ verify: jwtVerifier({ secret: ${JSON.stringify(SECRET)}, algorithms: ["HS256"] }) });
+      const key = apiKeyHeader({ header: "x-api-key", verify: (k) => (k === "k-1" ? { partner: "acme" } : null) });
+      const open = (scheme) => endpoint({ params: { who: p.Security(scheme) }, returns: JsonResponse, handler: () => new JsonResponse({ ok: true }) });
+      const client = testClient(createApp({ routes: [path("/me", { endpoint: open(bearer) }), path("/partner", { endpoint: open(key) })] }));
+      const steps = { built: jose() };
+      steps.withoutToken = [(await client.get("/me")).status, jose()];
+      steps.apiKey = [(await client.get("/partner", { headers: { "x-api-key": "k-1" } })).status, jose()];
+      steps.token = [(await client.get("/me", { headers: { authorization: "Bearer " + process.env.TOKEN } })).status, jose()];
+      console.log(JSON.stringify(steps));
+    `;
+    const root = fileURLToPath(new URL("../../../../", import.meta.url));
+    const token = await hs256();
+    const stdout = await new Promise<string>((resolve, reject) => {
+      execFile(
+        process.execPath,
+        ["--conditions=source", "--input-type=module", "-e", script],
+        { cwd: root, env: { ...process.env, TOKEN: token } },
+        (error, out) => (error ? reject(error) : resolve(out)),
+      );
+    });
+    expect(JSON.parse(stdout)).toEqual({
+      built: false,
+      withoutToken: [401, false],
+      apiKey: [200, false],
+      token: [200, true],
+    });
   });
 });

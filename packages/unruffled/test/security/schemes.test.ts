@@ -83,6 +83,18 @@ describe("httpBearer", () => {
     ]);
   });
 
+  it("refuses as well when verify answers undefined rather than null", async () => {
+    const lookup = httpBearer({ verify: (token) => new Map([[TOKEN, { name: "ann" }]]).get(token) });
+    const response = await testClient(appWith(lookup)).get("/me", {
+      headers: { authorization: "Bearer other" },
+    });
+    expect([response.status, response.headers.get("www-authenticate"), response.json()]).toEqual([
+      401,
+      'Bearer error="invalid_token"',
+      { detail: "Invalid bearer token" },
+    ]);
+  });
+
   it("waits for a verify that returns a promise", async () => {
     const slow = httpBearer({ verify: async (token) => (token === TOKEN ? { name: "ann" } : null) });
     const slowClient = testClient(appWith(slow));
@@ -164,6 +176,65 @@ describe("p.Security options", () => {
     });
     const response = await testClient(app).get("/items?page=oops");
     expect(response.status).toBe(401);
+  });
+
+  it("authenticates before the body is read: 401, not 400, 413, 415 or 422, for a client without credentials", async () => {
+    const app = createApp({
+      settings: { LIMITS: { body_size: 64 } },
+      routes: [
+        path("/notes", {
+          methods: ["POST"],
+          endpoint: endpoint({
+            params: { user: p.Security(bearer), body: p.Json(z.object({ text: z.string() })) },
+            returns: JsonResponse,
+            handler: (_request, { body }) => new JsonResponse(body),
+          }),
+        }),
+      ],
+    });
+    const client = testClient(app);
+    const bodies: [string, string][] = [
+      ["application/json", '{"text":'],
+      ["application/json", JSON.stringify({ text: "x".repeat(100) })],
+      ["application/xml", "<text/>"],
+      ["application/json", '{"text":5}'],
+    ];
+    for (const [type, body] of bodies) {
+      const response = await client.post("/notes", { headers: { "content-type": type }, body });
+      expect([response.status, response.json()]).toEqual([
+        401,
+        { detail: "Not authenticated: send the header Authorization: Bearer <token>" },
+      ]);
+    }
+  });
+});
+
+describe("a principal's scopes", () => {
+  it("are by default its scope claim (space-separated), or its scp or scopes (a list, or space-separated)", async () => {
+    const principals: Record<string, Record<string, unknown>> = {
+      scope: { scope: "notes:read notes:write" },
+      scp: { scp: ["notes:read", "notes:write"] },
+      "scopes-list": { scopes: ["notes:write"] },
+      "scopes-text": { scopes: "notes:read notes:write" },
+      "scp-lacking": { scp: ["notes:read"] },
+      none: { name: "no claim" },
+    };
+    const claims = httpBearer({ verify: (token) => principals[token] ?? null });
+    const client = testClient(appWith(claims, { scopes: ["notes:write"] }));
+    const statusFor = async (token: string) =>
+      (await client.get("/me", { headers: { authorization: `Bearer ${token}` } })).status;
+    expect(
+      Object.fromEntries(
+        await Promise.all(Object.keys(principals).map(async (t) => [t, await statusFor(t)])),
+      ),
+    ).toEqual({
+      scope: 200,
+      scp: 200,
+      "scopes-list": 200,
+      "scopes-text": 200,
+      "scp-lacking": 403,
+      none: 403,
+    });
   });
 });
 
@@ -343,6 +414,30 @@ describe("making a scheme", () => {
     expect(() => oauth2Password({ tokenUrl: "", verify: () => null })).toThrow(
       new TypeError("oauth2Password({ tokenUrl }) needs the URL where clients get a token."),
     );
+  });
+
+  it("names each scheme by default: bearerAuth, basicAuth, apiKey, oauth2, openIdConnect", () => {
+    const verify = () => null;
+    const schemes = [
+      httpBearer({ verify }),
+      httpBasic({ verify }),
+      apiKeyHeader({ header: "x-api-key", verify }),
+      apiKeyQuery({ query: "api_key", verify }),
+      apiKeyCookie({ cookie: "session", verify }),
+      oauth2Password({ tokenUrl: "/token", scopes: {}, verify }),
+      oauth2ClientCredentials({ tokenUrl: "/token", scopes: {}, verify }),
+      openIdConnect({ openIdConnectUrl: "https://id.example.com/.well-known/openid-configuration", verify }),
+    ];
+    expect(schemes.map((scheme) => scheme.name)).toEqual([
+      "bearerAuth",
+      "basicAuth",
+      "apiKey",
+      "apiKey",
+      "apiKey",
+      "oauth2",
+      "oauth2",
+      "openIdConnect",
+    ]);
   });
 
   it("p.Security of something that is not a scheme is refused when the app is built", () => {

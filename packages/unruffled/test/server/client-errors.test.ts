@@ -2,7 +2,7 @@
 // Node's status, in the app's error format, with an id, and the connection closed.
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createApp } from "unruffled";
+import { createApp, exceptionHandler, RequestTimeoutError } from "unruffled";
 import { JsonResponse } from "unruffled/http";
 import { endpoint, p, path } from "unruffled/route";
 import { describe, expect, it } from "vitest";
@@ -83,6 +83,36 @@ describe("a request Node cannot read", () => {
       413,
       { detail: "A chunk of the body carries more extensions than the server reads" },
     ]);
+  });
+
+  it("is answered 408 for a body that did not arrive in time, in the app's format and not by its exception handlers", async () => {
+    // docs/errors.md: RequestTimeoutError is for handlers to raise; a late body is refused by the
+    // server, where no request exists for a handler to see.
+    const readsBody = endpoint({
+      params: { body: p.Json(z.object({ a: z.int() })) },
+      returns: JsonResponse,
+      handler: (_request, { body }) => new JsonResponse(body),
+    });
+    const handled: string[] = [];
+    const server = await serveEndpoint("/read", readsBody, ["POST"], {
+      settings: { LIMITS: { headers_timeout: 300, request_timeout: 300 } },
+      exceptionHandlers: [
+        exceptionHandler(RequestTimeoutError, (error) => {
+          handled.push(error.name);
+          return new JsonResponse({ code: 408 }, { status: 200 });
+        }),
+      ],
+    });
+    const raw = await answerTo(
+      server.port,
+      'POST /read HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 10\r\n\r\n{"a":',
+    );
+    expect([statusOf(raw), headerOf(raw, "connection"), JSON.parse(bodyOf(raw))]).toEqual([
+      408,
+      "close",
+      { detail: "The request did not arrive in time" },
+    ]);
+    expect(handled).toEqual([]);
   });
 
   it("leaves a client that reset its connection alone, and the server keeps serving", async () => {

@@ -1,4 +1,4 @@
-import { DEFAULT_LIMITS } from "unruffled";
+import { createApp, DEFAULT_LIMITS } from "unruffled";
 import { JsonResponse } from "unruffled/http";
 import { endpoint, p } from "unruffled/route";
 import { describe, expect, it } from "vitest";
@@ -44,6 +44,20 @@ describe("the request head", () => {
     const raw = await exchange.closed();
     expectRefusal(
       raw,
+      431,
+      "Request Header Fields Too Large",
+      "The request line and headers exceed the limit of 2048 bytes",
+    );
+  });
+
+  it("header_size counts the request line too: a long URL is the same 431", async () => {
+    const server = await serveEndpoint("/hello", hello, ["GET"], {
+      settings: { LIMITS: { header_size: 2048 } },
+    });
+    const exchange = await openRaw(server.port);
+    await exchange.write(`GET /hello?q=${"a".repeat(3000)} HTTP/1.1\r\nHost: x\r\n\r\n`);
+    expectRefusal(
+      await exchange.closed(),
       431,
       "Request Header Fields Too Large",
       "The request line and headers exceed the limit of 2048 bytes",
@@ -149,6 +163,17 @@ describe("LIMITS settings", () => {
       request_timeout: 30_000,
       keep_alive_timeout: 5_000,
     });
+  });
+
+  it("gives an app's limits in force as app.limits: the defaults, with its own values over them", () => {
+    const app = createApp({ settings: { LIMITS: { body_size: 4096, request_timeout: 2_000 } }, routes: [] });
+    expect(app.limits).toEqual({
+      ...DEFAULT_LIMITS,
+      body_size: 4096,
+      request_timeout: 2_000,
+      headers_timeout: 2_000,
+    });
+    expect(createApp({ routes: [] }).limits).toEqual(DEFAULT_LIMITS);
   });
 
   it("lets a shorter request_timeout shorten the headers_timeout it did not set", () => {

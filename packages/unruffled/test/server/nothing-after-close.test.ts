@@ -1,4 +1,6 @@
+import { once } from "node:events";
 import { readdirSync } from "node:fs";
+import { connect } from "node:net";
 import { waitFor } from "process-support";
 import { JsonResponse } from "unruffled/http";
 import { endpoint, p, path } from "unruffled/route";
@@ -90,6 +92,40 @@ function openDescriptors(): number {
 
 const oversizedJson = JSON.stringify({ text: "x".repeat(4000) });
 
+/** A JSON request whose announced length the server refuses with a 413 at once. */
+const REFUSED_HEAD =
+  "POST /json HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000000\r\n\r\n";
+
+/**
+ * A client that keeps its side open after the server's FIN (a Node socket otherwise ends its own
+ * at once, which is "the client stops"), as a client still sending its body does.
+ */
+async function halfOpenClient(port: number) {
+  const socket = connect({ port, host: "127.0.0.1", allowHalfOpen: true });
+  socket.on("error", () => {});
+  await once(socket, "connect");
+  let buffer = "";
+  const arrived: (() => void)[] = [];
+  socket.on("data", (chunk: Buffer) => {
+    buffer += chunk.toString("latin1");
+    for (const wake of arrived.splice(0)) wake();
+  });
+  return {
+    socket,
+    received: () => buffer,
+    closed: new Promise<void>((resolve) => socket.once("close", () => resolve())),
+    async waitFor(text: string): Promise<void> {
+      while (!buffer.includes(text)) await new Promise<void>((resolve) => arrived.push(resolve));
+    },
+    /** Resolves false once the server has closed the connection. */
+    write: (data: Buffer) =>
+      new Promise<boolean>((resolve) => {
+        if (socket.destroyed) return resolve(false);
+        socket.write(data, (error) => resolve(!error));
+      }),
+  };
+}
+
 describe("nothing after close", () => {
   it("runs no request pipelined behind a JSON body refused for its announced length", async () => {
     const { server, counter } = await counterServer();
@@ -152,6 +188,39 @@ describe("nothing after close", () => {
     await connection.write(`${"z".repeat(10_000)}${counterCalls()}`);
     const raw = await connection.closed(10_000);
     expect(statusLines(raw)).toEqual(["HTTP/1.1 413 Payload Too Large"]);
+    expect(counter.calls).toBe(0);
+  });
+
+  it("stops taking the bytes of a client that keeps sending after its 413: closed after 4 MiB more", async () => {
+    // docs/settings.md: what still arrives is dropped until the client stops, 2 s pass or 4 MiB
+    // more came. This client keeps its side open and never stops: it is cut off long before 64 MiB.
+    const { server, counter } = await counterServer();
+    const client = await halfOpenClient(server.port);
+    client.socket.write(REFUSED_HEAD);
+    await client.waitFor("limit of 1024 bytes");
+    const chunk = Buffer.alloc(256 * 1024, "z");
+    let sent = 0;
+    while (sent < 64 * 1024 * 1024 && (await client.write(chunk))) sent += chunk.length;
+    expect(sent).toBeLessThan(64 * 1024 * 1024);
+    await client.closed;
+    expect(statusLines(client.received())).toEqual(["HTTP/1.1 413 Payload Too Large"]);
+    expect(counter.calls).toBe(0);
+  });
+
+  it("cuts off, 2 s after its 413, a client that trickles the rest of its body", async () => {
+    // A byte at a time: never the 4 MiB, so only the 2 s end the connection.
+    const { server, counter } = await counterServer();
+    const client = await halfOpenClient(server.port);
+    client.socket.write(REFUSED_HEAD);
+    await client.waitFor("limit of 1024 bytes");
+    let sent = 0;
+    while (await client.write(Buffer.from("z"))) {
+      sent++;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await client.closed;
+    expect(sent).toBeGreaterThan(0);
+    expect(statusLines(client.received())).toEqual(["HTTP/1.1 413 Payload Too Large"]);
     expect(counter.calls).toBe(0);
   });
 

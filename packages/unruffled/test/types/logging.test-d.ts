@@ -6,6 +6,7 @@ import { expectTypeOf } from "vitest";
 
 createApp({ settings: { LOGGING: { level: "info", access_log: false } }, routes: [] });
 createApp({ settings: { LOGGING: { destination: { write: (_line: string) => {} } } }, routes: [] });
+createApp({ settings: { LOGGING: { destination: 2 } }, routes: [] });
 // @ts-expect-error not a pino level
 createApp({ settings: { LOGGING: { level: "loud" } }, routes: [] });
 
