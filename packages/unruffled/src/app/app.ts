@@ -509,7 +509,11 @@ export class App {
     }
     this.started = false;
     this.starting = undefined;
-    if (this.health) this.health.started = this.startupHooks.length === 0;
+    if (this.health) {
+      this.health.started = this.startupHooks.length === 0;
+      // A drain waits for a probe since the app (next) started, not for one of an earlier run.
+      this.health.probed = false;
+    }
     // One record per request, with the fields of a failed task's record: found by its request id.
     for (const request of await this.work.settle(deadline - performance.now())) {
       this.errorLogger.error(

@@ -12,7 +12,7 @@ export class HealthState {
   started: boolean;
   /** True from the start of a drain (or of `close()`) until the app starts again. */
   draining = false;
-  /** True once readiness was asked for: someone (a load balancer, a kubelet) watches it. */
+  /** True once readiness was asked for since the app started: someone (a load balancer, a kubelet) watches it. */
   probed = false;
 
   constructor(options: ResolvedHealth, started: boolean, log: () => CheckLog) {

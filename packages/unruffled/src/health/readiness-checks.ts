@@ -20,6 +20,9 @@ export interface CheckLog {
   info(details: Record<string, unknown>, message: string): void;
 }
 
+// What the timeout's side of the race gives: no value a check resolves to can be mistaken for it.
+const TIMED_OUT = Symbol("timed out");
+
 /**
  * Runs the readiness checks concurrently, each with its own timeout. Probes that arrive while a run
  * is under way share it, so a load balancer probing often never piles up database pings. A check
@@ -63,25 +66,28 @@ export class ReadinessChecks {
     const started = performance.now();
     const controller = new AbortController();
     let timer: NodeJS.Timeout | undefined;
-    const timedOut = new Promise<"timeout">((resolve) => {
-      timer = setTimeout(() => resolve("timeout"), timeoutMs);
+    const timedOut = new Promise<typeof TIMED_OUT>((resolve) => {
+      timer = setTimeout(() => resolve(TIMED_OUT), timeoutMs);
     });
+    // Whether it threw, apart from what: `Promise.reject()` and `throw undefined` fail too.
+    let threw = false;
     let failure: unknown;
     let outcome: unknown;
     try {
       // A check that throws synchronously fails like one that rejects.
       outcome = await Promise.race([Promise.resolve().then(() => check(controller.signal)), timedOut]);
     } catch (error) {
+      threw = true;
       failure = error;
     } finally {
       clearTimeout(timer);
     }
     const durationMs = Math.round((performance.now() - started) * 10) / 10;
-    if (outcome === "timeout") {
+    if (outcome === TIMED_OUT) {
       controller.abort(new Error(`The health check "${name}" timed out after ${timeoutMs} ms`));
       return this.failed(name, durationMs, `timed out after ${timeoutMs} ms`, undefined);
     }
-    if (failure !== undefined) {
+    if (threw) {
       return this.failed(name, durationMs, failure instanceof Error ? failure.name : "failed", failure);
     }
     if (this.failing.delete(name)) this.log().info({ check: name }, "Health check passes again");

@@ -17,6 +17,9 @@ export type RateLimitCompiler = (
  * its dependencies, and the store all the routes share.
  */
 export function rateLimitCompiler(context: LimiterContext): RateLimitCompiler {
+  // The store keys a quota by the policy's name: across the app, one name must be one quota, or
+  // two routes would read each other's state with other numbers (and send a negative remainder).
+  const quotas = new Map<string, RateLimitPolicy>();
   return (policies, principalIndex, label) => {
     const names = new Set<string>();
     for (const policy of policies) {
@@ -26,6 +29,13 @@ export function rateLimitCompiler(context: LimiterContext): RateLimitCompiler {
         );
       }
       names.add(policy.name);
+      const known = quotas.get(policy.name);
+      if (known === undefined) quotas.set(policy.name, policy);
+      else if (known.limit !== policy.limit || known.window !== policy.window) {
+        throw new ValueError(
+          `${label} has the rate-limit policy "${policy.name}" of ${policy.limit} per ${policy.window} s, and another route one of ${known.limit} per ${known.window} s: a name is one quota, so give each policy its own name.`,
+        );
+      }
     }
     return new RouteLimiter(policies, principalIndex, context);
   };

@@ -162,17 +162,12 @@ export class RouteLimiter {
   /** The 429 of a request some policy refuses, or undefined when all admit it. */
   refusal(decisions: Decisions): TooManyRequestsError | undefined {
     let violated: string[] | undefined;
-    let wait = 0;
     for (let index = 0; index < decisions.length; index++) {
-      const decision = decisions[index]!;
-      if (decision.admitted) continue;
+      if (decisions[index]!.admitted) continue;
       violated ??= [];
       violated.push(this.names[index]!);
-      wait = Math.max(wait, decision.retryAfter);
     }
-    return violated === undefined
-      ? undefined
-      : new TooManyRequestsError(violated, Math.max(1, seconds(wait)));
+    return violated === undefined ? undefined : new TooManyRequestsError(violated, retryAfter(decisions));
   }
 
   /** What answers a request while the store fails: nothing (admitted), or the 503 when failing closed. */
@@ -197,6 +192,10 @@ export class RouteLimiter {
     headers["ratelimit-policy"] = this.policyHeader;
     if (decisions === undefined) return;
     headers.ratelimit = this.rateLimitField.of(decisions);
+    // The 429 of the app's own handler for TooManyRequestsError: the wait is the limiter's to tell.
+    if (response.status === 429 && headers["retry-after"] === undefined && decisions.some(refused)) {
+      headers["retry-after"] = String(retryAfter(decisions));
+    }
     if (!this.context.legacyHeaders) return;
     let tightest = 0;
     for (let index = 1; index < decisions.length; index++) {
@@ -206,4 +205,15 @@ export class RouteLimiter {
     headers["x-ratelimit-remaining"] = String(decisions[tightest]!.remaining);
     headers["x-ratelimit-reset"] = String(seconds(decisions[tightest]!.reset));
   }
+}
+
+function refused(decision: Decisions[number]): boolean {
+  return !decision.admitted;
+}
+
+/** Whole seconds until every refusing policy would admit the request (at least 1). */
+function retryAfter(decisions: Decisions): number {
+  let wait = 0;
+  for (const decision of decisions) if (!decision.admitted) wait = Math.max(wait, decision.retryAfter);
+  return Math.max(1, seconds(wait));
 }

@@ -1,4 +1,5 @@
 import type { Cluster } from "node:cluster";
+import { inRelayedWorker } from "../pubsub/workers-relay.ts";
 import type { Check } from "./gcra.ts";
 import { MemoryStore } from "./memory-store.ts";
 import { type Decisions, keptDecisions, type RateLimitStore } from "./store.ts";
@@ -19,13 +20,15 @@ interface DecisionMessage {
 
 /**
  * State held by the cluster primary of `runWorkers()`: the workers of one machine ask it over IPC,
- * one message each way per request, so together they admit exactly the limit. Outside a cluster
- * worker (one process) it is a memory store.
+ * one message each way per request, so together they admit exactly the limit. In any other process
+ * (one process, or one forked by something else than `runWorkers()`) it is a memory store.
  *
  * @example createApp({ routes, rateLimitStore: workerStore() }) // inside runWorkers({ workers: 4, start })
  */
 export function workerStore(): RateLimitStore {
-  if (typeof process.send !== "function") return new MemoryStore(Date.now);
+  // Only runWorkers' primary answers: a process forked otherwise (a process manager, a test runner)
+  // has an IPC channel too, on which no answer would ever come.
+  if (!inRelayedWorker()) return new MemoryStore(Date.now);
   return new WorkerStore();
 }
 

@@ -124,6 +124,66 @@ describe("request.client", () => {
     ).toBe("10.0.0.9");
   });
 
+  it("reads X-Forwarded-* only by default: a Forwarded header a client slipped past the proxy is ignored", () => {
+    const proxies = { trusted: ["10.0.0.0/8"] };
+    const slipped = { forwarded: "for=192.0.2.99;proto=https;host=evil.example" };
+    expect(clientOf(proxies, "10.0.0.2", { ...slipped, "x-forwarded-for": "203.0.113.7" })).toEqual({
+      address: "203.0.113.7",
+      host: "203.0.113.7",
+      port: undefined,
+      scheme: "http",
+      origin: "http://app.internal:8000",
+    });
+    expect(clientOf(proxies, "10.0.0.2", slipped)).toEqual({
+      address: "10.0.0.2",
+      host: "10.0.0.2",
+      port: 41_000,
+      scheme: "http",
+      origin: "http://app.internal:8000",
+    });
+  });
+
+  it("trusts the ranges named loopback, linklocal and uniquelocal, and IPv6 ranges, and no address outside them", () => {
+    const forwardedBy = (proxies: unknown, peer: string) =>
+      clientOf(proxies, peer, { "x-forwarded-for": "203.0.113.7" }).address === "203.0.113.7";
+    const named = { trusted: ["loopback", "linklocal", "uniquelocal"] };
+    const peers = {
+      "127.0.0.1": true,
+      "::1": true,
+      "169.254.10.1": true,
+      "fe80::1": true,
+      "10.1.2.3": true,
+      "172.16.0.1": true,
+      "172.31.255.254": true,
+      "192.168.1.1": true,
+      "fd12::1": true,
+      "172.32.0.1": false,
+      "192.169.0.1": false,
+      "8.8.8.8": false,
+      "2001:db8::1": false,
+    };
+    expect(Object.fromEntries(Object.keys(peers).map((peer) => [peer, forwardedBy(named, peer)]))).toEqual(
+      peers,
+    );
+    expect([
+      forwardedBy({ trusted: ["fd00::/8"] }, "fd00::7"),
+      forwardedBy({ trusted: ["fd00::/8"] }, "fe00::7"),
+      forwardedBy({ trusted: ["2001:db8::5"] }, "2001:db8::5"),
+      forwardedBy({ trusted: ["2001:db8::5"] }, "2001:db8::6"),
+    ]).toEqual([true, false, true, false]);
+  });
+
+  it("believes any peer and every hop with trusted: true", () => {
+    const headers = { "x-forwarded-for": "198.51.100.1, 203.0.113.7", "x-forwarded-proto": "https" };
+    expect(clientOf({ trusted: true }, "192.0.2.50", headers)).toEqual({
+      address: "198.51.100.1",
+      host: "198.51.100.1",
+      port: undefined,
+      scheme: "https",
+      origin: "https://app.internal:8000",
+    });
+  });
+
   it("trusts an IPv4 proxy as a dual-stack socket shows it (::ffff:a.b.c.d)", () => {
     expect(
       clientOf({ trusted: ["127.0.0.1"] }, "::ffff:127.0.0.1", { "x-forwarded-for": "203.0.113.7" }).address,

@@ -1,8 +1,16 @@
 import { createServer, request as httpRequest } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Writable } from "node:stream";
-import { createApp, DEFAULT_HEALTH_PATHS, HttpError, type Middleware, ValueError } from "unruffled";
+import {
+  createApp,
+  DEFAULT_CHECK_TIMEOUT_MS,
+  DEFAULT_HEALTH_PATHS,
+  HttpError,
+  type Middleware,
+  ValueError,
+} from "unruffled";
 import { JsonResponse, PlainTextResponse } from "unruffled/http";
+import { rateLimit } from "unruffled/rate-limit";
 import { dependency, endpoint, path } from "unruffled/route";
 import { startServer, testClient } from "unruffled/testing";
 import { describe, expect, it } from "vitest";
@@ -162,6 +170,82 @@ describe("the health routes", () => {
     );
   });
 
+  it("readiness fails a check that rejects or throws without a reason", async () => {
+    const app = createApp({
+      routes,
+      settings,
+      health: {
+        checks: {
+          // A socket's "error" handler that rejects with nothing, and a bare `throw undefined`.
+          rejected: () => Promise.reject(),
+          thrown: () => {
+            throw undefined;
+          },
+        },
+      },
+    });
+    const response = await testClient(app).get("/readyz");
+    expect([response.status, response.json()]).toEqual([
+      503,
+      {
+        status: "fail",
+        checks: {
+          rejected: { status: "fail", durationMs: expect.any(Number), error: "failed" },
+          thrown: { status: "fail", durationMs: expect.any(Number), error: "failed" },
+        },
+      },
+    ]);
+  });
+
+  it("readiness passes a check that resolves, whatever its value", async () => {
+    const app = createApp({
+      routes,
+      health: { checks: { cache: async () => "timeout", database: () => ({ rows: [{ "?column?": 1 }] }) } },
+    });
+    const response = await testClient(app).get("/readyz");
+    expect([response.status, response.json()]).toEqual([
+      200,
+      {
+        status: "pass",
+        checks: {
+          cache: { status: "pass", durationMs: expect.any(Number) },
+          database: { status: "pass", durationMs: expect.any(Number) },
+        },
+      },
+    ]);
+  });
+
+  it("readiness fails a check given no timeout once DEFAULT_CHECK_TIMEOUT_MS (1 s) has passed", async () => {
+    expect(DEFAULT_CHECK_TIMEOUT_MS).toBe(1000);
+    let aborted: unknown;
+    const app = createApp({
+      routes,
+      settings,
+      health: {
+        checks: {
+          database: (signal) =>
+            new Promise((_, reject) => {
+              signal.addEventListener("abort", () => {
+                aborted = signal.reason;
+                reject(signal.reason);
+              });
+            }),
+        },
+      },
+    });
+    const response = await testClient(app).get("/readyz");
+    expect([response.status, response.json()]).toEqual([
+      503,
+      {
+        status: "fail",
+        checks: {
+          database: { status: "fail", durationMs: expect.any(Number), error: "timed out after 1000 ms" },
+        },
+      },
+    ]);
+    expect((aborted as Error).message).toBe('The health check "database" timed out after 1000 ms');
+  });
+
   it("readiness shares one run of the checks between probes that arrive together", async () => {
     let runs = 0;
     const release = gate();
@@ -227,6 +311,23 @@ describe("the health routes", () => {
     const client = testClient(createApp({ routes, middleware: [refuseAll], dependencies: [mustLogIn] }));
     expect((await client.get("/hello")).status).toBe(401);
     expect([(await client.get("/readyz")).status, (await client.get("/livez")).status]).toEqual([200, 200]);
+  });
+
+  it("are not counted by the app's rate limits: a probe never uses a quota or meets a 429", async () => {
+    const app = createApp({ routes, rateLimits: [rateLimit({ name: "all", limit: 1, window: 3600 })] });
+    const client = testClient(app);
+    const probes = [];
+    for (let n = 0; n < 3; n++) {
+      const response = await client.get("/readyz");
+      probes.push([response.status, response.headers.get("ratelimit")]);
+    }
+    expect(probes).toEqual([
+      [200, null],
+      [200, null],
+      [200, null],
+    ]);
+    const hello = await client.get("/hello");
+    expect([hello.status, hello.headers.get("ratelimit")]).toEqual([200, '"all";r=0;t=3600']);
   });
 
   it("write their access log records at debug, not info", async () => {
@@ -349,6 +450,60 @@ describe("a drain", () => {
     await watched.close();
     await closing;
     await server.close();
+  });
+
+  it("answers readiness 503 draining without running the checks", async () => {
+    let runs = 0;
+    const app = createApp({
+      routes,
+      health: {
+        checks: {
+          database: () => {
+            runs++;
+          },
+        },
+      },
+    });
+    const server = await startServer(app);
+    const port = Number(new URL(server.url).port);
+    expect((await get(port, "/readyz"))[0]).toBe(200);
+    expect(runs).toBe(1);
+    const draining = app.drain(600_000);
+    expect(await get(port, "/readyz")).toEqual([
+      503,
+      "close",
+      JSON.stringify({ status: "fail", reason: "draining", checks: {} }),
+    ]);
+    expect(runs).toBe(1);
+    await server.close();
+    await draining;
+  });
+
+  it("close({ drain: ms }) waits that long even when nobody asked for readiness", async () => {
+    const app = createApp({ routes });
+    const server = await startServer(app);
+    const port = Number(new URL(server.url).port);
+    let closed = false;
+    // A delay no test could wait out: still serving after requests made meanwhile proves that it waits.
+    const closing = app.close({ drain: 600_000 }).then(() => {
+      closed = true;
+    });
+    expect(await get(port, "/hello")).toEqual([200, "close", "Hello"]);
+    expect((await get(port, "/readyz"))[0]).toBe(503);
+    expect(closed).toBe(false);
+    await app.close();
+    await closing;
+    await server.close();
+  });
+
+  it("close({ drain: true }) of an app started again waits only for a probe since that start", async () => {
+    // A delay no test could wait out: close() resolving proves that it did not wait.
+    const app = createApp({ routes, health: { drainDelayMs: 600_000 } });
+    const first = await startServer(app);
+    expect((await get(first.port, "/readyz"))[0]).toBe(200);
+    await app.close();
+    await app.listen({ port: 0 });
+    await app.close({ drain: true });
   });
 
   it("ends with readiness back at 200 when the closed app starts again", async () => {

@@ -67,6 +67,20 @@ describe("event streams", () => {
     );
   });
 
+  it("tells a proxy not to buffer it: X-Accel-Buffering: no, Cache-Control: no-cache", async () => {
+    const seats = endpoint({
+      returns: seatEvents,
+      handler: () => new EventStreamResponse([{ data: { course_id: 7, seats_left: 2 } }]),
+    });
+    const port = await listening(createApp({ routes: [path("/seats", { endpoint: seats })] }));
+    const { response } = await openStream(port, "/seats");
+    expect([response.headers["x-accel-buffering"], response.headers["cache-control"]]).toEqual([
+      "no",
+      "no-cache",
+    ]);
+    await bodyOf(response);
+  });
+
   it("is read by the test client event by event, typed as the event model", async () => {
     const counting = endpoint({
       params: { from: p.Query(z.int(), { default: 3 }) },

@@ -190,6 +190,16 @@ describe("request ids", () => {
     expect(response.headers.get("x-request-id")).toBe(id);
   });
 
+  it("keeps an x-request-id of up to 128 letters, digits and ._:+/=@- as it is", async () => {
+    const ids = ["aZ09._:+/=@-".repeat(10).padEnd(128, "x"), "00-4bf92f3577b34da6a3ce929d0e0e4736-01", "x"];
+    for (const id of ids) {
+      log.records.length = 0;
+      const response = await client.get("/hello", { headers: { "x-request-id": id } });
+      expect([response.headers.get("x-request-id"), log.records[0]!.reqId]).toEqual([id, id]);
+    }
+    expect(ids[0]).toHaveLength(128);
+  });
+
   it.each([
     ["too long", "a".repeat(129)],
     ["with a space", "a b"],

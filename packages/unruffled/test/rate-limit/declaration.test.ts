@@ -41,6 +41,33 @@ describe("rate limits are checked when they are declared and when the app is bui
     );
   });
 
+  it("refuses two policies of one name and different quotas in an app: a name is one quota in the store", () => {
+    const strict = rateLimit({ name: "api", limit: 2, window: 3600 });
+    const loose = rateLimit({ name: "api", limit: 100, window: 60 });
+    expect(() =>
+      createApp({
+        routes: [
+          path("/strict", { endpoint: hello, rateLimits: [strict] }),
+          path("/loose", { endpoint: hello, rateLimits: [loose] }),
+        ],
+      }),
+    ).toThrow(
+      new ValueError(
+        'endpoint "get_loose" (GET /loose) has the rate-limit policy "api" of 100 per 60 s, and another route one of 2 per 3600 s: a name is one quota, so give each policy its own name.',
+      ),
+    );
+    // The same quota under one name, on several routes, is one policy: it is shared.
+    const again = rateLimit({ name: "api", limit: 2, window: 3600, cost: 2 });
+    expect(() =>
+      createApp({
+        routes: [
+          path("/strict", { endpoint: hello, rateLimits: [strict] }),
+          path("/heavy", { endpoint: hello, rateLimits: [again] }),
+        ],
+      }),
+    ).not.toThrow();
+  });
+
   it("refuses rateLimits that are not a list of policies", () => {
     expect(() =>
       createApp({ routes: [path("/hello", { endpoint: hello, rateLimits: [{ limit: 1 }] as never })] }),

@@ -1,6 +1,7 @@
 import { type Item, parseList } from "structured-headers";
+import { exceptionHandler } from "unruffled";
 import { JsonResponse } from "unruffled/http";
-import { memoryStore, rateLimit } from "unruffled/rate-limit";
+import { memoryStore, rateLimit, TooManyRequestsError } from "unruffled/rate-limit";
 import { endpoint, p, path } from "unruffled/route";
 import { httpBearer } from "unruffled/security";
 import { describe, expect, it } from "vitest";
@@ -149,6 +150,34 @@ describe("a rate-limited route", () => {
     );
   });
 
+  it("shares one quota of an app's or a group's policy across their routes", async () => {
+    const server = await serve(
+      [
+        path("/api", {
+          rateLimits: [burst],
+          routes: [path("/a", { endpoint: hello }), path("/b", { endpoint: hello })],
+        }),
+        path("/c", { endpoint: hello }),
+      ],
+      { rateLimits: [rateLimit({ name: "app", limit: 5, window: 60 })], ...frozen() },
+    );
+    const answers: [string, number, string | null][] = [];
+    for (const at of ["/api/a", "/api/b", "/api/a", "/api/b", "/c", "/c", "/c"]) {
+      const answer = await server.fetch(at);
+      answers.push([at, answer.status, answer.headers.get("ratelimit")]);
+    }
+    expect(answers).toEqual([
+      ["/api/a", 200, '"app";r=4;t=12, "burst";r=2;t=20'],
+      ["/api/b", 200, '"app";r=3;t=24, "burst";r=1;t=40'],
+      ["/api/a", 200, '"app";r=2;t=36, "burst";r=0;t=60'],
+      // Refused by the group's policy: no unit of the app's is used.
+      ["/api/b", 429, '"app";r=2;t=36, "burst";r=0;t=60'],
+      ["/c", 200, '"app";r=1;t=48'],
+      ["/c", 200, '"app";r=0;t=60'],
+      ["/c", 429, '"app";r=0;t=60'],
+    ]);
+  });
+
   it("leaves an unlimited route without rate-limit headers", async () => {
     const server = await serve([path("/hello", { endpoint: hello })]);
     const answer = await server.fetch("/hello");
@@ -277,6 +306,73 @@ describe("a rate-limited route", () => {
       },
     });
   });
+  it("names every exhausted policy in violated-policies, and waits in Retry-After for the last to admit", async () => {
+    const minute = rateLimit({ name: "minute", limit: 1, window: 60 });
+    const hour = rateLimit({ name: "hour", limit: 1, window: 3600 });
+    const server = await serve([path("/hello", { endpoint: hello, rateLimits: [minute, hour] })], {
+      settings: { ERRORS: { format: "problem" } },
+      ...frozen(),
+    });
+    expect((await server.fetch("/hello")).status).toBe(200);
+    const refused = await server.fetch("/hello", { headers: { "x-request-id": "req-both" } });
+    expect(refused.headers.get("retry-after")).toBe("3600");
+    expect(await jsonOf(refused)).toEqual({
+      status: 429,
+      body: {
+        type: "https://iana.org/assignments/http-problem-types#quota-exceeded",
+        title: "Request cannot be satisfied as assigned quota has been exceeded",
+        status: 429,
+        detail: 'Too Many Requests: the quota of policies "minute", "hour" is exhausted; retry in 3600 s',
+        instance: "req-both",
+        "violated-policies": ["minute", "hour"],
+      },
+    });
+  });
+
+  it("forgets, when it sweeps, the keys whose quota is whole again, and decides them as keys never seen", async () => {
+    let now = 1_700_000_000_000;
+    const store = memoryStore({ clock: () => now });
+    const server = await serve([path("/hello", { endpoint: hello, rateLimits: [burst] })], {
+      rateLimitStore: store,
+      settings: { PROXIES: { trusted: "loopback" } },
+    });
+    const from = (client: string) => server.fetch("/hello", { headers: { "x-forwarded-for": client } });
+    await from("203.0.113.7");
+    now += 30_000;
+    await from("198.51.100.9");
+    await from("198.51.100.9");
+    // 20 s give one unit back: 203.0.113.7's quota is whole again (it used one 30 s ago), 198.51.100.9's not.
+    store.sweep();
+    expect(store.keys()).toEqual(["burst:address:198.51.100.9"]);
+    expect(members((await from("203.0.113.7")).headers.get("ratelimit"))).toEqual({ burst: { r: 2, t: 20 } });
+    expect(members((await from("198.51.100.9")).headers.get("ratelimit"))).toEqual({
+      burst: { r: 0, t: 60 },
+    });
+  });
+
+  it("sends Retry-After and the headers on the 429 of an app's own handler for TooManyRequestsError", async () => {
+    const server = await serve([path("/hello", { endpoint: hello, rateLimits: [hourly, burst] })], {
+      exceptionHandlers: [
+        exceptionHandler(
+          TooManyRequestsError,
+          (error) => new JsonResponse({ code: "SLOW_DOWN", policies: error.policies }, { status: 429 }),
+        ),
+      ],
+      ...frozen(),
+    });
+    await times(3, () => server.fetch("/hello"));
+    const refused = await server.fetch("/hello");
+    expect(await jsonOf(refused.clone())).toEqual({
+      status: 429,
+      body: { code: "SLOW_DOWN", policies: ["burst"] },
+    });
+    expect([
+      refused.headers.get("retry-after"),
+      refused.headers.get("ratelimit"),
+      refused.headers.get("ratelimit-policy"),
+    ]).toEqual(["20", '"hourly";r=17;t=540, "burst";r=0;t=60', '"hourly";q=20;w=3600, "burst";q=3;w=60']);
+  });
+
   it("keeps the quotas of clients whose requests alternate apart", async () => {
     const burstOnly = [path("/hello", { endpoint: hello, rateLimits: [burst] })];
     const server = await serve(burstOnly, { settings: { PROXIES: { trusted: "loopback" } } });

@@ -11,7 +11,7 @@ vi.setConfig({ testTimeout: 180_000 });
 afterEach(endProcessGroups);
 
 /** Starts the fixture with a store and a number of workers; resolves once every worker answers. */
-async function startFixture(store: string, workers: number, storeUrl = "") {
+async function startFixture(store: string, workers: number, storeUrl = "", { ipc = false } = {}) {
   const port = await freePort();
   const child = spawnGroup(process.execPath, ["--conditions=source", fixture], {
     env: {
@@ -21,7 +21,8 @@ async function startFixture(store: string, workers: number, storeUrl = "") {
       PORT: String(port),
       STORE_URL: storeUrl,
     },
-    stdio: ["ignore", "pipe", "pipe"],
+    // An IPC channel, as a process manager or a test runner that forks gives its children.
+    stdio: ipc ? ["ignore", "pipe", "pipe", "ipc"] : ["ignore", "pipe", "pipe"],
   });
   const output = captureOutput(child);
   const exited = once(child, "exit");
@@ -68,6 +69,12 @@ describe("a limit shared by processes (20 per hour, 10 × 20 concurrent requests
     const cluster = await startFixture("worker", 2);
     expect(await burst([cluster.port], 200)).toEqual({ admitted: 20, refused: 180, processes: 2 });
     await cluster.stop();
+  });
+
+  it("worker store: one process that runWorkers did not fork, even with an IPC channel, counts alone, exactly", async () => {
+    const single = await startFixture("worker", 1, "", { ipc: true });
+    expect(await burst([single.port], 200)).toEqual({ admitted: 20, refused: 180, processes: 1 });
+    await single.stop();
   });
 
   describe("Redis store", () => {

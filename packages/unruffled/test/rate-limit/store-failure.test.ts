@@ -113,6 +113,19 @@ describe("when the store takes the connection and never answers", () => {
     await silent.close();
   });
 
+  it("gives a store RATE_LIMITS.store_timeout's default, 1,000 ms, when the setting is left out", async () => {
+    const silent = await silentRelay();
+    const logger = { error: vi.fn(), warn: vi.fn() };
+    const server = await startServer(createApp({ routes, rateLimitStore: redisAt(silent.port), logger }));
+    const answer = await server.fetch("/hello");
+    expect([answer.status, answer.headers.get("ratelimit")]).toEqual([200, null]);
+    expect(logger.warn.mock.calls.map(([details]) => details.err.message)).toEqual([
+      "The rate-limit store did not answer within 1000 ms",
+    ]);
+    await server.close();
+    await silent.close();
+  });
+
   it("answers 503 past the timeout when failing closed", async () => {
     const silent = await silentRelay();
     const { server } = await serveWith(redisAt(silent.port), { RATE_LIMITS: { on_store_failure: "closed" } });
