@@ -193,6 +193,24 @@ describe("message limits", () => {
     expect((await socket.closed).code).toBe(1009);
   });
 
+  it("takes a message of 1 MiB by default, and closes with 1009 for one byte more", async () => {
+    const unlimited = websocket({
+      inbound: z.object({ text: z.string() }),
+      outbound: z.object({ length: z.int() }),
+      async handler(socket) {
+        for await (const message of socket) await socket.send({ length: message.text.length });
+      },
+    });
+    const client = testClient(createApp({ routes: [path("/unlimited", { websocket: unlimited })] }));
+    const socket = await client.websocket(unlimited);
+    const MiB = 1024 * 1024;
+    // {"text":"…"} is 11 bytes around the text.
+    await socket.sendRaw(JSON.stringify({ text: "x".repeat(MiB - 11) }));
+    expect(await socket.receive()).toEqual({ length: MiB - 11 });
+    await socket.sendRaw(JSON.stringify({ text: "x".repeat(MiB - 10) }));
+    expect((await socket.closed).code).toBe(1009);
+  });
+
   it("keeps the socket open after an invalid message when the route's policy is skip", async () => {
     const socket = await testClient(app()).websocket(limited);
     await socket.sendRaw("{not json");
