@@ -1,8 +1,8 @@
 // docs/websockets.md, "Secured before the handshake": an upgrade is an HTTP GET, answered like any
 // request until it succeeds. Each refusal here is read off a real connection, byte for byte.
 import { createApp, exceptionHandler, HttpError } from "unruffled";
-import { JsonResponse } from "unruffled/http";
-import { dependency, type ParamDeclarations, p, path } from "unruffled/route";
+import { JsonResponse, PlainTextResponse } from "unruffled/http";
+import { dependency, endpoint, type ParamDeclarations, p, path } from "unruffled/route";
 import { httpBearer } from "unruffled/security";
 import { websocket } from "unruffled/websocket";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -48,6 +48,8 @@ const fullOfAnotherKind = dependency({
   },
 });
 
+const hello = endpoint({ returns: PlainTextResponse, handler: () => new PlainTextResponse("Hello") });
+
 const socketOf = (params: ParamDeclarations) =>
   websocket({ params, inbound: noop, outbound: noop, handler: async () => {} });
 
@@ -56,6 +58,7 @@ const app = createApp({
     exceptionHandler(RoomFull, (error) => new JsonResponse({ full: error.message }, { status: 409 })),
   ],
   routes: [
+    path("/hello", { endpoint: hello }),
     path("/plain", { websocket: socketOf({}) }),
     path("/writers", { websocket: socketOf({ user: p.Security(bearer, { scopes: ["chat:write"] }) }) }),
     path("/full", { websocket: socketOf({ first: p.Depends(entered), refusing: p.Depends(full) }) }),
@@ -94,7 +97,16 @@ interface Answer {
   body: unknown;
 }
 
-/** Sends one upgrade request by hand and reads the server's answer to the end of the connection. */
+/** Whether `raw` holds a whole answer: a 101's head, or a head and the body its length announces. */
+function complete(raw: string): boolean {
+  const end = raw.indexOf("\r\n\r\n");
+  if (end < 0) return false;
+  if (raw.startsWith("HTTP/1.1 101 ")) return true;
+  const length = /\r\ncontent-length: *(\d+)/i.exec(raw.slice(0, end));
+  return length !== null && raw.length - end - 4 >= Number(length[1]);
+}
+
+/** Sends one upgrade request by hand and reads the server's answer. */
 async function upgrade(
   target: string,
   { method = "GET", headers = {} }: { method?: string; headers?: Record<string, string | undefined> } = {},
@@ -113,8 +125,8 @@ async function upgrade(
     .join("");
   const exchange = await openRaw(port);
   await exchange.write(`${method} ${target} HTTP/1.1\r\n${lines}\r\n`);
-  // A refusal ends the connection; a 101 is all there is to read of a handshake that succeeded.
-  await Promise.race([exchange.closed(15_000), exchange.waitFor("HTTP/1.1 101 ", 15_000)]);
+  // A 101 is all there is to read of a handshake that succeeded; any other answer has a length.
+  await expect.poll(() => complete(exchange.received()), { timeout: 15_000 }).toBe(true);
   exchange.socket.destroy();
   const raw = exchange.received();
   const head = raw.slice(0, raw.indexOf("\r\n\r\n")).split("\r\n").slice(1);
@@ -128,7 +140,7 @@ async function upgrade(
       ]),
     ),
     // After a 101 come WebSocket frames, not a body.
-    body: text === "" || statusOf(raw) === 101 ? null : JSON.parse(text),
+    body: text === "" || statusOf(raw) === 101 ? null : raw.includes("/json\r\n") ? JSON.parse(text) : text,
   };
 }
 
@@ -210,5 +222,35 @@ describe("the Origin an upgrade may come from", () => {
     expect(await statusFrom("/anyone", "https://evil.example")).toBe(101);
     expect(await statusFrom("/asked", "https://app.trusted.example")).toBe(101);
     expect(await statusFrom("/asked", "https://app.untrusted.example")).toBe(403);
+  });
+});
+
+describe("an upgrade to another protocol", () => {
+  // curl --http2 on an http:// URL offers h2c this way; a server may answer without switching.
+  const h2c = {
+    connection: "Upgrade, HTTP2-Settings",
+    upgrade: "h2c",
+    "http2-settings": "AAMAAABkAARAAAAAAAIAAAAA",
+    "sec-websocket-key": undefined,
+    "sec-websocket-version": undefined,
+  };
+
+  it("of an HTTP route is answered as the request, as in an app without WebSocket routes", async () => {
+    const answer = await upgrade("/hello", { headers: h2c });
+    expect([answer.status, answer.headers["content-type"], answer.body]).toEqual([
+      200,
+      "text/plain; charset=utf-8",
+      "Hello",
+    ]);
+  });
+
+  it("of a WebSocket route is answered 400; a WebSocket upgrade of an HTTP route stays a 404", async () => {
+    const refused = await upgrade("/plain", { headers: h2c });
+    expect([refused.status, refused.body]).toEqual([
+      400,
+      { detail: "A WebSocket route is opened with Upgrade: websocket" },
+    ]);
+    const elsewhere = await upgrade("/hello");
+    expect([elsewhere.status, elsewhere.body]).toEqual([404, { detail: "Not Found: /hello" }]);
   });
 });
