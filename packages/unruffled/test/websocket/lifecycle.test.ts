@@ -151,6 +151,31 @@ describe("the heartbeat", () => {
     await app.close();
   });
 
+  it("is off under pingInterval: 0: a peer that answers no ping is kept, and pinged never", async () => {
+    const route = (pingInterval: number) =>
+      websocket({
+        inbound: z.object({ type: z.literal("noop") }),
+        outbound: z.object({ type: z.literal("noop") }),
+        pingInterval,
+        async handler(socket) {
+          for await (const _ of socket);
+        },
+      });
+    const app = createApp({
+      routes: [path("/unpinged", { websocket: route(0) }), path("/pinged", { websocket: route(20) })],
+    });
+    await app.listen({ port: 0 });
+    const port = app.address()!.port;
+    // Neither client answers a ping; the pinged one is cut after its third interval.
+    const unpinged = await rawWebSocket(port, "/unpinged");
+    const pinged = await rawWebSocket(port, "/pinged");
+    await pinged.ended;
+    expect(unpinged.bytes()).toEqual(Buffer.alloc(0));
+    expect(unpinged.socket.destroyed).toBe(false);
+    unpinged.socket.destroy();
+    await app.close();
+  });
+
   it("keeps a peer that answers pings", async () => {
     const route = websocket({
       inbound: z.object({ type: z.literal("echo"), n: z.int() }),
