@@ -298,7 +298,8 @@ export class ServerSocket implements ServerWebSocket<unknown, unknown> {
 
   private closed_(code: number, reason: string): void {
     this.ended = true;
-    this.queue.length = 0;
+    // The messages that arrived before the close stay queued: the handler's loop still yields
+    // them (a client's last message before it closes), then ends.
     this.wake();
     const waiters = this.drainWaiters;
     this.drainWaiters = [];

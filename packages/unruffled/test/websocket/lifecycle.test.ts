@@ -264,6 +264,38 @@ describe("message limits", () => {
 });
 
 describe("a handler's socket", () => {
+  it("yields the messages that arrived before the client closed, then ends its loop", async () => {
+    const seen: string[] = [];
+    let proceed!: () => void;
+    const proceeding = new Promise<void>((resolve) => {
+      proceed = resolve;
+    });
+    const route = websocket({
+      inbound: z.object({ text: z.string() }),
+      outbound: z.object({ type: z.literal("ready") }),
+      async handler(socket) {
+        await socket.send({ type: "ready" });
+        for await (const message of socket) {
+          seen.push(message.text);
+          // Slower than the client: the rest wait in the queue while it closes.
+          await proceeding;
+        }
+        seen.push(`loop ended, closed: ${socket.closed}`);
+      },
+    });
+    const app = createApp({ routes: [path("/notes", { websocket: route })] });
+    const server = await startServer(app);
+    const socket = await server.websocket(route);
+    expect(await socket.receive()).toEqual({ type: "ready" });
+    for (const text of ["first", "second", "last"]) await socket.send({ text });
+    await expect.poll(() => seen).toEqual(["first"]);
+    await socket.close(1000, "done");
+    proceed();
+    await expect.poll(() => seen.length).toBe(4);
+    expect(seen).toEqual(["first", "second", "last", "loop ended, closed: true"]);
+    await server.close();
+  });
+
   it("aborts its signal when the socket closes, and gives the close code and reason in done", async () => {
     const seen: unknown[] = [];
     const route = websocket({
