@@ -417,6 +417,21 @@ describe.each(["node", "bun"] as const satisfies readonly RuntimeName[])(
       ).toEqual([plain.status, expect.any(String)]);
     });
 
+    it("yields the messages that arrived before the client closed, then ends the handler's loop", async () => {
+      const client = await connect(served, "/last-words");
+      expect(await client.received(1)).toEqual([{ type: "ready" }]);
+      for (const text of ["a", "b", "c"]) client.socket.send(JSON.stringify({ text }));
+      client.socket.close(1000);
+      await client.closed;
+      await expect.poll(() => journal(served)).toContain("last-words loop ended");
+      expect((await journal(served)).filter((entry) => entry.startsWith("last-words"))).toEqual([
+        "last-words read a",
+        "last-words read b",
+        "last-words read c",
+        "last-words loop ended",
+      ]);
+    });
+
     it("agrees to the first subprotocol a client offers, as ws chooses", async () => {
       const socket = new WebSocket(`${served.origin.replace("http", "ws")}/small`, ["chat.v2", "chat.v1"]);
       await new Promise((resolve, reject) => {
