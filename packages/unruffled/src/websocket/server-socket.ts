@@ -204,7 +204,8 @@ export class ServerSocket implements ServerWebSocket<unknown, unknown> {
   private take(): Promise<IteratorResult<unknown>> {
     if (this.queue.length > 0) {
       const value = this.queue.shift();
-      if (this.paused && this.queue.length <= QUEUE_LOW) {
+      // A closed socket keeps what it queued for the handler, but has nothing left to read.
+      if (this.paused && this.queue.length <= QUEUE_LOW && !this.ended) {
         this.paused = false;
         this.peer.resume();
       }
