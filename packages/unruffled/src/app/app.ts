@@ -303,6 +303,7 @@ export class App {
           });
     this.upgradeHandler = this.websocketUpgrades?.handler;
     this.node.upgradeHandler = this.upgradeHandler;
+    this.node.shouldUpgrade = this.websocketUpgrades?.wants;
     for (const route of docsRoutes(this)) this.register(route);
     for (const route of asyncApiRoutes(this)) this.register(route);
   }

@@ -74,6 +74,8 @@ export class NodeAdapter {
   private readonly streams = new Map<EventFrames, HttpRequest>();
   /** The app's WebSocket upgrades (`server.on("upgrade")`); undefined without WebSocket routes. */
   upgradeHandler: ((message: IncomingMessage, socket: Duplex, head: Buffer) => void) | undefined;
+  /** Which upgrade requests go to `upgradeHandler`; the others are answered as requests. */
+  shouldUpgrade: ((message: IncomingMessage) => boolean) | undefined;
   /** Large string bodies, encoded once before Node writes them. */
   private readonly encoder = new BodyEncoder();
 
@@ -169,6 +171,8 @@ export class NodeAdapter {
         requestTimeout: this.limits.request_timeout,
         keepAliveTimeout: this.limits.keep_alive_timeout,
         connectionsCheckingInterval: timeoutCheckInterval(this.limits),
+        // Node ≥ 22.21 and 24.9; an older one hands every upgrade request to the listener.
+        ...(this.shouldUpgrade !== undefined && { shouldUpgradeCallback: this.shouldUpgrade }),
       },
       this.handler,
     );

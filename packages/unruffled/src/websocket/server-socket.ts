@@ -204,7 +204,8 @@ export class ServerSocket implements ServerWebSocket<unknown, unknown> {
   private take(): Promise<IteratorResult<unknown>> {
     if (this.queue.length > 0) {
       const value = this.queue.shift();
-      if (this.paused && this.queue.length <= QUEUE_LOW) {
+      // A closed socket keeps what it queued for the handler, but has nothing left to read.
+      if (this.paused && this.queue.length <= QUEUE_LOW && !this.ended) {
         this.paused = false;
         this.peer.resume();
       }
@@ -298,7 +299,8 @@ export class ServerSocket implements ServerWebSocket<unknown, unknown> {
 
   private closed_(code: number, reason: string): void {
     this.ended = true;
-    this.queue.length = 0;
+    // The messages that arrived before the close stay queued: the handler's loop still yields
+    // them (a client's last message before it closes), then ends.
     this.wake();
     const waiters = this.drainWaiters;
     this.drainWaiters = [];

@@ -70,6 +70,19 @@ export class WebSocketUpgrades {
     return this.router.find(path) !== undefined;
   }
 
+  /**
+   * Whether an upgrade request is for this room (Node's `shouldUpgradeCallback`): a WebSocket
+   * handshake, or any upgrade of a WebSocket route's path (refused there with 400). Another
+   * protocol's offer elsewhere (`curl --http2` offers `Upgrade: h2c`) is an ordinary request, which
+   * the server answers without switching (RFC 9110 §7.8), as in an app without WebSocket routes.
+   */
+  readonly wants = (message: IncomingMessage): boolean => {
+    if (message.headers.upgrade?.toLowerCase() === "websocket") return true;
+    const url = message.url ?? "/";
+    const queryStart = url.indexOf("?");
+    return this.answers(queryStart < 0 ? url : url.slice(0, queryStart));
+  };
+
   /** How many sockets are open. */
   get size(): number {
     return this.open.size;

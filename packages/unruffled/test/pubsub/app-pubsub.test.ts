@@ -48,6 +48,54 @@ describe("app.pubsub", () => {
     );
   });
 
+  it("is closed by app.close() after the work afterResponse() queued, which may still publish, and before onClose", async () => {
+    const order: string[] = [];
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const given = memoryPubSub();
+    const pubsub: PubSub = {
+      publish: (topic, message) => given.publish(topic, message),
+      subscribe: (topic, listener) => given.subscribe(topic, listener),
+      onGap: (listener) => given.onGap(listener),
+      close: async () => {
+        order.push("pubsub closed");
+        await given.close();
+      },
+    };
+    const notify = endpoint({
+      returns: PlainTextResponse,
+      handler: (request) => {
+        request.afterResponse(async () => {
+          order.push("work started");
+          await released;
+          await pubsub.publish("news", "from the queued work");
+          order.push("work published");
+        });
+        return new PlainTextResponse("queued");
+      },
+    });
+    const heard: string[] = [];
+    await pubsub.subscribe("news", (message) => heard.push(message));
+    const app = createApp({
+      routes: [path("/notify", { endpoint: notify })],
+      pubsub,
+      onClose: () => void order.push("onClose"),
+    });
+    const server = await startServer(app);
+    expect(await (await server.fetch("/notify")).text()).toBe("queued");
+    await expect.poll(() => order).toEqual(["work started"]);
+    const closing = server.close();
+    // The server has closed; the queued work has not finished, so neither is the broker closed.
+    await expect.poll(() => app.address()).toBeUndefined();
+    expect(order).toEqual(["work started"]);
+    release();
+    await closing;
+    expect(order).toEqual(["work started", "work published", "pubsub closed", "onClose"]);
+    expect(heard).toEqual(["from the queued work"]);
+  });
+
   it("makes a new default broker for an app started again after close()", async () => {
     const app = createApp({ routes });
     const first = app.pubsub;

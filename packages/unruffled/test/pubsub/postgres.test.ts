@@ -113,6 +113,24 @@ describe("postgresPubSub", () => {
     );
   });
 
+  it("carries a topic of 1,000 bytes, and refuses a longer one", async () => {
+    const longest = `${freshTopic("t").slice(0, 10)}${"é".repeat(495)}`;
+    expect(Buffer.byteLength(longest)).toBe(1_000);
+    const received: string[] = [];
+    const unsubscribe = await subscriber.subscribe(longest, (message) => received.push(message));
+    await publisher.publish(longest, "fits");
+    await waitFor(() => received.length === 1, "the message on the longest topic");
+    expect(received).toEqual(["fits"]);
+    await unsubscribe();
+    const tooLong = `${longest}x`;
+    await expect(publisher.publish(tooLong, "x")).rejects.toThrow(
+      "postgresPubSub() takes topics of at most 1000 bytes",
+    );
+    await expect(subscriber.subscribe(tooLong, () => {})).rejects.toThrow(
+      "postgresPubSub() takes topics of at most 1000 bytes",
+    );
+  });
+
   it("refuses options it cannot use, when made", () => {
     expect(() => postgresPubSub({ connectionString: "" })).toThrow(
       "postgresPubSub() needs a connectionString: postgres://user@host:5432/database",

@@ -131,6 +131,9 @@ describe("redisPubSub when the server restarts", () => {
       const received: string[] = [];
       const gaps: (Error | undefined)[] = [];
       subscriber.onGap((error) => gaps.push(error));
+      // onGap returns its remover: a listener removed before the outages is told of none.
+      const removedToldOf: unknown[] = [];
+      subscriber.onGap((error) => removedToldOf.push(error))();
       await subscriber.subscribe("news", (message) => received.push(message));
       await subscriber.subscribe("other", () => {});
       await publisher.publish("news", "before");
@@ -154,6 +157,7 @@ describe("redisPubSub when the server restarts", () => {
       expect(new Set(received)).toEqual(new Set(["before", "after outage 1", "after outage 2"]));
       expect(gaps).toHaveLength(2);
       expect(gaps[0]).toBeInstanceOf(Error);
+      expect(removedToldOf).toEqual([]);
       const warning =
         "PubSub: lost the Redis connection; reconnecting. Messages published until it is back are lost";
       expect(log.records.map((record) => [record.level, record.message])).toEqual([

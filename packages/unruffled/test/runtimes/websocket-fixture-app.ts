@@ -216,6 +216,20 @@ const shared = websocket({
   },
 });
 
+/** Reads its first message only once the client has closed: the rest arrived before the close. */
+const lastWords = websocket({
+  inbound: z.object({ text: z.string() }),
+  outbound: z.object({ type: z.literal("ready") }),
+  async handler(socket) {
+    await socket.send({ type: "ready" });
+    for await (const message of socket) {
+      journal.push(`last-words read ${message.text}`);
+      await socket.done;
+    }
+    journal.push("last-words loop ended");
+  },
+});
+
 /** The sockets open and the process's file descriptors: what is left once clients are gone. */
 const stats = endpoint({
   returns: JsonResponse,
@@ -248,6 +262,7 @@ export const app = createApp({
     path("/news", { endpoint: publishNews, methods: ["POST"] }),
     path("/shared", { endpoint: sharedPage }),
     path("/shared", { websocket: shared }),
+    path("/last-words", { websocket: lastWords }),
     path("/journal", { endpoint: readJournal }),
     path("/stats", { endpoint: stats }),
   ],

@@ -7,6 +7,7 @@ import { endProcessGroups } from "process-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { startRedis } from "../pubsub/support/redis-server.ts";
+import { bodyOf, openRaw, statusOf } from "../support/raw-http.ts";
 import { frame, rawWebSocket } from "../websocket/raw-websocket.ts";
 import { type RuntimeName, type ServedApp, serveOn } from "./runtime-process.ts";
 
@@ -376,6 +377,59 @@ describe.each(["node", "bun"] as const satisfies readonly RuntimeName[])(
       expect(made.head).toMatch(/\r\nx-request-id: [\w-]+(\r\n|$)/i);
       given.socket.destroy();
       made.socket.destroy();
+    });
+
+    it("refuses a handshake that is not one with the HTTP answer the docs list, and answers another protocol's offer as a request", async () => {
+      const answer = async (head: string) => {
+        const exchange = await openRaw(served.port);
+        await exchange.write(`${head}Host: 127.0.0.1:${served.port}\r\n\r\n`);
+        // Every answer here has a length: read until the body it announces is there.
+        const whole = () => {
+          const raw = exchange.received();
+          const end = raw.indexOf("\r\n\r\n");
+          const length = /\r\ncontent-length: *(\d+)/i.exec(raw.slice(0, Math.max(end, 0)));
+          return end >= 0 && length !== null && raw.length - end - 4 >= Number(length[1]);
+        };
+        await expect.poll(whole, { timeout: 15_000 }).toBe(true);
+        exchange.socket.destroy();
+        const raw = exchange.received();
+        return [statusOf(raw), bodyOf(raw)];
+      };
+      const handshake = (method: string, key: string, version: string) =>
+        `${method} /small HTTP/1.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
+        `Sec-WebSocket-Key: ${key}\r\nSec-WebSocket-Version: ${version}\r\n`;
+      const key = "dGhlIHNhbXBsZSBub25jZQ==";
+      expect(await answer(handshake("GET", "short", "13"))).toEqual([
+        400,
+        expect.stringContaining("Missing or invalid Sec-WebSocket-Key header"),
+      ]);
+      expect(await answer(handshake("GET", key, "12"))).toEqual([
+        426,
+        expect.stringContaining("Unsupported WebSocket version; use 13"),
+      ]);
+      expect((await answer(`${handshake("POST", key, "13")}Content-Length: 0\r\n`))[0]).toBe(405);
+      // curl --http2 offers h2c this way: the HTTP route answers as it would without the offer.
+      const plain = await fetch(`${served.origin}/journal`);
+      expect(
+        await answer(
+          "GET /journal HTTP/1.1\r\nConnection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\nHTTP2-Settings: AAMAAABkAARAAAAAAAIAAAAA\r\n",
+        ),
+      ).toEqual([plain.status, expect.any(String)]);
+    });
+
+    it("yields the messages that arrived before the client closed, then ends the handler's loop", async () => {
+      const client = await connect(served, "/last-words");
+      expect(await client.received(1)).toEqual([{ type: "ready" }]);
+      for (const text of ["a", "b", "c"]) client.socket.send(JSON.stringify({ text }));
+      client.socket.close(1000);
+      await client.closed;
+      await expect.poll(() => journal(served)).toContain("last-words loop ended");
+      expect((await journal(served)).filter((entry) => entry.startsWith("last-words"))).toEqual([
+        "last-words read a",
+        "last-words read b",
+        "last-words read c",
+        "last-words loop ended",
+      ]);
     });
 
     it("agrees to the first subprotocol a client offers, as ws chooses", async () => {

@@ -1,6 +1,7 @@
 // `unruffled serve --workers 2` on Bun: Bun's node:cluster forks the workers, which share the port
 // (Bun.serve's reusePort), the primary relays the default broker's messages, counts the
 // workers' rate limits and replaces a worker that dies, and SIGTERM stops them all with exit code 0.
+// On Node and Bun, SIGTERM drains each worker's WebSockets too (docs/websockets.md, Lifecycle).
 import { request } from "node:http";
 import { fileURLToPath } from "node:url";
 import { endProcessGroups, waitFor } from "process-support";
@@ -112,6 +113,47 @@ it.each([["bun", "Bun"]] as const)(
     expect(after.has(socketPid)).toBe(false);
 
     served.child.kill("SIGTERM");
+    expect(await served.exited).toBe(0);
+  },
+  60_000,
+);
+
+/** `unruffled serve --workers 2` on Node (whose lines name no runtime), once both workers serve. */
+async function serveTwoOnNode(): Promise<ServedApp> {
+  const served = await startOn(
+    "node",
+    serveCommand("node", fixture, ["--workers", "2"]),
+    {},
+    /on http:\/\/127\.0\.0\.1:(\d+) \(pid \d+ worker \d+\)/,
+  );
+  await waitFor("both workers to serve", () =>
+    (served.output.combined.match(/ \(pid \d+ worker \d+\)\n/g)?.length ?? 0) >= 2 ? true : undefined,
+  );
+  return served;
+}
+
+it.each([
+  ["node", "Node"],
+  ["bun", "Bun"],
+] as const)(
+  "on %s, SIGTERM to the primary sends 1001 to each worker's open sockets, and the server exits 0",
+  async (runtime, label) => {
+    const served = runtime === "bun" ? await serveTwo(runtime, label) : await serveTwoOnNode();
+    // Sockets until both workers hold one: the kernel spreads connections between them.
+    const sockets: { pid: number; closed: Promise<[number, string]> }[] = [];
+    for (let attempt = 0; attempt < 50 && new Set(sockets.map((socket) => socket.pid)).size < 2; attempt++) {
+      const socket = new WebSocket(`${served.origin.replace("http", "ws")}/news`);
+      const closed = new Promise<[number, string]>((resolve) =>
+        socket.once("close", (code, reason) => resolve([code, String(reason)])),
+      );
+      const first = await new Promise<{ pid: number }>((resolve) =>
+        socket.once("message", (data) => resolve(JSON.parse(String(data)))),
+      );
+      sockets.push({ pid: first.pid, closed });
+    }
+    expect(new Set(sockets.map((socket) => socket.pid)).size).toBe(2);
+    served.child.kill("SIGTERM");
+    for (const socket of sockets) expect(await socket.closed).toEqual([1001, "The server is shutting down"]);
     expect(await served.exited).toBe(0);
   },
   60_000,

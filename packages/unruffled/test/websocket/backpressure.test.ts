@@ -59,6 +59,48 @@ describe("backpressure", () => {
     await app.close();
   }, 120_000);
 
+  it("resolves a waiting send() once the buffer is below the low-water mark, a quarter of the high one by default", async () => {
+    const mark = 8 * MiB;
+    const state = { blocked: false, waited: 0, resolvedAt: [] as number[], finished: false };
+    // 64 MB of 16 KB messages: past the mark and the kernel's buffers (a few MB) by far.
+    const chunk = "x".repeat(16 * 1024);
+    const route = websocket({
+      inbound: Inbound,
+      outbound: Outbound,
+      highWaterMark: mark,
+      async handler(socket) {
+        for (let seq = 0; seq < 4_000; seq++) {
+          const sent = socket.send({ seq, chunk });
+          const waiting = socket.bufferedAmount >= mark;
+          if (waiting) state.blocked = true;
+          expect(await sent).toBe(true);
+          // Nothing is sent between the resolution and here: the buffer can only have shrunk.
+          if (waiting) {
+            state.waited++;
+            state.resolvedAt.push(socket.bufferedAmount);
+          }
+        }
+        state.finished = true;
+      },
+    });
+    const app = createApp({ routes: [path("/wait", { websocket: route })] });
+    await app.listen({ port: 0 });
+    const client = await rawWebSocket(app.address()!.port, "/wait", { read: false, discard: true });
+    // The client reads nothing until a send() waits on it, then one chunk a turn: the server's
+    // buffer drains a little at a time, and a send could resolve anywhere below the high mark.
+    await expect.poll(() => state.blocked, { timeout: 30_000 }).toBe(true);
+    client.socket.on("data", () => {
+      client.socket.pause();
+      setImmediate(() => client.socket.resume());
+    });
+    client.socket.resume();
+    await expect.poll(() => state.finished, { timeout: 30_000 }).toBe(true);
+    expect(state.waited).toBeGreaterThan(0);
+    expect(state.resolvedAt.filter((buffered) => buffered > mark / 4)).toEqual([]);
+    client.socket.destroy();
+    await app.close();
+  }, 60_000);
+
   it('drops messages past the high-water mark under the "drop" policy: send() resolves to false', async () => {
     const results: boolean[] = [];
     const drop = websocket({

@@ -1,5 +1,4 @@
 // Every test here runs twice: in process (testClient, no port) and against a listening server.
-import { DEFAULT_LIMITS } from "unruffled";
 import { type RunningServer, startServer, testClient, WebSocketRefused } from "unruffled/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { chatApp } from "./chat-app.ts";
@@ -162,7 +161,26 @@ describe.each(connectors)("a WebSocket route, %s", (_name, connect) => {
     expect(events.entered).toBe(1);
   });
 
-  it("uses the app's JSON depth limit", () => {
-    expect(DEFAULT_LIMITS.json_depth).toBe(64);
+  it("refuses a message nested deeper than the app's LIMITS.json_depth with one error message, then 1007", async () => {
+    const setup = chatApp({ settings: { LIMITS: { json_depth: 3 } } });
+    const client = await connect(setup);
+    opened = client;
+    const socket = await client.websocket(setup.chat, { room: "lobby", nick: "ann" }, auth);
+    await socket.receive();
+    // Three levels pass (the message, a list, a list); a fourth does not.
+    await socket.sendRaw(JSON.stringify({ type: "say", text: "deep enough", extra: [[1]] }));
+    expect(await socket.receive()).toEqual({ type: "said", nick: "ann", text: "deep enough" });
+    await socket.sendRaw(JSON.stringify({ type: "say", text: "too deep", extra: [[[1]]] }));
+    expect(await socket.receive()).toEqual({
+      detail: [
+        {
+          loc: ["message"],
+          msg: "Malformed JSON message: nested deeper than the limit of 3 levels",
+          type: "json_invalid",
+          input: null,
+        },
+      ],
+    });
+    expect(await socket.closed).toEqual({ code: 1007, reason: "The message does not match its model" });
   });
 });

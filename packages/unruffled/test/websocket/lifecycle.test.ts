@@ -1,4 +1,4 @@
-import { createApp } from "unruffled";
+import { createApp, ForbiddenError, type Middleware } from "unruffled";
 import { dependency, p, path } from "unruffled/route";
 import { startServer, testClient, WebSocketClosedError } from "unruffled/testing";
 import { websocket } from "unruffled/websocket";
@@ -151,6 +151,31 @@ describe("the heartbeat", () => {
     await app.close();
   });
 
+  it("is off under pingInterval: 0: a peer that answers no ping is kept, and pinged never", async () => {
+    const route = (pingInterval: number) =>
+      websocket({
+        inbound: z.object({ type: z.literal("noop") }),
+        outbound: z.object({ type: z.literal("noop") }),
+        pingInterval,
+        async handler(socket) {
+          for await (const _ of socket);
+        },
+      });
+    const app = createApp({
+      routes: [path("/unpinged", { websocket: route(0) }), path("/pinged", { websocket: route(20) })],
+    });
+    await app.listen({ port: 0 });
+    const port = app.address()!.port;
+    // Neither client answers a ping; the pinged one is cut after its third interval.
+    const unpinged = await rawWebSocket(port, "/unpinged");
+    const pinged = await rawWebSocket(port, "/pinged");
+    await pinged.ended;
+    expect(unpinged.bytes()).toEqual(Buffer.alloc(0));
+    expect(unpinged.socket.destroyed).toBe(false);
+    unpinged.socket.destroy();
+    await app.close();
+  });
+
   it("keeps a peer that answers pings", async () => {
     const route = websocket({
       inbound: z.object({ type: z.literal("echo"), n: z.int() }),
@@ -193,6 +218,24 @@ describe("message limits", () => {
     expect((await socket.closed).code).toBe(1009);
   });
 
+  it("takes a message of 1 MiB by default, and closes with 1009 for one byte more", async () => {
+    const unlimited = websocket({
+      inbound: z.object({ text: z.string() }),
+      outbound: z.object({ length: z.int() }),
+      async handler(socket) {
+        for await (const message of socket) await socket.send({ length: message.text.length });
+      },
+    });
+    const client = testClient(createApp({ routes: [path("/unlimited", { websocket: unlimited })] }));
+    const socket = await client.websocket(unlimited);
+    const MiB = 1024 * 1024;
+    // {"text":"…"} is 11 bytes around the text.
+    await socket.sendRaw(JSON.stringify({ text: "x".repeat(MiB - 11) }));
+    expect(await socket.receive()).toEqual({ length: MiB - 11 });
+    await socket.sendRaw(JSON.stringify({ text: "x".repeat(MiB - 10) }));
+    expect((await socket.closed).code).toBe(1009);
+  });
+
   it("keeps the socket open after an invalid message when the route's policy is skip", async () => {
     const socket = await testClient(app()).websocket(limited);
     await socket.sendRaw("{not json");
@@ -217,5 +260,136 @@ describe("message limits", () => {
     const error = await socket.receive().catch((failure) => failure);
     expect(error).toBeInstanceOf(WebSocketClosedError);
     expect(error.code).toBe(4001);
+  });
+});
+
+describe("a handler's socket", () => {
+  it("yields the messages that arrived before the client closed, then ends its loop", async () => {
+    const seen: string[] = [];
+    let proceed!: () => void;
+    const proceeding = new Promise<void>((resolve) => {
+      proceed = resolve;
+    });
+    const route = websocket({
+      inbound: z.object({ text: z.string() }),
+      outbound: z.object({ type: z.literal("ready") }),
+      async handler(socket) {
+        await socket.send({ type: "ready" });
+        for await (const message of socket) {
+          seen.push(message.text);
+          // Slower than the client: the rest wait in the queue while it closes.
+          await proceeding;
+        }
+        seen.push(`loop ended, closed: ${socket.closed}`);
+      },
+    });
+    const app = createApp({ routes: [path("/notes", { websocket: route })] });
+    const server = await startServer(app);
+    const socket = await server.websocket(route);
+    expect(await socket.receive()).toEqual({ type: "ready" });
+    for (const text of ["first", "second", "last"]) await socket.send({ text });
+    await expect.poll(() => seen).toEqual(["first"]);
+    await socket.close(1000, "done");
+    proceed();
+    await expect.poll(() => seen.length).toBe(4);
+    expect(seen).toEqual(["first", "second", "last", "loop ended, closed: true"]);
+    await server.close();
+  });
+
+  it("aborts its signal when the socket closes, and gives the close code and reason in done", async () => {
+    const seen: unknown[] = [];
+    const route = websocket({
+      inbound: z.object({ type: z.literal("noop") }),
+      outbound: z.object({ type: z.literal("ready") }),
+      async handler(socket) {
+        seen.push(`aborted at first: ${socket.signal.aborted}`);
+        const aborted = new Promise((resolve) => socket.signal.addEventListener("abort", resolve));
+        await socket.send({ type: "ready" });
+        await aborted;
+        seen.push(`aborted: ${socket.signal.aborted}, closed: ${socket.closed}`);
+        seen.push(await socket.done);
+      },
+    });
+    const app = createApp({ routes: [path("/signal", { websocket: route })] });
+    const socket = await testClient(app).websocket(route);
+    expect(await socket.receive()).toEqual({ type: "ready" });
+    await socket.close(4000, "bye");
+    await expect.poll(() => seen.length).toBe(3);
+    expect(seen).toEqual([
+      "aborted at first: false",
+      "aborted: true, closed: true",
+      { code: 4000, reason: "bye" },
+    ]);
+    await app.close();
+  });
+
+  it("logs what the handler threw with the upgrade request's id", async () => {
+    const logged: unknown[] = [];
+    const { app, chat } = chatApp({
+      logger: {
+        error: (details: Record<string, unknown>, message: string) =>
+          logged.push([details.reqId, (details.err as Error).message, message]),
+      },
+    });
+    const socket = await testClient(app).websocket(
+      chat,
+      { room: "lobby", nick: "ann" },
+      { headers: { ...auth.headers, "x-request-id": "chat-7" } },
+    );
+    await socket.receive();
+    await socket.send({ type: "fail" });
+    expect((await socket.closed).code).toBe(1011);
+    await expect.poll(() => logged.length).toBe(1);
+    expect(logged).toEqual([
+      [
+        "chat-7",
+        "The handler failed on purpose",
+        'The handler of websocket "chat" (GET /chat/{room}) failed; its socket was closed with 1011',
+      ],
+    ]);
+    await app.close();
+  });
+});
+
+describe("a WebSocket route in a group", () => {
+  it("resolves the group's dependencies before the handshake, and runs no middleware of the group or the app", async () => {
+    const passed: string[] = [];
+    const counting =
+      (where: string): Middleware =>
+      (request, next) => {
+        passed.push(where);
+        return next(request);
+      };
+    const requireKey = dependency({
+      params: { key: p.Header(z.string().optional(), { alias: "X-Key" }) },
+      resolve: (_request, { key }) => {
+        if (key !== "open-sesame") throw new ForbiddenError("Wrong key");
+      },
+    });
+    const route = websocket({
+      inbound: z.object({ type: z.literal("noop") }),
+      outbound: z.object({ type: z.literal("ready") }),
+      async handler(socket) {
+        await socket.send({ type: "ready" });
+      },
+    });
+    const app = createApp({
+      middleware: [counting("app")],
+      routes: [
+        path("/rooms", {
+          dependencies: [requireKey],
+          middleware: [counting("group")],
+          routes: [path("/live", { websocket: route })],
+        }),
+      ],
+    });
+    const server = await startServer(app);
+    const refused = await server.websocket(route).catch((error) => error);
+    expect([refused.status, refused.json()]).toEqual([403, { detail: "Wrong key" }]);
+    const socket = await server.websocket(route, {}, { headers: { "x-key": "open-sesame" } });
+    expect(await socket.receive()).toEqual({ type: "ready" });
+    expect((await socket.closed).code).toBe(1000);
+    expect(passed).toEqual([]);
+    await server.close();
   });
 });

@@ -36,10 +36,39 @@ const postNote = endpoint({
   handler: (_request, { note }) => new JsonResponse(note),
 });
 
+// Echoes whatever text came, of whatever kind; what send() threw comes back as "refused".
+const loose = websocket({
+  inbound: z.object({ text: z.unknown() }),
+  outbound: Out,
+  async handler(socket) {
+    for await (const note of socket) {
+      try {
+        await socket.send({ type: "echo", text: note.text as string });
+      } catch (error) {
+        await socket.send({ type: "refused", message: (error as Error).message });
+      }
+    }
+  },
+});
+
+// Says which fields of each message reached the handler.
+const keys = websocket({
+  inbound: z.object({ text: z.string() }),
+  outbound: z.object({ keys: z.array(z.string()) }),
+  async handler(socket) {
+    for await (const note of socket) await socket.send({ keys: Object.keys(note) });
+  },
+});
+
 function appWith(validate: "strict" | "off") {
   return createApp({
     settings: { RESPONSES: { validate } },
-    routes: [path("/notes", { websocket: notes }), path("/notes", { endpoint: postNote, methods: ["POST"] })],
+    routes: [
+      path("/notes", { websocket: notes }),
+      path("/notes", { endpoint: postNote, methods: ["POST"] }),
+      path("/loose", { websocket: loose }),
+      path("/keys", { websocket: keys }),
+    ],
   });
 }
 
@@ -93,7 +122,45 @@ describe("RESPONSES.validate holds outbound WebSocket messages as it holds answe
   });
 });
 
+describe("outbound WebSocket messages of the wrong kind", () => {
+  it.each(["strict", "off"] as const)(
+    "make send() throw, and are not sent (RESPONSES.validate %s)",
+    async (validate) => {
+      const app = appWith(validate);
+      try {
+        const socket = await testClient(app).websocket(loose, {});
+        await socket.send({ text: 42 });
+        expect(await socket.receive()).toEqual({
+          type: "refused",
+          message:
+            'websocket "websocket_loose" (GET /loose) answered 101 with an event whose data its model refuses: text: Invalid input: expected string, received number',
+        });
+        await socket.send({ text: "fine" });
+        expect(await socket.receive()).toEqual({ type: "echo", text: "fine" });
+        await socket.close();
+      } finally {
+        await app.close();
+      }
+    },
+  );
+});
+
 describe("inbound WebSocket messages are checked as request bodies are", () => {
+  it.each(["strict", "off"] as const)(
+    "drop a field a z.object model does not declare, as a body's model does (RESPONSES.validate %s)",
+    async (validate) => {
+      const app = appWith(validate);
+      try {
+        const socket = await testClient(app).websocket(keys, {});
+        await socket.sendRaw(JSON.stringify({ text: "hi", extra: 1 }));
+        expect(await socket.receive()).toEqual({ keys: ["text"] });
+        await socket.close();
+      } finally {
+        await app.close();
+      }
+    },
+  );
+
   it.each(["strict", "off"] as const)(
     "refuses a field a strict model does not declare, with the issue an HTTP body gets (RESPONSES.validate %s)",
     async (validate) => {

@@ -2,9 +2,10 @@ import { createApp } from "unruffled";
 import { memoryPubSub, type PubSub } from "unruffled/pubsub";
 import { path } from "unruffled/route";
 import { testClient } from "unruffled/testing";
-import { publish, websocket } from "unruffled/websocket";
+import { publish, type ServerWebSocket, websocket } from "unruffled/websocket";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { rawWebSocket } from "./raw-websocket.ts";
 
 const feed = websocket({
   inbound: z.discriminatedUnion("type", [
@@ -139,4 +140,93 @@ describe("WebSocket topics", () => {
     expect(await socket.receive()).toEqual(news("a", 1));
     await app.close();
   });
+});
+
+/** The payloads of the server's text frames among `bytes` (unmasked), as far as they arrived whole. */
+function textPayloads(bytes: Buffer): string[] {
+  const payloads: string[] = [];
+  let offset = 0;
+  while (offset + 2 <= bytes.length) {
+    let length = bytes[offset + 1]! & 0x7f;
+    let start = offset + 2;
+    if (length === 126) {
+      if (start + 2 > bytes.length) break;
+      length = bytes.readUInt16BE(start);
+      start += 2;
+    } else if (length === 127) {
+      if (start + 8 > bytes.length) break;
+      length = Number(bytes.readBigUInt64BE(start));
+      start += 8;
+    }
+    if (start + length > bytes.length) break;
+    if ((bytes[offset]! & 0x0f) === 0x1) payloads.push(bytes.subarray(start, start + length).toString());
+    offset = start + length;
+  }
+  return payloads;
+}
+
+describe("a broadcast to a socket whose client does not read", () => {
+  const CHUNK = "x".repeat(16 * 1024);
+  const MARK = 64 * 1024;
+  /** A route that follows "flood", with a small high-water mark; `sockets` holds its open socket. */
+  function floodApp(onBackpressure: "wait" | "drop") {
+    const sockets: ServerWebSocket<unknown, unknown>[] = [];
+    const flood = websocket({
+      inbound: z.object({ type: z.literal("noop") }),
+      outbound: z.object({ seq: z.int(), chunk: z.string() }),
+      highWaterMark: MARK,
+      onBackpressure,
+      async handler(socket) {
+        await socket.subscribe("flood");
+        sockets.push(socket as ServerWebSocket<unknown, unknown>);
+        for await (const _message of socket) {
+          // A receiver only.
+        }
+      },
+    });
+    return { app: createApp({ routes: [path("/flood", { websocket: flood })] }), flood, sockets };
+  }
+
+  it("closes it with 1013 once it holds the high-water mark", async () => {
+    const { app, flood, sockets } = floodApp("wait");
+    await app.listen({ port: 0 });
+    const raw = await rawWebSocket(app.address()!.port, "/flood", { read: false });
+    await expect.poll(() => sockets.length).toBe(1);
+    // One publish a turn, until the kernel's buffers and then the mark are full.
+    for (let seq = 0; !sockets[0]!.closed; seq++) {
+      if (seq === 5_000) throw new Error("the socket was never closed");
+      await publish(app, flood, "flood", { seq, chunk: CHUNK });
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    raw.socket.resume();
+    await raw.until(() => raw.closeCode() !== undefined);
+    expect(raw.closeCode()).toBe(1013);
+    raw.socket.destroy();
+    await app.close();
+  }, 60_000);
+
+  it('under "drop", leaves it open: it misses the messages published while it held the mark', async () => {
+    const { app, flood, sockets } = floodApp("drop");
+    await app.listen({ port: 0 });
+    const raw = await rawWebSocket(app.address()!.port, "/flood", { read: false });
+    await expect.poll(() => sockets.length).toBe(1);
+    const socket = sockets[0]!;
+    let seq = 0;
+    for (; socket.bufferedAmount < MARK; seq++) {
+      if (seq === 5_000) throw new Error("the socket never held its mark");
+      await publish(app, flood, "flood", { seq, chunk: CHUNK });
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    const firstMissed = seq;
+    for (; seq < firstMissed + 10; seq++) await publish(app, flood, "flood", { seq, chunk: CHUNK });
+    raw.socket.resume();
+    await expect.poll(() => socket.bufferedAmount, { timeout: 30_000 }).toBe(0);
+    await publish(app, flood, "flood", { seq: -1, chunk: "" });
+    const received = () => textPayloads(raw.bytes()).map((payload) => JSON.parse(payload).seq as number);
+    await raw.until(() => received().includes(-1));
+    expect(received()).toEqual([...Array.from({ length: firstMissed }, (_, index) => index), -1]);
+    expect(socket.closed).toBe(false);
+    raw.socket.destroy();
+    await app.close();
+  }, 60_000);
 });
