@@ -118,6 +118,13 @@ export class App {
    * `server.on("upgrade", app.upgradeHandler)` (`listen()` does it); undefined without any.
    */
   readonly upgradeHandler: WebSocketUpgrades["handler"] | undefined;
+  /**
+   * Which upgrade requests are the WebSocket routes' (Node's `shouldUpgradeCallback`, Node 22.21+ and
+   * 24.9+): the others, such as `curl --http2`'s `Upgrade: h2c` offer, are answered as requests. For
+   * embedding: `http.createServer({ shouldUpgradeCallback: app.shouldUpgrade }, app.nodeHandler)`
+   * (`listen()` does it); undefined without WebSocket routes.
+   */
+  readonly shouldUpgrade: WebSocketUpgrades["wants"] | undefined;
   readonly limits: Required<LimitSettings>;
   readonly exceptionHandlers: ExceptionHandlers;
   /** A Node `(req, res)` handler, for `http.createServer(app.nodeHandler)` or embedding. */
@@ -303,7 +310,8 @@ export class App {
           });
     this.upgradeHandler = this.websocketUpgrades?.handler;
     this.node.upgradeHandler = this.upgradeHandler;
-    this.node.shouldUpgrade = this.websocketUpgrades?.wants;
+    this.shouldUpgrade = this.websocketUpgrades?.wants;
+    this.node.shouldUpgrade = this.shouldUpgrade;
     for (const route of docsRoutes(this)) this.register(route);
     for (const route of asyncApiRoutes(this)) this.register(route);
   }
