@@ -29,7 +29,7 @@ const app = createApp({ routes: [path("/echo", { websocket: echo }), path("/hell
 /** The page's nginx block: the configuration the section shows. */
 async function documentedConfig(): Promise<string> {
   const page = await readFile(PAGE, "utf8");
-  const section = page.slice(page.indexOf("**Behind nginx.**"));
+  const section = page.slice(page.indexOf("## Behind nginx"));
   const block = /```nginx\n([\s\S]*?)\n```/.exec(section);
   if (block === null) throw new Error("docs/websockets.md has no nginx block under Behind nginx");
   return block[1]!;
