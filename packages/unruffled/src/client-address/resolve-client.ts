@@ -68,7 +68,9 @@ function viaXForwarded(
   proxies: TrustedProxies,
   direct: () => Client,
 ): Client {
-  const chain = listOf(headers["x-forwarded-for"]);
+  // An entry may carry a port (Azure's proxies write `203.0.113.7:4711`): its address is read as
+  // Forwarded's is; an entry with none stays as it is.
+  const chain = listOf(headers["x-forwarded-for"]).map((entry) => forwardedAddress(entry) ?? "");
   if (chain.length === 0) return direct();
   const taken = walk(peer, chain, proxies);
   if (taken < 0) return direct();

@@ -190,6 +190,21 @@ describe("request.client", () => {
     ).toBe("203.0.113.7");
   });
 
+  it("reads an X-Forwarded-For entry that carries a port (as Azure's proxies write it) as its address", () => {
+    const proxies = { trusted: ["10.0.0.0/8"] };
+    const headers = { "x-forwarded-for": "203.0.113.7:4711, 10.0.0.5:50123" };
+    expect(clientOf(proxies, "10.0.0.1", headers).address).toBe("203.0.113.7");
+    expect(clientOf(proxies, "10.0.0.1", { "x-forwarded-for": "[2001:db8::17]:4711" }).address).toBe(
+      "2001:db8::17",
+    );
+    expect(clientOf(proxies, "10.0.0.1", { "x-forwarded-for": "2001:db8::17" }).address).toBe("2001:db8::17");
+    // A port alone, or a bracket left open, is no address: the walk stops before it.
+    expect(clientOf(proxies, "10.0.0.1", { "x-forwarded-for": "203.0.113.7, :4711" }).address).toBe(
+      "10.0.0.1",
+    );
+    expect(clientOf(proxies, "10.0.0.1", { "x-forwarded-for": "[2001:db8::17" }).address).toBe("10.0.0.1");
+  });
+
   it("stops at an unreadable entry and keeps the last address it could trust", () => {
     const proxies = { trusted: ["10.0.0.0/8"] };
     expect(clientOf(proxies, "10.0.0.1", { "x-forwarded-for": "not-an-ip, 203.0.113.7" }).address).toBe(
