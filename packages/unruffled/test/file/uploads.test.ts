@@ -179,6 +179,31 @@ describe("uploads are streamed and limited", () => {
     });
   });
 
+  it("reads a request without a body as one whose files and fields are all absent: 422 if one is required", async () => {
+    const optional = await serveEndpoint(
+      "/avatar",
+      echo({ avatar: p.File({ optional: true }), photos: p.File({ list: true, optional: true }) }),
+      ["POST"],
+    );
+    expect(await jsonOf(optional.fetch("/avatar", { method: "POST" }))).toEqual({
+      status: 200,
+      body: { photos: [] },
+    });
+    const required = await serveEndpoint("/upload", upload, ["POST"]);
+    expect(await jsonOf(required.fetch("/upload", { method: "POST" }))).toEqual({
+      status: 422,
+      body: { detail: [{ loc: ["body", "files"], msg: "Field required", type: "missing", input: null }] },
+    });
+    // A body that is there but says nothing of its format still cannot be read as multipart.
+    const raw = await openRaw(required.port);
+    await raw.write("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nConnection: close\r\n\r\nabc");
+    const answer = await raw.closed();
+    expect([statusOf(answer), JSON.parse(bodyOf(answer))]).toEqual([
+      415,
+      { detail: "Expected a multipart/form-data body, got no content type" },
+    ]);
+  });
+
   it("gives the content as a stream too", async () => {
     const { JsonResponse } = await import("unruffled/http");
     const { endpoint } = await import("unruffled/route");
