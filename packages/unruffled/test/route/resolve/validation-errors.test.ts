@@ -88,6 +88,37 @@ describe("rule 16: everything read is validated, and failures of all sources com
     });
   });
 
+  it("names an aliased parameter by its alias, in every source", async () => {
+    const server = await serveEndpoint(
+      "/a",
+      echo({
+        perPage: p.Query(z.int(), { alias: "per-page", le: 100 }),
+        count: p.Header(z.int(), { alias: "X-Count" }),
+        sessionId: p.Cookie(z.string(), { alias: "session-id" }),
+      }),
+    );
+    expect(await jsonOf(server.fetch("/a?per-page=500", { headers: { "x-count": "many" } }))).toEqual({
+      status: 422,
+      body: {
+        detail: [
+          {
+            loc: ["query", "per-page"],
+            msg: "Too big: expected number to be <=100",
+            type: "too_big",
+            input: 500,
+          },
+          {
+            loc: ["header", "x-count"],
+            msg: "Invalid input: expected number, received string",
+            type: "invalid_type",
+            input: "many",
+          },
+          { loc: ["cookie", "session-id"], msg: "Field required", type: "missing", input: null },
+        ],
+      },
+    });
+  });
+
   it("names a model field by the wire name the client used", async () => {
     const Paging = z.object({ pageSize: z.int().max(50).meta({ alias: "page-size" }) });
     const server = await serveEndpoint(
