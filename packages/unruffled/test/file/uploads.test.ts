@@ -257,6 +257,29 @@ describe("uploads are streamed and limited", () => {
     ]);
   });
 
+  it("gives a part's media type without its parameters, and text/plain for a part that names none", async () => {
+    const server = await serveEndpoint("/upload", upload, ["POST"]);
+    const body =
+      '--b\r\nContent-Disposition: form-data; name="files"; filename="a.csv"\r\nContent-Type: Text/CSV; charset=utf-8\r\n\r\nx,y\r\n' +
+      '--b\r\nContent-Disposition: form-data; name="files"; filename="notes"\r\n\r\nhello\r\n--b--\r\n';
+    const response = server.fetch("/upload", {
+      method: "POST",
+      headers: { "content-type": "multipart/form-data; boundary=b" },
+      body,
+    });
+    // RFC 7578 §4.4 and the HTML form parser read a part without Content-Type as text/plain.
+    expect(await jsonOf(response)).toEqual({
+      status: 200,
+      body: {
+        files: [
+          { filename: "a.csv", contentType: "text/csv", size: 3 },
+          { filename: "notes", contentType: "text/plain", size: 5 },
+        ],
+        note: "",
+      },
+    });
+  });
+
   it("reads a File parameter's alias as the field name on the wire", async () => {
     const server = await serveEndpoint("/upload", echo({ avatar: p.File({ alias: "avatar-image" }) }), [
       "POST",
