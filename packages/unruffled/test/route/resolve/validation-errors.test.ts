@@ -88,6 +88,27 @@ describe("rule 16: everything read is validated, and failures of all sources com
     });
   });
 
+  it("reports an absent field as Field required at any depth of a JSON body: a nested model, a list item", async () => {
+    const Address = z.object({ city: z.string(), zip: z.string().optional() });
+    const Order = z.object({
+      title: z.string(),
+      address: Address,
+      lines: z.array(z.object({ sku: z.string() })),
+    });
+    const server = await serveEndpoint("/orders", echo({ order: p.Json(Order) }), ["POST"]);
+    const body = '{"address":{"zip":"75001"},"lines":[{"sku":"a"},{}]}';
+    expect(await jsonOf(server.fetch("/orders", { method: "POST", headers: JSON_HEADERS, body }))).toEqual({
+      status: 422,
+      body: {
+        detail: [
+          { loc: ["body", "title"], msg: "Field required", type: "missing", input: null },
+          { loc: ["body", "address", "city"], msg: "Field required", type: "missing", input: null },
+          { loc: ["body", "lines", 1, "sku"], msg: "Field required", type: "missing", input: null },
+        ],
+      },
+    });
+  });
+
   it("names an aliased parameter by its alias, in every source", async () => {
     const server = await serveEndpoint(
       "/a",
