@@ -136,6 +136,26 @@ describe("string sources are coerced to the declared type before validation", ()
     });
   });
 
+  it("keeps a declared string value a string even when it spells a number or a boolean", async () => {
+    const server = await serveEndpoint(
+      "/c",
+      echo({
+        grade: p.Query(z.enum(["1", "2"])),
+        code: p.Query(z.union([z.literal(1), z.literal("01")])),
+        strict: p.Query(z.union([z.literal(false), z.literal("maybe")])),
+        on: p.Query(z.literal(true)),
+      }),
+    );
+    expect(await jsonOf(server.fetch("/c?grade=1&code=01&strict=maybe&on=TRUE"))).toEqual({
+      status: 200,
+      body: { grade: "1", code: "01", strict: "maybe", on: true },
+    });
+    expect(await jsonOf(server.fetch("/c?grade=2&code=1&strict=no&on=yes"))).toEqual({
+      status: 200,
+      body: { grade: "2", code: 1, strict: false, on: true },
+    });
+  });
+
   it("coerces path, header, cookie and form values the same way", async () => {
     const server = await serveEndpoint(
       "/c/{id}",
@@ -160,6 +180,17 @@ describe("rule 9: a bare schema's source is detected", () => {
   it("reads a scalar named like a placeholder from the path", async () => {
     const server = await serveEndpoint("/students/{id}", echo({ id: z.int() }));
     expect(await jsonOf(server.fetch("/students/3"))).toEqual({ status: 200, body: { id: 3 } });
+  });
+
+  it("reads an enum or a boolean named like a placeholder from the path", async () => {
+    const server = await serveEndpoint(
+      "/books/{order}/{archived}",
+      echo({ order: z.enum(["asc", "desc"]), archived: z.boolean() }),
+    );
+    expect(await jsonOf(server.fetch("/books/desc/off?order=asc&archived=on"))).toEqual({
+      status: 200,
+      body: { order: "desc", archived: false },
+    });
   });
 
   it("reads any other scalar, and a list, from the query", async () => {
