@@ -55,7 +55,7 @@ describe("string sources are coerced to the declared type before validation", ()
     },
   );
 
-  it.each(["abc", "", "0x10", "NaN", "Infinity", "1,5", " 2"])(
+  it.each(["abc", "", "0x10", "NaN", "Infinity", "1,5", " 2", "1e400", "-1e309"])(
     "leaves %j a string so that Zod reports it",
     async (raw) => {
       const server = await serveEndpoint("/c", echo({ page: p.Query(z.int()) }));
@@ -74,6 +74,25 @@ describe("string sources are coerced to the declared type before validation", ()
       });
     },
   );
+
+  // A spelling past the largest double would be Infinity: JSON writes it null, as if it were absent.
+  it("quotes a number too large for a double as sent, not as null", async () => {
+    const server = await serveEndpoint("/c", echo({ price: p.Query(z.number()) }));
+    const huge = `1${"0".repeat(400)}`;
+    expect(await jsonOf(server.fetch(`/c?price=${huge}`))).toEqual({
+      status: 422,
+      body: {
+        detail: [
+          {
+            loc: ["query", "price"],
+            msg: "Invalid input: expected number, received string",
+            type: "invalid_type",
+            input: huge,
+          },
+        ],
+      },
+    });
+  });
 
   it("refuses a decimal where an int is declared", async () => {
     const server = await serveEndpoint("/c", echo({ page: p.Query(z.int()) }));
