@@ -13,7 +13,11 @@ import { Readable } from "../node-builtins.ts";
 export class UploadFile {
   /** The file name the client sent, without any directory part. */
   readonly filename: string;
-  /** The part's media type, `application/octet-stream` when the client gave none. */
+  /**
+   * The part's media type, lower case, without parameters; `text/plain` when the part names none, as
+   * RFC 7578 §4.4 and browsers' own form parser read it (a browser labels a file of unknown type
+   * `application/octet-stream`).
+   */
   readonly contentType: string;
   /** The form field the file came in. */
   readonly fieldName: string;

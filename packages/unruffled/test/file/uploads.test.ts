@@ -179,6 +179,127 @@ describe("uploads are streamed and limited", () => {
     });
   });
 
+  it("reads a request without a body as one whose files and fields are all absent: 422 if one is required", async () => {
+    const optional = await serveEndpoint(
+      "/avatar",
+      echo({ avatar: p.File({ optional: true }), photos: p.File({ list: true, optional: true }) }),
+      ["POST"],
+    );
+    expect(await jsonOf(optional.fetch("/avatar", { method: "POST" }))).toEqual({
+      status: 200,
+      body: { photos: [] },
+    });
+    const required = await serveEndpoint("/upload", upload, ["POST"]);
+    expect(await jsonOf(required.fetch("/upload", { method: "POST" }))).toEqual({
+      status: 422,
+      body: { detail: [{ loc: ["body", "files"], msg: "Field required", type: "missing", input: null }] },
+    });
+    // A body that is there but says nothing of its format still cannot be read as multipart.
+    const raw = await openRaw(required.port);
+    await raw.write("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nConnection: close\r\n\r\nabc");
+    const answer = await raw.closed();
+    expect([statusOf(answer), JSON.parse(bodyOf(answer))]).toEqual([
+      415,
+      { detail: "Expected a multipart/form-data body, got no content type" },
+    ]);
+  });
+
+  it("answers a file past its limit with Connection: close, as the rest of the body is never read", async () => {
+    const server = await serveEndpoint("/upload", echo({ avatar: p.File({ maxSize: 10 }) }), ["POST"]);
+    const form = new FormData();
+    form.set("avatar", new Blob(["x".repeat(11)]), "a.png");
+    const response = await server.fetch("/upload", { method: "POST", body: form });
+    expect([response.status, response.headers.get("connection"), await response.json()]).toEqual([
+      413,
+      "close",
+      { detail: 'File "avatar" is larger than the limit of 10 bytes' },
+    ]);
+  });
+
+  it("refuses a chunked multipart body as soon as it passes the total limit", async () => {
+    const server = await serveEndpoint("/upload", upload, ["POST"], {
+      settings: { LIMITS: { ...limits, upload_size: 100 * KiB, files: 1000 } },
+    });
+    const exchange = await openRaw(server.port);
+    await exchange.write(
+      "POST /upload HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=b\r\nTransfer-Encoding: chunked\r\n\r\n",
+    );
+    const chunk = (data: Buffer) =>
+      Buffer.concat([Buffer.from(`${data.length.toString(16)}\r\n`), data, Buffer.from("\r\n")]);
+    // Files of 30 KiB, each under its own limit; no length is announced, so only counting stops them.
+    let files = 0;
+    while (!exchange.received().includes("\r\n\r\n") && files < 1000) {
+      const head = `--b\r\nContent-Disposition: form-data; name="files"; filename="f${files}.bin"\r\n\r\n`;
+      const part = Buffer.concat([Buffer.from(head), Buffer.alloc(30 * KiB, 97), Buffer.from("\r\n")]);
+      if (!(await exchange.write(chunk(part)))) break;
+      files++;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    const raw = await exchange.waitFor("bytes");
+    expect([statusOf(raw), raw.includes("\r\nconnection: close\r\n"), JSON.parse(bodyOf(raw))]).toEqual([
+      413,
+      true,
+      { detail: "Multipart body is larger than the limit of 102400 bytes" },
+    ]);
+    expect(files).toBeLessThan(1000);
+  });
+
+  it("keeps only the file name the client sent, without any folder part", async () => {
+    const server = await serveEndpoint("/upload", upload, ["POST"]);
+    const form = new FormData();
+    form.append("files", new Blob(["a"]), "C:\\Users\\ann\\report.txt");
+    form.append("files", new Blob(["b"]), "../../etc/passwd");
+    form.append("files", new Blob(["c"]), "photos/2026/cat.png");
+    const { status, body } = await jsonOf(server.fetch("/upload", { method: "POST", body: form }));
+    expect([status, (body as { files: { filename: string }[] }).files.map((file) => file.filename)]).toEqual([
+      200,
+      ["report.txt", "passwd", "cat.png"],
+    ]);
+  });
+
+  it("gives a part's media type without its parameters, and text/plain for a part that names none", async () => {
+    const server = await serveEndpoint("/upload", upload, ["POST"]);
+    const body =
+      '--b\r\nContent-Disposition: form-data; name="files"; filename="a.csv"\r\nContent-Type: Text/CSV; charset=utf-8\r\n\r\nx,y\r\n' +
+      '--b\r\nContent-Disposition: form-data; name="files"; filename="notes"\r\n\r\nhello\r\n--b--\r\n';
+    const response = server.fetch("/upload", {
+      method: "POST",
+      headers: { "content-type": "multipart/form-data; boundary=b" },
+      body,
+    });
+    // RFC 7578 §4.4 and the HTML form parser read a part without Content-Type as text/plain.
+    expect(await jsonOf(response)).toEqual({
+      status: 200,
+      body: {
+        files: [
+          { filename: "a.csv", contentType: "text/csv", size: 3 },
+          { filename: "notes", contentType: "text/plain", size: 5 },
+        ],
+        note: "",
+      },
+    });
+  });
+
+  it("reads a File parameter's alias as the field name on the wire", async () => {
+    const server = await serveEndpoint("/upload", echo({ avatar: p.File({ alias: "avatar-image" }) }), [
+      "POST",
+    ]);
+    const form = new FormData();
+    form.set("avatar-image", new Blob(["png"], { type: "image/png" }), "me.png");
+    expect(await jsonOf(server.fetch("/upload", { method: "POST", body: form }))).toEqual({
+      status: 200,
+      body: { avatar: { filename: "me.png", contentType: "image/png", size: 3 } },
+    });
+    const named = new FormData();
+    named.set("avatar", new Blob(["png"]), "me.png");
+    expect(await jsonOf(server.fetch("/upload", { method: "POST", body: named }))).toEqual({
+      status: 422,
+      body: {
+        detail: [{ loc: ["body", "avatar-image"], msg: "Field required", type: "missing", input: null }],
+      },
+    });
+  });
+
   it("gives the content as a stream too", async () => {
     const { JsonResponse } = await import("unruffled/http");
     const { endpoint } = await import("unruffled/route");
@@ -198,5 +319,74 @@ describe("uploads are streamed and limited", () => {
       status: 200,
       body: { bytes: 150_000, text: "abc" },
     });
+  });
+});
+
+describe("the default upload limits are the documented ones", () => {
+  const MiB = 1024 * KiB;
+  const anyUpload = echo({
+    files: p.File({ list: true, optional: true }),
+    note: p.Form(z.string(), { default: "" }),
+  });
+  const statusFor = async (
+    server: { fetch(url: string, init: RequestInit): Promise<Response> },
+    form: FormData,
+  ) =>
+    (await jsonOf(server.fetch("/upload", { method: "POST", body: form }))) as {
+      status: number;
+      body: unknown;
+    };
+
+  it("10 MiB a file, 10 files, 100 fields and 1 MiB a field: at the limit 200, past it 413", async () => {
+    const server = await serveEndpoint("/upload", anyUpload, ["POST"]);
+    const file = (size: number) => {
+      const form = new FormData();
+      form.set("files", new Blob([new Uint8Array(size)]), "f.bin");
+      return form;
+    };
+    const files = (count: number) => formWith(count, 1);
+    const fields = (count: number) => {
+      const form = new FormData();
+      for (let index = 0; index < count; index++) form.append(`k${index}`, "v");
+      return form;
+    };
+    const note = (size: number) => {
+      const form = new FormData();
+      form.set("note", "x".repeat(size));
+      return form;
+    };
+    const answers = [
+      await statusFor(server, file(10 * MiB)),
+      await statusFor(server, file(10 * MiB + 1)),
+      await statusFor(server, files(10)),
+      await statusFor(server, files(11)),
+      await statusFor(server, fields(100)),
+      await statusFor(server, fields(101)),
+      await statusFor(server, note(MiB)),
+      await statusFor(server, note(MiB + 1)),
+    ];
+    expect(answers.map((answer) => (answer.status === 200 ? 200 : answer))).toEqual([
+      200,
+      { status: 413, body: { detail: 'File "files" is larger than the limit of 10485760 bytes' } },
+      200,
+      { status: 413, body: { detail: "Too many files: the limit is 10" } },
+      200,
+      { status: 413, body: { detail: "Too many form fields: the limit is 100" } },
+      200,
+      { status: 413, body: { detail: 'Form field "note" is larger than the limit of 1048576 bytes' } },
+    ]);
+  });
+
+  it("50 MiB a body", async () => {
+    const server = await serveEndpoint("/upload", anyUpload, ["POST"]);
+    const exchange = await openRaw(server.port);
+    await exchange.write(
+      `POST /upload HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=b\r\nContent-Length: ${50 * MiB + 1}\r\n\r\n`,
+    );
+    const raw = await exchange.closed();
+    expect([statusOf(raw), JSON.parse(bodyOf(raw))]).toEqual([
+      413,
+      { detail: "Multipart body is larger than the limit of 52428800 bytes" },
+    ]);
   });
 });

@@ -100,6 +100,12 @@ describe("cookies", () => {
     expect(() => serializeCookie("ok", "x", { path: "/; HttpOnly" })).toThrow(
       new TypeError('Invalid cookie path "/; HttpOnly"'),
     );
+    expect(() => new JsonResponse({}).setCookie("ok", "x", { domain: "example.com; Secure" })).toThrow(
+      new TypeError('Invalid cookie domain "example.com; Secure"'),
+    );
+    expect(() => new JsonResponse({}).setCookie("ok", "x", { domain: "example.com\r\nX-Evil: 1" })).toThrow(
+      new TypeError('Invalid cookie domain "example.com\\r\\nX-Evil: 1"'),
+    );
   });
 
   it("refuses a sameSite other than Strict, Lax or None, and writes those as browsers spell them", () => {

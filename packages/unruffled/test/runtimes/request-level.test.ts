@@ -166,6 +166,19 @@ describe.each(RUNTIMES)("on %s", (runtime) => {
     });
   });
 
+  it("reads an upload request without a body as one whose files and fields are absent: 422", async () => {
+    const response = await fetch(url("/uploads"), { method: "POST" });
+    expect([response.status, await response.json()]).toEqual([
+      422,
+      {
+        detail: [
+          { loc: ["body", "report"], msg: "Field required", type: "missing", input: null },
+          { loc: ["body", "student_id"], msg: "Field required", type: "missing", input: null },
+        ],
+      },
+    ]);
+  });
+
   it("reads form fields from a URL-encoded body", async () => {
     const response = await fetch(url("/login"), {
       method: "POST",

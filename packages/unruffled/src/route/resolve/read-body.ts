@@ -70,12 +70,20 @@ export async function readFormBody(
     return { fields: await request.form() };
   }
   if (type !== "multipart/form-data") {
+    // No body at all: every file and field is absent, and validation says which were required, as
+    // a JSON or form endpoint answers the same request (FastAPI does too).
+    if (type === "" && (await request.body()).length === 0) return NO_FORM_BODY;
     throw new UnsupportedMediaTypeError(
       `Expected a multipart/form-data body, got ${type || "no content type"}`,
     );
   }
   return readMultipartBody(description, request, limits);
 }
+
+const NO_FORM_BODY: ReadBody = Object.freeze({
+  fields: Object.freeze(Object.create(null)),
+  files: Object.freeze(Object.create(null)),
+});
 
 async function readMultipartBody(
   description: EndpointDescription,

@@ -7,7 +7,7 @@ export type Coercer = (raw: string) => unknown;
 
 const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 
-/** `"2"` → 2, `"-1.5e3"` → -1500; `""`, `"0x10"`, `"NaN"`, `" 2"` stay strings. */
+/** `"2"` → 2, `"-1.5e3"` → -1500; `""`, `"0x10"`, `"NaN"`, `" 2"`, `"1e400"` stay strings. */
 export const toNumber: Coercer = (raw) => {
   // Plain digits (page numbers, ids) are the common case: read them without a regular expression.
   const length = raw.length;
@@ -21,7 +21,11 @@ export const toNumber: Coercer = (raw) => {
     }
     if (index === length) return value;
   }
-  return DECIMAL.test(raw) ? Number(raw) : raw;
+  if (!DECIMAL.test(raw)) return raw;
+  // Past the largest double (1e400) the number is Infinity, which no number schema accepts and JSON
+  // writes as null: it reaches Zod as sent, as "Infinity" does, so that the 422 quotes it.
+  const value = Number(raw);
+  return Number.isFinite(value) ? value : raw;
 };
 
 const TRUE_WORDS = new Set(["true", "1", "yes", "on"]);

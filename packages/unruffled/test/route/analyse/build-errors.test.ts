@@ -91,6 +91,40 @@ describe("rule 11: a bare default is rejected", () => {
   });
 });
 
+describe("a File parameter's maxSize lowers LIMITS.file_size, never raises it", () => {
+  const build = (maxSize: number, settings: Record<string, unknown> = {}) => {
+    const upload = endpoint({
+      params: { report: p.File({ maxSize }) },
+      returns: JsonResponse,
+      handler: () => new JsonResponse(null),
+    });
+    try {
+      createApp({ settings, routes: [path("/up", { endpoint: upload, methods: ["POST"], name: "up" })] });
+      return "built";
+    } catch (error) {
+      return error instanceof ValueError ? error.message : error;
+    }
+  };
+  const refused = (maxSize: number, limit: number) =>
+    `endpoint "up" (POST /up), parameter "report": maxSize ${maxSize} must be a positive whole number of bytes no larger than the app's LIMITS.file_size (${limit}).`;
+
+  it("refuses, when the app is built, a maxSize above the limit, or one that is not a positive whole number", () => {
+    expect([
+      build(10 * 1024 * 1024),
+      build(10 * 1024 * 1024 + 1),
+      build(2000, { LIMITS: { file_size: 1000 } }),
+      build(0),
+      build(1.5),
+    ]).toEqual([
+      "built",
+      refused(10 * 1024 * 1024 + 1, 10 * 1024 * 1024),
+      refused(2000, 1000),
+      refused(0, 10 * 1024 * 1024),
+      refused(1.5, 10 * 1024 * 1024),
+    ]);
+  });
+});
+
 describe("rule 12: Json and Form in one endpoint are rejected", () => {
   it("rejects p.Json beside p.Form", () => {
     const error = buildError({ body: p.Json(z.object({ a: z.int() })), name: p.Form(z.string()) });

@@ -2,6 +2,7 @@ import { p } from "unruffled/route";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { echo } from "../../support/echo.ts";
+import { bodyOf, openRaw } from "../../support/raw-http.ts";
 import { JSON_HEADERS, jsonOf, serveEndpoint } from "../../support/serve.ts";
 
 describe("rule 2: Path reads the {name} placeholders", () => {
@@ -138,6 +139,59 @@ describe("rule 4: Header reads HTTP headers", () => {
     expect(await jsonOf(server.fetch("/h", { headers: { "x-ids": "1, 2,3" } }))).toEqual({
       status: 200,
       body: { x_ids: [1, 2, 3] },
+    });
+  });
+});
+
+describe("rule 4: a list header may also come repeated", () => {
+  it("fills a list from the header repeated, each line split at its commas", async () => {
+    const server = await serveEndpoint(
+      "/h",
+      echo({
+        accept_language: p.Header(z.array(z.string()), { default: [] }),
+        x_ids: p.Header(z.array(z.int())),
+      }),
+    );
+    const exchange = await openRaw(server.port);
+    await exchange.write(
+      "GET /h HTTP/1.1\r\nHost: x\r\nAccept-Language: fr\r\nAccept-Language: en\r\nX-Ids: 1\r\nx-ids: 2, 3\r\nConnection: close\r\n\r\n",
+    );
+    expect(JSON.parse(bodyOf(await exchange.closed()))).toEqual({
+      accept_language: ["fr", "en"],
+      x_ids: [1, 2, 3],
+    });
+  });
+});
+
+describe("rule 10: alias names a cookie, a form field and a JSON key on the wire", () => {
+  it("reads each from its alias", async () => {
+    const cookie = await serveEndpoint(
+      "/c",
+      echo({ sessionId: p.Cookie(z.string(), { alias: "session-id" }) }),
+    );
+    expect(await jsonOf(cookie.fetch("/c", { headers: { cookie: "session-id=abc; sessionId=no" } }))).toEqual(
+      {
+        status: 200,
+        body: { sessionId: "abc" },
+      },
+    );
+    const form = await serveEndpoint("/f", echo({ userName: p.Form(z.string(), { alias: "user-name" }) }), [
+      "POST",
+    ]);
+    const fields = new URLSearchParams({ "user-name": "ann", userName: "no" });
+    expect(await jsonOf(form.fetch("/f", { method: "POST", body: fields }))).toEqual({
+      status: 200,
+      body: { userName: "ann" },
+    });
+    const json = await serveEndpoint(
+      "/j",
+      echo({ dryRun: p.Json(z.boolean(), { alias: "dry-run" }), count: p.Json(z.int()) }),
+      ["POST"],
+    );
+    const body = '{"dry-run":true,"dryRun":false,"count":2}';
+    expect(await jsonOf(json.fetch("/j", { method: "POST", headers: JSON_HEADERS, body }))).toEqual({
+      status: 200,
+      body: { dryRun: true, count: 2 },
     });
   });
 });

@@ -88,6 +88,58 @@ describe("rule 16: everything read is validated, and failures of all sources com
     });
   });
 
+  it("reports an absent field as Field required at any depth of a JSON body: a nested model, a list item", async () => {
+    const Address = z.object({ city: z.string(), zip: z.string().optional() });
+    const Order = z.object({
+      title: z.string(),
+      address: Address,
+      lines: z.array(z.object({ sku: z.string() })),
+    });
+    const server = await serveEndpoint("/orders", echo({ order: p.Json(Order) }), ["POST"]);
+    const body = '{"address":{"zip":"75001"},"lines":[{"sku":"a"},{}]}';
+    expect(await jsonOf(server.fetch("/orders", { method: "POST", headers: JSON_HEADERS, body }))).toEqual({
+      status: 422,
+      body: {
+        detail: [
+          { loc: ["body", "title"], msg: "Field required", type: "missing", input: null },
+          { loc: ["body", "address", "city"], msg: "Field required", type: "missing", input: null },
+          { loc: ["body", "lines", 1, "sku"], msg: "Field required", type: "missing", input: null },
+        ],
+      },
+    });
+  });
+
+  it("names an aliased parameter by its alias, in every source", async () => {
+    const server = await serveEndpoint(
+      "/a",
+      echo({
+        perPage: p.Query(z.int(), { alias: "per-page", le: 100 }),
+        count: p.Header(z.int(), { alias: "X-Count" }),
+        sessionId: p.Cookie(z.string(), { alias: "session-id" }),
+      }),
+    );
+    expect(await jsonOf(server.fetch("/a?per-page=500", { headers: { "x-count": "many" } }))).toEqual({
+      status: 422,
+      body: {
+        detail: [
+          {
+            loc: ["query", "per-page"],
+            msg: "Too big: expected number to be <=100",
+            type: "too_big",
+            input: 500,
+          },
+          {
+            loc: ["header", "x-count"],
+            msg: "Invalid input: expected number, received string",
+            type: "invalid_type",
+            input: "many",
+          },
+          { loc: ["cookie", "session-id"], msg: "Field required", type: "missing", input: null },
+        ],
+      },
+    });
+  });
+
   it("names a model field by the wire name the client used", async () => {
     const Paging = z.object({ pageSize: z.int().max(50).meta({ alias: "page-size" }) });
     const server = await serveEndpoint(

@@ -17,12 +17,23 @@ describe("toNumber", () => {
     expect(toNumber(raw)).toBe(expected);
   });
 
-  it.each(["", " 1", "1 ", "0x10", "1_000", "NaN", "Infinity", "1,5", "--1", "١٢"])(
-    "leaves %j as it is",
-    (raw) => {
-      expect(toNumber(raw)).toBe(raw);
-    },
-  );
+  it.each([
+    "",
+    " 1",
+    "1 ",
+    "0x10",
+    "1_000",
+    "NaN",
+    "Infinity",
+    "1,5",
+    "--1",
+    "١٢",
+    "1e400",
+    "-1e309",
+    `9${"9".repeat(400)}`,
+  ])("leaves %j as it is", (raw) => {
+    expect(toNumber(raw)).toBe(raw);
+  });
 });
 
 describe("toBoolean", () => {

@@ -55,7 +55,7 @@ describe("string sources are coerced to the declared type before validation", ()
     },
   );
 
-  it.each(["abc", "", "0x10", "NaN", "Infinity", "1,5", " 2"])(
+  it.each(["abc", "", "0x10", "NaN", "Infinity", "1,5", " 2", "1e400", "-1e309"])(
     "leaves %j a string so that Zod reports it",
     async (raw) => {
       const server = await serveEndpoint("/c", echo({ page: p.Query(z.int()) }));
@@ -74,6 +74,25 @@ describe("string sources are coerced to the declared type before validation", ()
       });
     },
   );
+
+  // A spelling past the largest double would be Infinity: JSON writes it null, as if it were absent.
+  it("quotes a number too large for a double as sent, not as null", async () => {
+    const server = await serveEndpoint("/c", echo({ price: p.Query(z.number()) }));
+    const huge = `1${"0".repeat(400)}`;
+    expect(await jsonOf(server.fetch(`/c?price=${huge}`))).toEqual({
+      status: 422,
+      body: {
+        detail: [
+          {
+            loc: ["query", "price"],
+            msg: "Invalid input: expected number, received string",
+            type: "invalid_type",
+            input: huge,
+          },
+        ],
+      },
+    });
+  });
 
   it("refuses a decimal where an int is declared", async () => {
     const server = await serveEndpoint("/c", echo({ page: p.Query(z.int()) }));
@@ -136,6 +155,26 @@ describe("string sources are coerced to the declared type before validation", ()
     });
   });
 
+  it("keeps a declared string value a string even when it spells a number or a boolean", async () => {
+    const server = await serveEndpoint(
+      "/c",
+      echo({
+        grade: p.Query(z.enum(["1", "2"])),
+        code: p.Query(z.union([z.literal(1), z.literal("01")])),
+        strict: p.Query(z.union([z.literal(false), z.literal("maybe")])),
+        on: p.Query(z.literal(true)),
+      }),
+    );
+    expect(await jsonOf(server.fetch("/c?grade=1&code=01&strict=maybe&on=TRUE"))).toEqual({
+      status: 200,
+      body: { grade: "1", code: "01", strict: "maybe", on: true },
+    });
+    expect(await jsonOf(server.fetch("/c?grade=2&code=1&strict=no&on=yes"))).toEqual({
+      status: 200,
+      body: { grade: "2", code: 1, strict: false, on: true },
+    });
+  });
+
   it("coerces path, header, cookie and form values the same way", async () => {
     const server = await serveEndpoint(
       "/c/{id}",
@@ -160,6 +199,17 @@ describe("rule 9: a bare schema's source is detected", () => {
   it("reads a scalar named like a placeholder from the path", async () => {
     const server = await serveEndpoint("/students/{id}", echo({ id: z.int() }));
     expect(await jsonOf(server.fetch("/students/3"))).toEqual({ status: 200, body: { id: 3 } });
+  });
+
+  it("reads an enum or a boolean named like a placeholder from the path", async () => {
+    const server = await serveEndpoint(
+      "/books/{order}/{archived}",
+      echo({ order: z.enum(["asc", "desc"]), archived: z.boolean() }),
+    );
+    expect(await jsonOf(server.fetch("/books/desc/off?order=asc&archived=on"))).toEqual({
+      status: 200,
+      body: { order: "desc", archived: false },
+    });
   });
 
   it("reads any other scalar, and a list, from the query", async () => {

@@ -132,6 +132,78 @@ describe("a z.date() in a string source reads its ISO 8601 string as a Date", ()
   });
 });
 
+describe("a z.date() in the path, a cookie or a form field reads the same strings", () => {
+  it("reads the path and a cookie, and refuses a day the month does not have or a time without an offset", async () => {
+    const server = await serveEndpoint(
+      "/at/{day}",
+      seen({ day: p.Path(z.date()), since: p.Cookie(z.date()) }),
+    );
+    expect(
+      await jsonOf(
+        server.fetch("/at/2026-03-02T09%3A30Z", {
+          headers: { cookie: "since=2026-03-02T10:30:00.250+01:00" },
+        }),
+      ),
+    ).toEqual({
+      status: 200,
+      body: { day: "Date 2026-03-02T09:30:00.000Z", since: "Date 2026-03-02T09:30:00.250Z" },
+    });
+    expect(
+      await jsonOf(
+        server.fetch("/at/2026-02-30T09%3A30%3A00Z", { headers: { cookie: "since=2026-03-02T09:30" } }),
+      ),
+    ).toEqual({
+      status: 422,
+      body: {
+        detail: [
+          {
+            loc: ["path", "day"],
+            msg: "Invalid input: expected date, received string",
+            type: "invalid_type",
+            input: "2026-02-30T09:30:00Z",
+          },
+          {
+            loc: ["cookie", "since"],
+            msg: "Invalid input: expected date, received string",
+            type: "invalid_type",
+            input: "2026-03-02T09:30",
+          },
+        ],
+      },
+    });
+  });
+
+  it("reads a form field, urlencoded or multipart", async () => {
+    const server = await serveEndpoint("/f", seen({ due: p.Form(z.date()) }), ["POST"]);
+    const multipart = new FormData();
+    multipart.set("due", "2026-03-02T09:30:00-02:00");
+    const answers = [
+      await jsonOf(
+        server.fetch("/f", { method: "POST", body: new URLSearchParams({ due: "2026-03-02T09:30:00Z" }) }),
+      ),
+      await jsonOf(server.fetch("/f", { method: "POST", body: multipart })),
+      await jsonOf(server.fetch("/f", { method: "POST", body: new URLSearchParams({ due: "2026-03-02" }) })),
+    ];
+    expect(answers).toEqual([
+      { status: 200, body: { due: "Date 2026-03-02T09:30:00.000Z" } },
+      { status: 200, body: { due: "Date 2026-03-02T11:30:00.000Z" } },
+      {
+        status: 422,
+        body: {
+          detail: [
+            {
+              loc: ["body", "due"],
+              msg: "Invalid input: expected date, received string",
+              type: "invalid_type",
+              input: "2026-03-02",
+            },
+          ],
+        },
+      },
+    ]);
+  });
+});
+
 describe("the document says what the server reads", () => {
   it("describes a date in a JSON body and in the query as a string of format date-time", () => {
     const app = createApp({
