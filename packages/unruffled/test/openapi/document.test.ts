@@ -553,6 +553,46 @@ describe("edge cases of the document", () => {
     });
   });
 
+  it("documents z.ipv6(), z.hostname() and z.iso.duration() by their format alone, as the other formats", () => {
+    const Host = z.object({ v6: z.ipv6(), host: z.hostname(), every: z.iso.duration() });
+    const app = createApp({ routes: [path("/hosts", { endpoint: ok([p.ResponseSpec({ model: Host })]) })] });
+    expect(
+      (app.openapi() as any).paths["/hosts"].get.responses["200"].content["application/json"].schema,
+    ).toEqual({
+      type: "object",
+      properties: {
+        v6: { type: "string", format: "ipv6" },
+        host: { type: "string", format: "hostname" },
+        every: { type: "string", format: "duration" },
+      },
+      required: ["v6", "host", "every"],
+    });
+    // A pattern of one's own beside the name is still a pattern a reader must see.
+    const own = z.object({ host: z.stringFormat("hostname", /^[a-z]+\.edu$/) });
+    const ownApp = createApp({ routes: [path("/own", { endpoint: ok([p.ResponseSpec({ model: own })]) })] });
+    expect(
+      (ownApp.openapi() as any).paths["/own"].get.responses["200"].content["application/json"].schema,
+    ).toEqual({
+      type: "object",
+      properties: { host: { type: "string", format: "hostname", pattern: "^[a-z]+\\.edu$" } },
+      required: ["host"],
+    });
+  });
+
+  it("refuses two different schemas that share one id when the app is built with the pages on", () => {
+    const first = z.object({ a: z.string() }).meta({ id: "Twin" });
+    const second = z.object({ b: z.string() }).meta({ id: "Twin" });
+    expect(() =>
+      createApp({
+        settings: { OPENAPI: { info: { title: "Twins", version: "1" }, allow_public: true } },
+        routes: [
+          path("/one", { endpoint: ok([p.ResponseSpec({ model: first })]) }),
+          path("/two", { endpoint: ok([p.ResponseSpec({ model: second })]) }),
+        ],
+      }),
+    ).toThrow('Two different schemas are named "Twin" (.meta({ id: "Twin" }))');
+  });
+
   it("documents a record over listed names as those names' properties, and no other name", () => {
     const Grants = z.object({
       all: z.record(z.enum(["read", "write"]), z.boolean()),
