@@ -105,6 +105,21 @@ describe("the generated module", () => {
     expect(source.match(/ from "[^"]+";$/gm)).toEqual([' from "unruffled/client";']);
   });
 
+  it("calls the first method of a route that has several, and leaves out a route left out of the document", () => {
+    const hello = endpoint({ returns: PlainTextResponse, handler: () => new PlainTextResponse("hi") });
+    const app = createApp({
+      routes: [
+        path("/both", { endpoint: hello, methods: ["PUT", "PATCH"], name: "replace" }),
+        path("/hidden", { endpoint: hello, name: "hidden", includeInSchema: false }),
+      ],
+    });
+    const generated = generateClient(app);
+    expect(generated.match(/^"\w+": \{"method":"\w+","path":"[^"]+"/gm)).toEqual([
+      '"replace": {"method":"PUT","path":"/both"',
+    ]);
+    expect(generated).not.toContain("hidden");
+  });
+
   it("refuses two routes with one name, naming them", () => {
     const hello = endpoint({ returns: PlainTextResponse, handler: () => new PlainTextResponse("hi") });
     const app = createApp({

@@ -1,6 +1,9 @@
 // The generated client against a running app: every place a value goes, every kind of answer.
 import { readFile } from "node:fs/promises";
 import { createServer } from "node:net";
+import { createApp } from "unruffled";
+import { PlainTextResponse } from "unruffled/http";
+import { endpoint, path } from "unruffled/route";
 import { type RunningServer, startServer } from "unruffled/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateClient } from "../../src/client-generator/index.ts";
@@ -161,6 +164,37 @@ describe("placing each value where the endpoint reads it", () => {
     const admin = await reader.admin_only({}, { headers: { authorization: "Bearer admin" } });
     expect(admin).toMatchObject({ kind: "documented", status: 200, body: { ok: true } });
   });
+  it("calls a headers function for every request, so that a token may change between calls", async () => {
+    const tokens = ["Bearer reader", "Bearer admin"];
+    const rotating = createClient({
+      baseUrl: server.url,
+      headers: () => ({ authorization: tokens.shift()! }),
+    });
+    expect(await rotating.admin_only()).toMatchObject({ kind: "documented", status: 403 });
+    expect(await rotating.admin_only()).toMatchObject({
+      kind: "documented",
+      status: 200,
+      body: { ok: true },
+    });
+    expect(tokens).toEqual([]);
+  });
+
+  it("hands its credentials option to fetch with every request", async () => {
+    const seen: RequestInit["credentials"][] = [];
+    const browserLike = createClient({
+      baseUrl: server.url,
+      credentials: "include",
+      fetch: (url, init) => {
+        seen.push(init.credentials);
+        return fetch(url, init);
+      },
+    });
+    expect(await browserLike.get_student({ student_id: 1 })).toMatchObject({
+      kind: "documented",
+      status: 200,
+    });
+    expect(seen).toEqual(["include"]);
+  });
 });
 
 describe("every answer is a branch", () => {
@@ -194,6 +228,24 @@ describe("every answer is a branch", () => {
   it("gives an undocumented status as unknown, never an exception", async () => {
     const result = await client.get_misbehave({ how: "teapot" });
     expect(result).toMatchObject({ kind: "undocumented", status: 418, body: { short: "and stout" } });
+  });
+
+  it("gives an undocumented answer that is not JSON as its text", async () => {
+    const teapot = endpoint({
+      returns: PlainTextResponse,
+      handler: () => new PlainTextResponse("short and stout", { status: 418 }),
+    });
+    const other = await startServer(createApp({ routes: [path("/misbehave", { endpoint: teapot })] }));
+    try {
+      expect(await createClient({ baseUrl: other.url }).get_misbehave({ how: "teapot" })).toMatchObject({
+        kind: "undocumented",
+        status: 418,
+        contentType: "text/plain",
+        body: "short and stout",
+      });
+    } finally {
+      await other.close();
+    }
   });
 
   it("gives a documented status whose body is not JSON, or not the documented type, as a decode failure", async () => {
