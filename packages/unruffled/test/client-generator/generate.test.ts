@@ -113,7 +113,7 @@ describe("the generated module", () => {
     const put = endpoint({
       params: { item: p.Json(Item) },
       returns: [p.ResponseSpec({ model: Item })],
-      handler: () => new JsonResponse({}),
+      handler: (_request, { item }) => new JsonResponse(item),
     });
     const generated = generateClient(
       createApp({ routes: [path("/items", { endpoint: put, methods: ["PUT"], name: "put_item" })] }),
