@@ -440,6 +440,40 @@ describe("what the page promises of records and ids", () => {
     expect(made.headers.get("x-request-id")).toMatch(GENERATED_ID);
   });
 
+  it("logs an answer its model refuses as a ResponseValidationError with endpoint, status and the field's path", async () => {
+    const refused = captured();
+    const page = endpoint({
+      returns: [p.ResponseSpec({ model: z.object({ email: z.email() }) })],
+      handler: () => new JsonResponse({ email: "not an address" }),
+    });
+    const strictApp = createApp({
+      settings: { RESPONSES: { validate: "strict" }, LOGGING: { destination: refused.destination } },
+      routes: [path("/page", { endpoint: page, name: "page" })],
+    });
+    const response = await testClient(strictApp).get("/page", { headers: { "x-request-id": "req-8" } });
+    expect([response.status, response.json()]).toEqual([500, { detail: "Internal Server Error" }]);
+    expect(refused.records).toEqual([
+      {
+        ...base,
+        level: 50,
+        err: {
+          type: "ResponseValidationError",
+          name: "ResponseValidationError",
+          message:
+            'endpoint "page" (GET /page) answered 200 with a body that its model refuses: email: Invalid email address',
+          stack: expect.stringContaining("ResponseValidationError"),
+          endpoint: 'endpoint "page" (GET /page)',
+          status: 200,
+          path: "email",
+        },
+        reqId: "req-8",
+        method: "GET",
+        path: "/page",
+        msg: "Unhandled error while answering a request",
+      },
+    ]);
+  });
+
   it("logs an event stream that fails once its answer began with err, reqId, method and path, and closes it", async () => {
     const streamLog = captured();
     const failing = endpoint({
