@@ -144,6 +144,7 @@ describe("the generated module", () => {
       routes: [
         path("/both", { endpoint: hello, methods: ["PUT", "PATCH"], name: "replace" }),
         path("/hidden", { endpoint: hello, name: "hidden", includeInSchema: false }),
+        path("/internal", { includeInSchema: false, routes: [path("/hidden-too", { endpoint: hello })] }),
       ],
     });
     const generated = generateClient(app);

@@ -2,6 +2,7 @@ import { createApp, exceptionHandler, RequestValidationError, ValueError } from 
 import { JsonResponse } from "unruffled/http";
 import { generateOpenApi } from "unruffled/openapi";
 import { endpoint, p, path } from "unruffled/route";
+import { testClient } from "unruffled/testing";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { envelopeValidationHandler, fixtureApp } from "./fixture-app.ts";
@@ -422,6 +423,24 @@ describe("the validation-error response follows the app's own handler", () => {
 describe("edge cases of the document", () => {
   const ok = (returns: any, params: any = {}) =>
     endpoint({ params, returns, handler: () => new JsonResponse({}) });
+
+  it("leaves a whole group with includeInSchema: false out of the document, and still serves it", async () => {
+    const app = createApp({
+      routes: [
+        path("/public", { endpoint: ok(JsonResponse), name: "public" }),
+        path("/internal", {
+          includeInSchema: false,
+          routes: [
+            path("/health", { endpoint: ok(JsonResponse) }),
+            path("/metrics", { endpoint: ok(JsonResponse) }),
+          ],
+        }),
+      ],
+    });
+    expect(Object.keys(app.openapi().paths ?? {})).toEqual(["/public"]);
+    const response = await testClient(app).get("/internal/metrics");
+    expect([response.status, response.json()]).toEqual([200, {}]);
+  });
 
   it("uses a default info without OPENAPI settings", () => {
     const app = createApp({ routes: [path("/ping", { endpoint: ok(JsonResponse) })] });
