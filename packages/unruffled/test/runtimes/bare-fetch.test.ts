@@ -28,6 +28,11 @@ describe.each(["bun", "deno"] as const)("app.fetch given to %s's own server", (r
     expect(invalid.status).toBe(422);
   });
 
+  it("leaves the client's address unknown, as the page says of a bare app.fetch", async () => {
+    const response = await fetch(url("/client"));
+    expect(await response.json()).toEqual({ scheme: "http", origin: server.origin });
+  });
+
   it("does not take an answer delivered in full for a client that left", async () => {
     for (const label of ["b1", "b2"]) {
       const response = await fetch(url(`/watched?label=${label}`));
