@@ -240,6 +240,8 @@ function isZodsOwnPattern(schema: z.core.$ZodType, pattern: string): boolean {
   for (const check of checks) {
     const def = check._zod.def as { check?: string; pattern?: RegExp };
     if (def.check !== "string_format" || def.pattern?.source !== pattern) continue;
+    // `z.hostname()` is a custom format, made with its regex as an argument: a fresh check has none.
+    if ((def as { format?: string }).format === "hostname") return pattern === z.regexes.hostname.source;
     const Check = check.constructor as new (def: object) => z.core.$ZodType;
     const fresh = new Check({ ...def, pattern: undefined })._zod.def as { pattern?: RegExp };
     return fresh.pattern?.source === pattern;

@@ -4,9 +4,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createApp } from "unruffled";
-import { PlainTextResponse } from "unruffled/http";
-import { endpoint, path } from "unruffled/route";
+import { JsonResponse, PlainTextResponse } from "unruffled/http";
+import { endpoint, p, path } from "unruffled/route";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { generateClient } from "../../src/client-generator/index.ts";
 import { generateOpenApi } from "../../src/openapi/index.ts";
 import { runCli } from "../cli/support/cli-process.ts";
@@ -103,6 +104,54 @@ describe("the generated module", () => {
 
   it("imports nothing but the unruffled/client runtime", () => {
     expect(source.match(/ from "[^"]+";$/gm)).toEqual([' from "unruffled/client";']);
+  });
+
+  it("splits a model with a date used both ways into <Name>_Input and <Name>_Output, a default optional in the input", () => {
+    const Item = z
+      .object({ name: z.string(), added: z.date(), size: z.int().default(1) })
+      .meta({ id: "Item" });
+    const put = endpoint({
+      params: { item: p.Json(Item) },
+      returns: [p.ResponseSpec({ model: Item })],
+      handler: (_request, { item }) => new JsonResponse(item),
+    });
+    const generated = generateClient(
+      createApp({ routes: [path("/items", { endpoint: put, methods: ["PUT"], name: "put_item" })] }),
+    );
+    expect(generated).toContain(
+      [
+        "export interface Item_Input {",
+        "  name: string;",
+        "  added: string | Date;",
+        "  size?: number;",
+        "}",
+        "",
+        "export interface Item_Output {",
+        "  name: string;",
+        "  added: string;",
+        "  size: number;",
+        "}",
+      ].join("\n"),
+    );
+    expect(generated).toContain("export interface PutItemParams {\n  item: Item_Input;\n}");
+    expect(generated).toContain('  | Answer<200, "application/json", Item_Output>\n');
+    expect(generated).not.toMatch(/interface Item \{/);
+  });
+
+  it("calls the first method of a route that has several, and leaves out a route left out of the document", () => {
+    const hello = endpoint({ returns: PlainTextResponse, handler: () => new PlainTextResponse("hi") });
+    const app = createApp({
+      routes: [
+        path("/both", { endpoint: hello, methods: ["PUT", "PATCH"], name: "replace" }),
+        path("/hidden", { endpoint: hello, name: "hidden", includeInSchema: false }),
+        path("/internal", { includeInSchema: false, routes: [path("/hidden-too", { endpoint: hello })] }),
+      ],
+    });
+    const generated = generateClient(app);
+    expect(generated.match(/^"\w+": \{"method":"\w+","path":"[^"]+"/gm)).toEqual([
+      '"replace": {"method":"PUT","path":"/both"',
+    ]);
+    expect(generated).not.toContain("hidden");
   });
 
   it("refuses two routes with one name, naming them", () => {

@@ -1,8 +1,13 @@
 // The generated client against a running app: every place a value goes, every kind of answer.
 import { readFile } from "node:fs/promises";
 import { createServer } from "node:net";
+import { waitFor } from "process-support";
+import { createApp } from "unruffled";
+import { EventStreamResponse, PlainTextResponse } from "unruffled/http";
+import { endpoint, p, path } from "unruffled/route";
 import { type RunningServer, startServer } from "unruffled/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { generateClient } from "../../src/client-generator/index.ts";
 import { type Client, createClient } from "./fixture-client.generated.ts";
 import { clientFixtureApp } from "./fixture-client-app.ts";
@@ -161,6 +166,37 @@ describe("placing each value where the endpoint reads it", () => {
     const admin = await reader.admin_only({}, { headers: { authorization: "Bearer admin" } });
     expect(admin).toMatchObject({ kind: "documented", status: 200, body: { ok: true } });
   });
+  it("calls a headers function for every request, so that a token may change between calls", async () => {
+    const tokens = ["Bearer reader", "Bearer admin"];
+    const rotating = createClient({
+      baseUrl: server.url,
+      headers: () => ({ authorization: tokens.shift()! }),
+    });
+    expect(await rotating.admin_only()).toMatchObject({ kind: "documented", status: 403 });
+    expect(await rotating.admin_only()).toMatchObject({
+      kind: "documented",
+      status: 200,
+      body: { ok: true },
+    });
+    expect(tokens).toEqual([]);
+  });
+
+  it("hands its credentials option to fetch with every request", async () => {
+    const seen: RequestInit["credentials"][] = [];
+    const browserLike = createClient({
+      baseUrl: server.url,
+      credentials: "include",
+      fetch: (url, init) => {
+        seen.push(init.credentials);
+        return fetch(url, init);
+      },
+    });
+    expect(await browserLike.get_student({ student_id: 1 })).toMatchObject({
+      kind: "documented",
+      status: 200,
+    });
+    expect(seen).toEqual(["include"]);
+  });
 });
 
 describe("every answer is a branch", () => {
@@ -194,6 +230,24 @@ describe("every answer is a branch", () => {
   it("gives an undocumented status as unknown, never an exception", async () => {
     const result = await client.get_misbehave({ how: "teapot" });
     expect(result).toMatchObject({ kind: "undocumented", status: 418, body: { short: "and stout" } });
+  });
+
+  it("gives an undocumented answer that is not JSON as its text", async () => {
+    const teapot = endpoint({
+      returns: PlainTextResponse,
+      handler: () => new PlainTextResponse("short and stout", { status: 418 }),
+    });
+    const other = await startServer(createApp({ routes: [path("/misbehave", { endpoint: teapot })] }));
+    try {
+      expect(await createClient({ baseUrl: other.url }).get_misbehave({ how: "teapot" })).toMatchObject({
+        kind: "undocumented",
+        status: 418,
+        contentType: "text/plain",
+        body: "short and stout",
+      });
+    } finally {
+      await other.close();
+    }
   });
 
   it("gives a documented status whose body is not JSON, or not the documented type, as a decode failure", async () => {
@@ -270,6 +324,55 @@ describe("event streams", () => {
     for await (const event of result.events) {
       expect(event.data).toEqual({ n: 0 });
       break;
+    }
+  });
+});
+
+describe("event streams end their request", () => {
+  it("closes the request on the server when the loop breaks, and when the call's signal aborts", async () => {
+    const closed: string[] = [];
+    const endless = endpoint({
+      params: { from: p.Query(z.int(), { default: 0 }) },
+      returns: [p.ResponseSpec({ model: z.object({ n: z.int() }), content_type: "text/event-stream" })],
+      handler: (_request, { from }) =>
+        new EventStreamResponse(
+          (async function* () {
+            try {
+              for (let n = from; ; n++) {
+                yield { data: { n }, id: String(n) };
+                await new Promise((resolve) => setTimeout(resolve, 20));
+              }
+            } finally {
+              closed.push(`from ${from}`);
+            }
+          })(),
+        ),
+    });
+    const other = await startServer(createApp({ routes: [path("/ticks", { endpoint: endless })] }));
+    try {
+      const streams = createClient({ baseUrl: other.url });
+      const broken = await streams.ticks({ from: 1 });
+      if (broken.kind !== "documented" || broken.contentType !== "text/event-stream")
+        throw new Error("no stream");
+      for await (const event of broken.events) {
+        expect(event.data).toEqual({ n: 1 });
+        break;
+      }
+      await waitFor("the source closed after break", () => (closed.includes("from 1") ? true : undefined));
+      const controller = new AbortController();
+      const aborted = await streams.ticks({ from: 100 }, { signal: controller.signal });
+      if (aborted.kind !== "documented" || aborted.contentType !== "text/event-stream")
+        throw new Error("no stream");
+      const seen: number[] = [];
+      for await (const event of aborted.events) {
+        seen.push(event.data.n);
+        if (seen.length === 2) controller.abort();
+      }
+      expect(seen).toEqual([100, 101]);
+      await waitFor("the source closed after abort", () => (closed.includes("from 100") ? true : undefined));
+      expect(closed).toEqual(["from 1", "from 100"]);
+    } finally {
+      await other.close();
     }
   });
 });

@@ -3,8 +3,9 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { waitFor } from "process-support";
 import { type AppOptions, createApp, createLogger, type LoggingSettings } from "unruffled";
-import { JsonResponse, PlainTextResponse } from "unruffled/http";
+import { EventStreamResponse, JsonResponse, PlainTextResponse } from "unruffled/http";
 import { endpoint, p, path } from "unruffled/route";
 import { startServer, testClient } from "unruffled/testing";
 import { describe, expect, it } from "vitest";
@@ -415,5 +416,102 @@ describe("levels and settings", () => {
     });
     expect(stdout).toBe("");
     expect(JSON.parse(stderr)).toMatchObject({ reqId: "to-fd-2", path: "/hello", status: 200 });
+  });
+});
+
+describe("what the page promises of records and ids", () => {
+  it("redacts set-cookie when a handler logs an answer's headers itself", async () => {
+    const own = captured();
+    const ownApp = appLogging({ level: "info", destination: own.destination });
+    ownApp.logger.info({ headers: { "set-cookie": "session=secret", "content-type": "text/plain" } }, "sent");
+    expect(own.records).toEqual([
+      { ...base, headers: { "set-cookie": "[Redacted]", "content-type": "text/plain" }, msg: "sent" },
+    ]);
+  });
+
+  it("access_log: false still echoes a client's id and gives a new one to a request without", async () => {
+    const none = captured();
+    const noAccessClient = testClient(
+      appLogging({ level: "info", access_log: false, destination: none.destination }),
+    );
+    const kept = await noAccessClient.get("/hello", { headers: { "x-request-id": "req-6" } });
+    const made = await noAccessClient.get("/hello");
+    expect([kept.headers.get("x-request-id"), none.records]).toEqual(["req-6", []]);
+    expect(made.headers.get("x-request-id")).toMatch(GENERATED_ID);
+  });
+
+  it("logs an answer its model refuses as a ResponseValidationError with endpoint, status and the field's path", async () => {
+    const refused = captured();
+    const page = endpoint({
+      returns: [p.ResponseSpec({ model: z.object({ email: z.email() }) })],
+      handler: () => new JsonResponse({ email: "not an address" }),
+    });
+    const strictApp = createApp({
+      settings: { RESPONSES: { validate: "strict" }, LOGGING: { destination: refused.destination } },
+      routes: [path("/page", { endpoint: page, name: "page" })],
+    });
+    const response = await testClient(strictApp).get("/page", { headers: { "x-request-id": "req-8" } });
+    expect([response.status, response.json()]).toEqual([500, { detail: "Internal Server Error" }]);
+    expect(refused.records).toEqual([
+      {
+        ...base,
+        level: 50,
+        err: {
+          type: "ResponseValidationError",
+          name: "ResponseValidationError",
+          message:
+            'endpoint "page" (GET /page) answered 200 with a body that its model refuses: email: Invalid email address',
+          stack: expect.stringContaining("ResponseValidationError"),
+          endpoint: 'endpoint "page" (GET /page)',
+          status: 200,
+          path: "email",
+        },
+        reqId: "req-8",
+        method: "GET",
+        path: "/page",
+        msg: "Unhandled error while answering a request",
+      },
+    ]);
+  });
+
+  it("logs an event stream that fails once its answer began with err, reqId, method and path, and closes it", async () => {
+    const streamLog = captured();
+    const failing = endpoint({
+      returns: EventStreamResponse,
+      handler: () =>
+        new EventStreamResponse(
+          (async function* () {
+            yield { data: { n: 1 } };
+            throw new Error("the feed went away");
+          })(),
+        ),
+    });
+    const streamApp = createApp({
+      settings: { LOGGING: { level: "warn", destination: streamLog.destination } },
+      routes: [path("/feed", { endpoint: failing })],
+    });
+    const server = await startServer(streamApp);
+    try {
+      const response = await server.fetch("/feed?since=3", { headers: { "x-request-id": "req-7" } });
+      expect(response.status).toBe(200);
+      // The stream never ends properly: its connection is closed, so reading to the end fails.
+      await expect(response.text()).rejects.toThrow();
+      const record = await waitFor("the stream's error record", () => streamLog.records[0]);
+      expect(record).toEqual({
+        ...base,
+        level: 50,
+        err: {
+          type: "Error",
+          message: "the feed went away",
+          stack: expect.stringContaining("the feed went away"),
+        },
+        reqId: "req-7",
+        method: "GET",
+        path: "/feed",
+        msg: "An event stream failed after its answer began; its connection was closed",
+      });
+    } finally {
+      await server.close();
+    }
   });
 });

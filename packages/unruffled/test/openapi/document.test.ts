@@ -2,6 +2,7 @@ import { createApp, exceptionHandler, RequestValidationError, ValueError } from 
 import { JsonResponse } from "unruffled/http";
 import { generateOpenApi } from "unruffled/openapi";
 import { endpoint, p, path } from "unruffled/route";
+import { testClient } from "unruffled/testing";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { envelopeValidationHandler, fixtureApp } from "./fixture-app.ts";
@@ -423,6 +424,24 @@ describe("edge cases of the document", () => {
   const ok = (returns: any, params: any = {}) =>
     endpoint({ params, returns, handler: () => new JsonResponse({}) });
 
+  it("leaves a whole group with includeInSchema: false out of the document, and still serves it", async () => {
+    const app = createApp({
+      routes: [
+        path("/public", { endpoint: ok(JsonResponse), name: "public" }),
+        path("/internal", {
+          includeInSchema: false,
+          routes: [
+            path("/health", { endpoint: ok(JsonResponse) }),
+            path("/metrics", { endpoint: ok(JsonResponse) }),
+          ],
+        }),
+      ],
+    });
+    expect(Object.keys(app.openapi().paths ?? {})).toEqual(["/public"]);
+    const response = await testClient(app).get("/internal/metrics");
+    expect([response.status, response.json()]).toEqual([200, {}]);
+  });
+
   it("uses a default info without OPENAPI settings", () => {
     const app = createApp({ routes: [path("/ping", { endpoint: ok(JsonResponse) })] });
     expect(app.openapi()).toEqual({
@@ -551,6 +570,46 @@ describe("edge cases of the document", () => {
       ...expected,
       required: ["at", "day", "email", "id", "host", "backup", "html5", "code", "token"],
     });
+  });
+
+  it("documents z.ipv6(), z.hostname() and z.iso.duration() by their format alone, as the other formats", () => {
+    const Host = z.object({ v6: z.ipv6(), host: z.hostname(), every: z.iso.duration() });
+    const app = createApp({ routes: [path("/hosts", { endpoint: ok([p.ResponseSpec({ model: Host })]) })] });
+    expect(
+      (app.openapi() as any).paths["/hosts"].get.responses["200"].content["application/json"].schema,
+    ).toEqual({
+      type: "object",
+      properties: {
+        v6: { type: "string", format: "ipv6" },
+        host: { type: "string", format: "hostname" },
+        every: { type: "string", format: "duration" },
+      },
+      required: ["v6", "host", "every"],
+    });
+    // A pattern of one's own beside the name is still a pattern a reader must see.
+    const own = z.object({ host: z.stringFormat("hostname", /^[a-z]+\.edu$/) });
+    const ownApp = createApp({ routes: [path("/own", { endpoint: ok([p.ResponseSpec({ model: own })]) })] });
+    expect(
+      (ownApp.openapi() as any).paths["/own"].get.responses["200"].content["application/json"].schema,
+    ).toEqual({
+      type: "object",
+      properties: { host: { type: "string", format: "hostname", pattern: "^[a-z]+\\.edu$" } },
+      required: ["host"],
+    });
+  });
+
+  it("refuses two different schemas that share one id when the app is built with the pages on", () => {
+    const first = z.object({ a: z.string() }).meta({ id: "Twin" });
+    const second = z.object({ b: z.string() }).meta({ id: "Twin" });
+    expect(() =>
+      createApp({
+        settings: { OPENAPI: { info: { title: "Twins", version: "1" }, allow_public: true } },
+        routes: [
+          path("/one", { endpoint: ok([p.ResponseSpec({ model: first })]) }),
+          path("/two", { endpoint: ok([p.ResponseSpec({ model: second })]) }),
+        ],
+      }),
+    ).toThrow('Two different schemas are named "Twin" (.meta({ id: "Twin" }))');
   });
 
   it("documents a record over listed names as those names' properties, and no other name", () => {

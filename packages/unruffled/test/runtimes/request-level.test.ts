@@ -92,6 +92,7 @@ describe.each(RUNTIMES)("on %s", (runtime) => {
     expect(malformed.status).toBe(400);
     expect(((await malformed.json()) as { detail: string }).detail).toMatch(/^Malformed JSON body: ./);
     const deep = await fetch(target, { method: "POST", headers, body: `${"[".repeat(70)}${"]".repeat(70)}` });
+    expect(deep.status).toBe(400);
     expect(await deep.json()).toEqual({
       detail: "Malformed JSON body: nested deeper than the limit of 64 levels",
     });
@@ -186,6 +187,23 @@ describe.each(RUNTIMES)("on %s", (runtime) => {
     });
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ username: "ada", remember: true });
+  });
+
+  it("refuses more form fields than LIMITS.fields with 413, urlencoded and multipart", async () => {
+    const many = new URLSearchParams({ username: "ada" });
+    for (let index = 0; index < 100; index++) many.append(`f${index}`, "1");
+    const urlencoded = await fetch(url("/login"), { method: "POST", body: many });
+    expect([urlencoded.status, await urlencoded.json()]).toEqual([
+      413,
+      { detail: "Too many form fields: the limit is 100" },
+    ]);
+    const form = new FormData();
+    for (const [name, value] of many) form.append(name, value);
+    const multipart = await fetch(url("/uploads"), { method: "POST", body: form });
+    expect([multipart.status, await multipart.json()]).toEqual([
+      413,
+      { detail: "Too many form fields: the limit is 100" },
+    ]);
   });
 
   it("refuses a file past its size limit with 413", async () => {
