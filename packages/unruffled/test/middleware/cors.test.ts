@@ -358,3 +358,68 @@ describe("cors()", () => {
     );
   });
 });
+
+describe("audit: cors() limits from docs/middleware-and-lifecycle.md", () => {
+  it("compares an origin of at most 512 characters; a longer one is refused without reaching the function", async () => {
+    const asked: number[] = [];
+    const server = await serveWithCors({
+      origins: (origin) => {
+        asked.push(origin.length);
+        return true;
+      },
+    });
+    const at512 = `https://${"a".repeat(500)}.com`;
+    const at513 = `https://${"a".repeat(501)}.com`;
+    expect([at512.length, at513.length]).toEqual([512, 513]);
+    const allowed = await wireRequest(server.url, "GET", "/items", { origin: at512 });
+    const refused = await wireRequest(server.url, "GET", "/items", { origin: at513 });
+    expect([corsHeadersOf(allowed.headers), corsHeadersOf(refused.headers), asked]).toEqual([
+      { "access-control-allow-origin": at512, vary: "Origin" },
+      { vary: "Origin" },
+      [512],
+    ]);
+  });
+
+  it("refuses with 400 a preflight whose Access-Control-Request-Headers is longer than 4 KiB or not a list of names", async () => {
+    const server = await serveWithCors({ origins: [APP] });
+    const names = (length: number) => `x-${"a".repeat(length - 2)}`;
+    const at4096 = await wireRequest(
+      server.url,
+      "OPTIONS",
+      "/items",
+      preflight("POST", APP, { "access-control-request-headers": names(4096) }),
+    );
+    const expected = {
+      detail: "CORS preflight refused: Access-Control-Request-Headers is not a short list of header names.",
+    };
+    const answers = [];
+    for (const requested of [names(4097), "x-token, x token", "x-token;q=1"]) {
+      const answer = await wireRequest(
+        server.url,
+        "OPTIONS",
+        "/items",
+        preflight("POST", APP, { "access-control-request-headers": requested }),
+      );
+      answers.push([answer.status, corsHeadersOf(answer.headers), JSON.parse(answer.body.toString())]);
+    }
+    expect([at4096.status, at4096.headers["access-control-allow-headers"]]).toEqual([204, names(4096)]);
+    expect(answers).toEqual([
+      [400, { vary: "Origin" }, expected],
+      [400, { vary: "Origin" }, expected],
+      [400, { vary: "Origin" }, expected],
+    ]);
+  });
+
+  it("adds nothing for an empty list of origins: no CORS header and no Vary, the preflight a 400", async () => {
+    const server = await serveWithCors({ origins: [] });
+    const simple = await wireRequest(server.url, "GET", "/items", { origin: APP });
+    const asked = await wireRequest(server.url, "OPTIONS", "/items", preflight("POST"));
+    expect([
+      simple.status,
+      corsHeadersOf(simple.headers),
+      asked.status,
+      corsHeadersOf(asked.headers),
+      JSON.parse(asked.body.toString()),
+    ]).toEqual([200, {}, 400, {}, { detail: "CORS preflight refused: the origin is not allowed." }]);
+  });
+});
