@@ -1,6 +1,6 @@
 import type { ServerResponse } from "node:http";
 import { createApp } from "unruffled";
-import { HttpRequest, JsonResponse, PlainTextResponse, type RawRequest } from "unruffled/http";
+import { HttpRequest, JsonResponse, PlainTextResponse, type RawRequest, WebBodySource } from "unruffled/http";
 import { endpoint, path } from "unruffled/route";
 import { startServer, testClient } from "unruffled/testing";
 import { describe, expect, it } from "vitest";
@@ -285,5 +285,43 @@ describe("app.close() and the work after the answer", () => {
     expect(elapsed).toBeGreaterThanOrEqual(timeout - 20);
     expect(elapsed).toBeLessThan(5_000);
     never.open();
+  });
+});
+
+describe("audit: app.handle() and the work after the answer", () => {
+  it("runs no onStartup hook; runs the tasks once the caller has the response, or at startWork(request) when told false", async () => {
+    const events: string[] = [];
+    const queuing = endpoint({
+      returns: PlainTextResponse,
+      handler: (request) => {
+        const id = request.headers["x-request-id"];
+        events.push(`handler ${id}`);
+        request.afterResponse(() => void events.push(`task ${id}`));
+        return new PlainTextResponse("queued");
+      },
+    });
+    const app = createApp({
+      routes: [path("/queue", { endpoint: queuing })],
+      onStartup: () => void events.push("startup"),
+    });
+    const request = (id: string) =>
+      app.createRequest({
+        method: "GET",
+        url: "/queue",
+        headers: { "x-request-id": id },
+        socket: undefined,
+        body: new WebBodySource(null, null),
+      });
+    const first = await app.handle(request("a"));
+    await app.settled();
+    expect([first.status, first.body, events]).toEqual([200, "queued", ["handler a", "task a"]]);
+    const held = request("b");
+    const second = await app.handle(held, false);
+    await app.settled();
+    expect([second.status, events]).toEqual([200, ["handler a", "task a", "handler b"]]);
+    app.startWork(held);
+    await app.settled();
+    await app.startup();
+    expect(events).toEqual(["handler a", "task a", "handler b", "task b", "startup"]);
   });
 });
