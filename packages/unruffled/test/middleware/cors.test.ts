@@ -423,3 +423,34 @@ describe("audit: cors() limits from docs/middleware-and-lifecycle.md", () => {
     ]).toEqual([200, {}, 400, {}, { detail: "CORS preflight refused: the origin is not allowed." }]);
   });
 });
+
+describe("audit: the answer's CORS headers are cors()'s", () => {
+  it("replaces a handler's own grant for an allowed origin: no credentials or exposed headers cors() was not given", async () => {
+    const granting = endpoint({
+      returns: JsonResponse,
+      handler: () =>
+        new JsonResponse(
+          { ok: true },
+          {
+            headers: {
+              "access-control-allow-origin": "https://other.example",
+              "access-control-allow-credentials": "true",
+              "access-control-expose-headers": "x-secret",
+            },
+          },
+        ),
+    });
+    const listed = await serve([path("/grant", { endpoint: granting })], {
+      middleware: [cors({ origins: [APP] })],
+    });
+    const anyone = await serve([path("/grant", { endpoint: granting })], {
+      middleware: [cors({ origins: "*" })],
+    });
+    const fromListed = await wireRequest(listed.url, "GET", "/grant", { origin: APP });
+    const fromAnyone = await wireRequest(anyone.url, "GET", "/grant", { origin: APP });
+    expect([corsHeadersOf(fromListed.headers), corsHeadersOf(fromAnyone.headers)]).toEqual([
+      { "access-control-allow-origin": APP, vary: "Origin" },
+      { "access-control-allow-origin": "*" },
+    ]);
+  });
+});
