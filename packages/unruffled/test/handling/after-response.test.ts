@@ -325,3 +325,23 @@ describe("audit: app.handle() and the work after the answer", () => {
     expect(events).toEqual(["handler a", "task a", "handler b", "task b", "startup"]);
   });
 });
+
+describe("audit: a task that queues another", () => {
+  it("runs it after those queued before it, one after another; the test client waits for it", async () => {
+    const ran: string[] = [];
+    const chained = endpoint({
+      returns: PlainTextResponse,
+      handler: (request) => {
+        request.afterResponse(async () => {
+          ran.push("first");
+          request.afterResponse(() => void ran.push("queued by first"));
+        });
+        request.afterResponse(() => void ran.push("second"));
+        return new PlainTextResponse("ok");
+      },
+    });
+    const app = createApp({ routes: [path("/chain", { endpoint: chained })] });
+    const response = await testClient(app).get("/chain");
+    expect([response.status, ran]).toEqual([200, ["first", "second", "queued by first"]]);
+  });
+});
