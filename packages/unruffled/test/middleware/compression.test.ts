@@ -298,3 +298,42 @@ describe("audit: compression() defaults and exceptions from docs/middleware-and-
     ]).toEqual([undefined, "br", "gzip", undefined]);
   });
 });
+
+describe("audit: compression()'s threshold and types", () => {
+  it("counts the threshold in bytes: 1,023 bytes go as they are, without Vary; 1,024 are compressed", async () => {
+    const below = "é".repeat(511) + "a"; // 512 characters, 1,023 bytes of UTF-8
+    const at = "é".repeat(512); // 512 characters, 1,024 bytes
+    const server = await serve(
+      [
+        path("/below", { endpoint: answering(() => new PlainTextResponse(below)) }),
+        path("/at", { endpoint: answering(() => new PlainTextResponse(at)) }),
+      ],
+      { middleware: [compression()] },
+    );
+    const sent = await wireRequest(server.url, "GET", "/below", { "accept-encoding": "gzip" });
+    const compressed = await wireRequest(server.url, "GET", "/at", { "accept-encoding": "gzip" });
+    expect([sent.headers["content-encoding"], sent.headers.vary, sent.body.toString()]).toEqual([
+      undefined,
+      undefined,
+      below,
+    ]);
+    expect([
+      compressed.headers["content-encoding"],
+      compressed.headers.vary,
+      gunzipSync(compressed.body).toString(),
+    ]).toEqual(["gzip", "Accept-Encoding", at]);
+  });
+
+  it("compresses the content types `types` names, and never an event stream even when they include it", async () => {
+    const server = await serve(routes, { middleware: [compression({ types: /^(?:image\/png|text\/)/ })] });
+    const image = await wireRequest(server.url, "GET", "/image", { "accept-encoding": "gzip" });
+    const events = await wireRequest(server.url, "GET", "/events", { "accept-encoding": "gzip" });
+    const json = await wireRequest(server.url, "GET", "/rows", { "accept-encoding": "gzip" });
+    expect([
+      image.headers["content-encoding"],
+      gunzipSync(image.body).equals(Buffer.alloc(4_000, 1)),
+      events.headers["content-encoding"],
+      json.headers["content-encoding"],
+    ]).toEqual(["gzip", true, undefined, undefined]);
+  });
+});
