@@ -603,3 +603,44 @@ describe("audit: an event whose id or type holds a line break, over HTTP", () =>
     ]);
   });
 });
+
+describe("audit: the heartbeat's default", () => {
+  /** A source that never yields, as a quiet feed does; closing it is allowed. */
+  const quietSource = () => ({
+    [Symbol.asyncIterator]: () => ({
+      next: () => new Promise<IteratorResult<{ data: Seats }>>(() => {}),
+      return: async () => ({ done: true as const, value: undefined }),
+    }),
+  });
+  const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+  it("is a comment after 15 seconds without an event; heartbeat: 0 sends none", async () => {
+    // The stream's clock is faked: the test waits for no real interval.
+    vi.useFakeTimers({ toFake: ["setInterval", "clearInterval"] });
+    const byDefault = new EventStreamResponse(quietSource()).body;
+    const without = new EventStreamResponse(quietSource(), { heartbeat: 0 }).body;
+    try {
+      const sent = { byDefault: "", without: "" };
+      byDefault.on("data", (chunk) => (sent.byDefault += chunk));
+      without.on("data", (chunk) => (sent.without += chunk));
+      await turn();
+      vi.advanceTimersByTime(14_999);
+      await turn();
+      const before = { ...sent };
+      vi.advanceTimersByTime(1);
+      await turn();
+      const atFifteenSeconds = sent.byDefault;
+      vi.advanceTimersByTime(3_600_000);
+      await turn();
+      expect([before, atFifteenSeconds, sent.without]).toEqual([
+        { byDefault: ": connected\n\n", without: ": connected\n\n" },
+        ": connected\n\n: heartbeat\n\n",
+        ": connected\n\n",
+      ]);
+    } finally {
+      byDefault.destroy();
+      without.destroy();
+      vi.useRealTimers();
+    }
+  });
+});

@@ -727,3 +727,27 @@ describe("audit: dependencies.md promises", () => {
     ]);
   });
 });
+
+describe("audit: once per request, across the app's, a group's and the endpoint's", () => {
+  it("resolves a dependency once when a group runs it and the endpoint asks for it too", async () => {
+    let resolved = 0;
+    const currentUser = dependency({
+      params: { user: p.Header(z.string(), { alias: "X-User" }) },
+      resolve: (_request, { user }) => ({ name: user, call: ++resolved }),
+    });
+    const me = endpoint({
+      params: { user: p.Depends(currentUser) },
+      returns: JsonResponse,
+      handler: (_request, { user }) => new JsonResponse(user),
+    });
+    const app = createApp({
+      dependencies: [currentUser],
+      routes: [path("/team", { dependencies: [currentUser], routes: [path("/me", { endpoint: me })] })],
+    });
+    const response = await testClient(app).get("/team/me", { headers: { "x-user": "ann" } });
+    expect([response.status, response.json(), resolved]).toEqual([200, { name: "ann", call: 1 }, 1]);
+    expect(app.openapi().paths["/team/me"]!.get!.parameters).toEqual([
+      { name: "X-User", in: "header", required: true, schema: { type: "string" } },
+    ]);
+  });
+});
