@@ -1,6 +1,14 @@
 import type { ServerResponse } from "node:http";
+import { Readable } from "node:stream";
 import { createApp } from "unruffled";
-import { HttpRequest, JsonResponse, PlainTextResponse, type RawRequest, WebBodySource } from "unruffled/http";
+import {
+  HttpRequest,
+  HttpResponse,
+  JsonResponse,
+  PlainTextResponse,
+  type RawRequest,
+  WebBodySource,
+} from "unruffled/http";
 import { endpoint, path } from "unruffled/route";
 import { startServer, testClient } from "unruffled/testing";
 import { describe, expect, it } from "vitest";
@@ -343,5 +351,54 @@ describe("audit: a task that queues another", () => {
     const app = createApp({ routes: [path("/chain", { endpoint: chained })] });
     const response = await testClient(app).get("/chain");
     expect([response.status, ran]).toEqual([200, ["first", "second", "queued by first"]]);
+  });
+});
+
+describe("audit: with app.fetch, the work starts once the body was read or cancelled", () => {
+  it("runs the tasks once a streamed body of strings was read to its end, or cancelled, not before", async () => {
+    const ran: string[] = [];
+    let taskRan = gate();
+    let body: Readable | undefined;
+    const streaming = endpoint({
+      returns: HttpResponse,
+      handler(request) {
+        request.afterResponse(() => {
+          ran.push(request.headers["x-request-id"] as string);
+          taskRan.open();
+        });
+        // A body of strings still being made: its last part comes when the test says, as rows
+        // read one by one from a session would.
+        body = new Readable({ objectMode: true, read() {} });
+        body.push("first ");
+        return new HttpResponse(body, {}, "text/plain");
+      },
+    });
+    const app = createApp({ routes: [path("/stream", { endpoint: streaming })] });
+    const ask = (id: string) =>
+      app.fetch(new Request("http://localhost/stream", { headers: { "x-request-id": id } }));
+    const turns = async () => {
+      for (let turn = 0; turn < 5; turn++) await new Promise<void>((resolve) => setImmediate(resolve));
+    };
+
+    const cancelled = await ask("cancelled");
+    await turns();
+    const beforeCancel = [...ran];
+    await cancelled.body!.cancel();
+    await taskRan.opened;
+
+    taskRan = gate();
+    const read = await ask("read");
+    await turns();
+    const beforeRead = [...ran];
+    body!.push("second");
+    body!.push(null);
+    const text = await read.text();
+    await taskRan.opened;
+    expect([beforeCancel, beforeRead, text, ran]).toEqual([
+      [],
+      ["cancelled"],
+      "first second",
+      ["cancelled", "read"],
+    ]);
   });
 });

@@ -67,6 +67,30 @@ describe("responses", () => {
     expect(await (await server.fetch("/stream")).text()).toBe("abc");
   });
 
+  it("sends a stream of strings through app.fetch as over a socket, encoded as UTF-8", async () => {
+    const { Readable } = await import("node:stream");
+    const strings = endpoint({
+      returns: HttpResponse,
+      handler: () =>
+        new HttpResponse(Readable.from(["Zoë ", "and ", "Ann"]), {}, "text/plain; charset=utf-8"),
+    });
+    const encoded = endpoint({
+      returns: HttpResponse,
+      handler: () =>
+        new HttpResponse(Readable.from([Buffer.from("Zoë")]).setEncoding("utf8"), {}, "text/plain"),
+    });
+    const app = createApp({
+      routes: [path("/strings", { endpoint: strings }), path("/encoded", { endpoint: encoded })],
+    });
+    const viaFetch = await app.fetch(new Request("http://localhost/strings"));
+    const withEncoding = await app.fetch(new Request("http://localhost/encoded"));
+    expect([viaFetch.status, await viaFetch.text(), await withEncoding.text()]).toEqual([
+      200,
+      "Zoë and Ann",
+      "Zoë",
+    ]);
+  });
+
   it("say Content-Length: 0 when they have no body, not an empty chunked one; a 204 or 304 says neither", async () => {
     const empty = (status: number) =>
       endpoint({ returns: HttpResponse, handler: () => new HttpResponse(null, { status }) });
