@@ -275,3 +275,24 @@ describe("statuses no answer may carry", () => {
     ]);
   });
 });
+
+describe("audit: a response object answers one request", () => {
+  it("one shared across requests keeps the first request's x-request-id, as docs/responses.md warns", async () => {
+    const shared = new JsonResponse({ status: "up" });
+    const health = endpoint({ returns: JsonResponse, handler: () => shared });
+    const fresh = endpoint({ returns: JsonResponse, handler: () => new JsonResponse({ status: "up" }) });
+    const client = testClient(
+      createApp({ routes: [path("/shared", { endpoint: health }), path("/fresh", { endpoint: fresh })] }),
+    );
+    const ids = [];
+    for (const [target, id] of [
+      ["/shared", "first"],
+      ["/shared", "second"],
+      ["/fresh", "third"],
+      ["/fresh", "fourth"],
+    ] as const) {
+      ids.push((await client.get(target, { headers: { "x-request-id": id } })).headers.get("x-request-id"));
+    }
+    expect(ids).toEqual(["first", "first", "third", "fourth"]);
+  });
+});

@@ -1,4 +1,4 @@
-import { type AppOptions, type CorsOptions, cors, ValueError } from "unruffled";
+import { type AppOptions, type CorsOptions, cors, exceptionHandler, HttpError, ValueError } from "unruffled";
 import { JsonResponse, PlainTextResponse } from "unruffled/http";
 import { endpoint, p, path, type RouteDefinition } from "unruffled/route";
 import { describe, expect, it } from "vitest";
@@ -451,6 +451,37 @@ describe("audit: the answer's CORS headers are cors()'s", () => {
     expect([corsHeadersOf(fromListed.headers), corsHeadersOf(fromAnyone.headers)]).toEqual([
       { "access-control-allow-origin": APP, vary: "Origin" },
       { "access-control-allow-origin": "*" },
+    ]);
+  });
+});
+
+describe("audit: a refused preflight in the app's own error format", () => {
+  it("is what the app's exception handler for HttpError writes", async () => {
+    const server = await serveWithCors(
+      { origins: [APP] },
+      {
+        exceptionHandlers: [
+          exceptionHandler(
+            HttpError,
+            (error) =>
+              new JsonResponse(
+                { error: { status: error.status, message: error.message } },
+                { status: error.status },
+              ),
+          ),
+        ],
+      },
+    );
+    const answer = await wireRequest(
+      server.url,
+      "OPTIONS",
+      "/items",
+      preflight("POST", "https://evil.example"),
+    );
+    expect([answer.status, corsHeadersOf(answer.headers), JSON.parse(answer.body.toString())]).toEqual([
+      400,
+      {},
+      { error: { status: 400, message: "CORS preflight refused: the origin is not allowed." } },
     ]);
   });
 });
