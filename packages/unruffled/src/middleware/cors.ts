@@ -113,8 +113,8 @@ function corsAt(policy: CorsPolicy, route: MiddlewareRoute): Middleware {
 }
 
 /**
- * An answer with the CORS headers for an allowed origin, set over any already there, and none for a
- * refused one (or no `Origin`): those present are removed, so that a response object a handler
+ * An answer with the CORS headers for an allowed origin, set over any already there (a credentials
+ * or expose header cors() was not given removed), and none for a refused one (or no `Origin`): those present are removed, so that a response object a handler
  * shares across requests never carries an allowed origin's headers to another. Vary once.
  */
 function withCorsHeaders(
@@ -132,8 +132,13 @@ function withCorsHeaders(
     withoutCorsHeaders(headers);
     return response;
   }
+  // cors() alone grants: a credentials or expose header it was not given goes, whoever set it.
   if (policy.credentials) headers["access-control-allow-credentials"] = "true";
+  else if (headers["access-control-allow-credentials"] !== undefined)
+    delete headers["access-control-allow-credentials"];
   if (policy.exposeHeaders !== undefined) headers["access-control-expose-headers"] = policy.exposeHeaders;
+  else if (headers["access-control-expose-headers"] !== undefined)
+    delete headers["access-control-expose-headers"];
   return response;
 }
 

@@ -362,9 +362,19 @@ function toWebResponse(
 function webBodyOf(
   body: HttpResponse["body"],
 ): string | Uint8Array<ArrayBuffer> | ReadableStream<Uint8Array> | null {
-  return body instanceof Readable
-    ? (Readable.toWeb(body) as unknown as ReadableStream<Uint8Array>)
-    : (body as string | Uint8Array<ArrayBuffer> | null);
+  if (!(body instanceof Readable)) return body as string | Uint8Array<ArrayBuffer> | null;
+  const stream = Readable.toWeb(body) as unknown as ReadableStream<Uint8Array>;
+  // A stream of strings (`Readable.from(["a", "b"])`, or one given an encoding) yields strings, which
+  // a web Response refuses ("Received non-Uint8Array chunk"): they are encoded on the way, as Node's
+  // server writes them. A stream of bytes goes as it is.
+  if (!body.readableObjectMode && body.readableEncoding === null) return stream;
+  return stream.pipeThrough(new TransformStream<unknown, Uint8Array>({ transform: encodeChunk }));
+}
+
+const utf8 = new TextEncoder();
+
+function encodeChunk(chunk: unknown, controller: TransformStreamDefaultController<Uint8Array>): void {
+  controller.enqueue(typeof chunk === "string" ? utf8.encode(chunk) : (chunk as Uint8Array));
 }
 
 // Bun and Deno make a Response faster when its headers are set on it than from a headers object in

@@ -117,3 +117,28 @@ describe("createApp({ onStartup })", () => {
     );
   });
 });
+
+describe("audit: a start that failed", () => {
+  it("is not undone by close(): onClose does not run, and what the earlier hooks opened is left to them", async () => {
+    const events: string[] = [];
+    const app = createApp({
+      routes,
+      onStartup: [
+        function openPool() {
+          events.push("pool opened");
+        },
+        function warmCache() {
+          throw new Error("cache unreachable");
+        },
+      ],
+      onClose: () => {
+        events.push("onClose");
+      },
+    });
+    await expect(app.listen({ port: 0 })).rejects.toThrow(
+      new StartupError("onStartup failed (hook 2 of 2, warmCache): cache unreachable"),
+    );
+    await app.close();
+    expect([events, app.address()]).toEqual([["pool opened"], undefined]);
+  });
+});

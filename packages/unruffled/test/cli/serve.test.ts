@@ -106,6 +106,25 @@ describe("unruffled serve", () => {
     expect(server.stderr.match(/exited with code 0/g)).toHaveLength(2);
   });
 
+  it("runs onStartup in every worker with --workers, and not in the primary", async () => {
+    const server = serve(join(FIXTURES, "startup-per-worker-app.ts"), "--port", "0", "--workers", "2");
+    const url = await server.served(1);
+    await server.served(2);
+    const workers = [...server.stderr.matchAll(/^worker \d \(pid (\d+)\) started$/gm)].map(
+      (match) => match[1],
+    );
+    const ran = [...server.stderr.matchAll(/^onStartup ran in pid (\d+)$/gm)].map((match) => match[1]);
+    expect([workers.length, [...ran].sort(), ran.includes(String(server.child.pid))]).toEqual([
+      2,
+      [...workers].sort(),
+      false,
+    ]);
+    const answer = await fetch(`${url}/who`);
+    const body = (await answer.json()) as { pid: number; opened: boolean };
+    expect([workers.includes(String(body.pid)), body.opened]).toEqual([true, true]);
+    expect(await server.stop("SIGTERM")).toBe(0);
+  });
+
   it("prints a definition error without a stack and exits 1, before listening", async () => {
     expect(await runCli("serve", join(FIXTURES, "bare-default-app.ts"), "--port", "0")).toEqual({
       code: 1,

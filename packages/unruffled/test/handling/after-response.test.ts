@@ -1,6 +1,14 @@
 import type { ServerResponse } from "node:http";
+import { Readable } from "node:stream";
 import { createApp } from "unruffled";
-import { HttpRequest, JsonResponse, PlainTextResponse, type RawRequest } from "unruffled/http";
+import {
+  HttpRequest,
+  HttpResponse,
+  JsonResponse,
+  PlainTextResponse,
+  type RawRequest,
+  WebBodySource,
+} from "unruffled/http";
 import { endpoint, path } from "unruffled/route";
 import { startServer, testClient } from "unruffled/testing";
 import { describe, expect, it } from "vitest";
@@ -285,5 +293,112 @@ describe("app.close() and the work after the answer", () => {
     expect(elapsed).toBeGreaterThanOrEqual(timeout - 20);
     expect(elapsed).toBeLessThan(5_000);
     never.open();
+  });
+});
+
+describe("audit: app.handle() and the work after the answer", () => {
+  it("runs no onStartup hook; runs the tasks once the caller has the response, or at startWork(request) when told false", async () => {
+    const events: string[] = [];
+    const queuing = endpoint({
+      returns: PlainTextResponse,
+      handler: (request) => {
+        const id = request.headers["x-request-id"];
+        events.push(`handler ${id}`);
+        request.afterResponse(() => void events.push(`task ${id}`));
+        return new PlainTextResponse("queued");
+      },
+    });
+    const app = createApp({
+      routes: [path("/queue", { endpoint: queuing })],
+      onStartup: () => void events.push("startup"),
+    });
+    const request = (id: string) =>
+      app.createRequest({
+        method: "GET",
+        url: "/queue",
+        headers: { "x-request-id": id },
+        socket: undefined,
+        body: new WebBodySource(null, null),
+      });
+    const first = await app.handle(request("a"));
+    await app.settled();
+    expect([first.status, first.body, events]).toEqual([200, "queued", ["handler a", "task a"]]);
+    const held = request("b");
+    const second = await app.handle(held, false);
+    await app.settled();
+    expect([second.status, events]).toEqual([200, ["handler a", "task a", "handler b"]]);
+    app.startWork(held);
+    await app.settled();
+    await app.startup();
+    expect(events).toEqual(["handler a", "task a", "handler b", "task b", "startup"]);
+  });
+});
+
+describe("audit: a task that queues another", () => {
+  it("runs it after those queued before it, one after another; the test client waits for it", async () => {
+    const ran: string[] = [];
+    const chained = endpoint({
+      returns: PlainTextResponse,
+      handler: (request) => {
+        request.afterResponse(async () => {
+          ran.push("first");
+          request.afterResponse(() => void ran.push("queued by first"));
+        });
+        request.afterResponse(() => void ran.push("second"));
+        return new PlainTextResponse("ok");
+      },
+    });
+    const app = createApp({ routes: [path("/chain", { endpoint: chained })] });
+    const response = await testClient(app).get("/chain");
+    expect([response.status, ran]).toEqual([200, ["first", "second", "queued by first"]]);
+  });
+});
+
+describe("audit: with app.fetch, the work starts once the body was read or cancelled", () => {
+  it("runs the tasks once a streamed body of strings was read to its end, or cancelled, not before", async () => {
+    const ran: string[] = [];
+    let taskRan = gate();
+    let body: Readable | undefined;
+    const streaming = endpoint({
+      returns: HttpResponse,
+      handler(request) {
+        request.afterResponse(() => {
+          ran.push(request.headers["x-request-id"] as string);
+          taskRan.open();
+        });
+        // A body of strings still being made: its last part comes when the test says, as rows
+        // read one by one from a session would.
+        body = new Readable({ objectMode: true, read() {} });
+        body.push("first ");
+        return new HttpResponse(body, {}, "text/plain");
+      },
+    });
+    const app = createApp({ routes: [path("/stream", { endpoint: streaming })] });
+    const ask = (id: string) =>
+      app.fetch(new Request("http://localhost/stream", { headers: { "x-request-id": id } }));
+    const turns = async () => {
+      for (let turn = 0; turn < 5; turn++) await new Promise<void>((resolve) => setImmediate(resolve));
+    };
+
+    const cancelled = await ask("cancelled");
+    await turns();
+    const beforeCancel = [...ran];
+    await cancelled.body!.cancel();
+    await taskRan.opened;
+
+    taskRan = gate();
+    const read = await ask("read");
+    await turns();
+    const beforeRead = [...ran];
+    body!.push("second");
+    body!.push(null);
+    const text = await read.text();
+    await taskRan.opened;
+    expect([beforeCancel, beforeRead, text, ran]).toEqual([
+      [],
+      ["cancelled"],
+      "first second",
+      ["cancelled", "read"],
+    ]);
   });
 });

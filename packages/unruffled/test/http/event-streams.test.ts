@@ -571,3 +571,76 @@ describe("closing an app with an event stream whose source waits", () => {
     expect(bus.listenerCount("seats")).toBe(0);
   });
 });
+
+describe("audit: an event whose id or type holds a line break, over HTTP", () => {
+  it("is refused as a refused model is: the events before it are sent, the connection closed, the error logged", async () => {
+    const logger = { error: vi.fn() };
+    const forging = endpoint({
+      returns: seatEvents,
+      handler: () =>
+        new EventStreamResponse([
+          { id: "1", data: { course_id: 1, seats_left: 1 } },
+          { id: "2\ndata: forged", data: { course_id: 1, seats_left: 0 } },
+          { id: "3", data: { course_id: 1, seats_left: 9 } },
+        ]),
+    });
+    const port = await listening(
+      createApp({ routes: [path("/forging", { endpoint: forging, name: "forging" })], logger }),
+    );
+    const { response } = await openStream(port, "/forging");
+    const received: unknown[] = [];
+    await expect(
+      (async () => {
+        for await (const event of readEvents(response)) received.push([event.id, event.data]);
+      })(),
+    ).rejects.toThrow("aborted");
+    expect(received).toEqual([["1", { course_id: 1, seats_left: 1 }]]);
+    const [details, message] = logger.error.mock.calls[0]!;
+    expect([logger.error.mock.calls.length, message, details.err.message]).toEqual([
+      1,
+      "An event stream failed after its answer began; its connection was closed",
+      `An event's id must be a string without line breaks or NUL, got "2\\ndata: forged"`,
+    ]);
+  });
+});
+
+describe("audit: the heartbeat's default", () => {
+  /** A source that never yields, as a quiet feed does; closing it is allowed. */
+  const quietSource = () => ({
+    [Symbol.asyncIterator]: () => ({
+      next: () => new Promise<IteratorResult<{ data: Seats }>>(() => {}),
+      return: async () => ({ done: true as const, value: undefined }),
+    }),
+  });
+  const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+  it("is a comment after 15 seconds without an event; heartbeat: 0 sends none", async () => {
+    // The stream's clock is faked: the test waits for no real interval.
+    vi.useFakeTimers({ toFake: ["setInterval", "clearInterval"] });
+    const byDefault = new EventStreamResponse(quietSource()).body;
+    const without = new EventStreamResponse(quietSource(), { heartbeat: 0 }).body;
+    try {
+      const sent = { byDefault: "", without: "" };
+      byDefault.on("data", (chunk) => (sent.byDefault += chunk));
+      without.on("data", (chunk) => (sent.without += chunk));
+      await turn();
+      vi.advanceTimersByTime(14_999);
+      await turn();
+      const before = { ...sent };
+      vi.advanceTimersByTime(1);
+      await turn();
+      const atFifteenSeconds = sent.byDefault;
+      vi.advanceTimersByTime(3_600_000);
+      await turn();
+      expect([before, atFifteenSeconds, sent.without]).toEqual([
+        { byDefault: ": connected\n\n", without: ": connected\n\n" },
+        ": connected\n\n: heartbeat\n\n",
+        ": connected\n\n",
+      ]);
+    } finally {
+      byDefault.destroy();
+      without.destroy();
+      vi.useRealTimers();
+    }
+  });
+});

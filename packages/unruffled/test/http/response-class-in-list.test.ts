@@ -85,3 +85,31 @@ describe("a response class beside ResponseSpecs", () => {
     );
   });
 });
+
+describe("audit: a response class beside a success ResponseSpec", () => {
+  const Row = z.object({ id: z.int() }).meta({ id: "Row" });
+  const rows = endpoint({
+    params: { status: p.Query(z.coerce.number().int().optional()) },
+    returns: [JsonResponse, p.ResponseSpec({ model: Row, code: "201" })],
+    handler: (_request, { status }) =>
+      status === undefined
+        ? new JsonResponse({ id: 1, note: "as written" })
+        : JsonResponse.unchecked({ id: 1, note: "as written" }, { status }),
+  });
+  const app = createApp({ routes: [path("/rows", { endpoint: rows, name: "rows" })] });
+
+  it("keeps the default status 200, and sends a success body whose status has no model as written", async () => {
+    const client = testClient(app);
+    const answers = [];
+    for (const target of ["/rows", "/rows?status=200", "/rows?status=202", "/rows?status=201"]) {
+      const response = await client.get(target);
+      answers.push([target, response.status, response.text]);
+    }
+    expect(answers).toEqual([
+      ["/rows", 200, '{"id":1,"note":"as written"}'],
+      ["/rows?status=200", 200, '{"id":1,"note":"as written"}'],
+      ["/rows?status=202", 202, '{"id":1,"note":"as written"}'],
+      ["/rows?status=201", 201, '{"id":1}'],
+    ]);
+  });
+});

@@ -110,3 +110,24 @@ describe("leaving out nulls and defaults", () => {
     );
   });
 });
+
+describe("audit: leaving out nulls where the page says it does not", () => {
+  it("keeps the values of a record, leaves out the null fields of objects in it, and keeps nulls in a part Zod parses", async () => {
+    const Model = z.object({
+      scores: z.record(z.string(), z.int().nullable()),
+      people: z.record(z.string(), z.object({ name: z.string(), nick: z.string().nullish() })),
+      parsed: z.object({ label: z.string().nullish() }).overwrite((value) => value),
+      gone: z.string().nullish(),
+    });
+    const body = {
+      scores: { ann: null, bob: 3 },
+      people: { a: { name: "Ann", nick: null, pin: 1 } },
+      parsed: { label: null },
+      gone: null,
+    };
+    expect(await bodies({ exclude_none: true }, Model, body)).toEqual([
+      '200 {"scores":{"ann":null,"bob":3},"people":{"a":{"name":"Ann"}},"parsed":{"label":null}}',
+      '200 {"scores":{"ann":null,"bob":3},"people":{"a":{"name":"Ann"}},"parsed":{"label":null}}',
+    ]);
+  });
+});

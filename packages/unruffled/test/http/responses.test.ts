@@ -67,6 +67,30 @@ describe("responses", () => {
     expect(await (await server.fetch("/stream")).text()).toBe("abc");
   });
 
+  it("sends a stream of strings through app.fetch as over a socket, encoded as UTF-8", async () => {
+    const { Readable } = await import("node:stream");
+    const strings = endpoint({
+      returns: HttpResponse,
+      handler: () =>
+        new HttpResponse(Readable.from(["Zoë ", "and ", "Ann"]), {}, "text/plain; charset=utf-8"),
+    });
+    const encoded = endpoint({
+      returns: HttpResponse,
+      handler: () =>
+        new HttpResponse(Readable.from([Buffer.from("Zoë")]).setEncoding("utf8"), {}, "text/plain"),
+    });
+    const app = createApp({
+      routes: [path("/strings", { endpoint: strings }), path("/encoded", { endpoint: encoded })],
+    });
+    const viaFetch = await app.fetch(new Request("http://localhost/strings"));
+    const withEncoding = await app.fetch(new Request("http://localhost/encoded"));
+    expect([viaFetch.status, await viaFetch.text(), await withEncoding.text()]).toEqual([
+      200,
+      "Zoë and Ann",
+      "Zoë",
+    ]);
+  });
+
   it("say Content-Length: 0 when they have no body, not an empty chunked one; a 204 or 304 says neither", async () => {
     const empty = (status: number) =>
       endpoint({ returns: HttpResponse, handler: () => new HttpResponse(null, { status }) });
@@ -255,5 +279,26 @@ describe("statuses no answer may carry", () => {
       500,
       { detail: "Internal Server Error" },
     ]);
+  });
+});
+
+describe("audit: a response object answers one request", () => {
+  it("one shared across requests keeps the first request's x-request-id, as docs/responses.md warns", async () => {
+    const shared = new JsonResponse({ status: "up" });
+    const health = endpoint({ returns: JsonResponse, handler: () => shared });
+    const fresh = endpoint({ returns: JsonResponse, handler: () => new JsonResponse({ status: "up" }) });
+    const client = testClient(
+      createApp({ routes: [path("/shared", { endpoint: health }), path("/fresh", { endpoint: fresh })] }),
+    );
+    const ids = [];
+    for (const [target, id] of [
+      ["/shared", "first"],
+      ["/shared", "second"],
+      ["/fresh", "third"],
+      ["/fresh", "fourth"],
+    ] as const) {
+      ids.push((await client.get(target, { headers: { "x-request-id": id } })).headers.get("x-request-id"));
+    }
+    expect(ids).toEqual(["first", "first", "third", "fourth"]);
   });
 });

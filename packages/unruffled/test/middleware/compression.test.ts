@@ -1,5 +1,5 @@
 import { Readable } from "node:stream";
-import { brotliDecompressSync, gunzipSync } from "node:zlib";
+import { brotliCompressSync, brotliDecompressSync, constants, gunzipSync, gzipSync } from "node:zlib";
 import { type CompressionOptions, compression, createApp, ValueError } from "unruffled";
 import { EventStreamResponse, HttpResponse, JsonResponse, PlainTextResponse } from "unruffled/http";
 import { endpoint, path } from "unruffled/route";
@@ -243,5 +243,97 @@ describe("compression()", () => {
     expect(() => compression({ encodings: ["deflate" as "gzip"] })).toThrow(
       new ValueError('compression(): encodings must list "br" and/or "gzip", got ["deflate"].'),
     );
+  });
+});
+
+describe("audit: compression() defaults and exceptions from docs/middleware-and-lifecycle.md", () => {
+  it("compresses with gzip level 6 and brotli quality 4 by default", async () => {
+    const server = await serveCompressed();
+    const gzipped = await wireRequest(server.url, "GET", "/rows", { "accept-encoding": "gzip" });
+    const brotlied = await wireRequest(server.url, "GET", "/rows", { "accept-encoding": "br" });
+    const quality = (level: number) => ({ params: { [constants.BROTLI_PARAM_QUALITY]: level } });
+    // The levels make different bytes for this body, so equality names the level used.
+    expect(gzipSync(ROWS_JSON, { level: 6 })).not.toEqual(gzipSync(ROWS_JSON, { level: 1 }));
+    expect(brotliCompressSync(ROWS_JSON, quality(4))).not.toEqual(brotliCompressSync(ROWS_JSON, quality(11)));
+    expect([gzipped.headers["content-encoding"], brotlied.headers["content-encoding"]]).toEqual([
+      "gzip",
+      "br",
+    ]);
+    expect(gzipped.body).toEqual(gzipSync(ROWS_JSON, { level: 6 }));
+    expect(brotlied.body).toEqual(brotliCompressSync(ROWS_JSON, quality(4)));
+  });
+
+  it("never compresses a partial answer (206), with or without Content-Range", async () => {
+    const partial = (headers: Record<string, string>) =>
+      answering(() => new HttpResponse(ROWS_JSON, { status: 206, headers }, "application/json"));
+    const server = await serve(
+      [
+        path("/ranged", { endpoint: partial({ "content-range": `bytes 0-${ROWS_JSON.length - 1}/9999` }) }),
+        path("/partial", { endpoint: partial({}) }),
+      ],
+      { middleware: [compression()] },
+    );
+    for (const where of ["/ranged", "/partial"]) {
+      const answer = await wireRequest(server.url, "GET", where, { "accept-encoding": "gzip, br" });
+      expect([where, answer.status, answer.headers["content-encoding"], answer.body.toString()]).toEqual([
+        where,
+        206,
+        undefined,
+        ROWS_JSON,
+      ]);
+    }
+  });
+
+  it("counts an entry with a malformed q-value as not sent", async () => {
+    const server = await serveCompressed();
+    const encodingFor = async (accepted: string) =>
+      (await wireRequest(server.url, "GET", "/rows", { "accept-encoding": accepted })).headers[
+        "content-encoding"
+      ];
+    expect([
+      await encodingFor("gzip;q=high"),
+      await encodingFor("gzip;q=1.5, br;q=0.1"),
+      await encodingFor("br;q=0.1234, gzip;q=0.2"),
+      await encodingFor("br;q=-1"),
+    ]).toEqual([undefined, "br", "gzip", undefined]);
+  });
+});
+
+describe("audit: compression()'s threshold and types", () => {
+  it("counts the threshold in bytes: 1,023 bytes go as they are, without Vary; 1,024 are compressed", async () => {
+    const below = "é".repeat(511) + "a"; // 512 characters, 1,023 bytes of UTF-8
+    const at = "é".repeat(512); // 512 characters, 1,024 bytes
+    const server = await serve(
+      [
+        path("/below", { endpoint: answering(() => new PlainTextResponse(below)) }),
+        path("/at", { endpoint: answering(() => new PlainTextResponse(at)) }),
+      ],
+      { middleware: [compression()] },
+    );
+    const sent = await wireRequest(server.url, "GET", "/below", { "accept-encoding": "gzip" });
+    const compressed = await wireRequest(server.url, "GET", "/at", { "accept-encoding": "gzip" });
+    expect([sent.headers["content-encoding"], sent.headers.vary, sent.body.toString()]).toEqual([
+      undefined,
+      undefined,
+      below,
+    ]);
+    expect([
+      compressed.headers["content-encoding"],
+      compressed.headers.vary,
+      gunzipSync(compressed.body).toString(),
+    ]).toEqual(["gzip", "Accept-Encoding", at]);
+  });
+
+  it("compresses the content types `types` names, and never an event stream even when they include it", async () => {
+    const server = await serve(routes, { middleware: [compression({ types: /^(?:image\/png|text\/)/ })] });
+    const image = await wireRequest(server.url, "GET", "/image", { "accept-encoding": "gzip" });
+    const events = await wireRequest(server.url, "GET", "/events", { "accept-encoding": "gzip" });
+    const json = await wireRequest(server.url, "GET", "/rows", { "accept-encoding": "gzip" });
+    expect([
+      image.headers["content-encoding"],
+      gunzipSync(image.body).equals(Buffer.alloc(4_000, 1)),
+      events.headers["content-encoding"],
+      json.headers["content-encoding"],
+    ]).toEqual(["gzip", true, undefined, undefined]);
   });
 });

@@ -1,4 +1,4 @@
-import { type AppOptions, type CorsOptions, cors, ValueError } from "unruffled";
+import { type AppOptions, type CorsOptions, cors, exceptionHandler, HttpError, ValueError } from "unruffled";
 import { JsonResponse, PlainTextResponse } from "unruffled/http";
 import { endpoint, p, path, type RouteDefinition } from "unruffled/route";
 import { describe, expect, it } from "vitest";
@@ -356,5 +356,132 @@ describe("cors()", () => {
         'cors() needs its origins: cors({ origins: ["https://app.example.com"] }), or "*" for any.',
       ),
     );
+  });
+});
+
+describe("audit: cors() limits from docs/middleware-and-lifecycle.md", () => {
+  it("compares an origin of at most 512 characters; a longer one is refused without reaching the function", async () => {
+    const asked: number[] = [];
+    const server = await serveWithCors({
+      origins: (origin) => {
+        asked.push(origin.length);
+        return true;
+      },
+    });
+    const at512 = `https://${"a".repeat(500)}.com`;
+    const at513 = `https://${"a".repeat(501)}.com`;
+    expect([at512.length, at513.length]).toEqual([512, 513]);
+    const allowed = await wireRequest(server.url, "GET", "/items", { origin: at512 });
+    const refused = await wireRequest(server.url, "GET", "/items", { origin: at513 });
+    expect([corsHeadersOf(allowed.headers), corsHeadersOf(refused.headers), asked]).toEqual([
+      { "access-control-allow-origin": at512, vary: "Origin" },
+      { vary: "Origin" },
+      [512],
+    ]);
+  });
+
+  it("refuses with 400 a preflight whose Access-Control-Request-Headers is longer than 4 KiB or not a list of names", async () => {
+    const server = await serveWithCors({ origins: [APP] });
+    const names = (length: number) => `x-${"a".repeat(length - 2)}`;
+    const at4096 = await wireRequest(
+      server.url,
+      "OPTIONS",
+      "/items",
+      preflight("POST", APP, { "access-control-request-headers": names(4096) }),
+    );
+    const expected = {
+      detail: "CORS preflight refused: Access-Control-Request-Headers is not a short list of header names.",
+    };
+    const answers = [];
+    for (const requested of [names(4097), "x-token, x token", "x-token;q=1"]) {
+      const answer = await wireRequest(
+        server.url,
+        "OPTIONS",
+        "/items",
+        preflight("POST", APP, { "access-control-request-headers": requested }),
+      );
+      answers.push([answer.status, corsHeadersOf(answer.headers), JSON.parse(answer.body.toString())]);
+    }
+    expect([at4096.status, at4096.headers["access-control-allow-headers"]]).toEqual([204, names(4096)]);
+    expect(answers).toEqual([
+      [400, { vary: "Origin" }, expected],
+      [400, { vary: "Origin" }, expected],
+      [400, { vary: "Origin" }, expected],
+    ]);
+  });
+
+  it("adds nothing for an empty list of origins: no CORS header and no Vary, the preflight a 400", async () => {
+    const server = await serveWithCors({ origins: [] });
+    const simple = await wireRequest(server.url, "GET", "/items", { origin: APP });
+    const asked = await wireRequest(server.url, "OPTIONS", "/items", preflight("POST"));
+    expect([
+      simple.status,
+      corsHeadersOf(simple.headers),
+      asked.status,
+      corsHeadersOf(asked.headers),
+      JSON.parse(asked.body.toString()),
+    ]).toEqual([200, {}, 400, {}, { detail: "CORS preflight refused: the origin is not allowed." }]);
+  });
+});
+
+describe("audit: the answer's CORS headers are cors()'s", () => {
+  it("replaces a handler's own grant for an allowed origin: no credentials or exposed headers cors() was not given", async () => {
+    const granting = endpoint({
+      returns: JsonResponse,
+      handler: () =>
+        new JsonResponse(
+          { ok: true },
+          {
+            headers: {
+              "access-control-allow-origin": "https://other.example",
+              "access-control-allow-credentials": "true",
+              "access-control-expose-headers": "x-secret",
+            },
+          },
+        ),
+    });
+    const listed = await serve([path("/grant", { endpoint: granting })], {
+      middleware: [cors({ origins: [APP] })],
+    });
+    const anyone = await serve([path("/grant", { endpoint: granting })], {
+      middleware: [cors({ origins: "*" })],
+    });
+    const fromListed = await wireRequest(listed.url, "GET", "/grant", { origin: APP });
+    const fromAnyone = await wireRequest(anyone.url, "GET", "/grant", { origin: APP });
+    expect([corsHeadersOf(fromListed.headers), corsHeadersOf(fromAnyone.headers)]).toEqual([
+      { "access-control-allow-origin": APP, vary: "Origin" },
+      { "access-control-allow-origin": "*" },
+    ]);
+  });
+});
+
+describe("audit: a refused preflight in the app's own error format", () => {
+  it("is what the app's exception handler for HttpError writes", async () => {
+    const server = await serveWithCors(
+      { origins: [APP] },
+      {
+        exceptionHandlers: [
+          exceptionHandler(
+            HttpError,
+            (error) =>
+              new JsonResponse(
+                { error: { status: error.status, message: error.message } },
+                { status: error.status },
+              ),
+          ),
+        ],
+      },
+    );
+    const answer = await wireRequest(
+      server.url,
+      "OPTIONS",
+      "/items",
+      preflight("POST", "https://evil.example"),
+    );
+    expect([answer.status, corsHeadersOf(answer.headers), JSON.parse(answer.body.toString())]).toEqual([
+      400,
+      {},
+      { error: { status: 400, message: "CORS preflight refused: the origin is not allowed." } },
+    ]);
   });
 });

@@ -61,7 +61,8 @@ export class DeclaredAnswers {
    * any success model such a body is refused: nothing says which of its fields may go out.
    */
   undeclaredSuccess(status: number, format: Format): ResponseSerializer | undefined {
-    if (isError(status)) return undefined;
+    // A response class declares the answers no model covers: they go as the handler wrote them.
+    if (isError(status) || this.unmodelledSuccess) return undefined;
     const other: Format = format === "json" ? "events" : "json";
     const chosen: Format | undefined =
       this.successModels[format] !== undefined
@@ -70,7 +71,6 @@ export class DeclaredAnswers {
           ? other
           : undefined;
     if (chosen === undefined) {
-      if (this.unmodelledSuccess) return undefined;
       throw new ResponseValidationError(
         this.label,
         status,

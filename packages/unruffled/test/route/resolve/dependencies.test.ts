@@ -659,3 +659,95 @@ describe("the request path", () => {
     expect((response as JsonResponse).data).toEqual({ paging: { offset: 10, limit: 10 }, search: undefined });
   });
 });
+
+describe("audit: dependencies.md promises", () => {
+  it("one declaration repeated with the same schema object and the same options is read once", async () => {
+    const Id = z.int();
+    const first = dependency({
+      params: { id: p.Query(Id, { ge: 1 }) },
+      resolve: (_request, values) => values.id,
+    });
+    const second = dependency({
+      params: { id: p.Query(Id, { ge: 1 }) },
+      resolve: (_request, values) => values.id * 10,
+    });
+    const app = createApp({
+      routes: [
+        path("/x", {
+          name: "x",
+          endpoint: endpoint({
+            params: { a: p.Depends(first), b: p.Depends(second) },
+            returns: JsonResponse,
+            handler: (_request, { a, b }) => new JsonResponse({ a, b }),
+          }),
+        }),
+      ],
+    });
+    expect(app.openapi().paths["/x"]!.get!.parameters).toEqual([
+      { name: "id", in: "query", required: true, schema: { type: "integer", minimum: 1 } },
+    ]);
+    const client = testClient(app);
+    expect((await client.get("/x?id=2")).json()).toEqual({ a: 2, b: 20 });
+    expect((await client.get("/x?id=0")).json()).toEqual({
+      detail: [
+        { loc: ["query", "id"], msg: "Too small: expected number to be >=1", type: "too_small", input: 0 },
+      ],
+    });
+  });
+
+  it("runs the app's dependencies, then the groups' from the outside in, then the route's, then the endpoint's", async () => {
+    const calls: string[] = [];
+    const named = (name: string) => dependency({ name, resolve: () => void calls.push(name) });
+    const hello = endpoint({
+      params: { own: p.Depends(named("endpoint")) },
+      returns: JsonResponse,
+      handler: () => {
+        calls.push("handler");
+        return new JsonResponse({ ok: true });
+      },
+    });
+    const app = createApp({
+      dependencies: [named("app")],
+      routes: [
+        path("/outer", {
+          dependencies: [named("outer group")],
+          routes: [
+            path("/inner", {
+              dependencies: [named("inner group")],
+              routes: [path("/hello", { endpoint: hello, dependencies: [named("route")] })],
+            }),
+          ],
+        }),
+      ],
+    });
+    const response = await testClient(app).get("/outer/inner/hello");
+    expect([response.status, calls]).toEqual([
+      200,
+      ["app", "outer group", "inner group", "route", "endpoint", "handler"],
+    ]);
+  });
+});
+
+describe("audit: once per request, across the app's, a group's and the endpoint's", () => {
+  it("resolves a dependency once when a group runs it and the endpoint asks for it too", async () => {
+    let resolved = 0;
+    const currentUser = dependency({
+      params: { user: p.Header(z.string(), { alias: "X-User" }) },
+      resolve: (_request, { user }) => ({ name: user, call: ++resolved }),
+    });
+    const me = endpoint({
+      params: { user: p.Depends(currentUser) },
+      returns: JsonResponse,
+      handler: (_request, { user }) => new JsonResponse(user),
+    });
+    const app = createApp({
+      dependencies: [currentUser],
+      routes: [path("/team", { dependencies: [currentUser], routes: [path("/me", { endpoint: me })] })],
+    });
+    const response = await testClient(app).get("/team/me", { headers: { "x-user": "ann" } });
+    expect([response.status, response.json(), resolved]).toEqual([200, { name: "ann", call: 1 }, 1]);
+    expect(app.openapi().paths["/team/me"]!.get!.parameters).toEqual([
+      { name: "X-User", in: "header", required: true, schema: { type: "string" } },
+    ]);
+  });
+});

@@ -303,3 +303,90 @@ describe("clean-ups that raise", () => {
     expect(seen).toEqual(["second: boom", "first: boom"]);
   });
 });
+
+describe("audit: generators that translate or swallow an error", () => {
+  it("hand a translated error to the generators entered before them; the client gets the last one thrown", async () => {
+    const seen: string[] = [];
+    const outer = dependency({
+      async *resolve() {
+        try {
+          yield "outer";
+        } catch (error) {
+          seen.push(`outer saw ${(error as HttpError).status ?? "no status"}: ${(error as Error).message}`);
+          throw new HttpError(503, "Try again later");
+        }
+      },
+    });
+    const inner = dependency({
+      *resolve() {
+        try {
+          yield "inner";
+        } catch (error) {
+          seen.push(`inner saw: ${(error as Error).message}`);
+          throw new HttpError(409, "Already taken");
+        }
+      },
+    });
+    const app = createApp({
+      routes: [
+        path("/", {
+          endpoint: endpoint({
+            params: { a: p.Depends(outer), b: p.Depends(inner) },
+            returns: JsonResponse,
+            handler: () => {
+              throw new UniqueViolation("duplicate key");
+            },
+          }),
+        }),
+      ],
+    });
+    const response = await testClient(app).get("/");
+    expect([response.status, response.json(), seen]).toEqual([
+      503,
+      { detail: "Try again later" },
+      ["inner saw: duplicate key", "outer saw 409: Already taken"],
+    ]);
+  });
+
+  it("let the original error go on when one catches it and throws nothing", async () => {
+    const seen: string[] = [];
+    const outer = dependency({
+      *resolve() {
+        try {
+          yield "outer";
+        } catch (error) {
+          seen.push(`outer saw: ${(error as Error).message}`);
+          throw error;
+        }
+      },
+    });
+    const swallowing = dependency({
+      *resolve() {
+        try {
+          yield "swallowing";
+        } catch (error) {
+          seen.push(`swallowed: ${(error as Error).message}`);
+        }
+      },
+    });
+    const app = createApp({
+      routes: [
+        path("/", {
+          endpoint: endpoint({
+            params: { a: p.Depends(outer), b: p.Depends(swallowing) },
+            returns: JsonResponse,
+            handler: () => {
+              throw new HttpError(404, "No such note");
+            },
+          }),
+        }),
+      ],
+    });
+    const response = await testClient(app).get("/");
+    expect([response.status, response.json(), seen]).toEqual([
+      404,
+      { detail: "No such note" },
+      ["swallowed: No such note", "outer saw: No such note"],
+    ]);
+  });
+});

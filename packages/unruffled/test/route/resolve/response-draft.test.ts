@@ -102,3 +102,20 @@ describe("p.Response(): what dependencies add to the answer", () => {
     expect((await server.fetch("/probe")).status).toBe(500);
   });
 });
+
+describe("audit: p.Response() in dependencies that run for every route", () => {
+  it("adds the headers and cookies of the app's and a group's dependencies to the handler's answer", async () => {
+    const hello = endpoint({ returns: JsonResponse, handler: () => new JsonResponse({ ok: true }) });
+    const server = await serve(
+      [path("/api", { dependencies: [session], routes: [path("/hello", { endpoint: hello })] })],
+      { dependencies: [rateLimit] },
+    );
+    const response = await server.fetch("/api/hello");
+    expect([
+      response.status,
+      response.headers.get("ratelimit-limit"),
+      response.headers.getSetCookie(),
+      await response.json(),
+    ]).toEqual([200, "100", ["sid=s-1; Max-Age=3600; HttpOnly"], { ok: true }]);
+  });
+});
