@@ -52,8 +52,19 @@ export function originCheck(origins: Exclude<CorsOrigins, "*">): OriginCheck {
 }
 
 function checkedOrigin(entry: unknown): string {
-  if (entry === "null" || (typeof entry === "string" && isSerializedOrigin(entry)))
-    return entry.toLowerCase();
+  if (entry === "null") return entry;
+  if (typeof entry === "string" && isSerializedOrigin(entry)) {
+    // A browser leaves the scheme's default port out of the origin it sends: listed with it, the
+    // origin would never match.
+    const origin = entry.toLowerCase();
+    const sent = URL.canParse(origin) ? new URL(origin).origin : origin;
+    if (sent !== origin && sent !== "null") {
+      throw new ValueError(
+        `cors(): ${JSON.stringify(entry)} never matches: browsers send an origin without its scheme's default port; write "${sent}"`,
+      );
+    }
+    return origin;
+  }
   if (entry === "*")
     throw new ValueError('cors(): give origins: "*" for any origin, not a list holding "*".');
   const origin = typeof entry === "string" && URL.canParse(entry) ? new URL(entry).origin : "null";

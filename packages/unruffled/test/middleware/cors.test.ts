@@ -342,6 +342,20 @@ describe("cors()", () => {
         'cors(): "https://app.example.com/" is not an origin: write scheme://host[:port], without a path; did you mean "https://app.example.com"?',
       ),
     );
+    expect(() => cors({ origins: ["https://app.example.com:443"] })).toThrow(
+      new ValueError(
+        'cors(): "https://app.example.com:443" never matches: browsers send an origin without its scheme\'s default port; write "https://app.example.com"',
+      ),
+    );
+    expect(() => cors({ origins: ["http://localhost:80"] })).toThrow(
+      new ValueError(
+        'cors(): "http://localhost:80" never matches: browsers send an origin without its scheme\'s default port; write "http://localhost"',
+      ),
+    );
+    // Another port is the origin's own, and so is the default port of the other scheme.
+    expect(() =>
+      cors({ origins: ["https://app.example.com:8443", "http://app.example.com:443"] }),
+    ).not.toThrow();
     expect(() => cors({ origins: ["*"] })).toThrow(
       new ValueError('cors(): give origins: "*" for any origin, not a list holding "*".'),
     );
