@@ -79,9 +79,12 @@ export function errorEnvelopes(log: InternalErrorLog) {
     exceptionHandler(PayloadTooLargeError, (error, request) =>
       underApi(request) ? envelope(413, `${error.message}`) : plain(413, error.message),
     ),
-    // A body in another format is a malformed request here (spec: 400, wrong content type).
+    // A body in another format is a malformed request here (spec: 400, wrong content type). Its
+    // headers go along: the Accept-Encoding that says a body with a content coding is not read.
     exceptionHandler(UnsupportedMediaTypeError, (error, request) =>
-      underApi(request) ? envelope(400, error.message) : plain(415, error.message),
+      underApi(request)
+        ? envelope(400, error.message, null, { ...error.headers })
+        : plain(415, error.message, { ...error.headers }),
     ),
     // Its headers go along, such as a 401's WWW-Authenticate.
     exceptionHandler(

@@ -113,8 +113,9 @@ describe.each(hosts)("the enrollment API on %s, %s", (dialect, host) => {
       const page2 = await client().call(listStudents, { page: 2, size: 5 });
       expect(page2.status).toBe(200);
       expect(page2.json().data.map((row) => row.id)).toEqual([6, 7, 8, 9, 10]);
+      // The defaults: page 1, 10 a page.
       const defaults = await client().call(listStudents);
-      expect(defaults.json().data).toHaveLength(10);
+      expect(defaults.json().data.map((row) => row.id)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
       const search = await client().call(listStudents, { search: "STUDENT 1" });
       expect(search.json().data.map((row) => row.name)).toEqual([
         "Student 1",
@@ -206,6 +207,18 @@ describe.each(hosts)("the enrollment API on %s, %s", (dialect, host) => {
             msg: "Too big: expected number to be <=100",
             type: "too_big",
             input: 101,
+          },
+        ],
+      ],
+      [
+        "size 0",
+        "/api/enroll/student-list?size=0",
+        [
+          {
+            loc: ["query", "size"],
+            msg: "Too small: expected number to be >=1",
+            type: "too_small",
+            input: 0,
           },
         ],
       ],
@@ -318,6 +331,67 @@ describe.each(hosts)("the enrollment API on %s, %s", (dialect, host) => {
       expect(await api.post("/api/enroll/bind", { student_id: 1, course_id: 7 })).toEqual({
         status: 200,
         body: { code: 404, message: "Course 7 not found", data: null },
+      });
+    });
+
+    it("404 for an unbind of an unknown student or course, naming the id", async () => {
+      await seed(1);
+      expect(await api.post("/api/enroll/unbind", { student_id: 9, course_id: 1 })).toEqual({
+        status: 200,
+        body: { code: 404, message: "Student 9 not found", data: null },
+      });
+      expect(await api.post("/api/enroll/unbind", { student_id: 1, course_id: 7 })).toEqual({
+        status: 200,
+        body: { code: 404, message: "Course 7 not found", data: null },
+      });
+    });
+
+    it("422 past the length limits (student name 100, course name 200, course code 20) and for age 0", async () => {
+      const tooLong = (field: string, max: number) => ({
+        loc: ["body", field],
+        msg: `Too big: expected string to have <=${max} characters`,
+        type: "too_big",
+        input: "x".repeat(max + 1),
+      });
+      expect(
+        await api.post("/api/enroll/student-create", { ...student(1), name: "x".repeat(101), age: 0 }),
+      ).toEqual({
+        status: 200,
+        body: {
+          code: 422,
+          message: "Request validation failed",
+          data: {
+            errors: [
+              tooLong("name", 100),
+              {
+                loc: ["body", "age"],
+                msg: "Too small: expected number to be >=1",
+                type: "too_small",
+                input: 0,
+              },
+            ],
+          },
+        },
+      });
+      expect(
+        await api.post("/api/enroll/course-create", { name: "x".repeat(201), code: "x".repeat(21) }),
+      ).toEqual({
+        status: 200,
+        body: {
+          code: 422,
+          message: "Request validation failed",
+          data: { errors: [tooLong("name", 200), tooLong("code", 20)] },
+        },
+      });
+      // At the limits, both are stored.
+      expect(
+        await api.post("/api/enroll/student-create", { ...student(1), name: "x".repeat(100), age: 1 }),
+      ).toMatchObject({ status: 200, body: { code: 0, data: { name: "x".repeat(100), age: 1 } } });
+      expect(
+        await api.post("/api/enroll/course-create", { name: "x".repeat(200), code: "x".repeat(20) }),
+      ).toMatchObject({
+        status: 200,
+        body: { code: 0, data: { name: "x".repeat(200), code: "x".repeat(20) } },
       });
     });
 

@@ -37,6 +37,28 @@ describe("the enrollment API in a browser", () => {
     expect(list.headers.get("access-control-expose-headers")).toBe("x-request-id");
   });
 
+  it('CORS_ORIGINS "*": any page calls it, preflight included', async () => {
+    const client = testClient(createEnrollmentApp(db(), { corsOrigins: "*" }));
+    const page = "https://any-page.example.org";
+    const preflight = await client.request("OPTIONS", "/api/enroll/bind", {
+      headers: {
+        origin: page,
+        "access-control-request-method": "POST",
+        "access-control-request-headers": "content-type",
+      },
+    });
+    expect([
+      preflight.status,
+      preflight.headers.get("access-control-allow-origin"),
+      preflight.headers.get("access-control-allow-methods"),
+    ]).toEqual([204, "*", "POST"]);
+    const list = await client.get("/api/enroll/course-list", { headers: { origin: page } });
+    expect([list.json(), list.headers.get("access-control-allow-origin")]).toEqual([
+      { code: 0, message: "success", data: [] },
+      "*",
+    ]);
+  });
+
   it("allows no origin by default", async () => {
     const client = testClient(createEnrollmentApp(db()));
     const list = await client.get("/api/enroll/student-list", { headers: { origin: PAGE } });

@@ -46,6 +46,20 @@ describe("the write endpoints outside the seed", () => {
     expect(await db().kysely.selectFrom("students").selectAll().execute()).toEqual([]);
   });
 
+  it("credentials of another scheme: code 401 naming the bearer scheme, never echoed; nothing is stored", async () => {
+    const response = await testClient(app(), { headers: { authorization: "Basic YWRtaW46c2VjcmV0" } }).post(
+      "/api/enroll/student-create",
+      { json: studentInput(1) },
+    );
+    expect([response.status, response.headers.get("www-authenticate"), response.json()]).toEqual([
+      200,
+      'Bearer error="invalid_token"',
+      { code: 401, message: "Not authenticated: the Authorization header is not a bearer token", data: null },
+    ]);
+    expect(response.text).not.toContain("YWRtaW46c2VjcmV0");
+    expect(await db().kysely.selectFrom("students").selectAll().execute()).toEqual([]);
+  });
+
   it("the admin token opens them", async () => {
     const admin = testClient(app(), { headers: { authorization: `Bearer ${TOKEN}` } });
     expect((await admin.post("/api/enroll/course-create", { json: course })).json()).toMatchObject({
