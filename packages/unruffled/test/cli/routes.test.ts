@@ -64,6 +64,15 @@ describe("unruffled routes", () => {
     });
   });
 
+  it("prints two routes for one method and path as a ValueError, in one line, exit code 1", async () => {
+    expect(await runCli("routes", join(FIXTURES, "duplicate-route-app.ts"))).toEqual({
+      code: 1,
+      stdout: "",
+      stderr:
+        "unruffled routes: ValueError: Two routes answer GET /items; give each route its own path or method.\n",
+    });
+  });
+
   it("names what a module without an app exports", async () => {
     const module = join(FIXTURES, "no-app.ts");
     expect(await runCli("routes", module)).toEqual({
