@@ -46,6 +46,22 @@ describe("unruffled routes", () => {
     });
   });
 
+  it("takes the default export over the export app, calling a sync factory, and --export app when asked", async () => {
+    const module = join(FIXTURES, "default-and-app.ts");
+    expect([await runCli("routes", module), await runCli("routes", module, "--export", "app")]).toEqual([
+      {
+        code: 0,
+        stdout: "METHOD  PATH           NAME          PARAMETERS\nGET     /from-default  from_default  -\n",
+        stderr: "",
+      },
+      {
+        code: 0,
+        stdout: "METHOD  PATH       NAME      PARAMETERS\nGET     /from-app  from_app  -\n",
+        stderr: "",
+      },
+    ]);
+  });
+
   it("prints a ValueError naming the endpoint and the parameter, without a stack, exit code 1", async () => {
     expect(await runCli("routes", join(FIXTURES, "bare-default-app.ts"))).toEqual({
       code: 1,
