@@ -17,9 +17,14 @@ export const COMMANDS: readonly CliCommand[] = [openapiCommand, clientCommand, s
  */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   const [name, ...args] = argv;
-  if (name === undefined || name === "help" || name === "--help" || name === "-h") {
+  if (name === "help" || name === "--help" || name === "-h") {
     await io.write(helpText());
-    return name === undefined ? 2 : 0;
+    return 0;
+  }
+  // No command is a wrong command line: told on standard error like the others, then the usage.
+  if (name === undefined) {
+    await io.error(`Give a command.\n\n${helpText()}`);
+    return 2;
   }
   if (name === "--version") {
     await io.write(`${await packageVersion()}\n`);

@@ -1,4 +1,4 @@
-import { HttpError, MethodNotAllowedError, NotFoundError } from "../errors.ts";
+import { HttpError, MethodNotAllowedError, NotFoundError, ValueError } from "../errors.ts";
 import type { Middleware, MiddlewareRoute } from "../http/middleware.ts";
 import type { HttpRequest } from "../http/request.ts";
 import type { HttpResponse } from "../http/response.ts";
@@ -63,7 +63,10 @@ export class RouteTable {
     const target: RouteTarget = { route, chain: undefined, unmatched: undefined, appMiddleware };
     for (const method of route.methods) {
       if (!this.router.add(method, route.path, target)) {
-        throw new HttpError(500, `Two routes answer ${method} ${route.path}`);
+        // A declaration error, told like the others when the app is built (the CLI's one line).
+        throw new ValueError(
+          `Two routes answer ${method} ${route.path}; give each route its own path or method.`,
+        );
       }
     }
     const targets = this.targetsByPath.get(route.path) ?? [];

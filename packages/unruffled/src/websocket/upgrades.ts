@@ -1,6 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
-import { ForbiddenError, HttpError, MethodNotAllowedError, NotFoundError } from "../errors.ts";
+import { ForbiddenError, HttpError, MethodNotAllowedError, NotFoundError, ValueError } from "../errors.ts";
 import type { RequestHandler } from "../handling/handle-request.ts";
 import { Router } from "../handling/router.ts";
 import { NodeBodySource } from "../http/body.ts";
@@ -55,7 +55,7 @@ export class WebSocketUpgrades {
     this.options = options;
     for (const route of options.routes) {
       if (!this.router.add("GET", route.path, route)) {
-        throw new HttpError(500, `Two WebSocket routes answer ${route.path}`);
+        throw new ValueError(`Two WebSocket routes answer ${route.path}; give each route its own path.`);
       }
     }
   }

@@ -20,3 +20,29 @@ it("prints the package's version for --version, and nothing else", async () => {
   const manifest = JSON.parse(await readFile(new URL("../../package.json", import.meta.url), "utf8"));
   expect(await runCli("--version")).toEqual({ code: 0, stdout: `${manifest.version}\n`, stderr: "" });
 });
+
+const HELP = [
+  "Usage: unruffled <command> [options]",
+  "       unruffled --version",
+  "",
+  "Commands:",
+  ...COMMANDS.flatMap(({ name, summary, usage }) => [`  ${name.padEnd(10)} ${summary}`, `    ${usage}`]),
+  "",
+].join("\n");
+
+it("prints the commands for --help, each with its usage, and exits 0", async () => {
+  expect(COMMANDS.map(({ name }) => name).sort()).toEqual(["client", "openapi", "routes", "serve"]);
+  expect(await runCli("--help")).toEqual({ code: 0, stdout: HELP, stderr: "" });
+});
+
+it("says which command it does not know, then the usage, exit code 2", async () => {
+  expect(await runCli("server", "app.ts")).toEqual({
+    code: 2,
+    stdout: "",
+    stderr: `Unknown command "server".\n\n${HELP}`,
+  });
+});
+
+it("asks for a command when given none, then the usage, on standard error, exit code 2", async () => {
+  expect(await runCli()).toEqual({ code: 2, stdout: "", stderr: `Give a command.\n\n${HELP}` });
+});

@@ -46,6 +46,22 @@ describe("unruffled routes", () => {
     });
   });
 
+  it("takes the default export over the export app, calling a sync factory, and --export app when asked", async () => {
+    const module = join(FIXTURES, "default-and-app.ts");
+    expect([await runCli("routes", module), await runCli("routes", module, "--export", "app")]).toEqual([
+      {
+        code: 0,
+        stdout: "METHOD  PATH           NAME          PARAMETERS\nGET     /from-default  from_default  -\n",
+        stderr: "",
+      },
+      {
+        code: 0,
+        stdout: "METHOD  PATH       NAME      PARAMETERS\nGET     /from-app  from_app  -\n",
+        stderr: "",
+      },
+    ]);
+  });
+
   it("prints a ValueError naming the endpoint and the parameter, without a stack, exit code 1", async () => {
     expect(await runCli("routes", join(FIXTURES, "bare-default-app.ts"))).toEqual({
       code: 1,
@@ -61,6 +77,15 @@ describe("unruffled routes", () => {
       stdout: "",
       stderr:
         'unruffled routes: TypeHintRequired: endpoint "search" (GET /search), parameter "q" has no schema. Give its type with a marker: q: p.Query(z.string()).\n',
+    });
+  });
+
+  it("prints two routes for one method and path as a ValueError, in one line, exit code 1", async () => {
+    expect(await runCli("routes", join(FIXTURES, "duplicate-route-app.ts"))).toEqual({
+      code: 1,
+      stdout: "",
+      stderr:
+        "unruffled routes: ValueError: Two routes answer GET /items; give each route its own path or method.\n",
     });
   });
 

@@ -15,7 +15,10 @@ const USAGE =
 
 const running: CliProcess[] = [];
 function serve(...args: string[]): CliProcess {
-  const process = new CliProcess(["serve", ...args]);
+  return serveWithEnv({}, ...args);
+}
+function serveWithEnv(env: Record<string, string>, ...args: string[]): CliProcess {
+  const process = new CliProcess(["serve", ...args], undefined, env);
   running.push(process);
   return process;
 }
@@ -197,6 +200,19 @@ describe("unruffled serve", () => {
     );
   });
 
+  it("listens on the port PORT gives when --port is left out, on 127.0.0.1", async () => {
+    const port = await freePort();
+    const server = serveWithEnv({ PORT: String(port) }, SHOP);
+    expect(await server.served()).toBe(`http://127.0.0.1:${port}`);
+    expect((await fetch(`http://127.0.0.1:${port}/hello`)).status).toBe(200);
+  });
+
+  it("takes --port over PORT", async () => {
+    const port = await freePort();
+    const server = serveWithEnv({ PORT: "http" }, SHOP, "--port", String(port));
+    expect(await server.served()).toBe(`http://127.0.0.1:${port}`);
+  });
+
   it("says when the port is taken", async () => {
     const blocker = createServer();
     await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", resolve));
@@ -296,3 +312,12 @@ describe("unruffled serve --watch", () => {
     expect([detected >= 0, restarting > detected]).toEqual([true, true]);
   });
 });
+
+/** A port free on 127.0.0.1 now, which the system chose. */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const { port } = probe.address() as { port: number };
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}

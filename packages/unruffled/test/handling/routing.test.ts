@@ -1,4 +1,4 @@
-import { createApp } from "unruffled";
+import { createApp, ValueError } from "unruffled";
 import { JsonResponse, PlainTextResponse } from "unruffled/http";
 import { endpoint, p, path } from "unruffled/route";
 import { describe, expect, it } from "vitest";
@@ -133,5 +133,53 @@ describe("routes and the app", () => {
     expect((await fetch(`http://127.0.0.1:${port}/hello`)).status).toBe(200);
     await app.close();
     expect(server.listening).toBe(false);
+  });
+});
+
+/** What building the app threw: its class name and message (a declaration error is a ValueError). */
+function buildError(build: () => unknown): { isValueError: boolean; name: string; message: string } {
+  try {
+    build();
+  } catch (error) {
+    const { name, message } = error as Error;
+    return { isValueError: error instanceof ValueError, name, message };
+  }
+  throw new Error("the app was built");
+}
+
+describe("two routes at one place are a declaration error (docs/endpoints-and-routes.md, The app)", () => {
+  it("refuses two routes with the same method and path with a ValueError, when the app is built", () => {
+    expect(
+      buildError(() =>
+        createApp({
+          routes: [
+            path("/items", { endpoint: hello }),
+            path("/items", { endpoint: create, methods: ["POST", "GET"] }),
+          ],
+        }),
+      ),
+    ).toEqual({
+      isValueError: true,
+      name: "ValueError",
+      message: "Two routes answer GET /items; give each route its own path or method.",
+    });
+  });
+
+  it("refuses two placeholders of different names at one place of a path with a ValueError", () => {
+    expect(
+      buildError(() =>
+        createApp({
+          routes: [
+            path("/items/{id}", { endpoint: echo({ id: z.int() }) }),
+            path("/items/{item_id}", { endpoint: echo({ item_id: z.int() }), methods: ["PUT"] }),
+          ],
+        }),
+      ),
+    ).toEqual({
+      isValueError: true,
+      name: "ValueError",
+      message:
+        'The placeholder {item_id} in "/items/{item_id}" clashes with {id} at the same place of another route; name it the same in both.',
+    });
   });
 });

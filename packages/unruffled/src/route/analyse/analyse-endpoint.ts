@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ValueError } from "../../errors.ts";
 import type { EndpointDefinition } from "../declare/endpoint.ts";
 import type { Overrides } from "../declare/overrides.ts";
 import { type EndpointDescription, LOCATIONS, type Location, type ParamDescription } from "../description.ts";
@@ -29,6 +30,12 @@ export interface AnalyseOptions {
  */
 export function analyseEndpoint(endpoint: EndpointDefinition, options: AnalyseOptions): EndpointDescription {
   const { label } = options;
+  // Refused here, not at the first request, where it was a 500 "handler is not a function".
+  if (typeof endpoint.handler !== "function") {
+    throw new ValueError(
+      `${label} has no handler. Give it the function that answers: handler: (request, params) => new JsonResponse(…).`,
+    );
+  }
   const returns = describeReturns(endpoint.returns as unknown, label);
   const context = {
     label,

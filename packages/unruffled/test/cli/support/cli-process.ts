@@ -40,8 +40,12 @@ export class CliProcess {
   private readonly output: ChildOutput;
   private readonly exited: Promise<number>;
 
-  constructor(args: readonly string[], cwd = ROOT) {
-    this.child = spawnGroup(process.execPath, ["--conditions=source", CLI, ...args], { cwd, stdio: "pipe" });
+  constructor(args: readonly string[], cwd = ROOT, env: Record<string, string> = {}) {
+    this.child = spawnGroup(process.execPath, ["--conditions=source", CLI, ...args], {
+      cwd,
+      stdio: "pipe",
+      env: { ...process.env, ...env },
+    });
     this.output = captureOutput(this.child);
     this.exited = new Promise((resolve) => {
       this.child.once("exit", (code, signal) => resolve(code ?? (signal === null ? 1 : 128)));

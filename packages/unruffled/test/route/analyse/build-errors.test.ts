@@ -168,6 +168,16 @@ describe("rule 13: a parameter needs a schema and an endpoint needs returns", ()
     );
   });
 
+  it("raises ValueError for an endpoint without a handler, or whose handler is not a function", () => {
+    for (const handler of [undefined, "list_items"]) {
+      const error = buildError({}, "/probe", { handler });
+      expect(error).toBeInstanceOf(ValueError);
+      expect((error as Error).message).toBe(
+        `${label} has no handler. Give it the function that answers: handler: (request, params) => new JsonResponse(…).`,
+      );
+    }
+  });
+
   it("raises TypeHintRequired for an endpoint without returns", () => {
     const error = buildError({}, "/probe", { returns: undefined });
     expect(error).toBeInstanceOf(TypeHintRequired);
@@ -263,6 +273,23 @@ describe("routes are checked when declared and when the app is built", () => {
   it("rejects a path that does not start with /", () => {
     expect(() => path("probe", { routes: [] })).toThrow(
       new ValueError('The route path "probe" must start with "/".'),
+    );
+  });
+
+  it("rejects a placeholder that is not a whole segment, and one used twice in a path", () => {
+    for (const [routePath, segment] of [
+      ["/books/x{book_id}", "x{book_id}"],
+      ["/books/{book_id}.json", "{book_id}.json"],
+      ["/books/{book-id}", "{book-id}"],
+    ]) {
+      expect(() => path(routePath!, { routes: [] })).toThrow(
+        new ValueError(
+          `The route path "${routePath}" has a malformed placeholder "${segment}"; a placeholder is a whole segment such as {student_id}.`,
+        ),
+      );
+    }
+    expect(() => path("/books/{id}/pages/{id}", { routes: [] })).toThrow(
+      new ValueError('The route path "/books/{id}/pages/{id}" repeats the placeholder {id}.'),
     );
   });
 
