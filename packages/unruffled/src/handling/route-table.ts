@@ -1,4 +1,4 @@
-import { HttpError, MethodNotAllowedError, NotFoundError } from "../errors.ts";
+import { HttpError, MethodNotAllowedError, NotFoundError, ValueError } from "../errors.ts";
 import type { Middleware, MiddlewareRoute } from "../http/middleware.ts";
 import type { HttpRequest } from "../http/request.ts";
 import type { HttpResponse } from "../http/response.ts";
@@ -63,7 +63,11 @@ export class RouteTable {
     const target: RouteTarget = { route, chain: undefined, unmatched: undefined, appMiddleware };
     for (const method of route.methods) {
       if (!this.router.add(method, route.path, target)) {
-        throw new HttpError(500, `Two routes answer ${method} ${route.path}`);
+        // A declaration mistake, found when the app is built: the same class as the others.
+        const first = this.targetsByPath.get(route.path)?.find((each) => each.route.methods.includes(method));
+        throw new ValueError(
+          `The routes "${first?.route.name}" and "${route.name}" both answer ${method} ${route.path}; serve each method of a path from one route: change the path or the methods of one of them.`,
+        );
       }
     }
     const targets = this.targetsByPath.get(route.path) ?? [];

@@ -1,3 +1,5 @@
+import { ValueError } from "../errors.ts";
+
 /**
  * Finds the route for a method and a path. Static paths are one map lookup; paths with placeholders
  * walk a tree of segments, static children before placeholders.
@@ -41,8 +43,8 @@ export class Router<T> {
           const name = segment.slice(1, -1);
           if (!node.param) node.param = { name, node: newNode() };
           else if (node.param.name !== name) {
-            throw new Error(
-              `The placeholder {${name}} in "${path}" clashes with {${node.param.name}} at the same place of another route`,
+            throw new ValueError(
+              `The placeholder {${name}} in "${path}" clashes with {${node.param.name}} at the same place of another route; give the placeholder at that place one name in every route.`,
             );
           }
           node = node.param.node;

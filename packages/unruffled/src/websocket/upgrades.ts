@@ -1,6 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
-import { ForbiddenError, HttpError, MethodNotAllowedError, NotFoundError } from "../errors.ts";
+import { ForbiddenError, HttpError, MethodNotAllowedError, NotFoundError, ValueError } from "../errors.ts";
 import type { RequestHandler } from "../handling/handle-request.ts";
 import { Router } from "../handling/router.ts";
 import { NodeBodySource } from "../http/body.ts";
@@ -55,7 +55,11 @@ export class WebSocketUpgrades {
     this.options = options;
     for (const route of options.routes) {
       if (!this.router.add("GET", route.path, route)) {
-        throw new HttpError(500, `Two WebSocket routes answer ${route.path}`);
+        // A declaration mistake, found when the app is built: the same class as the others.
+        const first = options.routes.find((each) => each.path === route.path);
+        throw new ValueError(
+          `The WebSocket routes "${first?.name}" and "${route.name}" both answer ${route.path}; serve a path from one WebSocket route: change the path of one of them.`,
+        );
       }
     }
   }

@@ -297,3 +297,53 @@ describe("routes are checked when declared and when the app is built", () => {
     );
   });
 });
+
+describe("two routes may not answer one method at one path", () => {
+  const probe = endpoint({ returns: JsonResponse, handler: () => new JsonResponse(null) });
+
+  it("refuses the second route with a ValueError naming both routes, the method and the path", () => {
+    let error: unknown;
+    try {
+      createApp({
+        routes: [
+          path("/courses", { endpoint: probe, name: "list_courses" }),
+          path("/courses", { endpoint: probe, methods: ["POST", "GET"], name: "create_course" }),
+        ],
+      });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ValueError);
+    expect((error as Error).message).toBe(
+      'The routes "list_courses" and "create_course" both answer GET /courses; serve each method of a path from one route: change the path or the methods of one of them.',
+    );
+  });
+
+  it("refuses two names for the placeholder at one place of two paths with a ValueError", () => {
+    const byId = endpoint({
+      params: { id: p.Path(z.int()) },
+      returns: JsonResponse,
+      handler: () => new JsonResponse(null),
+    });
+    const byCode = endpoint({
+      params: { code: p.Path(z.string()) },
+      returns: JsonResponse,
+      handler: () => new JsonResponse(null),
+    });
+    let error: unknown;
+    try {
+      createApp({
+        routes: [
+          path("/courses/{id}", { endpoint: byId, name: "get_course" }),
+          path("/courses/{code}/students", { endpoint: byCode, name: "list_students" }),
+        ],
+      });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ValueError);
+    expect((error as Error).message).toBe(
+      'The placeholder {code} in "/courses/{code}/students" clashes with {id} at the same place of another route; give the placeholder at that place one name in every route.',
+    );
+  });
+});
