@@ -212,6 +212,14 @@ describe("rule 14: unsupported parameter types are rejected", () => {
     );
   });
 
+  it("rejects minLength on a number, the page's example of a constraint that does not fit", () => {
+    const error = buildError({ page: p.Query(z.int(), { minLength: 1 } as never) });
+    expect(error).toBeInstanceOf(ValueError);
+    expect((error as Error).message).toBe(
+      `${label}, parameter "page": the option minLength applies to strings and lists, not to number.`,
+    );
+  });
+
   it("rejects a constraint that does not fit the type", () => {
     const error = buildError({ name: p.Query(z.string(), { ge: 1 }) });
     expect(error).toBeInstanceOf(ValueError);
