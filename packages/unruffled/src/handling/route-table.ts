@@ -64,8 +64,9 @@ export class RouteTable {
     for (const method of route.methods) {
       if (!this.router.add(method, route.path, target)) {
         // A declaration error, told like the others when the app is built (the CLI's one line).
+        const first = this.targetsByPath.get(route.path)?.find((each) => each.route.methods.includes(method));
         throw new ValueError(
-          `Two routes answer ${method} ${route.path}; give each route its own path or method.`,
+          `The routes "${first?.route.name}" and "${route.name}" both answer ${method} ${route.path}; give each route its own path or method.`,
         );
       }
     }

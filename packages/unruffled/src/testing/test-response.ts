@@ -142,7 +142,9 @@ export async function readResponse(
     return new TestResponse(response, headers, Buffer.alloc(0));
   }
   if (body instanceof Readable && headers.get("content-type")?.startsWith("text/event-stream")) {
-    const received = new PassThrough();
+    // The client's buffer is 16 KiB, the writable side holds no more than the chunk in hand: an
+    // endless stream no test reads is pulled that far ahead (beside its own buffer), not 3 × 64 KiB.
+    const received = new PassThrough({ readableHighWaterMark: 16 * 1024, writableHighWaterMark: 0 });
     body.once("close", sent);
     body.once("error", (error) => received.destroy(error));
     // As `fetch` resolves with the first bytes of the answer: by then the stream's source has started.

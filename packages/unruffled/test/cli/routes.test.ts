@@ -85,7 +85,7 @@ describe("unruffled routes", () => {
       code: 1,
       stdout: "",
       stderr:
-        "unruffled routes: ValueError: Two routes answer GET /items; give each route its own path or method.\n",
+        'unruffled routes: ValueError: The routes "list_items" and "list_items_again" both answer GET /items; give each route its own path or method.\n',
     });
   });
 

@@ -161,7 +161,8 @@ describe("two routes at one place are a declaration error (docs/endpoints-and-ro
     ).toEqual({
       isValueError: true,
       name: "ValueError",
-      message: "Two routes answer GET /items; give each route its own path or method.",
+      message:
+        'The routes "get_items" and "post_items" both answer GET /items; give each route its own path or method.',
     });
   });
 

@@ -222,6 +222,14 @@ describe("rule 14: unsupported parameter types are rejected", () => {
     );
   });
 
+  it("rejects minLength on a number, the page's example of a constraint that does not fit", () => {
+    const error = buildError({ page: p.Query(z.int(), { minLength: 1 } as never) });
+    expect(error).toBeInstanceOf(ValueError);
+    expect((error as Error).message).toBe(
+      `${label}, parameter "page": the option minLength applies to strings and lists, not to number.`,
+    );
+  });
+
   it("rejects a constraint that does not fit the type", () => {
     const error = buildError({ name: p.Query(z.string(), { ge: 1 }) });
     expect(error).toBeInstanceOf(ValueError);
@@ -321,6 +329,56 @@ describe("routes are checked when declared and when the app is built", () => {
       new ValueError(
         'The routes GET /a and GET /b share the name (operationId) "same"; give each route its own name.',
       ),
+    );
+  });
+});
+
+describe("two routes may not answer one method at one path", () => {
+  const probe = endpoint({ returns: JsonResponse, handler: () => new JsonResponse(null) });
+
+  it("refuses the second route with a ValueError naming both routes, the method and the path", () => {
+    let error: unknown;
+    try {
+      createApp({
+        routes: [
+          path("/courses", { endpoint: probe, name: "list_courses" }),
+          path("/courses", { endpoint: probe, methods: ["POST", "GET"], name: "create_course" }),
+        ],
+      });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ValueError);
+    expect((error as Error).message).toBe(
+      'The routes "list_courses" and "create_course" both answer GET /courses; give each route its own path or method.',
+    );
+  });
+
+  it("refuses two names for the placeholder at one place of two paths with a ValueError", () => {
+    const byId = endpoint({
+      params: { id: p.Path(z.int()) },
+      returns: JsonResponse,
+      handler: () => new JsonResponse(null),
+    });
+    const byCode = endpoint({
+      params: { code: p.Path(z.string()) },
+      returns: JsonResponse,
+      handler: () => new JsonResponse(null),
+    });
+    let error: unknown;
+    try {
+      createApp({
+        routes: [
+          path("/courses/{id}", { endpoint: byId, name: "get_course" }),
+          path("/courses/{code}/students", { endpoint: byCode, name: "list_students" }),
+        ],
+      });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ValueError);
+    expect((error as Error).message).toBe(
+      'The placeholder {code} in "/courses/{code}/students" clashes with {id} at the same place of another route; name it the same in both.',
     );
   });
 });

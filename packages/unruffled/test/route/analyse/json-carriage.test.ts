@@ -8,6 +8,7 @@ import { websocket } from "unruffled/websocket";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { notCarriedByJson } from "../../../src/route/analyse/json-carriage.ts";
+import { JSON_HEADERS, jsonOf, serveEndpoint } from "../../support/serve.ts";
 
 function buildError(declare: () => ReturnType<typeof endpoint>): unknown {
   try {
@@ -158,5 +159,31 @@ describe("a route whose JSON cannot carry its model", () => {
         'websocket "live" (GET /live): the outbound messages cannot be carried as JSON: the field "total" is a bigint; declare z.int(), or z.string() for an integer beyond 2^53 (JSON.stringify refuses a BigInt).',
       ),
     ]);
+  });
+});
+
+describe("what JSON can carry is served (docs/declaration-errors.md, a model JSON cannot carry)", () => {
+  it("reads a body's z.coerce.bigint() from a JSON number or a string, beyond 2^53 too", async () => {
+    const deposit = endpoint({
+      params: { body: p.Json(z.object({ cents: z.coerce.bigint() })) },
+      returns: [p.ResponseSpec({ model: z.object({ doubled: z.string() }) })],
+      handler: (_request, { body }) => new JsonResponse({ doubled: String(body.cents * 2n) }),
+    });
+    const server = await serveEndpoint("/deposit", deposit, ["POST"]);
+    const send = (text: string) =>
+      jsonOf(server.fetch("/deposit", { method: "POST", headers: JSON_HEADERS, body: text }));
+    expect([await send('{"cents":1250}'), await send('{"cents":"9007199254740993"}')]).toEqual([
+      { status: 200, body: { doubled: "2500" } },
+      { status: 200, body: { doubled: "18014398509481986" } },
+    ]);
+  });
+
+  it("builds an answer whose union has one option JSON can carry, and sends that option", async () => {
+    const getTotal = endpoint({
+      returns: [p.ResponseSpec({ model: z.object({ total: z.union([z.bigint(), z.int()]) }) })],
+      handler: () => new JsonResponse({ total: 7 }),
+    });
+    const server = await serveEndpoint("/total", getTotal);
+    expect(await jsonOf(server.fetch("/total"))).toEqual({ status: 200, body: { total: 7 } });
   });
 });

@@ -566,6 +566,26 @@ describe("definition errors at start-up", () => {
         ],
       });
 
+  it("a dependency that depends on itself directly, or through a chain the app's dependencies start", () => {
+    const selfish: Record<string, never> = {};
+    const self = dependency({ name: "self", params: selfish, resolve: () => 1 });
+    (self.params as Record<string, unknown>).again = p.Depends(self);
+    const cyclic: Record<string, never> = {};
+    const first = dependency({ name: "first", params: cyclic, resolve: () => 1 });
+    const second = dependency({ name: "second", params: { first: p.Depends(first) }, resolve: () => 2 });
+    (first.params as Record<string, unknown>).second = p.Depends(second);
+    expect(build({ value: p.Depends(self) })).toThrow(
+      new ValueError(
+        'endpoint "x" (GET /x): dependency "self" depends on itself (dependency "self" → dependency "self"); break the cycle.',
+      ),
+    );
+    expect(build({}, [first])).toThrow(
+      new ValueError(
+        'endpoint "x" (GET /x): dependency "first" depends on itself (dependency "first" → dependency "second" → dependency "first"); break the cycle.',
+      ),
+    );
+  });
+
   it("a dependency cycle", () => {
     const cyclic: Record<string, never> = {};
     const first = dependency({ name: "first", params: cyclic, resolve: () => 1 });
