@@ -48,7 +48,7 @@ export function httpBasic<P, R extends HttpRequest = HttpRequest>(
     },
     read(request) {
       const encoded = credentialsOf(request, "Basic");
-      return encoded === undefined || encoded === MALFORMED ? encoded : decodeBasic(encoded);
+      return typeof encoded === "string" ? decodeBasic(encoded) : encoded;
     },
     verify: (credentials, request, scopes) => verify(credentials, request as R, scopes),
     scopesOf: options.scopesOf,

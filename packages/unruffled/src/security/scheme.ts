@@ -31,6 +31,12 @@ const NO_SCOPES = new SecurityScopes();
 
 /** A credential that is there but cannot be used (a malformed `Authorization` header). */
 export const MALFORMED = Symbol("malformed credentials");
+/**
+ * Credentials of another authentication scheme (`Basic …` where a bearer token is read): refused as
+ * malformed ones are, but challenged as a request without any (RFC 6750 §3.1: no error code for a
+ * client that used an unsupported method).
+ */
+export const OTHER_SCHEME = Symbol("credentials of another scheme");
 
 /** How one kind of scheme reads, checks and describes its credentials. */
 export interface SchemeParts<C, P> {
@@ -41,7 +47,7 @@ export interface SchemeParts<C, P> {
   /** The 401 messages: never the credential itself; `malformed` for schemes whose `read` can say so. */
   messages: { missing: string; malformed?: string; rejected: string };
   /** The credential in the request; undefined when there is none. */
-  read(request: HttpRequest): C | undefined | typeof MALFORMED;
+  read(request: HttpRequest): C | undefined | typeof MALFORMED | typeof OTHER_SCHEME;
   verify(credential: C, request: HttpRequest, scopes: SecurityScopes): Verified<P>;
   scopesOf: ((principal: P) => readonly string[]) | undefined;
 }
@@ -75,10 +81,10 @@ export function securityScheme<C, P>(parts: SchemeParts<C, P>): SecurityScheme<P
     ): P | undefined | Promise<P | undefined> {
       const credential = parts.read(request);
       if (credential === undefined) return refuse(parts.messages.missing, parts.challenge.missing, optional);
-      if (credential === MALFORMED)
+      if (credential === MALFORMED || credential === OTHER_SCHEME)
         return refuse(
           parts.messages.malformed ?? parts.messages.rejected,
-          parts.challenge.rejected,
+          credential === MALFORMED ? parts.challenge.rejected : parts.challenge.missing,
           optional,
         );
       const verified = parts.verify(credential, request, scopes);

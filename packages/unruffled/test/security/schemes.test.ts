@@ -61,14 +61,26 @@ describe("httpBearer", () => {
   it.each([
     ["an empty bearer", "Bearer "],
     ["a bare scheme", "Bearer"],
-    ["another scheme", `Basic ${TOKEN}`],
     ["a token with spaces", `Bearer ${TOKEN} extra`],
-    ["no scheme", TOKEN],
-  ])("answers 401 for %s, never echoing it", async (_case, header) => {
+  ])("answers 401 invalid_token for %s, never echoing it", async (_case, header) => {
     const response = await client.get("/me", { headers: { authorization: header } });
     expect([response.status, response.headers.get("www-authenticate"), response.json()]).toEqual([
       401,
       'Bearer error="invalid_token"',
+      { detail: "Not authenticated: the Authorization header is not a bearer token" },
+    ]);
+    expect(response.text).not.toContain(TOKEN);
+  });
+
+  // RFC 6750 §3.1: a client that used an unsupported method gets the challenge without an error code.
+  it.each([
+    ["another scheme", `Basic ${TOKEN}`],
+    ["no scheme", TOKEN],
+  ])("answers 401 with the bare challenge for %s, never echoing it", async (_case, header) => {
+    const response = await client.get("/me", { headers: { authorization: header } });
+    expect([response.status, response.headers.get("www-authenticate"), response.json()]).toEqual([
+      401,
+      "Bearer",
       { detail: "Not authenticated: the Authorization header is not a bearer token" },
     ]);
     expect(response.text).not.toContain(TOKEN);
