@@ -122,7 +122,11 @@ export class ResponseValidationError extends UnruffledError {
   readonly path: string;
 
   constructor(endpoint: string, status: number, path: string, problem: string, options?: ErrorOptions) {
-    super(`${endpoint} answered ${status} with ${problem}`, options);
+    // A WebSocket route's messages come after its 101: it sent them, it did not answer with them.
+    super(
+      status === 101 ? `${endpoint} sent ${problem}` : `${endpoint} answered ${status} with ${problem}`,
+      options,
+    );
     this.endpoint = endpoint;
     this.status = status;
     this.path = path;

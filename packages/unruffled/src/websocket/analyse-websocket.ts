@@ -88,7 +88,7 @@ export function analyseWebSocket(
     label,
   );
   const origins = definition.origins;
-  const outbound = modelSerializer(definition.outbound as z.ZodType, 101, "events", label);
+  const outbound = modelSerializer(definition.outbound as z.ZodType, 101, "messages", label);
   return {
     websocket: definition,
     label,

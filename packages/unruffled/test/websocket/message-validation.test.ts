@@ -81,7 +81,7 @@ describe("RESPONSES.validate holds outbound WebSocket messages as it holds answe
       expect(await socket.receive()).toEqual({
         type: "refused",
         message:
-          'websocket "websocket_notes" (GET /notes) answered 101 with an event whose data its model refuses: text: Too big: expected string to have <=5 characters',
+          'websocket "websocket_notes" (GET /notes) sent a message that its model refuses: text: Too big: expected string to have <=5 characters',
       });
       await socket.send({ text: "short" });
       expect(await socket.receive()).toEqual({ type: "echo", text: "short" });
@@ -133,7 +133,7 @@ describe("outbound WebSocket messages of the wrong kind", () => {
         expect(await socket.receive()).toEqual({
           type: "refused",
           message:
-            'websocket "websocket_loose" (GET /loose) answered 101 with an event whose data its model refuses: text: Invalid input: expected string, received number',
+            'websocket "websocket_loose" (GET /loose) sent a message that its model refuses: text: Invalid input: expected string, received number',
         });
         await socket.send({ text: "fine" });
         expect(await socket.receive()).toEqual({ type: "echo", text: "fine" });

@@ -14,8 +14,8 @@ export interface ResponseSerializer {
   /** How errors name the endpoint: `endpoint "list_students" (GET /api/enroll/student-list)`. */
   endpoint: string;
   status: number;
-  /** `json`: the whole body; `events`: the `data` of each server-sent event. */
-  format: "json" | "events";
+  /** `json`: the whole body; `events`: the `data` of each server-sent event; `messages`: each WebSocket message. */
+  format: "json" | "events" | "messages";
   model: z.ZodType;
   /** The compiled picker, then `JSON.stringify`: only declared fields go out. */
   write(value: unknown): string;
@@ -50,7 +50,7 @@ export function responseSerializersOf(
   return serializers.size === 0 ? undefined : serializers;
 }
 
-// How the log says what went wrong, for a body and for an event.
+// How the log says what went wrong, for a body, an event and a WebSocket message.
 const PHRASES = {
   json: {
     refused: "a body that its model refuses",
@@ -63,6 +63,12 @@ const PHRASES = {
     notJson: "an event whose data is not JSON",
     unchecked: "an event whose data could not be checked",
     unwritten: "an event whose data could not be written",
+  },
+  messages: {
+    refused: "a message that its model refuses",
+    notJson: "a message that is not JSON",
+    unchecked: "a message that could not be checked",
+    unwritten: "a message that could not be written",
   },
 };
 
@@ -78,7 +84,7 @@ export function responseFormatOf(contentType: string): "json" | "events" | undef
 export function modelSerializer(
   model: z.ZodType,
   status: number,
-  format: "json" | "events",
+  format: "json" | "events" | "messages",
   label: string,
   omissions: Omissions = NO_OMISSIONS,
 ): ResponseSerializer {
@@ -91,7 +97,7 @@ export function modelSerializer(
     );
   }
   const omits = omissions !== NO_OMISSIONS;
-  const what = format === "json" ? PHRASES.json : PHRASES.events;
+  const what = PHRASES[format];
   let validator: z.ZodType | undefined;
   const stringify = (value: unknown): string => {
     try {
