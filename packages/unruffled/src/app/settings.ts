@@ -96,7 +96,7 @@ export const DEFAULT_LIMITS: Required<LimitSettings> = {
 };
 
 // The groups whose keys are checked one by one: each is a mapping of keys, or absent.
-const CHECKED_GROUPS = ["LIMITS", "LOGGING", "RESPONSES", "ERRORS", "RATE_LIMITS"] as const;
+const CHECKED_GROUPS = ["LIMITS", "LOGGING", "RESPONSES", "ERRORS", "RATE_LIMITS", "OPENAPI"] as const;
 
 /**
  * Refuses, when the app is built, a checked group that is not a mapping of keys (`LIMITS: 65536`),

@@ -6,6 +6,7 @@ import { Router } from "../handling/router.ts";
 import { NodeBodySource } from "../http/body.ts";
 import type { BodyLimits } from "../http/body-limits.ts";
 import type { HttpRequest, RawRequest } from "../http/request.ts";
+import { originFormOf } from "../http/request-target.ts";
 import { HttpResponse } from "../http/response.ts";
 import type { ErrorLogger } from "../logging/logger.ts";
 import type { PubSub } from "../pubsub/pubsub.ts";
@@ -78,9 +79,10 @@ export class WebSocketUpgrades {
    */
   readonly wants = (message: IncomingMessage): boolean => {
     if (message.headers.upgrade?.toLowerCase() === "websocket") return true;
-    const url = message.url ?? "/";
-    const queryStart = url.indexOf("?");
-    return this.answers(queryStart < 0 ? url : url.slice(0, queryStart));
+    // The path as the router reads it: a target in absolute form (a proxy's client) by its path.
+    const target = originFormOf(message.url ?? "/");
+    const queryStart = target.indexOf("?");
+    return this.answers(queryStart < 0 ? target : target.slice(0, queryStart));
   };
 
   /** How many sockets are open. */

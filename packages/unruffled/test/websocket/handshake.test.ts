@@ -253,4 +253,12 @@ describe("an upgrade to another protocol", () => {
     const elsewhere = await upgrade("/hello");
     expect([elsewhere.status, elsewhere.body]).toEqual([404, { detail: "Not Found: /hello" }]);
   });
+
+  it("is decided by the path of a target in absolute form too, as the router reads it", async () => {
+    const refused = await upgrade(`http://127.0.0.1:${port}/plain?x=1`, { headers: h2c });
+    expect([refused.status, refused.body]).toEqual([
+      400,
+      { detail: "A WebSocket route is opened with Upgrade: websocket" },
+    ]);
+  });
 });
