@@ -1,6 +1,7 @@
 // The app the cross-runtime suite serves with `unruffled serve` on Node, Bun and Deno: one route per
 // request-level behaviour, plus `/journal`, where the server's side of each check can be read
 // back (what clean-ups ran, what saw the client leave), since the test runs in another process.
+import { Readable } from "node:stream";
 import { createApp } from "unruffled";
 import type { UploadFile } from "unruffled/file";
 import { EventStreamResponse, type HttpRequest, HttpResponse, JsonResponse } from "unruffled/http";
@@ -139,6 +140,40 @@ const hold = endpoint({
   },
 });
 
+// A body streamed from an async generator that then waits on what does not watch request.signal
+// (a query's next batch, released by GET /next-batch): a client that leaves mid-body gets its
+// generator closed, and the work after the answer starts at once, not when that await settles.
+const batches = new Map<string, () => void>();
+
+const rows = endpoint({
+  params: { work: p.Depends(unitOfWork) },
+  returns: HttpResponse,
+  handler: (request, { work }) => {
+    request.afterResponse(() => record(`${work}: after the response`));
+    const nextBatch = new Promise<void>((resolve) => batches.set(work, resolve));
+    async function* source() {
+      try {
+        yield "row 1\n";
+        record(`${work}: waiting for the next batch`);
+        await nextBatch;
+        yield "row 2\n";
+      } finally {
+        record(`${work}: generator closed`);
+      }
+    }
+    return new HttpResponse(Readable.from(source()), {}, "text/plain");
+  },
+});
+
+const releaseBatch = endpoint({
+  params: { label: p.Query(z.string()) },
+  returns: JsonResponse,
+  handler: (_request, { label }) => {
+    batches.get(label)?.();
+    return new JsonResponse({ released: label });
+  },
+});
+
 const Tick = z.object({ n: z.int() }).meta({ id: "Tick" });
 
 const ticks = endpoint({
@@ -200,6 +235,8 @@ export const app = createApp({
     path("/wait-for-leave", { endpoint: waitForLeave }),
     path("/hold", { endpoint: hold }),
     path("/ticks", { endpoint: ticks }),
+    path("/rows", { endpoint: rows }),
+    path("/next-batch", { endpoint: releaseBatch }),
     path("/client", { endpoint: clientAddress }),
     path("/json-then-raw", { endpoint: jsonThenRaw, methods: ["POST"] }),
     path("/journal", { endpoint: readJournal }),

@@ -345,6 +345,22 @@ describe.each(RUNTIMES)("on %s", (runtime) => {
     await journalHolds("left: ended, signal aborted");
   });
 
+  it("starts the work after a streamed body at once when its client leaves, not when the body's generator next settles", async () => {
+    const socket = await rawRequest(server.port, "/rows?label=rows");
+    await journalHolds("rows: waiting for the next batch");
+    socket.destroy();
+    const entries = await journalHolds("rows: after the response", "rows: closed, client gone");
+    expect(entries.filter((entry) => entry.startsWith("rows:"))).toEqual([
+      "rows: opened",
+      "rows: waiting for the next batch",
+      "rows: after the response",
+      "rows: closed, client gone",
+    ]);
+    // Its return() was called: once the await settles, the generator ends instead of going on.
+    await fetch(url("/next-batch?label=rows"));
+    await journalHolds("rows: generator closed");
+  });
+
   it("tells the client's address as its socket saw it", async () => {
     const socket = await rawRequest(server.port, "/client");
     const port = socket.localPort;
