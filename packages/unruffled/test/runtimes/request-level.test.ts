@@ -148,6 +148,27 @@ describe.each(RUNTIMES)("on %s", (runtime) => {
     ]);
   });
 
+  it("quotes a JSON number past a double's range as sent in the 422, not as null", async () => {
+    const response = await fetch(url("/students/7/enrolments?term=spring"), {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-school": "north", cookie: "session=abcd" },
+      body: '{"course": "m", "credits": 1e400}',
+    });
+    expect([response.status, await response.json()]).toEqual([
+      422,
+      {
+        detail: [
+          {
+            loc: ["body", "credits"],
+            msg: "Invalid input: expected number, received Infinity",
+            type: "invalid_type",
+            input: "1e400",
+          },
+        ],
+      },
+    ]);
+  });
+
   it("reads form fields and files from a multipart body", async () => {
     const form = new FormData();
     form.append("student_id", "12");
