@@ -213,6 +213,17 @@ const clientAddress = endpoint({
   handler: (request) => new JsonResponse(request.client),
 });
 
+// The single-value headers as the app reads them: a request may repeat them (GET /headers-seen).
+const headersSeen = endpoint({
+  returns: JsonResponse,
+  handler: (request) =>
+    new JsonResponse({
+      host: request.header("host") ?? null,
+      authorization: request.header("authorization") ?? null,
+      user_agent: request.header("user-agent") ?? null,
+    }),
+});
+
 const readJournal = endpoint({
   returns: JsonResponse,
   handler: () => new JsonResponse(journal),
@@ -239,6 +250,7 @@ export const app = createApp({
     path("/next-batch", { endpoint: releaseBatch }),
     path("/client", { endpoint: clientAddress }),
     path("/json-then-raw", { endpoint: jsonThenRaw, methods: ["POST"] }),
+    path("/headers-seen", { endpoint: headersSeen }),
     path("/journal", { endpoint: readJournal }),
   ],
   // Told on standard output, which the test reads once the process has exited.

@@ -271,6 +271,92 @@ describe.each(RUNTIMES)("on %s", (runtime) => {
       );
     });
 
+  /** The status line and body of a request written out whole, on a connection of its own. */
+  const exchange = (request: string) =>
+    new Promise<[string, string]>((resolve, reject) => {
+      let received = "";
+      const socket = connect(server.port, "127.0.0.1", () => socket.write(request));
+      socket.on("data", (chunk) => (received += chunk.toString("latin1")));
+      socket.once("error", reject);
+      socket.once("close", () =>
+        resolve([received.split("\r\n")[0]!, received.slice(received.indexOf("\r\n\r\n") + 4)]),
+      );
+    });
+
+  it("reads a single-value header sent twice as both values joined by a comma, never one of them", async () => {
+    const repeated = [
+      "GET /headers-seen HTTP/1.1",
+      "Host: 127.0.0.1",
+      "Authorization: Bearer first",
+      "Authorization: Bearer second",
+      "User-Agent: one",
+      "User-Agent: two",
+      "Connection: close",
+      "",
+      "",
+    ].join("\r\n");
+    expect(await exchange(repeated)).toEqual([
+      "HTTP/1.1 200 OK",
+      JSON.stringify({
+        host: "127.0.0.1",
+        authorization: "Bearer first, Bearer second",
+        user_agent: "one, two",
+      }),
+    ]);
+  });
+
+  it("refuses a JSON body under two Content-Type lines with 415, the two types joined in the message", async () => {
+    const body = '{"course":"m","credits":5}';
+    const repeated = [
+      "POST /students/7/enrolments?term=spring HTTP/1.1",
+      "Host: 127.0.0.1",
+      "Content-Type: application/json",
+      "Content-Type: text/plain",
+      "X-School: north",
+      "Cookie: session=abcd",
+      `Content-Length: ${body.length}`,
+      "Connection: close",
+      "",
+      body,
+    ].join("\r\n");
+    expect(await exchange(repeated)).toEqual([
+      "HTTP/1.1 415 Unsupported Media Type",
+      JSON.stringify({ detail: "Expected a JSON body (application/json), got application/json, text/plain" }),
+    ]);
+  });
+
+  it("reads two Host lines joined on Node and Bun; Deno and @hono/node-server refuse them with 400 themselves", async () => {
+    const repeated =
+      "GET /headers-seen HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n";
+    const [status, body] = await exchange(repeated);
+    if (runtime === "deno" || runtime === "node-fetch") expect(status).toBe("HTTP/1.1 400 Bad Request");
+    else expect([status, JSON.parse(body).host]).toEqual(["HTTP/1.1 200 OK", "127.0.0.1, evil.example"]);
+  });
+
+  it("refuses two Content-Length lines with 400 on Node even when equal; Bun and Deno refuse only different ones", async () => {
+    const withLengths = (first: number, second: number) =>
+      [
+        "POST /students/7/enrolments?term=spring HTTP/1.1",
+        "Host: 127.0.0.1",
+        "Content-Type: application/json",
+        "X-School: north",
+        "Cookie: session=abcd",
+        `Content-Length: ${first}`,
+        `Content-Length: ${second}`,
+        "Connection: close",
+        "",
+        '{"course":"m","credits":5}',
+      ].join("\r\n");
+    const length = '{"course":"m","credits":5}'.length;
+    const equal = (await exchange(withLengths(length, length)))[0];
+    const different = (await exchange(withLengths(length, length + 1)))[0];
+    const acceptsEqual = runtime === "bun" || runtime === "deno";
+    expect([equal, different]).toEqual([
+      acceptsEqual ? "HTTP/1.1 200 OK" : "HTTP/1.1 400 Bad Request",
+      "HTTP/1.1 400 Bad Request",
+    ]);
+  });
+
   it("routes a request target in absolute form by its path, as RFC 9112 §3.2.2 requires", async () => {
     expect(await sentAsWritten(`${server.origin}/declared/3?page=1`)).toEqual([
       "HTTP/1.1 200 OK",
