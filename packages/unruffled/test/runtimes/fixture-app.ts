@@ -6,6 +6,7 @@ import { createApp } from "unruffled";
 import type { UploadFile } from "unruffled/file";
 import { EventStreamResponse, type HttpRequest, HttpResponse, JsonResponse } from "unruffled/http";
 import { dependency, endpoint, p, path } from "unruffled/route";
+import { httpBearer } from "unruffled/security";
 import { z } from "zod";
 
 /** What happened on the server's side, in order; read with GET /journal. */
@@ -224,6 +225,17 @@ const headersSeen = endpoint({
     }),
 });
 
+// A bearer token, which the app must never take from one of two Authorization lines.
+const bearer = httpBearer({
+  verify: (token) => (token === "first" || token === "second" ? { token } : null),
+});
+
+const whoAmI = endpoint({
+  params: { user: p.Security(bearer) },
+  returns: JsonResponse,
+  handler: (_request, { user }) => new JsonResponse(user),
+});
+
 const readJournal = endpoint({
   returns: JsonResponse,
   handler: () => new JsonResponse(journal),
@@ -251,6 +263,7 @@ export const app = createApp({
     path("/client", { endpoint: clientAddress }),
     path("/json-then-raw", { endpoint: jsonThenRaw, methods: ["POST"] }),
     path("/headers-seen", { endpoint: headersSeen }),
+    path("/whoami", { endpoint: whoAmI }),
     path("/journal", { endpoint: readJournal }),
   ],
   // Told on standard output, which the test reads once the process has exited.

@@ -305,6 +305,25 @@ describe.each(RUNTIMES)("on %s", (runtime) => {
     ]);
   });
 
+  it("refuses a bearer token sent on two Authorization lines with 401, taking neither", async () => {
+    const repeated = [
+      "GET /whoami HTTP/1.1",
+      "Host: 127.0.0.1",
+      "Authorization: Bearer first",
+      "Authorization: Bearer second",
+      "Connection: close",
+      "",
+      "",
+    ].join("\r\n");
+    expect(await exchange(repeated)).toEqual([
+      "HTTP/1.1 401 Unauthorized",
+      JSON.stringify({ detail: "Not authenticated: the Authorization header is not a bearer token" }),
+    ]);
+    const once =
+      "GET /whoami HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer first\r\nConnection: close\r\n\r\n";
+    expect(await exchange(once)).toEqual(["HTTP/1.1 200 OK", '{"token":"first"}']);
+  });
+
   it("refuses a JSON body under two Content-Type lines with 415, the two types joined in the message", async () => {
     const body = '{"course":"m","credits":5}';
     const repeated = [
