@@ -29,5 +29,5 @@ export const fsPromises = () => process.getBuiltinModule("node:fs/promises");
 /** `node:zlib` on first use: only an app that compresses loads it. */
 export const zlib = () => process.getBuiltinModule("node:zlib");
 
-export const { PassThrough, pipeline, Readable } = process.getBuiltinModule("node:stream");
+export const { finished, PassThrough, pipeline, Readable } = process.getBuiltinModule("node:stream");
 export type Readable = NodeStream.Readable;

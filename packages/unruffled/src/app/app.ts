@@ -127,7 +127,11 @@ export class App {
   readonly shouldUpgrade: WebSocketUpgrades["wants"] | undefined;
   readonly limits: Required<LimitSettings>;
   readonly exceptionHandlers: ExceptionHandlers;
-  /** A Node `(req, res)` handler, for `http.createServer(app.nodeHandler)` or embedding. */
+  /**
+   * A Node `(req, res)` handler, for embedding:
+   * `http.createServer({ joinDuplicateHeaders: true }, app.nodeHandler)`, the option `listen()` sets,
+   * so that a single-value header sent twice reads as both values, as on Bun and Deno.
+   */
   readonly nodeHandler: NodeAdapter["handler"];
   /**
    * Node's `clientError` listener, for embedding: `server.on("clientError", app.clientErrorHandler)`

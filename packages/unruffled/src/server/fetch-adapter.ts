@@ -8,6 +8,7 @@ import { asksForUpgrade } from "../http/upgrade-request.ts";
 import { Readable } from "../node-builtins.ts";
 import { type NodeBindings, nodeBindingsOf } from "./node-host.ts";
 import { currentRuntime } from "./runtime.ts";
+import { type BodyOutcome, webStreamOf } from "./web-body.ts";
 import { type PeerOf, WebClient } from "./web-client.ts";
 import { WebRequestBody } from "./web-request-body.ts";
 
@@ -346,16 +347,35 @@ function toWebResponse(
     return webResponse(null, response.status, response.headers);
   }
   if (body instanceof Readable) {
-    body.once("close", () => {
-      // Read to its end, the answer is out; destroyed early (cancelled), its client left.
-      if (client !== undefined) client.writableFinished = body.readableEnded;
-      app.startWork(request);
-    });
-  } else {
-    if (client !== undefined) client.writableFinished = true;
-    app.startWork(request);
+    const stream = webStreamOf(body, new StreamedAnswer(app, request, client));
+    return webResponse(stream, response.status, response.headers);
   }
+  if (client !== undefined) client.writableFinished = true;
+  app.startWork(request);
   return webResponse(webBodyOf(body), response.status, response.headers);
+}
+
+/**
+ * What follows a streamed answer's end. Read to its end, the answer is out; cancelled or cut, its
+ * client left: `request.signal` aborts, and the work after the answer starts at once, as on Node.
+ */
+class StreamedAnswer implements BodyOutcome {
+  private readonly app: FetchTarget;
+  private readonly request: HttpRequest;
+  private readonly client: WebClient | undefined;
+
+  constructor(app: FetchTarget, request: HttpRequest, client: WebClient | undefined) {
+    this.app = app;
+    this.request = request;
+    this.client = client;
+  }
+
+  bodyOver(sentInFull: boolean): void {
+    if (sentInFull) {
+      if (this.client !== undefined) this.client.writableFinished = true;
+    } else this.client?.cancel();
+    this.app.startWork(this.request);
+  }
 }
 
 /** An answer's body as a web `Response` takes it: a Node stream as a web stream, bytes and text as they are. */
@@ -363,18 +383,7 @@ function webBodyOf(
   body: HttpResponse["body"],
 ): string | Uint8Array<ArrayBuffer> | ReadableStream<Uint8Array> | null {
   if (!(body instanceof Readable)) return body as string | Uint8Array<ArrayBuffer> | null;
-  const stream = Readable.toWeb(body) as unknown as ReadableStream<Uint8Array>;
-  // A stream of strings (`Readable.from(["a", "b"])`, or one given an encoding) yields strings, which
-  // a web Response refuses ("Received non-Uint8Array chunk"): they are encoded on the way, as Node's
-  // server writes them. A stream of bytes goes as it is.
-  if (!body.readableObjectMode && body.readableEncoding === null) return stream;
-  return stream.pipeThrough(new TransformStream<unknown, Uint8Array>({ transform: encodeChunk }));
-}
-
-const utf8 = new TextEncoder();
-
-function encodeChunk(chunk: unknown, controller: TransformStreamDefaultController<Uint8Array>): void {
-  controller.enqueue(typeof chunk === "string" ? utf8.encode(chunk) : (chunk as Uint8Array));
+  return webStreamOf(body, undefined);
 }
 
 // Bun and Deno make a Response faster when its headers are set on it than from a headers object in

@@ -171,6 +171,10 @@ export class NodeAdapter {
         requestTimeout: this.limits.request_timeout,
         keepAliveTimeout: this.limits.keep_alive_timeout,
         connectionsCheckingInterval: timeoutCheckInterval(this.limits),
+        // A header that takes one value (Content-Type, Authorization, Host), sent twice, reads as both
+        // values joined by ", ", as on Bun and Deno, and never fits its grammar: Node's default keeps
+        // the first and drops the other, which a proxy in front may have read instead.
+        joinDuplicateHeaders: true,
         // Node ≥ 22.21 and 24.9; an older one hands every upgrade request to the listener.
         ...(this.shouldUpgrade !== undefined && { shouldUpgradeCallback: this.shouldUpgrade }),
       },

@@ -28,6 +28,9 @@ export class WebClient implements NodeResponseEvents, ClientSocket {
   private readonly context: unknown;
   private readonly peerOf: PeerOf | undefined;
   private peer: Peer | null | undefined;
+  private cancelled = false;
+  /** The listener `request.signal` gave `once("close")`, told when the body is cancelled too. */
+  private onClose: (() => void) | undefined;
 
   /**
    * `peerOf` tells the client's address from the request and what the runtime passed beside it
@@ -56,11 +59,22 @@ export class WebClient implements NodeResponseEvents, ClientSocket {
   }
 
   get closed(): boolean {
-    return this.webRequest.signal.aborted;
+    return this.cancelled || this.webRequest.signal.aborted;
   }
 
   once(_event: "close", listener: () => void): this {
+    this.onClose = listener;
     this.webRequest.signal.addEventListener("abort", listener, { once: true });
     return this;
+  }
+
+  /**
+   * The answer's body was cancelled before its end: the client left, though the request's signal
+   * may never abort (`app.fetch`'s caller cancelling the body has no connection to close).
+   */
+  cancel(): void {
+    if (this.cancelled) return;
+    this.cancelled = true;
+    this.onClose?.();
   }
 }

@@ -4,8 +4,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createApp } from "unruffled";
+import { bindOperations } from "unruffled/client";
 import { JsonResponse, PlainTextResponse } from "unruffled/http";
 import { endpoint, p, path } from "unruffled/route";
+import { startServer } from "unruffled/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { generateClient } from "../../src/client-generator/index.ts";
@@ -152,6 +154,55 @@ describe("the generated module", () => {
       '"replace": {"method":"PUT","path":"/both"',
     ]);
     expect(generated).not.toContain("hidden");
+  });
+
+  it("sends each header under the name the document shows and the endpoint reads, camelCase included", async () => {
+    const Tracing = z.object({ XRequestId: z.string(), XForwardedFor: z.string(), contentMD5: z.string() });
+    const app = createApp({
+      routes: [
+        path("/traced", {
+          name: "traced",
+          endpoint: endpoint({
+            params: {
+              tracing: p.Header(Tracing),
+              ETag: p.Header(z.string()),
+              x_api_key: p.Header(z.string()),
+            },
+            returns: JsonResponse,
+            handler: (_request, values) => new JsonResponse(values),
+          }),
+        }),
+      ],
+    });
+    const names = ["x-request-id", "x-forwarded-for", "content-md5", "etag", "x-api-key"];
+    const operation = generateOpenApi(app).paths["/traced"]!.get!;
+    expect(operation.parameters!.map((parameter) => ("name" in parameter ? parameter.name : ""))).toEqual(
+      names,
+    );
+    const plans = JSON.parse(/JSON\.parse\(`([\s\S]*?)`\)/.exec(generateClient(app))![1]!);
+    expect(plans.traced.params).toEqual([
+      {
+        name: "tracing",
+        in: "header",
+        fields: { XRequestId: "x-request-id", XForwardedFor: "x-forwarded-for", contentMD5: "content-md5" },
+      },
+      { name: "ETag", in: "header", wire: "etag" },
+      { name: "x_api_key", in: "header", wire: "x-api-key" },
+    ]);
+    const server = await startServer(app);
+    try {
+      const values = {
+        tracing: { XRequestId: "r1", XForwardedFor: "10.0.0.1", contentMD5: "bWQ1" },
+        ETag: '"v1"',
+        x_api_key: "k",
+      };
+      const client = bindOperations<{ traced(params: object): Promise<unknown> }>(plans, {
+        baseUrl: server.url,
+      });
+      expect(await client.traced(values)).toMatchObject({ kind: "documented", status: 200, body: values });
+    } finally {
+      await server.close();
+    }
   });
 
   it("refuses two routes with one name, naming them", () => {

@@ -1,5 +1,6 @@
 import type { ServerResponse } from "node:http";
 import { Readable } from "node:stream";
+import { waitFor } from "process-support";
 import { createApp } from "unruffled";
 import {
   HttpRequest,
@@ -9,7 +10,7 @@ import {
   type RawRequest,
   WebBodySource,
 } from "unruffled/http";
-import { endpoint, path } from "unruffled/route";
+import { dependency, endpoint, p, path } from "unruffled/route";
 import { startServer, testClient } from "unruffled/testing";
 import { describe, expect, it } from "vitest";
 
@@ -399,6 +400,56 @@ describe("audit: with app.fetch, the work starts once the body was read or cance
       ["cancelled"],
       "first second",
       ["cancelled", "read"],
+    ]);
+  });
+
+  it("ends a streamed body's async generator when the client cancels, and starts the tasks and clean-ups at once, not when its await settles", async () => {
+    const ran: string[] = [];
+    // The generator waits on something that does not watch request.signal: a query's next batch.
+    const nextBatch = gate();
+    const session = dependency({
+      async *resolve(request) {
+        try {
+          yield "session";
+        } finally {
+          ran.push(`clean-up, signal ${request.signal.aborted ? "aborted" : "not aborted"}`);
+        }
+      },
+    });
+    const rows = endpoint({
+      params: { session: p.Depends(session) },
+      returns: HttpResponse,
+      handler(request) {
+        request.afterResponse(() => void ran.push("task"));
+        async function* source() {
+          try {
+            yield "row 1\n";
+            await nextBatch.opened;
+            ran.push("the await settled");
+            yield "row 2\n";
+            ran.push("went on after return()");
+          } finally {
+            ran.push("generator closed");
+          }
+        }
+        return new HttpResponse(Readable.from(source()), {}, "text/plain");
+      },
+    });
+    const app = createApp({ routes: [path("/rows", { endpoint: rows })] });
+    const response = await app.fetch(new Request("http://localhost/rows"));
+    const reader = response.body!.getReader();
+    const first = await reader.read();
+    expect(new TextDecoder().decode(first.value)).toBe("row 1\n");
+    await reader.cancel();
+    await waitFor("the clean-up after the cancelled body", () =>
+      ran.some((entry) => entry.startsWith("clean-up")) ? true : undefined,
+    );
+    const beforeTheAwaitSettled = [...ran];
+    nextBatch.open();
+    await waitFor("the generator to close", () => (ran.includes("generator closed") ? true : undefined));
+    expect([beforeTheAwaitSettled, ran]).toEqual([
+      ["task", "clean-up, signal aborted"],
+      ["task", "clean-up, signal aborted", "the await settled", "generator closed"],
     ]);
   });
 });

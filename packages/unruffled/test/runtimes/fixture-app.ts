@@ -1,10 +1,12 @@
 // The app the cross-runtime suite serves with `unruffled serve` on Node, Bun and Deno: one route per
 // request-level behaviour, plus `/journal`, where the server's side of each check can be read
 // back (what clean-ups ran, what saw the client leave), since the test runs in another process.
+import { Readable } from "node:stream";
 import { createApp } from "unruffled";
 import type { UploadFile } from "unruffled/file";
 import { EventStreamResponse, type HttpRequest, HttpResponse, JsonResponse } from "unruffled/http";
 import { dependency, endpoint, p, path } from "unruffled/route";
+import { httpBearer } from "unruffled/security";
 import { z } from "zod";
 
 /** What happened on the server's side, in order; read with GET /journal. */
@@ -139,6 +141,40 @@ const hold = endpoint({
   },
 });
 
+// A body streamed from an async generator that then waits on what does not watch request.signal
+// (a query's next batch, released by GET /next-batch): a client that leaves mid-body gets its
+// generator closed, and the work after the answer starts at once, not when that await settles.
+const batches = new Map<string, () => void>();
+
+const rows = endpoint({
+  params: { work: p.Depends(unitOfWork) },
+  returns: HttpResponse,
+  handler: (request, { work }) => {
+    request.afterResponse(() => record(`${work}: after the response`));
+    const nextBatch = new Promise<void>((resolve) => batches.set(work, resolve));
+    async function* source() {
+      try {
+        yield "row 1\n";
+        record(`${work}: waiting for the next batch`);
+        await nextBatch;
+        yield "row 2\n";
+      } finally {
+        record(`${work}: generator closed`);
+      }
+    }
+    return new HttpResponse(Readable.from(source()), {}, "text/plain");
+  },
+});
+
+const releaseBatch = endpoint({
+  params: { label: p.Query(z.string()) },
+  returns: JsonResponse,
+  handler: (_request, { label }) => {
+    batches.get(label)?.();
+    return new JsonResponse({ released: label });
+  },
+});
+
 const Tick = z.object({ n: z.int() }).meta({ id: "Tick" });
 
 const ticks = endpoint({
@@ -178,6 +214,28 @@ const clientAddress = endpoint({
   handler: (request) => new JsonResponse(request.client),
 });
 
+// The single-value headers as the app reads them: a request may repeat them (GET /headers-seen).
+const headersSeen = endpoint({
+  returns: JsonResponse,
+  handler: (request) =>
+    new JsonResponse({
+      host: request.header("host") ?? null,
+      authorization: request.header("authorization") ?? null,
+      user_agent: request.header("user-agent") ?? null,
+    }),
+});
+
+// A bearer token, which the app must never take from one of two Authorization lines.
+const bearer = httpBearer({
+  verify: (token) => (token === "first" || token === "second" ? { token } : null),
+});
+
+const whoAmI = endpoint({
+  params: { user: p.Security(bearer) },
+  returns: JsonResponse,
+  handler: (_request, { user }) => new JsonResponse(user),
+});
+
 const readJournal = endpoint({
   returns: JsonResponse,
   handler: () => new JsonResponse(journal),
@@ -200,8 +258,12 @@ export const app = createApp({
     path("/wait-for-leave", { endpoint: waitForLeave }),
     path("/hold", { endpoint: hold }),
     path("/ticks", { endpoint: ticks }),
+    path("/rows", { endpoint: rows }),
+    path("/next-batch", { endpoint: releaseBatch }),
     path("/client", { endpoint: clientAddress }),
     path("/json-then-raw", { endpoint: jsonThenRaw, methods: ["POST"] }),
+    path("/headers-seen", { endpoint: headersSeen }),
+    path("/whoami", { endpoint: whoAmI }),
     path("/journal", { endpoint: readJournal }),
   ],
   // Told on standard output, which the test reads once the process has exited.

@@ -5,6 +5,8 @@ import { serve } from "@hono/node-server";
 import { app } from "./fixture-app.ts";
 
 await app.startup();
-serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }, (info) => {
+// As `serve()` creates Node's server: a single-value header sent twice reads as both values joined.
+const serverOptions = { joinDuplicateHeaders: true };
+serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1", serverOptions }, (info) => {
   console.log(`listening on http://127.0.0.1:${info.port} (app.fetch behind @hono/node-server)`);
 });

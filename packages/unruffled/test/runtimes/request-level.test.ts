@@ -148,6 +148,27 @@ describe.each(RUNTIMES)("on %s", (runtime) => {
     ]);
   });
 
+  it("quotes a JSON number past a double's range as sent in the 422, not as null", async () => {
+    const response = await fetch(url("/students/7/enrolments?term=spring"), {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-school": "north", cookie: "session=abcd" },
+      body: '{"course": "m", "credits": 1e400}',
+    });
+    expect([response.status, await response.json()]).toEqual([
+      422,
+      {
+        detail: [
+          {
+            loc: ["body", "credits"],
+            msg: "Invalid input: expected number, received Infinity",
+            type: "invalid_type",
+            input: "1e400",
+          },
+        ],
+      },
+    ]);
+  });
+
   it("reads form fields and files from a multipart body", async () => {
     const form = new FormData();
     form.append("student_id", "12");
@@ -250,6 +271,111 @@ describe.each(RUNTIMES)("on %s", (runtime) => {
       );
     });
 
+  /** The status line and body of a request written out whole, on a connection of its own. */
+  const exchange = (request: string) =>
+    new Promise<[string, string]>((resolve, reject) => {
+      let received = "";
+      const socket = connect(server.port, "127.0.0.1", () => socket.write(request));
+      socket.on("data", (chunk) => (received += chunk.toString("latin1")));
+      socket.once("error", reject);
+      socket.once("close", () =>
+        resolve([received.split("\r\n")[0]!, received.slice(received.indexOf("\r\n\r\n") + 4)]),
+      );
+    });
+
+  it("reads a single-value header sent twice as both values joined by a comma, never one of them", async () => {
+    const repeated = [
+      "GET /headers-seen HTTP/1.1",
+      "Host: 127.0.0.1",
+      "Authorization: Bearer first",
+      "Authorization: Bearer second",
+      "User-Agent: one",
+      "User-Agent: two",
+      "Connection: close",
+      "",
+      "",
+    ].join("\r\n");
+    expect(await exchange(repeated)).toEqual([
+      "HTTP/1.1 200 OK",
+      JSON.stringify({
+        host: "127.0.0.1",
+        authorization: "Bearer first, Bearer second",
+        user_agent: "one, two",
+      }),
+    ]);
+  });
+
+  it("refuses a bearer token sent on two Authorization lines with 401, taking neither", async () => {
+    const repeated = [
+      "GET /whoami HTTP/1.1",
+      "Host: 127.0.0.1",
+      "Authorization: Bearer first",
+      "Authorization: Bearer second",
+      "Connection: close",
+      "",
+      "",
+    ].join("\r\n");
+    expect(await exchange(repeated)).toEqual([
+      "HTTP/1.1 401 Unauthorized",
+      JSON.stringify({ detail: "Not authenticated: the Authorization header is not a bearer token" }),
+    ]);
+    const once =
+      "GET /whoami HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer first\r\nConnection: close\r\n\r\n";
+    expect(await exchange(once)).toEqual(["HTTP/1.1 200 OK", '{"token":"first"}']);
+  });
+
+  it("refuses a JSON body under two Content-Type lines with 415, the two types joined in the message", async () => {
+    const body = '{"course":"m","credits":5}';
+    const repeated = [
+      "POST /students/7/enrolments?term=spring HTTP/1.1",
+      "Host: 127.0.0.1",
+      "Content-Type: application/json",
+      "Content-Type: text/plain",
+      "X-School: north",
+      "Cookie: session=abcd",
+      `Content-Length: ${body.length}`,
+      "Connection: close",
+      "",
+      body,
+    ].join("\r\n");
+    expect(await exchange(repeated)).toEqual([
+      "HTTP/1.1 415 Unsupported Media Type",
+      JSON.stringify({ detail: "Expected a JSON body (application/json), got application/json, text/plain" }),
+    ]);
+  });
+
+  it("reads two Host lines joined on Node and Bun; Deno and @hono/node-server refuse them with 400 themselves", async () => {
+    const repeated =
+      "GET /headers-seen HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n";
+    const [status, body] = await exchange(repeated);
+    if (runtime === "deno" || runtime === "node-fetch") expect(status).toBe("HTTP/1.1 400 Bad Request");
+    else expect([status, JSON.parse(body).host]).toEqual(["HTTP/1.1 200 OK", "127.0.0.1, evil.example"]);
+  });
+
+  it("refuses two Content-Length lines with 400 on Node even when equal; Bun and Deno refuse only different ones", async () => {
+    const withLengths = (first: number, second: number) =>
+      [
+        "POST /students/7/enrolments?term=spring HTTP/1.1",
+        "Host: 127.0.0.1",
+        "Content-Type: application/json",
+        "X-School: north",
+        "Cookie: session=abcd",
+        `Content-Length: ${first}`,
+        `Content-Length: ${second}`,
+        "Connection: close",
+        "",
+        '{"course":"m","credits":5}',
+      ].join("\r\n");
+    const length = '{"course":"m","credits":5}'.length;
+    const equal = (await exchange(withLengths(length, length)))[0];
+    const different = (await exchange(withLengths(length, length + 1)))[0];
+    const acceptsEqual = runtime === "bun" || runtime === "deno";
+    expect([equal, different]).toEqual([
+      acceptsEqual ? "HTTP/1.1 200 OK" : "HTTP/1.1 400 Bad Request",
+      "HTTP/1.1 400 Bad Request",
+    ]);
+  });
+
   it("routes a request target in absolute form by its path, as RFC 9112 §3.2.2 requires", async () => {
     expect(await sentAsWritten(`${server.origin}/declared/3?page=1`)).toEqual([
       "HTTP/1.1 200 OK",
@@ -343,6 +469,22 @@ describe.each(RUNTIMES)("on %s", (runtime) => {
     await journalHolds("left: streaming");
     socket.destroy();
     await journalHolds("left: ended, signal aborted");
+  });
+
+  it("starts the work after a streamed body at once when its client leaves, not when the body's generator next settles", async () => {
+    const socket = await rawRequest(server.port, "/rows?label=rows");
+    await journalHolds("rows: waiting for the next batch");
+    socket.destroy();
+    const entries = await journalHolds("rows: after the response", "rows: closed, client gone");
+    expect(entries.filter((entry) => entry.startsWith("rows:"))).toEqual([
+      "rows: opened",
+      "rows: waiting for the next batch",
+      "rows: after the response",
+      "rows: closed, client gone",
+    ]);
+    // Its return() was called: once the await settles, the generator ends instead of going on.
+    await fetch(url("/next-batch?label=rows"));
+    await journalHolds("rows: generator closed");
   });
 
   it("tells the client's address as its socket saw it", async () => {

@@ -205,13 +205,31 @@ function aliasOf(schema: z.ZodType): string | undefined {
  */
 function wireNames(kind: MarkerKind, name: string, alias: string | undefined) {
   if (kind !== "header") return { wireName: alias ?? name, documentedName: alias ?? name };
-  const documented =
-    alias ??
-    name
+  const documented = alias ?? headerNameOf(name);
+  return { wireName: documented.toLowerCase(), documentedName: documented };
+}
+
+/**
+ * The header a parameter name reads. With `_` or `-` in it, each `_` is a hyphen and a word starts at
+ * a capital after a lower-case letter or digit (`x_token`, `user_agent`). Written in camelCase, a run
+ * of capitals is one word, a leading `X` before a capital is the `X-` prefix, and any other leading
+ * single capital joins the word after it.
+ *
+ * @example headerNameOf("XRequestId") // "x-request-id"; "contentMD5" → "content-md5", "ETag" → "etag"
+ */
+function headerNameOf(name: string): string {
+  if (/[_-]/.test(name)) {
+    return name
       .replace(/_/g, "-")
       .replace(/([a-z0-9])([A-Z])/g, "$1-$2")
       .toLowerCase();
-  return { wireName: documented.toLowerCase(), documentedName: documented };
+  }
+  return name
+    .replace(/^X(?=[A-Z])/, "X-")
+    .replace(/([a-z0-9])([A-Z])/g, "$1-$2")
+    .replace(/([A-Z])([A-Z][a-z])/g, "$1-$2")
+    .replace(/^([A-WYZ])-/, "$1")
+    .toLowerCase();
 }
 
 function describeType(schema: z.ZodType): string {

@@ -9,6 +9,11 @@ import type { StringSource } from "../wire/string-source.ts";
 /** The decoded body, in the shape its format gives. */
 export interface ReadBody {
   json?: unknown;
+  /**
+   * The JSON body as it arrived, read again only when a 422 must quote a number `JSON.parse` made
+   * infinite (`1e400`): JSON would write it `null`, the mark of an absent value.
+   */
+  jsonSource?: Buffer | string;
   fields?: StringSource;
   files?: Readonly<Record<string, UploadFile[]>>;
 }

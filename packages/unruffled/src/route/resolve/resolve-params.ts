@@ -59,7 +59,7 @@ export function resolveParams(
           done(parseError, undefined);
           return;
         }
-        validateThen(description, request, options, { json }, done);
+        validateThen(description, request, options, { json, jsonSource: body }, done);
       };
       // A body the server read ahead (Bun's route for it) was read because its media type is JSON's
       // (FixedRoute.readsBodyOf, with nothing in between): not read and checked again.
@@ -108,7 +108,7 @@ function validateThen(
 ): void {
   let values: Values;
   try {
-    values = validate(description, gather(description, request, options, body));
+    values = validate(description, gather(description, request, options, body), body?.jsonSource);
   } catch (error) {
     done(error, undefined);
     return;
@@ -211,8 +211,10 @@ function gatherBody(params: readonly ParamDescription[], body: ReadBody, values:
   }
 }
 
-function validate(description: EndpointDescription, input: Values): Values {
+function validate(description: EndpointDescription, input: Values, jsonSource?: Buffer | string): Values {
   const result = description.validator!.safeParse(input, { reportInput: true });
-  if (!result.success) throw new RequestValidationError(toValidationIssues(description, result.error.issues));
+  if (!result.success) {
+    throw new RequestValidationError(toValidationIssues(description, result.error.issues, jsonSource));
+  }
   return result.data as Values;
 }

@@ -15,6 +15,7 @@ const MISSING_CODES = new Set(["invalid_type", "invalid_value", "invalid_union"]
 export function toValidationIssues(
   description: EndpointDescription,
   issues: readonly z.core.$ZodIssue[],
+  jsonSource?: Buffer | string,
 ): ValidationIssue[] {
   const result: ValidationIssue[] = [];
   const seen = new Set<string>();
@@ -26,6 +27,9 @@ export function toValidationIssues(
     const entry: ValidationIssue = missing
       ? { loc, msg: "Field required", type: "missing", input: null }
       : { loc, msg: issue.message, type: issue.code, input: "input" in issue ? issue.input : null };
+    if (jsonSource !== undefined && loc[0] === "body" && isInfinite(entry.input)) {
+      entry.input = numberAsSent(jsonSource, loc.slice(1)) ?? entry.input;
+    }
     const key = JSON.stringify([entry.loc, entry.type, entry.msg]);
     if (seen.has(key)) continue;
     seen.add(key);
@@ -41,4 +45,34 @@ function locOf(param: ParamDescription, rest: (string | number)[]): (string | nu
   const [key, ...deeper] = rest;
   const field = param.fields.find((candidate) => candidate.key === key);
   return [param.location, field ? field.wireName : key!, ...deeper];
+}
+
+function isInfinite(value: unknown): value is number {
+  return value === Number.POSITIVE_INFINITY || value === Number.NEGATIVE_INFINITY;
+}
+
+/**
+ * The source text of the number at `path` in a JSON body that `JSON.parse` made infinite: a number
+ * past a double's range (`1e400`) is quoted as sent, as a query's is, not as the `null` JSON would
+ * write. The body is parsed again, on this error path only, with the reviver's source text; undefined
+ * where the runtime gives none.
+ *
+ * @example numberAsSent('{"price": 1e400}', ["price"]) // "1e400"
+ */
+export function numberAsSent(
+  jsonSource: Buffer | string,
+  path: readonly (string | number)[],
+): string | undefined {
+  const text = typeof jsonSource === "string" ? jsonSource : jsonSource.toString("utf8");
+  let value: unknown = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text, keepInfiniteSource);
+  for (const key of path) {
+    if (typeof value !== "object" || value === null || !Object.hasOwn(value, key)) return undefined;
+    value = (value as Record<string | number, unknown>)[key];
+  }
+  return typeof value === "string" ? value : undefined;
+}
+
+/** A reviver that gives an infinite number its source text, and leaves every other value as parsed. */
+function keepInfiniteSource(_key: string, value: unknown, context?: { source?: string }): unknown {
+  return isInfinite(value) ? (context?.source ?? value) : value;
 }

@@ -117,6 +117,59 @@ describe("rule 4: Header reads HTTP headers", () => {
     );
   });
 
+  it("splits a camelCase name at each word: a run of capitals is one word, a leading X is the X- prefix, a leading single capital joins the next word", async () => {
+    const Headers = z.object({
+      XRequestId: z.string(),
+      XForwardedFor: z.string(),
+      XAPIKey: z.string(),
+      contentMD5: z.string(),
+      ETag: z.string(),
+      IfNoneMatch: z.string(),
+      UserAgent: z.string(),
+      XMLSignature: z.string(),
+    });
+    const server = await serveEndpoint(
+      "/h",
+      echo({ headers: p.Header(Headers), XCSRFToken: p.Header(z.string()) }),
+    );
+    const sent = {
+      "x-request-id": "r1",
+      "x-forwarded-for": "10.0.0.1",
+      "x-api-key": "k",
+      "content-md5": "Q2hlY2sgSW50ZWdyaXR5IQ==",
+      etag: '"v1"',
+      "if-none-match": '"v0"',
+      "user-agent": "curl/8.5",
+      "x-ml-signature": "s",
+      "x-csrf-token": "c",
+    };
+    expect(await jsonOf(server.fetch("/h", { headers: sent }))).toEqual({
+      status: 200,
+      body: {
+        headers: {
+          XRequestId: "r1",
+          XForwardedFor: "10.0.0.1",
+          XAPIKey: "k",
+          contentMD5: "Q2hlY2sgSW50ZWdyaXR5IQ==",
+          ETag: '"v1"',
+          IfNoneMatch: '"v0"',
+          UserAgent: "curl/8.5",
+          XMLSignature: "s",
+        },
+        XCSRFToken: "c",
+      },
+    });
+  });
+
+  it("keeps a name with underscores or hyphens as it maps today: each underscore is a hyphen, camelCase splits after a lower-case letter", async () => {
+    const Headers = z.object({ X_RequestId: z.string(), "x-APIKey": z.string() });
+    const server = await serveEndpoint("/h", echo({ headers: p.Header(Headers) }));
+    expect(await jsonOf(server.fetch("/h", { headers: { "x-request-id": "r1", "x-apikey": "k" } }))).toEqual({
+      status: 200,
+      body: { headers: { X_RequestId: "r1", "x-APIKey": "k" } },
+    });
+  });
+
   it("reads an alias instead of the mapped name", async () => {
     const server = await serveEndpoint("/h", echo({ token: p.Header(z.string(), { alias: "X-Api-Key" }) }));
     expect(await jsonOf(server.fetch("/h", { headers: { "x-api-key": "k" } }))).toEqual({

@@ -182,6 +182,58 @@ describe("rule 16: everything read is validated, and failures of all sources com
     });
   });
 
+  // JSON.parse reads a number past a double's range as Infinity, which JSON writes null: the mark
+  // of an absent value. The 422 quotes what was sent, as it does for ?price=1e400.
+  it("quotes a JSON number past a double's range as sent, not as null, at any depth", async () => {
+    const Order = z.object({ price: z.number(), quantities: z.array(z.int()), note: z.string() });
+    const model = await serveEndpoint("/order", echo({ order: p.Json(Order) }), ["POST"]);
+    const body = '{"price": 1e400, "quantities": [1, -1E+999], "note": 2e308}';
+    expect(await jsonOf(model.fetch("/order", { method: "POST", headers: JSON_HEADERS, body }))).toEqual({
+      status: 422,
+      body: {
+        detail: [
+          {
+            loc: ["body", "price"],
+            msg: "Invalid input: expected number, received Infinity",
+            type: "invalid_type",
+            input: "1e400",
+          },
+          {
+            loc: ["body", "quantities", 1],
+            msg: "Invalid input: expected number, received -Infinity",
+            type: "invalid_type",
+            input: "-1E+999",
+          },
+          {
+            loc: ["body", "note"],
+            msg: "Invalid input: expected string, received Infinity",
+            type: "invalid_type",
+            input: "2e308",
+          },
+        ],
+      },
+    });
+    const embedded = await serveEndpoint(
+      "/price",
+      echo({ price: p.Json(z.number()), currency: p.Json(z.string()) }),
+      ["POST"],
+    );
+    const sent = { method: "POST", headers: JSON_HEADERS, body: '{"price": 1e400, "currency": "EUR"}' };
+    expect(await jsonOf(embedded.fetch("/price", sent))).toEqual({
+      status: 422,
+      body: {
+        detail: [
+          {
+            loc: ["body", "price"],
+            msg: "Invalid input: expected number, received Infinity",
+            type: "invalid_type",
+            input: "1e400",
+          },
+        ],
+      },
+    });
+  });
+
   it("enforces every constraint option: gt, lt, multipleOf, minLength, maxLength, pattern", async () => {
     const server = await serveEndpoint(
       "/c",
