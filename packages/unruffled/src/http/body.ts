@@ -166,6 +166,8 @@ export class WebBodySource implements BodySource {
   readonly length: number | undefined;
   abandoned = false;
   private readonly stream: ReadableStream<Uint8Array> | null;
+  // The Node stream readable() made of the body, once asked for.
+  private reading: Readable | undefined;
 
   constructor(stream: ReadableStream<Uint8Array> | null, contentLength: string | null) {
     this.stream = stream;
@@ -197,11 +199,14 @@ export class WebBodySource implements BodySource {
 
   readable(): Readable {
     if (!this.stream) return Readable.from([]);
-    return Readable.fromWeb(this.stream as import("node:stream/web").ReadableStream<Uint8Array>);
+    this.reading = Readable.fromWeb(this.stream as import("node:stream/web").ReadableStream<Uint8Array>);
+    return this.reading;
   }
 
   abandon(): void {
     this.abandoned = true;
-    this.stream?.cancel().catch(() => {});
+    // A stream read through readable() is locked to its reader: destroying the Readable cancels it.
+    if (this.reading !== undefined) this.reading.destroy();
+    else this.stream?.cancel().catch(() => {});
   }
 }

@@ -1,3 +1,7 @@
+import { waitFor } from "process-support";
+import { createApp } from "unruffled";
+import { JsonResponse } from "unruffled/http";
+import { endpoint, p, path } from "unruffled/route";
 import { describe, expect, it } from "vitest";
 import { PayloadTooLargeError } from "../../src/errors.ts";
 import { WebRequestBody } from "../../src/server/web-request-body.ts";
@@ -68,5 +72,41 @@ describe("WebRequestBody", () => {
 
   it("holds nothing unless a text was read ahead", () => {
     expect(collected(bodyOf("{}"))).toEqual({ held: false, outcome: undefined });
+  });
+
+  it("cancels a streamed body that a limit stopped it reading, so that the runtime can drop the connection", async () => {
+    // Deno kept the connection of a chunked upload refused mid-body open (the body locked to a
+    // reader nobody cancelled), and the client waited for its close after the 413.
+    let cancelled = false;
+    const part = '--b\r\nContent-Disposition: form-data; name="files"; filename="a.txt"\r\n\r\nx\r\n';
+    const body = new ReadableStream<Uint8Array>({
+      // A client still sending parts.
+      pull: (controller) => controller.enqueue(new TextEncoder().encode(part)),
+      cancel: () => {
+        cancelled = true;
+      },
+    });
+    const upload = endpoint({
+      params: { files: p.File({ list: true }) },
+      returns: JsonResponse,
+      handler: (_request, { files }) => new JsonResponse({ count: files.length }),
+    });
+    const app = createApp({
+      routes: [path("/upload", { endpoint: upload, methods: ["POST"] })],
+      settings: { LIMITS: { files: 2 } },
+    });
+    const response = await app.fetch(
+      new Request("http://localhost/upload", {
+        method: "POST",
+        headers: { "content-type": "multipart/form-data; boundary=b" },
+        body,
+        duplex: "half",
+      } as RequestInit),
+    );
+    expect([response.status, await response.json()]).toEqual([
+      413,
+      { detail: "Too many files: the limit is 2" },
+    ]);
+    await waitFor("the body to be cancelled", () => (cancelled ? true : undefined));
   });
 });
