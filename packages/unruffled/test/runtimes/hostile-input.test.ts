@@ -48,6 +48,7 @@ interface ServerState {
 describe.each(["node", "bun", "deno"] as const satisfies readonly RuntimeName[])("on %s", (runtime) => {
   let served: ServedApp;
   let baseline: number;
+  const runtimeRefusals: string[] = [];
   const descriptors = () => readdirSync(`/proc/${served.child.pid}/fd`).length;
   const state = async () => (await (await fetch(`${served.origin}/state`)).json()) as ServerState;
 
@@ -67,6 +68,11 @@ describe.each(["node", "bun", "deno"] as const satisfies readonly RuntimeName[])
       CLIENT_ANSWERS,
       `status ${answer!.status} for ${request.subarray(0, 300).toString("latin1")}`,
     ).toContain(answer!.status);
+    // The app's answers (they carry its request id) are JSON; the runtime's own refusals of what its
+    // parser cannot read are its own (docs/runtimes.md), and counted to show they happen.
+    if (/\r\nx-request-id: /i.test(answer!.head))
+      expect(() => JSON.parse(answer!.body.toString("utf8"))).not.toThrow();
+    else runtimeRefusals.push(answer!.head.split("\r\n")[0]!);
     return answer!;
   }
 
@@ -366,5 +372,8 @@ describe.each(["node", "bun", "deno"] as const satisfies readonly RuntimeName[])
     const answer = await expectClientAnswer(rawRequest("GET", "/items/7?q=still", {}));
     expect(JSON.parse(answer.body.toString())).toMatchObject({ item_id: 7, q: "still" });
     expect(served.output.stderr).not.toMatch(/unhandled|uncaught|TypeError|RangeError/i);
+    // What the runtime's parser refused itself: a 400 or 431 (on Node the app answers those too).
+    expect(runtimeRefusals.filter((line) => !/^HTTP\/1\.1 (400|431) /.test(line))).toEqual([]);
+    if (runtime === "node") expect(runtimeRefusals).toEqual([]);
   });
 });
