@@ -52,6 +52,21 @@ export class ClientAbortedError extends HttpError {
   }
 }
 
+/**
+ * Why a web runtime's read of a request body failed, as the app answers it: a TypeError is the body's
+ * misuse (already read, locked) and stays what it is; anything else is the connection failing under
+ * the body, the client gone (Bun rejects with an AbortError, Deno with BadResource), as on Node.
+ *
+ * @example await request.arrayBuffer().catch((error) => { throw webBodyFailure(error); })
+ */
+export function webBodyFailure(error: unknown): unknown {
+  return error instanceof TypeError ? error : new ClientAbortedError();
+}
+
+function rethrowWebBodyFailure(error: unknown): never {
+  throw webBodyFailure(error);
+}
+
 function tooLarge(limit: number): PayloadTooLargeError {
   return new PayloadTooLargeError(`Request body is larger than the limit of ${limit} bytes`, limit);
 }
@@ -184,7 +199,7 @@ export class WebBodySource implements BodySource {
     const chunks: Uint8Array[] = [];
     let size = 0;
     for (;;) {
-      const { done, value } = await reader.read();
+      const { done, value } = await reader.read().catch(rethrowWebBodyFailure);
       if (done) break;
       size += value.byteLength;
       if (size > limit) {

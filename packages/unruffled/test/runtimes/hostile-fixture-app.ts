@@ -65,7 +65,10 @@ export const app = createApp({
   ],
   settings: { LIMITS: hostileLimits, LOGGING: { access_log: false } },
   logger: {
-    error: (details) =>
-      void errors.push(String((details.err as Error | undefined)?.stack ?? JSON.stringify(details))),
+    error: (details, message) => {
+      const err = details.err as Error | string | undefined;
+      const what = typeof err === "object" ? `${err.name}: ${err.message}` : String(err);
+      errors.push(`${message}: ${what}`);
+    },
   },
 });

@@ -332,6 +332,41 @@ describe.each(["node", "bun", "deno"] as const satisfies readonly RuntimeName[])
     expect(received.indexOf('"name":"p"')).toBeLessThan(received.indexOf('"q":"p2"'));
   });
 
+  it("serves the next client after clients that leave mid-body within the limit (Bun's fixed-route JSON read)", async () => {
+    for (const [route, type] of [
+      ["/json", "application/json"],
+      ["/form", "application/x-www-form-urlencoded"],
+      ["/upload", "multipart/form-data; boundary=b"],
+    ]) {
+      for (const sent of [
+        '{"name":"a',
+        "",
+        "username=a&agr",
+        "--b\r\nContent-Disposition: form-data; name=",
+      ]) {
+        const exchange = await openRaw(served.port);
+        await exchange.write(
+          `POST ${route} HTTP/1.1\r\nHost: x\r\nContent-Type: ${type}\r\nContent-Length: 1000\r\n\r\n${sent}`,
+        );
+        exchange.socket.destroy();
+      }
+    }
+    expect((await expectClientAnswer(rawRequest("GET", "/items/1", {}))).status).toBe(200);
+    const json = await sendRaw(
+      served.port,
+      rawRequest(
+        "POST",
+        "/json",
+        { "Content-Type": "application/json" },
+        Buffer.from('{"name":"b","age":2}'),
+      ),
+    );
+    expect(statusAndBody(json)).toEqual([
+      200,
+      expect.objectContaining({ person: expect.objectContaining({ name: "b", age: 2 }) }),
+    ]);
+  });
+
   it("serves the next client after a chunked body that stops and a client that leaves mid-chunk", async () => {
     for (const route of ["/json", "/form", "/upload"]) {
       const exchange = await openRaw(served.port);

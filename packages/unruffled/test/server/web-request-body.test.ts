@@ -2,7 +2,8 @@ import { waitFor } from "process-support";
 import { createApp } from "unruffled";
 import { JsonResponse } from "unruffled/http";
 import { endpoint, p, path } from "unruffled/route";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import { z } from "zod";
 import { PayloadTooLargeError } from "../../src/errors.ts";
 import { WebRequestBody } from "../../src/server/web-request-body.ts";
 
@@ -109,4 +110,43 @@ describe("WebRequestBody", () => {
     ]);
     await waitFor("the body to be cancelled", () => (cancelled ? true : undefined));
   });
+
+  it.each([
+    ["with its length announced", { "content-length": "100" }],
+    ["chunked", {}],
+  ])(
+    "answers a body whose connection failed mid-read (%s) as a client gone: 400, nothing logged",
+    async (_case, length) => {
+      // Bun rejects the read of a body whose client left with an AbortError, Deno with BadResource;
+      // both reached the 500 fallback, logged as "Unhandled error while answering a request".
+      const logger = { error: vi.fn() };
+      const person = endpoint({
+        params: { body: p.Json(z.object({ name: z.string() })) },
+        returns: JsonResponse,
+        handler: (_request, { body }) => new JsonResponse(body),
+      });
+      const app = createApp({ routes: [path("/people", { endpoint: person, methods: ["POST"] })], logger });
+      let sent = false;
+      const body = new ReadableStream<Uint8Array>({
+        pull: (controller) => {
+          if (sent) return controller.error(new DOMException("The connection was closed.", "AbortError"));
+          sent = true;
+          controller.enqueue(new TextEncoder().encode('{"name":"a'));
+        },
+      });
+      const response = await app.fetch(
+        new Request("http://localhost/people", {
+          method: "POST",
+          headers: { "content-type": "application/json", ...length },
+          body,
+          duplex: "half",
+        } as RequestInit),
+      );
+      expect([response.status, await response.json(), logger.error.mock.calls]).toEqual([
+        400,
+        { detail: "The client closed the connection before the body was complete" },
+        [],
+      ]);
+    },
+  );
 });
