@@ -1,4 +1,5 @@
 import { checkedResponse } from "../http/checked-response.ts";
+import { EventFrames } from "../http/event-frames.ts";
 import { EventStreamResponse } from "../http/event-stream-response.ts";
 import type { HttpRequest } from "../http/request.ts";
 import type { HttpResponse } from "../http/response.ts";
@@ -374,9 +375,11 @@ export class EndpointRunner {
 
   /** A stream that fails once its answer began cannot become a 500: it is logged, and its connection closed. */
   private logStreamFailure(stream: EventStreamResponse, request: HttpRequest): void {
-    stream.body.once("error", (error: unknown) => {
-      // A web client that cancels its body is a client gone, not a failure.
-      if ((error as Error).name === "AbortError") return;
+    const frames = stream.body;
+    frames.once("error", (error: unknown) => {
+      // Destroyed from outside is a client gone, not a failure: a web runtime cancels the body with
+      // its own reason (Bun an AbortError, Deno the string "resource closed").
+      if (frames instanceof EventFrames && error !== frames.failure) return;
       this.options.errorLogger.error(
         { err: error, reqId: request.id, method: request.method, path: request.path },
         "An event stream failed after its answer began; its connection was closed",

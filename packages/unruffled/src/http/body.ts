@@ -52,6 +52,21 @@ export class ClientAbortedError extends HttpError {
   }
 }
 
+/**
+ * Why a web runtime's read of a request body failed, as the app answers it: a TypeError is the body's
+ * misuse (already read, locked) and stays what it is; anything else is the connection failing under
+ * the body, the client gone (Bun rejects with an AbortError, Deno with BadResource), as on Node.
+ *
+ * @example await request.arrayBuffer().catch((error) => { throw webBodyFailure(error); })
+ */
+export function webBodyFailure(error: unknown): unknown {
+  return error instanceof TypeError ? error : new ClientAbortedError();
+}
+
+function rethrowWebBodyFailure(error: unknown): never {
+  throw webBodyFailure(error);
+}
+
 function tooLarge(limit: number): PayloadTooLargeError {
   return new PayloadTooLargeError(`Request body is larger than the limit of ${limit} bytes`, limit);
 }
@@ -166,6 +181,8 @@ export class WebBodySource implements BodySource {
   readonly length: number | undefined;
   abandoned = false;
   private readonly stream: ReadableStream<Uint8Array> | null;
+  // The Node stream readable() made of the body, once asked for.
+  private reading: Readable | undefined;
 
   constructor(stream: ReadableStream<Uint8Array> | null, contentLength: string | null) {
     this.stream = stream;
@@ -182,7 +199,7 @@ export class WebBodySource implements BodySource {
     const chunks: Uint8Array[] = [];
     let size = 0;
     for (;;) {
-      const { done, value } = await reader.read();
+      const { done, value } = await reader.read().catch(rethrowWebBodyFailure);
       if (done) break;
       size += value.byteLength;
       if (size > limit) {
@@ -197,11 +214,14 @@ export class WebBodySource implements BodySource {
 
   readable(): Readable {
     if (!this.stream) return Readable.from([]);
-    return Readable.fromWeb(this.stream as import("node:stream/web").ReadableStream<Uint8Array>);
+    this.reading = Readable.fromWeb(this.stream as import("node:stream/web").ReadableStream<Uint8Array>);
+    return this.reading;
   }
 
   abandon(): void {
     this.abandoned = true;
-    this.stream?.cancel().catch(() => {});
+    // A stream read through readable() is locked to its reader: destroying the Readable cancels it.
+    if (this.reading !== undefined) this.reading.destroy();
+    else this.stream?.cancel().catch(() => {});
   }
 }

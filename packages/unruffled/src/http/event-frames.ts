@@ -30,6 +30,11 @@ const HEARTBEAT = ": heartbeat\n\n";
 export class EventFrames extends Readable {
   /** Writes an event's data: the route's compiled model when it declares one, else JSON.stringify. */
   serialize: (data: unknown) => string = jsonText;
+  /**
+   * What the stream failed with on its own (its source threw, or an event could not be written);
+   * undefined when it was destroyed from outside, as when its client left.
+   */
+  failure: Error | undefined;
   private readonly source: AsyncIterator<ServerSentEvent> | Iterator<ServerSentEvent>;
   private readonly heartbeatMs: number;
   private timer: ReturnType<typeof setInterval> | undefined;
@@ -86,7 +91,7 @@ export class EventFrames extends Readable {
     try {
       next = this.source.next();
     } catch (error) {
-      this.destroy(asError(error));
+      this.fail(error);
       return;
     }
     Promise.resolve(next).then(
@@ -103,7 +108,7 @@ export class EventFrames extends Readable {
         try {
           frame = eventFrame(result.value, this.serialize);
         } catch (error) {
-          this.destroy(asError(error));
+          this.fail(error);
           return;
         }
         // The silence starts now: the next heartbeat is due a whole interval after this event.
@@ -116,9 +121,14 @@ export class EventFrames extends Readable {
         // A source that stops with an error once finish() ended the stream (its signal aborted
         // while it waited) leaves the stream as it ended: complete, not cut.
         if (this.ended) return;
-        this.destroy(asError(error));
+        this.fail(error);
       },
     );
+  }
+
+  private fail(error: unknown): void {
+    this.failure = asError(error);
+    this.destroy(this.failure);
   }
 
   private stop(): void {

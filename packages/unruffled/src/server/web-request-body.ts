@@ -1,5 +1,5 @@
 import { PayloadTooLargeError } from "../errors.ts";
-import { type BodySource, type TextCallback, WebBodySource } from "../http/body.ts";
+import { type BodySource, type TextCallback, WebBodySource, webBodyFailure } from "../http/body.ts";
 import type { Readable } from "../node-builtins.ts";
 import { currentRuntime } from "./runtime.ts";
 
@@ -51,7 +51,7 @@ export class WebRequestBody implements BodySource {
     if (this.held) return Buffer.from(await this.heldOutcome(), "utf8");
     const length = this.length;
     if (length === undefined || !(length <= limit)) return this.stream().read(limit);
-    const bytes = Buffer.from(await this.request.arrayBuffer());
+    const bytes = Buffer.from(await this.request.arrayBuffer().catch(rethrowWebBodyFailure));
     // The runtime holds the client to its Content-Length; this only guards against one that does not.
     if (bytes.byteLength > limit) {
       this.refused = true;
@@ -63,7 +63,7 @@ export class WebRequestBody implements BodySource {
   readText(limit: number): Promise<string> | undefined {
     if (this.held) return this.heldOutcome();
     if (!this.readsTextWithin(limit)) return undefined;
-    return this.request.text().then((text) => this.checkedText(text, limit));
+    return this.request.text().then((text) => this.checkedText(text, limit), rethrowWebBodyFailure);
   }
 
   /**
@@ -83,7 +83,7 @@ export class WebRequestBody implements BodySource {
   hold(text: string | undefined, error: unknown, limit: number): void {
     this.held = true;
     if (text === undefined) {
-      this.heldError = error;
+      this.heldError = webBodyFailure(error);
       return;
     }
     try {
@@ -129,4 +129,8 @@ export class WebRequestBody implements BodySource {
     );
     return this.streamed;
   }
+}
+
+function rethrowWebBodyFailure(error: unknown): never {
+  throw webBodyFailure(error);
 }

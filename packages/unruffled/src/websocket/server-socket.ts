@@ -48,7 +48,9 @@ export class ServerSocket implements ServerWebSocket<unknown, unknown> {
   /** `send()`s waiting for the buffer to fall below the low-water mark. */
   private drainWaiters: ((sent: boolean) => void)[] = [];
   private readonly closedWith: (close: WebSocketClose) => void;
-  private readonly onFlushed = (): void => this.checkDrained();
+  // A write that failed (the connection is gone) drained nothing: the sends waiting on it get false.
+  private readonly onFlushed = (error?: Error | null): void =>
+    error ? this.releaseWaiters(false) : this.checkDrained();
   /** The connection under the peer, corked while a turn of the event loop sends (see `cork()`). */
   private readonly connection: Duplex | undefined;
   private corked = false;
@@ -88,7 +90,10 @@ export class ServerSocket implements ServerWebSocket<unknown, unknown> {
   }
 
   get closed(): boolean {
-    return this.ended || this.peer.readyState !== OPEN;
+    // A connection already destroyed is closed though ws has not said so yet (it learns it from the
+    // connection's close event): on Deno a send's write fails first, and a loop of sends that
+    // resolve at once would starve that event, and the whole server, for good.
+    return this.ended || this.peer.readyState !== OPEN || this.connection?.destroyed === true;
   }
 
   get bufferedAmount(): number {
@@ -292,9 +297,13 @@ export class ServerSocket implements ServerWebSocket<unknown, unknown> {
 
   private checkDrained(): void {
     if (this.drainWaiters.length === 0 || this.peer.bufferedAmount > this.description.lowWaterMark) return;
+    this.releaseWaiters(true);
+  }
+
+  private releaseWaiters(sent: boolean): void {
     const waiters = this.drainWaiters;
     this.drainWaiters = [];
-    for (const resolve of waiters) resolve(true);
+    for (const resolve of waiters) resolve(sent);
   }
 
   private closed_(code: number, reason: string): void {
@@ -302,9 +311,7 @@ export class ServerSocket implements ServerWebSocket<unknown, unknown> {
     // The messages that arrived before the close stay queued: the handler's loop still yields
     // them (a client's last message before it closes), then ends.
     this.wake();
-    const waiters = this.drainWaiters;
-    this.drainWaiters = [];
-    for (const resolve of waiters) resolve(false);
+    this.releaseWaiters(false);
     this.controller?.abort(new Error("The WebSocket closed"));
     this.closedWith({ code, reason });
   }

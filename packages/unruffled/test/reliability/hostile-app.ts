@@ -84,6 +84,17 @@ export const everyMarker = {
   }),
 };
 
+/** Small limits so that fuzzed bodies reach them. */
+export const hostileLimits = {
+  body_size: 64 * 1024,
+  form_size: 16 * 1024,
+  file_size: 8192,
+  upload_size: 64 * 1024,
+  files: 4,
+  fields: 8,
+  field_size: 1024,
+};
+
 /** The fuzzing target app; `errors` collects whatever reached the 500 fallback. */
 export function createHostileApp() {
   const errors: unknown[] = [];
@@ -94,18 +105,7 @@ export function createHostileApp() {
       path("/form", { endpoint: everyMarker.form, methods: ["POST"] }),
       path("/upload", { endpoint: everyMarker.upload, methods: ["POST"] }),
     ],
-    settings: {
-      // Small limits so that fuzzed bodies reach them; short timeouts so that a stuck request shows.
-      LIMITS: {
-        body_size: 64 * 1024,
-        form_size: 16 * 1024,
-        file_size: 8192,
-        upload_size: 64 * 1024,
-        files: 4,
-        fields: 8,
-        field_size: 1024,
-      },
-    },
+    settings: { LIMITS: hostileLimits },
     logger: { error: (details) => void errors.push(details.err) },
   });
   return { app, errors };
