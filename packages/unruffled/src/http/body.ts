@@ -63,7 +63,8 @@ export function webBodyFailure(error: unknown): unknown {
   return error instanceof TypeError ? error : new ClientAbortedError();
 }
 
-function rethrowWebBodyFailure(error: unknown): never {
+/** `webBodyFailure` as a rejection handler: `read().catch(rethrowWebBodyFailure)`. */
+export function rethrowWebBodyFailure(error: unknown): never {
   throw webBodyFailure(error);
 }
 

@@ -1,5 +1,11 @@
 import { PayloadTooLargeError } from "../errors.ts";
-import { type BodySource, type TextCallback, WebBodySource, webBodyFailure } from "../http/body.ts";
+import {
+  type BodySource,
+  rethrowWebBodyFailure,
+  type TextCallback,
+  WebBodySource,
+  webBodyFailure,
+} from "../http/body.ts";
 import type { Readable } from "../node-builtins.ts";
 import { currentRuntime } from "./runtime.ts";
 
@@ -129,8 +135,4 @@ export class WebRequestBody implements BodySource {
     );
     return this.streamed;
   }
-}
-
-function rethrowWebBodyFailure(error: unknown): never {
-  throw webBodyFailure(error);
 }
