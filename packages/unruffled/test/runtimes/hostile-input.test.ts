@@ -8,20 +8,9 @@ import { readdirSync } from "node:fs";
 import { connect } from "node:net";
 import { fileURLToPath } from "node:url";
 import fc from "fast-check";
-import {
-  contentType,
-  cookieHeader,
-  headerValue,
-  jsonText,
-  multipartBody,
-  nastyText,
-  percentEncoded,
-  urlencoded,
-  withInvalidUtf8,
-} from "hostile-input";
 import { endProcessGroups } from "process-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { declaredNames } from "../reliability/hostile-app.ts";
+import { hostileRequests } from "../reliability/hostile-requests.ts";
 import { type RawAnswer, rawRequest, sendRaw } from "../reliability/send-raw.ts";
 import { openRaw } from "../support/raw-http.ts";
 import { type RuntimeName, type ServedApp, serveOn } from "./runtime-process.ts";
@@ -76,91 +65,11 @@ describe.each(["node", "bun", "deno"] as const satisfies readonly RuntimeName[])
     return answer!;
   }
 
-  it("query strings: any bytes, bad escapes, prototype keys, odd numbers", async () => {
-    await fc.assert(
-      fc.asyncProperty(urlencoded(declaredNames.query), async (query) => {
-        await expectClientAnswer(rawRequest("GET", `/items/1?${query}`, {}));
-      }),
-      runs,
-    );
-  });
-
-  it("paths: hostile placeholder values and raw bytes in the request target", async () => {
-    await fc.assert(
-      fc.asyncProperty(nastyText(["1", "/", ".."]), fc.uint8Array({ maxLength: 6 }), async (segment, raw) => {
-        await expectClientAnswer(rawRequest("GET", `/items/${percentEncoded(segment)}`, {}));
-        const target = Buffer.concat([
-          Buffer.from("/items/"),
-          Buffer.from(raw.filter((byte) => byte > 0x20)),
-        ]);
-        await expectClientAnswer(rawRequest("GET", target.toString("latin1"), {}));
-      }),
-      runs,
-    );
-  });
-
-  it("headers: declared ones with hostile values, raw bytes, long values, repeats", async () => {
-    const names = declaredNames.header;
-    await fc.assert(
-      fc.asyncProperty(
-        fc.array(fc.tuple(fc.constantFrom(...names, "x_token", "X-IDS", "__proto__"), headerValue(names)), {
-          maxLength: 6,
-        }),
-        async (headers) => {
-          const lines = headers.map(([name, value]) => `${name}: ${value}\r\n`).join("");
-          await expectClientAnswer(
-            Buffer.from(`GET /items/1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n${lines}\r\n`, "latin1"),
-          );
-        },
-      ),
-      runs,
-    );
-  });
-
-  it("cookies: declared and hostile names, quotes, escapes, duplicates", async () => {
-    await fc.assert(
-      fc.asyncProperty(cookieHeader(declaredNames.cookie), async (cookie) => {
-        await expectClientAnswer(rawRequest("GET", "/items/1", { Cookie: cookie }));
-      }),
-      runs,
-    );
-  });
-
-  it("JSON bodies: deep nesting, huge numbers, NaN spellings, duplicate and prototype keys, invalid UTF-8", async () => {
-    await fc.assert(
-      fc.asyncProperty(
-        withInvalidUtf8(jsonText(declaredNames.json)),
-        contentType("application/json"),
-        async (body, type) => {
-          await expectClientAnswer(rawRequest("POST", "/json", { "Content-Type": type }, body));
-        },
-      ),
-      runs,
-    );
-  });
-
-  it("urlencoded bodies: the same hostile pairs as query strings, and invalid UTF-8", async () => {
-    await fc.assert(
-      fc.asyncProperty(
-        withInvalidUtf8(urlencoded(declaredNames.form)),
-        contentType("application/x-www-form-urlencoded"),
-        async (body, type) => {
-          await expectClientAnswer(rawRequest("POST", "/form", { "Content-Type": type }, body));
-        },
-      ),
-      runs,
-    );
-  });
-
-  it("multipart bodies: truncated, wrong boundaries, missing part headers, garbage, oversized", async () => {
-    await fc.assert(
-      fc.asyncProperty(multipartBody(declaredNames.form), async ({ contentType, body }) => {
-        await expectClientAnswer(rawRequest("POST", "/upload", { "Content-Type": contentType }, body));
-        await expectClientAnswer(rawRequest("POST", "/form", { "Content-Type": contentType }, body));
-      }),
-      runs,
-    );
-  });
+  for (const [name, property] of hostileRequests) {
+    it(name, async () => {
+      await fc.assert(property(expectClientAnswer), runs);
+    });
+  }
 
   it("a client that leaves in the middle of its body does not hurt the next one", async () => {
     await fc.assert(
