@@ -1,0 +1,233 @@
+// The generated client against servers and proxies that misbehave: raw bytes on loopback, no mocks.
+// Every answer must be a documented branch; nothing throws outside them, nothing hangs past the
+// call's signal, and nothing is left open.
+import type { Socket } from "node:net";
+import { waitFor } from "process-support";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { answer, type HostileServer, startHostileServer } from "../support/hostile-http.ts";
+import { type Client, createClient } from "./fixture-client.generated.ts";
+
+const nginx502 =
+  "<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx/1.22.1</center>\r\n</body>\r\n</html>\r\n";
+const nginx504 = nginx502.replaceAll("502 Bad Gateway", "504 Gateway Time-out");
+const eventStreamHead =
+  "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n";
+
+/** One chunk of a chunked body. */
+function chunk(text: string): string {
+  return `${Buffer.byteLength(text).toString(16)}\r\n${text}\r\n`;
+}
+
+let endlessBytes = 0;
+/** Writes chunks for as long as the peer reads them. */
+function endlessBody(socket: Socket): void {
+  socket.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n");
+  const piece = chunk(`${"1,".repeat(32_768)}`);
+  const pump = () => {
+    while (socket.writable) {
+      endlessBytes += piece.length;
+      if (!socket.write(piece)) return void socket.once("drain", pump);
+    }
+  };
+  pump();
+}
+
+const answers: Record<string, (socket: Socket) => void> = {
+  "/students/502": (socket) =>
+    socket.end(answer("502 Bad Gateway", { "Content-Type": "text/html" }, nginx502)),
+  "/students/504": (socket) =>
+    socket.end(answer("504 Gateway Time-out", { "Content-Type": "text/html" }, nginx504)),
+  "/admin": (socket) =>
+    socket.end(
+      answer("403 Forbidden", { "Content-Type": "text/html; charset=UTF-8" }, "<h1>Access denied</h1>"),
+    ),
+  "/students/text-plain": (socket) =>
+    socket.end(answer("200 OK", { "Content-Type": "text/plain" }, '{"id":1}')),
+  "/students/no-type": (socket) => socket.end(answer("200 OK", {}, '{"id":1}')),
+  "/students/empty-json": (socket) =>
+    socket.end(answer("200 OK", { "Content-Type": "application/json" }, "")),
+  "/students/empty": (socket) => socket.end(answer("200 OK", {}, "")),
+  "/students/204-with-body": (socket) =>
+    socket.end(answer("204 No Content", { "Content-Type": "application/json" }, '{"id":1}')),
+  "/students/cut-length": (socket) => {
+    socket.end(
+      answer("200 OK", { "Content-Type": "application/json", "Content-Length": "100" }, '{"id":1,"na'),
+    );
+  },
+  "/students/cut-chunk": (socket) => {
+    socket.end(
+      `HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n{"id"\r\n`,
+    );
+  },
+  "/students/loop": (socket) => socket.end(answer("302 Found", { Location: "/students/loop" })),
+  "/students/not-http": (socket) => socket.end("SSH-2.0-OpenSSH_9.2\r\n"),
+  "/students/never": () => {},
+  "/students/stalls-mid-body": (socket) =>
+    socket.write('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 50\r\n\r\n{"id"'),
+  "/students/endless": endlessBody,
+  "/ticks?from=1": (socket) => {
+    socket.write(eventStreamHead);
+    socket.end(
+      `${chunk('garbage line\nfoo: bar\n: a comment\ndata {"n":9}\n\nevent\nid\ndata: {"n":1}\n\n<html>\r\n\r\ndata: {"n":2}\n\n')}0\r\n\r\n`,
+    );
+  },
+  "/ticks?from=2": (socket) => {
+    socket.end(eventStreamHead + chunk('data: {"n":2}\n\n'));
+  },
+  "/ticks?from=3": (socket) => socket.write(eventStreamHead + chunk('data: {"n":3}\n\n')),
+};
+
+let server: HostileServer;
+let client: Client;
+beforeAll(async () => {
+  server = await startHostileServer(answers);
+  client = createClient({ baseUrl: server.url });
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+/** The test process's own TCP sockets: the client's and the hostile server's ends. */
+function openSockets(): number {
+  return process.getActiveResourcesInfo().filter((kind) => kind === "TCPSocketWrap").length;
+}
+
+async function nothingLeftOpen(baseline: number): Promise<void> {
+  await waitFor("every socket of the call closed", () =>
+    server.openConnections() === 0 && openSockets() <= baseline ? true : undefined,
+  );
+}
+
+describe("a proxy or server that answers something else", () => {
+  it("gives nginx's HTML 502 and 504 pages as undocumented answers, the page as text", async () => {
+    expect(await client.get_student({ student_id: 502 })).toMatchObject({
+      kind: "undocumented",
+      status: 502,
+      contentType: "text/html",
+      body: nginx502,
+    });
+    expect(await client.get_student({ student_id: 504 })).toMatchObject({
+      kind: "undocumented",
+      status: 504,
+      contentType: "text/html",
+      body: nginx504,
+    });
+  });
+
+  it("gives a CDN's HTML 403 for an operation that documents a JSON 403 as a decode failure", async () => {
+    expect(await client.admin_only()).toMatchObject({
+      kind: "decode-failure",
+      status: 403,
+      contentType: "text/html",
+      text: "<h1>Access denied</h1>",
+      message: "The 403 answer is text/html, not application/json as documented.",
+    });
+  });
+
+  it("gives JSON under another content type, or none, as a decode failure", async () => {
+    expect(await client.get_student({ student_id: "text-plain" as never })).toMatchObject({
+      kind: "decode-failure",
+      status: 200,
+      contentType: "text/plain",
+      text: '{"id":1}',
+      message: "The 200 answer is text/plain, not application/json as documented.",
+    });
+    expect(await client.get_student({ student_id: "no-type" as never })).toMatchObject({
+      kind: "decode-failure",
+      status: 200,
+      contentType: null,
+      text: '{"id":1}',
+      message: "The 200 answer is without a content type, not application/json as documented.",
+    });
+  });
+
+  it("gives an empty 200 as a decode failure, with a JSON content type or without one", async () => {
+    expect(await client.get_student({ student_id: "empty-json" as never })).toMatchObject({
+      kind: "decode-failure",
+      status: 200,
+      contentType: "application/json",
+      text: "",
+      message: "The 200 answer is not JSON, as its content type application/json says.",
+    });
+    expect(await client.get_student({ student_id: "empty" as never })).toMatchObject({
+      kind: "decode-failure",
+      status: 200,
+      contentType: null,
+      text: "",
+      message: "The 200 answer is without a content type, not application/json as documented.",
+    });
+  });
+
+  it("gives a 204 that carries a body as what it is, a 204: without a body", async () => {
+    const result = await client.get_student({ student_id: "204-with-body" as never });
+    expect(result).toMatchObject({ kind: "undocumented", status: 204, contentType: "application/json" });
+    expect(result.kind === "undocumented" && result.body).toBeUndefined();
+  });
+
+  it("gives a body cut before its length, or mid-chunk, as a network failure that names the cause", async () => {
+    expect(await client.get_student({ student_id: "cut-length" as never })).toMatchObject({
+      kind: "network-failure",
+      aborted: false,
+      message: "The request failed: terminated (Response body length does not match content-length header)",
+    });
+    expect(await client.get_student({ student_id: "cut-chunk" as never })).toMatchObject({
+      kind: "network-failure",
+      aborted: false,
+      message: "The request failed: terminated (other side closed)",
+    });
+  });
+
+  it("gives a redirect loop as a network failure that names the cause", async () => {
+    expect(await client.get_student({ student_id: "loop" as never })).toMatchObject({
+      kind: "network-failure",
+      aborted: false,
+      message: "The request failed: fetch failed (redirect count exceeded)",
+    });
+  });
+
+  it("gives an answer that is not HTTP as a network failure that names the cause", async () => {
+    expect(await client.get_student({ student_id: "not-http" as never })).toMatchObject({
+      kind: "network-failure",
+      aborted: false,
+      message:
+        "The request failed: fetch failed (Response does not match the HTTP/1.1 protocol (Expected HTTP/, RTSP/ or ICE/))",
+    });
+  });
+});
+
+describe("a server that stalls, or never stops", () => {
+  it.each([
+    ["never answers", "never"],
+    ["stalls in the middle of its body", "stalls-mid-body"],
+  ])("ends a call whose server %s when its signal aborts, leaving nothing open", async (_how, id) => {
+    const baseline = openSockets();
+    const abort = new AbortController();
+    const call = client.get_student({ student_id: id as never }, { signal: abort.signal });
+    await waitFor("the request reached the server", () =>
+      server.requests(`/students/${id}`) > 0 ? true : undefined,
+    );
+    abort.abort();
+    expect(await call).toMatchObject({
+      kind: "network-failure",
+      aborted: true,
+      message: "The call was aborted.",
+    });
+    await nothingLeftOpen(baseline);
+  });
+
+  it("ends a call reading an endless body when its signal aborts, leaving nothing open", async () => {
+    const baseline = openSockets();
+    const abort = new AbortController();
+    const start = endlessBytes;
+    const call = client.get_student({ student_id: "endless" as never }, { signal: abort.signal });
+    // 16 MB read and counting: the client reads a body to its end, however long.
+    await waitFor("16 MB sent", () => (endlessBytes - start > 16 * 2 ** 20 ? true : undefined));
+    abort.abort();
+    expect(await call).toMatchObject({
+      kind: "network-failure",
+      aborted: true,
+      message: "The call was aborted.",
+    });
+    await nothingLeftOpen(baseline);
+  });
+});
