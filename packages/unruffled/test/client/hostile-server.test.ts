@@ -3,7 +3,13 @@
 // call's signal, and nothing is left open.
 import type { Socket } from "node:net";
 import { waitFor } from "process-support";
+import { createApp } from "unruffled";
+import { bindOperations, type RateLimitedAnswer } from "unruffled/client";
+import { JsonResponse } from "unruffled/http";
+import { rateLimit } from "unruffled/rate-limit";
+import { endpoint, path } from "unruffled/route";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { clientModel } from "../../src/client-generator/client-model.ts";
 import { answer, type HostileServer, startHostileServer } from "../support/hostile-http.ts";
 import { type Client, createClient } from "./fixture-client.generated.ts";
 
@@ -229,5 +235,72 @@ describe("a server that stalls, or never stops", () => {
       message: "The call was aborted.",
     });
     await nothingLeftOpen(baseline);
+  });
+});
+
+describe("a 429 whose Retry-After is odd, or missing", () => {
+  const hello = endpoint({ returns: JsonResponse, handler: () => new JsonResponse({}) });
+  const limited = createApp({
+    routes: [
+      path("/hello", {
+        endpoint: hello,
+        name: "hello",
+        rateLimits: [rateLimit({ name: "q", limit: 1, window: 60 })],
+      }),
+    ],
+  });
+  const plan = clientModel(limited).operations[0]!.plan;
+  type Hello = () => Promise<{ kind: string; status?: number } & Partial<RateLimitedAnswer<string, unknown>>>;
+
+  /** A retrying client of a 429 answered with this Retry-After, and the number of requests it made. */
+  async function refusedWith(retryAfter: string | undefined) {
+    const target = `/hello-${encodeURIComponent(retryAfter ?? "none")}`;
+    const headers: Record<string, string> = { "Content-Type": "application/json" };
+    if (retryAfter !== undefined) headers["Retry-After"] = retryAfter;
+    const refuser = await startHostileServer({
+      [target]: (socket) => socket.end(answer("429 Too Many Requests", headers, '{"detail":"slow down"}')),
+    });
+    try {
+      const retrying = bindOperations<{ hello: Hello }>(
+        { hello: { ...plan, path: target } },
+        { baseUrl: refuser.url, retryRateLimited: { attempts: 3, maxWait: 60 } },
+      );
+      const result = await retrying.hello();
+      return { result, requests: refuser.requests(target) };
+    } finally {
+      await refuser.close();
+    }
+  }
+
+  it.each([
+    ["a negative number", "-5"],
+    ["a fraction", "1.5"],
+    ["a word", "soon"],
+  ])("does not retry on %s, which is no Retry-After", async (_what, value) => {
+    const { result, requests } = await refusedWith(value);
+    expect(result).toMatchObject({ kind: "documented", status: 429, body: { detail: "slow down" } });
+    expect(result.retryAfter).toBeUndefined();
+    expect(requests).toBe(1);
+  });
+
+  it("gives a 429 without Retry-After back at once", async () => {
+    const { result, requests } = await refusedWith(undefined);
+    expect(result).toMatchObject({ kind: "documented", status: 429, retryAfter: undefined });
+    expect(requests).toBe(1);
+  });
+
+  it("gives a huge Retry-After, in seconds or as a far HTTP date, back at once as the wait it asks", async () => {
+    const seconds = await refusedWith("99999999999");
+    expect(seconds.result).toMatchObject({ status: 429, retryAfter: 99999999999 });
+    expect(seconds.requests).toBe(1);
+    const date = await refusedWith("Fri, 01 Jan 2100 00:00:00 GMT");
+    expect(date.result.retryAfter).toBeGreaterThan(60);
+    expect(date.requests).toBe(1);
+  });
+
+  it("retries at once after an HTTP date already past", async () => {
+    const { result, requests } = await refusedWith("Thu, 01 Jan 1970 00:00:00 GMT");
+    expect(result).toMatchObject({ status: 429, retryAfter: 0 });
+    expect(requests).toBe(4);
   });
 });
