@@ -19,7 +19,13 @@ export type {
   UndocumentedStatus,
   Unexpected,
 } from "./results.ts";
-export { EventDecodeError, readServerEvents, type ServerEvent, type ServerEvents } from "./server-events.ts";
+export {
+  EventDecodeError,
+  EventStreamError,
+  readServerEvents,
+  type ServerEvent,
+  type ServerEvents,
+} from "./server-events.ts";
 export {
   type ClientSocket,
   connectSocket,

@@ -4,7 +4,7 @@
 import type { Socket } from "node:net";
 import { waitFor } from "process-support";
 import { createApp } from "unruffled";
-import { bindOperations, type RateLimitedAnswer } from "unruffled/client";
+import { bindOperations, EventStreamError, type RateLimitedAnswer } from "unruffled/client";
 import { JsonResponse } from "unruffled/http";
 import { rateLimit } from "unruffled/rate-limit";
 import { endpoint, path } from "unruffled/route";
@@ -234,6 +234,59 @@ describe("a server that stalls, or never stops", () => {
       aborted: true,
       message: "The call was aborted.",
     });
+    await nothingLeftOpen(baseline);
+  });
+});
+
+describe("an event stream that misbehaves", () => {
+  it("skips lines that are not fields, and reads the events around them", async () => {
+    const result = await client.ticks({ from: 1 });
+    if (result.kind !== "documented" || result.contentType !== "text/event-stream")
+      throw new Error("no stream");
+    const events = [];
+    for await (const event of result.events) events.push(event);
+    expect(events).toEqual([{ data: { n: 1 }, event: "", id: "" }, { data: { n: 2 } }]);
+  });
+
+  it("ends the loop with an EventStreamError when the connection is cut mid-stream", async () => {
+    const result = await client.ticks({ from: 2 });
+    if (result.kind !== "documented" || result.contentType !== "text/event-stream")
+      throw new Error("no stream");
+    const seen: unknown[] = [];
+    let failure: unknown;
+    try {
+      for await (const event of result.events) seen.push(event.data);
+    } catch (error) {
+      failure = error;
+    }
+    expect(seen).toEqual([{ n: 2 }]);
+    expect(failure).toBeInstanceOf(EventStreamError);
+    expect((failure as Error).message).toBe(
+      "The event stream was cut before its end: terminated (other side closed)",
+    );
+  });
+
+  it("ends a stalled stream when the signal aborts, and when the loop breaks, leaving nothing open", async () => {
+    const baseline = openSockets();
+    const abort = new AbortController();
+    const aborted = await client.ticks({ from: 3 }, { signal: abort.signal });
+    if (aborted.kind !== "documented" || aborted.contentType !== "text/event-stream")
+      throw new Error("no stream");
+    const seen: unknown[] = [];
+    for await (const event of aborted.events) {
+      seen.push(event.data);
+      // The server sends nothing more: only the signal ends this loop.
+      setImmediate(() => abort.abort());
+    }
+    expect(seen).toEqual([{ n: 3 }]);
+    await nothingLeftOpen(baseline);
+    const broken = await client.ticks({ from: 3 });
+    if (broken.kind !== "documented" || broken.contentType !== "text/event-stream")
+      throw new Error("no stream");
+    for await (const event of broken.events) {
+      expect(event.data).toEqual({ n: 3 });
+      break;
+    }
     await nothingLeftOpen(baseline);
   });
 });
