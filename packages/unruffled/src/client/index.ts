@@ -30,6 +30,7 @@ export {
   type ClientSocket,
   connectSocket,
   type SocketClose,
+  SocketMessageError,
   type SocketOptions,
   type SocketPlan,
   type SocketResult,

@@ -4,13 +4,20 @@
 import type { Socket } from "node:net";
 import { waitFor } from "process-support";
 import { createApp } from "unruffled";
-import { bindOperations, EventStreamError, type RateLimitedAnswer } from "unruffled/client";
+import {
+  bindOperations,
+  EventStreamError,
+  type RateLimitedAnswer,
+  SocketMessageError,
+} from "unruffled/client";
 import { JsonResponse } from "unruffled/http";
 import { rateLimit } from "unruffled/rate-limit";
 import { endpoint, path } from "unruffled/route";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type WebSocket, WebSocketServer } from "ws";
 import { clientModel } from "../../src/client-generator/client-model.ts";
 import { answer, type HostileServer, startHostileServer } from "../support/hostile-http.ts";
+import { createClient as createSocketClient } from "../websocket/client/socket-client.generated.ts";
 import { type Client, createClient } from "./fixture-client.generated.ts";
 
 const nginx502 =
@@ -355,5 +362,103 @@ describe("a 429 whose Retry-After is odd, or missing", () => {
     const { result, requests } = await refusedWith("Thu, 01 Jan 1970 00:00:00 GMT");
     expect(result).toMatchObject({ status: 429, retryAfter: 0 });
     expect(requests).toBe(4);
+  });
+});
+
+describe("a WebSocket server that sends what the route's model refuses", () => {
+  let sockets: WebSocketServer;
+  let socketClient: ReturnType<typeof createSocketClient>;
+  const scripts: Record<string, (socket: WebSocket) => void> = {
+    text: (socket) => {
+      socket.send('{"type":"said","nick":"a","text":"first"}');
+      socket.send("<html>not json");
+      socket.send('{"type":"said","nick":"a","text":"after"}');
+    },
+    binary: (socket) => socket.send(Buffer.from([1, 2, 3])),
+    "code-4000": (socket) => socket.close(4000, "custom"),
+    "code-1011": (socket) => socket.close(1011, "internal error"),
+    vanish: (socket) => {
+      socket.send('{"type":"said","nick":"a","text":"bye"}');
+      socket.once("message", () => socket.terminate());
+    },
+  };
+  beforeAll(async () => {
+    sockets = new WebSocketServer({ host: "127.0.0.1", port: 0 });
+    await new Promise((resolve) => sockets.once("listening", resolve));
+    sockets.on("connection", (socket, request) => {
+      const nick = new URL(request.url ?? "/", "http://x").searchParams.get("nick") ?? "";
+      scripts[nick]?.(socket);
+    });
+    socketClient = createSocketClient({
+      baseUrl: `http://127.0.0.1:${(sockets.address() as { port: number }).port}`,
+    });
+  });
+  afterAll(async () => {
+    for (const socket of sockets?.clients ?? []) socket.terminate();
+    await new Promise((resolve) => sockets?.close(resolve));
+  });
+
+  /** Every message until the loop ends, and how it ended. */
+  async function readAll(nick: string) {
+    const opened = await socketClient.chat({ room: "lobby", nick });
+    if (!opened.ok) throw new Error(`not open: ${opened.close.code}`);
+    const messages: unknown[] = [];
+    let failure: unknown;
+    try {
+      for await (const message of opened.socket) {
+        messages.push(message);
+        if (nick === "vanish") opened.socket.send({ type: "leave" });
+      }
+    } catch (error) {
+      failure = error;
+    }
+    return { messages, failure, close: await opened.socket.closed };
+  }
+
+  it("ends the loop with a SocketMessageError for text that is not JSON, and closes the socket", async () => {
+    const { messages, failure, close } = await readAll("text");
+    expect(messages).toEqual([{ type: "said", nick: "a", text: "first" }]);
+    expect(failure).toBeInstanceOf(SocketMessageError);
+    expect((failure as Error).message).toBe("A message is not JSON: <html>not json");
+    expect((failure as SocketMessageError).data).toBe("<html>not json");
+    expect(close.code).toBe(1000);
+  });
+
+  it("hands out the messages before an unreadable one, then its error, when read only after the close", async () => {
+    const opened = await socketClient.chat({ room: "lobby", nick: "text" });
+    if (!opened.ok) throw new Error("not open");
+    expect((await opened.socket.closed).code).toBe(1000);
+    const iterator = opened.socket[Symbol.asyncIterator]();
+    expect(await iterator.next()).toEqual({ done: false, value: { type: "said", nick: "a", text: "first" } });
+    await expect(iterator.next()).rejects.toThrow(new SocketMessageError("<html>not json"));
+    expect(await iterator.next()).toEqual({ done: true, value: undefined });
+  });
+
+  it("ends the loop with a SocketMessageError for a binary message, never handing out a Blob", async () => {
+    const { messages, failure, close } = await readAll("binary");
+    expect(messages).toEqual([]);
+    expect(failure).toBeInstanceOf(SocketMessageError);
+    expect((failure as Error).message).toBe(
+      "A message is binary (3 bytes), not the JSON text the route sends.",
+    );
+    expect(close.code).toBe(1000);
+  });
+
+  it("gives odd close codes as values: a private 4000, 1011, and 1006 when the server vanishes", async () => {
+    expect(await readAll("code-4000")).toEqual({
+      messages: [],
+      failure: undefined,
+      close: { code: 4000, reason: "custom", wasClean: true },
+    });
+    expect(await readAll("code-1011")).toEqual({
+      messages: [],
+      failure: undefined,
+      close: { code: 1011, reason: "internal error", wasClean: true },
+    });
+    expect(await readAll("vanish")).toEqual({
+      messages: [{ type: "said", nick: "a", text: "bye" }],
+      failure: undefined,
+      close: { code: 1006, reason: "", wasClean: false },
+    });
   });
 });
