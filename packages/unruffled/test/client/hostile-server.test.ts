@@ -228,6 +228,21 @@ describe("a server that stalls, or never stops", () => {
     await nothingLeftOpen(baseline);
   });
 
+  it("ends a call whose server never answers when an AbortSignal.timeout fires, as the docs advise", async () => {
+    const baseline = openSockets();
+    // The server never answers: whenever the timer fires, the call can only end aborted.
+    const result = await client.get_student(
+      { student_id: "never" as never },
+      { signal: AbortSignal.timeout(50) },
+    );
+    expect(result).toMatchObject({
+      kind: "network-failure",
+      aborted: true,
+      message: "The call was aborted.",
+    });
+    await nothingLeftOpen(baseline);
+  });
+
   it("ends a call reading an endless body when its signal aborts, leaving nothing open", async () => {
     const baseline = openSockets();
     const abort = new AbortController();
