@@ -328,7 +328,7 @@ describe("a 429 whose Retry-After is odd, or missing", () => {
   type Hello = () => Promise<{ kind: string; status?: number } & Partial<RateLimitedAnswer<string, unknown>>>;
 
   /** A retrying client of a 429 answered with this Retry-After, and the number of requests it made. */
-  async function refusedWith(retryAfter: string | undefined) {
+  async function refusedWith(retryAfter: string | undefined, maxWait = 60) {
     const target = `/hello-${encodeURIComponent(retryAfter ?? "none")}`;
     const headers: Record<string, string> = { "Content-Type": "application/json" };
     if (retryAfter !== undefined) headers["Retry-After"] = retryAfter;
@@ -338,7 +338,7 @@ describe("a 429 whose Retry-After is odd, or missing", () => {
     try {
       const retrying = bindOperations<{ hello: Hello }>(
         { hello: { ...plan, path: target } },
-        { baseUrl: refuser.url, retryRateLimited: { attempts: 3, maxWait: 60 } },
+        { baseUrl: refuser.url, retryRateLimited: { attempts: 3, maxWait } },
       );
       const result = await retrying.hello();
       return { result, requests: refuser.requests(target) };
@@ -371,6 +371,13 @@ describe("a 429 whose Retry-After is odd, or missing", () => {
     const date = await refusedWith("Fri, 01 Jan 2100 00:00:00 GMT");
     expect(date.result.retryAfter).toBeGreaterThan(60);
     expect(date.requests).toBe(1);
+  });
+
+  it("gives back a wait longer than a timer can hold (24.8 days) even when maxWait allows it", async () => {
+    // setTimeout fires at once for more than 2^31 - 1 ms: waiting that long would be retrying now.
+    const { result, requests } = await refusedWith("99999999", Number.POSITIVE_INFINITY);
+    expect(result).toMatchObject({ status: 429, retryAfter: 99999999 });
+    expect(requests).toBe(1);
   });
 
   it("retries at once after an HTTP date already past", async () => {
