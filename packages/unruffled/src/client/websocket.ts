@@ -54,9 +54,11 @@ export type SocketResult<In, Out> =
   | { ok: true; socket: ClientSocket<In, Out> }
   | { ok: false; close: SocketClose };
 
-/** What one connection may add: headers (Node's WebSocket sends them; browsers cannot). */
+/** What one connection may add: headers (Node's WebSocket sends them; browsers cannot), and a signal. */
 export interface SocketOptions {
   headers?: Readonly<Record<string, string>>;
+  /** Closes the socket when it aborts: a connect not yet open resolves as closed (1006), an open one closes (1000). */
+  signal?: AbortSignal;
 }
 
 /** The platform's `WebSocket` (browsers, Node 22+), as far as a client uses it. */
@@ -94,6 +96,15 @@ export function connectSocket(
     const opened = new OpenSocket(socket);
     socket.addEventListener("open", () => resolve({ ok: true, socket: opened }));
     opened.closed.then((close) => resolve({ ok: false, close }));
+    // An upgrade nobody answers would never open nor close: the signal is the caller's way out.
+    const signal = socketOptions.signal;
+    if (signal === undefined) return;
+    const abort = () => socket.close(1000);
+    if (signal.aborted) abort();
+    else {
+      signal.addEventListener("abort", abort, { once: true });
+      opened.closed.then(() => signal.removeEventListener("abort", abort));
+    }
   });
 }
 

@@ -88,6 +88,9 @@ const answers: Record<string, (socket: Socket) => void> = {
     socket.end(eventStreamHead + chunk('data: {"n":2}\n\n'));
   },
   "/ticks?from=3": (socket) => socket.write(eventStreamHead + chunk('data: {"n":3}\n\n')),
+  "/chat/lobby?nick=502": (socket) =>
+    socket.end(answer("502 Bad Gateway", { "Content-Type": "text/html" }, nginx502)),
+  "/chat/lobby?nick=never": () => {},
 };
 
 let server: HostileServer;
@@ -464,6 +467,38 @@ describe("a WebSocket server that sends what the route's model refuses", () => {
       "A message is binary (3 bytes), not the JSON text the route sends.",
     );
     expect(close.code).toBe(1000);
+  });
+
+  it("gives an upgrade answered by a proxy's HTML 502 as a close before open, 1006", async () => {
+    const proxy = createSocketClient({ baseUrl: server.url });
+    expect(await proxy.chat({ room: "lobby", nick: "502" })).toEqual({
+      ok: false,
+      close: { code: 1006, reason: "", wasClean: false },
+    });
+  });
+
+  it("ends a connect whose upgrade is never answered when its signal aborts, leaving nothing open", async () => {
+    const baseline = openSockets();
+    const proxy = createSocketClient({ baseUrl: server.url });
+    const abort = new AbortController();
+    const connecting = proxy.chat({ room: "lobby", nick: "never" }, { signal: abort.signal });
+    await waitFor("the upgrade reached the server", () =>
+      server.requests("/chat/lobby?nick=never") > 0 ? true : undefined,
+    );
+    abort.abort();
+    expect(await connecting).toEqual({ ok: false, close: { code: 1006, reason: "", wasClean: false } });
+    await nothingLeftOpen(baseline);
+  });
+
+  it("closes an open socket when its signal aborts, ending the loop", async () => {
+    const abort = new AbortController();
+    const opened = await socketClient.chat({ room: "lobby", nick: "quiet" }, { signal: abort.signal });
+    if (!opened.ok) throw new Error("not open");
+    const messages: unknown[] = [];
+    setImmediate(() => abort.abort());
+    for await (const message of opened.socket) messages.push(message);
+    expect(messages).toEqual([]);
+    expect(await opened.socket.closed).toEqual({ code: 1000, reason: "", wasClean: true });
   });
 
   it("gives odd close codes as values: a private 4000, 1011, and 1006 when the server vanishes", async () => {
