@@ -72,6 +72,10 @@ const answers: Record<string, (socket: Socket) => void> = {
       `HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n{"id"\r\n`,
     );
   },
+  "/students/not-gzip": (socket) =>
+    socket.end(
+      answer("200 OK", { "Content-Type": "application/json", "Content-Encoding": "gzip" }, '{"id":1}'),
+    ),
   "/students/loop": (socket) => socket.end(answer("302 Found", { Location: "/students/loop" })),
   "/students/not-http": (socket) => socket.end("SSH-2.0-OpenSSH_9.2\r\n"),
   "/students/never": () => {},
@@ -190,6 +194,14 @@ describe("a proxy or server that answers something else", () => {
       kind: "network-failure",
       aborted: false,
       message: "The request failed: terminated (other side closed)",
+    });
+  });
+
+  it("gives a body that is not the gzip its Content-Encoding says as a network failure that names the cause", async () => {
+    expect(await client.get_student({ student_id: "not-gzip" as never })).toMatchObject({
+      kind: "network-failure",
+      aborted: false,
+      message: "The request failed: terminated (incorrect header check)",
     });
   });
 
