@@ -13,8 +13,8 @@ export interface ClientOptions {
   credentials?: RequestInit["credentials"];
   /**
    * Calls answered 429 are sent again after their `Retry-After`, up to `attempts` more times
-   * (default 2), unless it asks for more than `maxWait` seconds (default 60): then the 429 is the
-   * result. Off by default.
+   * (default 2), unless it asks for more than `maxWait` seconds (default 60) or than a timer can
+   * wait (about 24.8 days): then the 429 is the result. Off by default.
    */
   retryRateLimited?: { attempts?: number; maxWait?: number };
 }

@@ -30,6 +30,9 @@ export function bindOperations<Client>(
   return client as Client;
 }
 
+/** The longest delay setTimeout keeps: 2^31 - 1 ms. */
+const LONGEST_TIMER_MS = 2 ** 31 - 1;
+
 /** Sends one call and reads its answer; every failure is a result, never a rejection. */
 export async function callOperation(
   plan: OperationPlan,
@@ -45,7 +48,8 @@ export async function callOperation(
     const answer = result as { kind: string; status?: number; retryAfter?: number };
     if (answer.kind !== "documented" || answer.status !== 429) return result;
     const wait = answer.retryAfter;
-    if (wait === undefined || wait > (retry.maxWait ?? 60)) return result;
+    // Past the longest timer (about 24.8 days) setTimeout fires at once: that wait is given back too.
+    if (wait === undefined || wait > (retry.maxWait ?? 60) || wait * 1000 > LONGEST_TIMER_MS) return result;
     if (!(await sleep(wait * 1000, signal))) return result;
     result = await callOnce(plan, params, options, callOptions);
   }

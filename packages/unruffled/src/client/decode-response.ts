@@ -1,3 +1,4 @@
+import { failureReason } from "./failure-reason.ts";
 import type { OperationPlan } from "./operation-plan.ts";
 import type { Answer, DecodeFailure, EventsAnswer, NetworkFailure, UndocumentedStatus } from "./results.ts";
 import { readServerEvents } from "./server-events.ts";
@@ -60,8 +61,7 @@ export async function decodeResponse(
 /** A request that got no answer, or whose body could not be read to the end. */
 export function networkFailure(error: unknown, signal: AbortSignal | undefined): NetworkFailure {
   const aborted = signal?.aborted === true;
-  const reason = error instanceof Error ? error.message : String(error);
-  const message = aborted ? "The call was aborted." : `The request failed: ${reason}`;
+  const message = aborted ? "The call was aborted." : `The request failed: ${failureReason(error)}`;
   return { kind: "network-failure", aborted, error, message };
 }
 

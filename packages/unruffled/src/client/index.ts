@@ -19,11 +19,18 @@ export type {
   UndocumentedStatus,
   Unexpected,
 } from "./results.ts";
-export { EventDecodeError, readServerEvents, type ServerEvent, type ServerEvents } from "./server-events.ts";
+export {
+  EventDecodeError,
+  EventStreamError,
+  readServerEvents,
+  type ServerEvent,
+  type ServerEvents,
+} from "./server-events.ts";
 export {
   type ClientSocket,
   connectSocket,
   type SocketClose,
+  SocketMessageError,
   type SocketOptions,
   type SocketPlan,
   type SocketResult,

@@ -43,11 +43,16 @@ export function rateLimitStates(headers: Headers): RateLimitState[] {
   return [...byName.values()] as unknown as RateLimitState[];
 }
 
-/** `Retry-After` in seconds: a number of seconds, or an HTTP date from now. */
+/**
+ * `Retry-After` in seconds: a number of seconds, or an HTTP date from now (0 once past). Anything
+ * else (`-5`, `1.5`, `soon`) is no `Retry-After`: undefined.
+ */
 export function retryAfterSeconds(value: string | null, now: number = Date.now()): number | undefined {
   if (value === null) return undefined;
   const text = value.trim();
   if (/^\d+$/.test(text)) return Number(text);
+  // Every form of HTTP date names its month; Date.parse alone takes "-5" for a day in 2001.
+  if (!/[A-Za-z]{3}/.test(text)) return undefined;
   const date = Date.parse(text);
   return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - now) / 1000));
 }

@@ -1,3 +1,5 @@
+import { failureReason } from "./failure-reason.ts";
+
 /** One server-sent event as the client reads it: its data parsed from JSON, and its other fields. */
 export interface ServerEvent<Data> {
   data: Data;
@@ -19,6 +21,14 @@ export class EventDecodeError extends Error {
   }
 }
 
+/** The connection broke before the stream ended (reset, cut mid-chunk): the stream ends with this error. */
+export class EventStreamError extends Error {
+  override name = "EventStreamError";
+  constructor(cause: unknown) {
+    super(`The event stream was cut before its end: ${failureReason(cause)}`, { cause });
+  }
+}
+
 interface PendingEvent {
   data: string[];
   event?: string;
@@ -29,7 +39,8 @@ interface PendingEvent {
 /**
  * Reads `text/event-stream` bytes into events (the WHATWG rules: lines end in CR, LF or CRLF, a
  * blank line dispatches, `:` starts a comment). The stream ends quietly when the body ends or the
- * call's signal aborts it; `break` cancels the body, which closes the connection's stream.
+ * call's signal aborts it, and with an `EventStreamError` when the connection breaks first; `break`
+ * cancels the body, which closes the connection's stream.
  *
  * @example for await (const { data } of readServerEvents(response.body, signal)) console.log(data);
  */
@@ -50,7 +61,7 @@ export async function* readServerEvents<Data>(
         chunk = await reader.read();
       } catch (error) {
         if (signal?.aborted) return;
-        throw error;
+        throw new EventStreamError(error);
       }
       if (chunk.done) return;
       let text = decoder.decode(chunk.value, { stream: true });

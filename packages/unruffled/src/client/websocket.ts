@@ -31,14 +31,34 @@ export interface ClientSocket<In, Out> extends AsyncIterable<Out> {
   readonly closed: Promise<SocketClose>;
 }
 
+/**
+ * A message the client cannot read: text that is not JSON, or a binary message. The loop over the
+ * socket ends with this error (after the messages before it), and the client closes the socket.
+ */
+export class SocketMessageError extends Error {
+  override name = "SocketMessageError";
+  /** The message's text; undefined for a binary message. */
+  readonly data: string | undefined;
+  constructor(data: unknown) {
+    super(
+      typeof data === "string"
+        ? `A message is not JSON: ${data.slice(0, 200)}`
+        : `A message is binary (${binarySize(data)} bytes), not the JSON text the route sends.`,
+    );
+    this.data = typeof data === "string" ? data : undefined;
+  }
+}
+
 /** `connect`'s result: the open socket, or how it closed before it opened (a refused upgrade is 1006). */
 export type SocketResult<In, Out> =
   | { ok: true; socket: ClientSocket<In, Out> }
   | { ok: false; close: SocketClose };
 
-/** What one connection may add: headers (Node's WebSocket sends them; browsers cannot). */
+/** What one connection may add: headers (Node's WebSocket sends them; browsers cannot), and a signal. */
 export interface SocketOptions {
   headers?: Readonly<Record<string, string>>;
+  /** Closes the socket when it aborts: a connect not yet open resolves as closed (1006), an open one closes (1000). */
+  signal?: AbortSignal;
 }
 
 /** The platform's `WebSocket` (browsers, Node 22+), as far as a client uses it. */
@@ -76,31 +96,61 @@ export function connectSocket(
     const opened = new OpenSocket(socket);
     socket.addEventListener("open", () => resolve({ ok: true, socket: opened }));
     opened.closed.then((close) => resolve({ ok: false, close }));
+    // An upgrade nobody answers would never open nor close: the signal is the caller's way out.
+    const signal = socketOptions.signal;
+    if (signal === undefined) return;
+    const abort = () => socket.close(1000);
+    if (signal.aborted) abort();
+    else {
+      signal.addEventListener("abort", abort, { once: true });
+      opened.closed.then(() => signal.removeEventListener("abort", abort));
+    }
   });
+}
+
+/** A reader waiting in `next()`. */
+interface Taker {
+  resolve(result: IteratorResult<unknown>): void;
+  reject(error: SocketMessageError): void;
 }
 
 class OpenSocket implements ClientSocket<unknown, unknown> {
   readonly closed: Promise<SocketClose>;
   private readonly socket: PlatformSocket;
   private readonly queue: unknown[] = [];
-  private taker: ((result: IteratorResult<unknown>) => void) | undefined;
+  private taker: Taker | undefined;
   private ended = false;
+  /** A message could not be read: later ones are dropped, as the socket is closing. */
+  private failed = false;
+  /** That message's error, until the loop is given it (after the messages before it). */
+  private failure: SocketMessageError | undefined;
 
   constructor(socket: PlatformSocket) {
     this.socket = socket;
     socket.addEventListener("message", (event: { data: unknown }) => {
-      const value = typeof event.data === "string" ? JSON.parse(event.data) : event.data;
-      const taker = this.taker;
-      this.taker = undefined;
-      if (taker !== undefined) taker({ done: false, value });
+      if (this.failed) return;
+      const value = readMessage(event.data);
+      if (value instanceof SocketMessageError) {
+        // Thrown here, it would escape to the platform (an uncaught exception in Node): it ends the loop instead.
+        this.failed = true;
+        this.failure = value;
+        this.socket.close(1000, "The client could not read a message");
+        const taker = this.takeTaker();
+        if (taker !== undefined) taker.reject(this.takeFailure()!);
+        return;
+      }
+      const taker = this.takeTaker();
+      if (taker !== undefined) taker.resolve({ done: false, value });
       else this.queue.push(value);
     });
     this.closed = new Promise((resolve) => {
       socket.addEventListener("close", (event: { code: number; reason: string; wasClean: boolean }) => {
         this.ended = true;
-        const taker = this.taker;
-        this.taker = undefined;
-        taker?.({ done: true, value: undefined });
+        // A reader waiting has read every message before: a failure still held is its turn now.
+        const taker = this.takeTaker();
+        const failure = taker === undefined ? undefined : this.takeFailure();
+        if (failure !== undefined) taker?.reject(failure);
+        else taker?.resolve({ done: true, value: undefined });
         resolve({ code: event.code, reason: event.reason, wasClean: event.wasClean });
       });
     });
@@ -120,13 +170,45 @@ class OpenSocket implements ClientSocket<unknown, unknown> {
     return {
       next: () => {
         if (this.queue.length > 0) return Promise.resolve({ done: false, value: this.queue.shift() });
+        const failure = this.takeFailure();
+        if (failure !== undefined) return Promise.reject(failure);
         if (this.ended) return Promise.resolve({ done: true, value: undefined });
-        return new Promise((resolve) => {
-          this.taker = resolve;
+        return new Promise((resolve, reject) => {
+          this.taker = { resolve, reject };
         });
       },
     };
   }
+
+  /** The failure, once: after it the loop is over, as after a close. */
+  private takeFailure(): SocketMessageError | undefined {
+    const failure = this.failure;
+    this.failure = undefined;
+    if (failure !== undefined) this.ended = true;
+    return failure;
+  }
+
+  private takeTaker(): Taker | undefined {
+    const taker = this.taker;
+    this.taker = undefined;
+    return taker;
+  }
+}
+
+/** A message's JSON value, or the error for one that is not JSON text. */
+function readMessage(data: unknown): unknown {
+  if (typeof data !== "string") return new SocketMessageError(data);
+  try {
+    return JSON.parse(data);
+  } catch {
+    return new SocketMessageError(data);
+  }
+}
+
+function binarySize(data: unknown): number {
+  if (data instanceof Blob) return data.size;
+  if (data instanceof ArrayBuffer) return data.byteLength;
+  return ArrayBuffer.isView(data) ? data.byteLength : 0;
 }
 
 function joinPath(baseUrl: string, target: string): string {
