@@ -69,8 +69,10 @@ export async function* readServerEvents<Data>(
       if (afterCarriageReturn && text.startsWith("\n")) text = text.slice(1);
       if (text === "") continue;
       afterCarriageReturn = text.endsWith("\r");
-      buffer += text;
-      const lines = buffer.split(/\r\n|\r|\n/);
+      // Only the new text is split (the held half line has no line break): a long line that comes
+      // in many chunks is scanned once, not once per chunk.
+      const lines = text.split(/\r\n|\r|\n/);
+      lines[0] = buffer + lines[0];
       // The last piece may be half a line.
       buffer = lines.pop()!;
       for (const line of lines) {
