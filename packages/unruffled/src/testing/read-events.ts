@@ -17,17 +17,21 @@ export async function* readEvents<T = unknown>(
   chunks: AsyncIterable<Uint8Array | string>,
 ): AsyncGenerator<ReceivedEvent<T>, void, undefined> {
   const decoder = new TextDecoder();
-  let buffer = "";
+  // The start of a line whose end has not come yet (no line end in it).
+  let held = "";
+  // The last chunk ended with a CR, taken as a line end: an LF that starts the next is its second half.
+  let afterCarriageReturn = false;
   let fields: Omit<ReceivedEvent<string>, "data"> = {};
   let data: string[] = [];
   for await (const chunk of chunks) {
-    buffer += typeof chunk === "string" ? chunk : decoder.decode(chunk, { stream: true });
-    for (;;) {
-      const match = /\r\n|\r|\n/.exec(buffer);
-      // A lone \r at the end may be the first half of \r\n: wait for the next chunk.
-      if (match === null || (match[0] === "\r" && match.index === buffer.length - 1)) break;
-      const line = buffer.slice(0, match.index);
-      buffer = buffer.slice(match.index + match[0].length);
+    let text = typeof chunk === "string" ? chunk : decoder.decode(chunk, { stream: true });
+    if (afterCarriageReturn && text.startsWith("\n")) text = text.slice(1);
+    afterCarriageReturn = text.endsWith("\r");
+    // Only the new text is searched: a long line that comes in many chunks is scanned once.
+    const lines = text.split(/\r\n|\r|\n/);
+    lines[0] = held + lines[0];
+    held = lines.pop()!;
+    for (const line of lines) {
       if (line === "") {
         if (data.length > 0) yield { ...fields, data: parseData<T>(data.join("\n")) };
         fields = {};

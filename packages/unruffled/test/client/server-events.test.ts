@@ -2,6 +2,7 @@
 import fc from "fast-check";
 import { EventDecodeError, readServerEvents, type ServerEvent } from "unruffled/client";
 import { expect, it } from "vitest";
+import { eventStreamChunks } from "../support/event-stream-text.ts";
 
 function streamOf(...chunks: string[]): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
@@ -32,34 +33,10 @@ it("joins data lines with a newline, and takes CR, LF and CRLF line ends split a
 });
 
 it("reads the same events however the bytes are split into chunks, a long line in many chunks too", async () => {
-  // One data line an event (its data JSON, at times a long string), among its other fields.
-  const data = fc.oneof(fc.json(), fc.constant(`"${"x".repeat(5_000)}"`)).map((json) => `data: ${json}`);
-  const other = fc.constantFrom("event: seats", "id: 7", "retry: 500", ": comment");
-  const lineEnd = fc.constantFrom("\n", "\r", "\r\n");
-  const event = fc
-    .tuple(
-      fc.array(other, { maxLength: 3 }),
-      data,
-      fc.nat(),
-      fc.array(lineEnd, { minLength: 4, maxLength: 4 }),
-    )
-    .map(([others, dataLine, at, ends]) => {
-      const lines: string[] = [...others];
-      lines.splice(at % (others.length + 1), 0, dataLine);
-      // The blank line ends as the last line did: a CR then an LF would be one CRLF, not two ends.
-      return `${lines.map((line, index) => line + ends[index]).join("")}${ends[lines.length - 1]}`;
-    });
   await fc.assert(
-    fc.asyncProperty(
-      fc.array(event, { minLength: 1, maxLength: 5 }),
-      fc.array(fc.nat(), { maxLength: 40 }),
-      async (events, cuts) => {
-        const text = events.join("");
-        const at = [...new Set(cuts.map((cut) => cut % text.length))].sort((a, b) => a - b);
-        const chunks = [0, ...at].map((start, index) => text.slice(start, at[index] ?? text.length));
-        expect(await all(streamOf(...chunks))).toEqual(await all(streamOf(text)));
-      },
-    ),
+    fc.asyncProperty(eventStreamChunks, async ({ text, chunks }) => {
+      expect(await all(streamOf(...chunks))).toEqual(await all(streamOf(text)));
+    }),
     { numRuns: 200 },
   );
 });
