@@ -18,7 +18,8 @@ export interface SocketClose {
 /**
  * An open socket of a generated client: `send()` takes the route's inbound messages, iterating it
  * gives its outbound ones (and the error message for an invalid one) until it closes; `closed`
- * gives the close code as a value.
+ * gives the close code as a value. Leaving a loop early (`break`, `return`, a throw) closes the
+ * socket (1000), as for an event stream; reading with the iterator's `next()` leaves it open.
  *
  * @example
  * const result = await client.chat({ room: "lobby" });
@@ -118,7 +119,8 @@ class OpenSocket implements ClientSocket<unknown, unknown> {
   readonly closed: Promise<SocketClose>;
   private readonly socket: PlatformSocket;
   private readonly queue: unknown[] = [];
-  private taker: Taker | undefined;
+  /** Readers waiting in `next()`, first come first served: each gets one message, the failure, or done. */
+  private readonly takers: Taker[] = [];
   private ended = false;
   /** A message could not be read: later ones are dropped, as the socket is closing. */
   private failed = false;
@@ -135,11 +137,14 @@ class OpenSocket implements ClientSocket<unknown, unknown> {
         this.failed = true;
         this.failure = value;
         this.socket.close(1000, "The client could not read a message");
-        const taker = this.takeTaker();
-        if (taker !== undefined) taker.reject(this.takeFailure()!);
+        const taker = this.takers.shift();
+        if (taker === undefined) return;
+        // Every message before it was taken: the first reader gets the failure, the others done.
+        taker.reject(this.takeFailure()!);
+        this.endReaders();
         return;
       }
-      const taker = this.takeTaker();
+      const taker = this.takers.shift();
       if (taker !== undefined) taker.resolve({ done: false, value });
       else this.queue.push(value);
     });
@@ -147,10 +152,11 @@ class OpenSocket implements ClientSocket<unknown, unknown> {
       socket.addEventListener("close", (event: { code: number; reason: string; wasClean: boolean }) => {
         this.ended = true;
         // A reader waiting has read every message before: a failure still held is its turn now.
-        const taker = this.takeTaker();
+        const taker = this.takers.shift();
         const failure = taker === undefined ? undefined : this.takeFailure();
         if (failure !== undefined) taker?.reject(failure);
         else taker?.resolve({ done: true, value: undefined });
+        this.endReaders();
         resolve({ code: event.code, reason: event.reason, wasClean: event.wasClean });
       });
     });
@@ -174,8 +180,18 @@ class OpenSocket implements ClientSocket<unknown, unknown> {
         if (failure !== undefined) return Promise.reject(failure);
         if (this.ended) return Promise.resolve({ done: true, value: undefined });
         return new Promise((resolve, reject) => {
-          this.taker = { resolve, reject };
+          this.takers.push({ resolve, reject });
         });
+      },
+      // A loop left early (break, return, a throw in its body): the reading is over, and so is the
+      // socket, as an event stream's break cancels its body. Reading with next() never calls it.
+      return: () => {
+        this.ended = true;
+        this.queue.length = 0;
+        this.failure = undefined;
+        this.endReaders();
+        this.socket.close(1000);
+        return Promise.resolve({ done: true, value: undefined });
       },
     };
   }
@@ -188,10 +204,9 @@ class OpenSocket implements ClientSocket<unknown, unknown> {
     return failure;
   }
 
-  private takeTaker(): Taker | undefined {
-    const taker = this.taker;
-    this.taker = undefined;
-    return taker;
+  /** Readers still waiting once the reading is over get done. */
+  private endReaders(): void {
+    for (const taker of this.takers.splice(0)) taker.resolve({ done: true, value: undefined });
   }
 }
 
