@@ -1,5 +1,6 @@
 import type { ClientOptions } from "./client-options.ts";
 import { encodeCall } from "./encode-request.ts";
+import { failureReason } from "./failure-reason.ts";
 import type { ParamPlan } from "./operation-plan.ts";
 
 /** What a generated client knows of a WebSocket route at run time: its path and parameters. */
@@ -50,7 +51,10 @@ export class SocketMessageError extends Error {
   }
 }
 
-/** `connect`'s result: the open socket, or how it closed before it opened (a refused upgrade is 1006). */
+/**
+ * `connect`'s result: the open socket, or how it closed before it opened (a refused upgrade is 1006,
+ * and so is a URL the platform cannot open, with the reason in words).
+ */
 export type SocketResult<In, Out> =
   | { ok: true; socket: ClientSocket<In, Out> }
   | { ok: false; close: SocketClose };
@@ -75,7 +79,8 @@ type PlatformSocketClass = new (url: string, init?: unknown) => PlatformSocket;
  * Opens a WebSocket route with the platform's `WebSocket`: the parameters placed as the server reads
  * them (path, query; headers only where the platform can send them), the URL made from `baseUrl`
  * (`http` becomes `ws`; `""` is the page's own origin). Resolves once open, or closed first; never
- * rejects.
+ * rejects nor throws: a URL it cannot open (a `baseUrl` of `""` outside a page, an `ftp:` one) is a
+ * close before open, 1006, the reason in words, as a call's bad URL is a `network-failure`.
  */
 export function connectSocket(
   plan: SocketPlan,
@@ -83,16 +88,27 @@ export function connectSocket(
   options: ClientOptions,
   socketOptions: SocketOptions,
 ): Promise<SocketResult<unknown, unknown>> {
-  const encoded = encodeCall({ method: "GET", path: plan.path, params: plan.params, answers: {} }, params);
-  const base =
-    options.baseUrl === "" ? (globalThis as { location?: { href: string } }).location?.href : options.baseUrl;
-  const url = new URL(joinPath(options.baseUrl === "" ? "" : options.baseUrl, encoded.target), base);
-  url.protocol = url.protocol === "https:" ? "wss:" : url.protocol === "http:" ? "ws:" : url.protocol;
-  const headers = { ...encoded.headers, ...socketOptions.headers };
-  const Platform = (globalThis as unknown as { WebSocket: PlatformSocketClass }).WebSocket;
-  // Node's WebSocket (undici) takes headers in its second argument; a browser's ignores them.
-  const socket =
-    Object.keys(headers).length === 0 ? new Platform(url.href) : new Platform(url.href, { headers });
+  let socket: PlatformSocket;
+  let href: string | undefined;
+  try {
+    const encoded = encodeCall({ method: "GET", path: plan.path, params: plan.params, answers: {} }, params);
+    const base =
+      options.baseUrl === ""
+        ? (globalThis as { location?: { href: string } }).location?.href
+        : options.baseUrl;
+    const url = new URL(joinPath(options.baseUrl === "" ? "" : options.baseUrl, encoded.target), base);
+    url.protocol = url.protocol === "https:" ? "wss:" : url.protocol === "http:" ? "ws:" : url.protocol;
+    href = url.href;
+    const headers = { ...encoded.headers, ...socketOptions.headers };
+    const Platform = (globalThis as unknown as { WebSocket: PlatformSocketClass }).WebSocket;
+    // Node's WebSocket (undici) takes headers in its second argument; a browser's ignores them.
+    socket = Object.keys(headers).length === 0 ? new Platform(href) : new Platform(href, { headers });
+  } catch (error) {
+    // The platform throws (Invalid URL, SyntaxError) where a connect resolves: a close before open.
+    const where = href ?? `baseUrl ${JSON.stringify(options.baseUrl)}`;
+    const reason = `The socket could not be opened on ${where}: ${failureReason(error)}`;
+    return Promise.resolve({ ok: false, close: { code: 1006, reason, wasClean: false } });
+  }
   return new Promise((resolve) => {
     const opened = new OpenSocket(socket);
     socket.addEventListener("open", () => resolve({ ok: true, socket: opened }));

@@ -116,3 +116,27 @@ it("gives each of several next() calls waiting at once the next message in order
     { done: true, value: undefined },
   ]);
 });
+
+it.each([
+  [
+    "an empty base URL where there is no page (Node)",
+    "",
+    'The socket could not be opened on baseUrl "": Invalid URL',
+  ],
+  [
+    "a base URL of another scheme",
+    "ftp://127.0.0.1:1",
+    "The socket could not be opened on ftp://127.0.0.1:1/chat/lobby?nick=ann: expected a ws: or wss: url",
+  ],
+  [
+    "a ws+unix: base URL",
+    "ws+unix:/tmp/chat.sock",
+    "The socket could not be opened on ws+unix:/tmp/chat.sock/chat/lobby?nick=ann: expected a ws: or wss: url",
+  ],
+])(
+  "resolves to a close (1006, the reason in words), never throwing, for %s",
+  async (_what, baseUrl, reason) => {
+    const connecting = createClient({ baseUrl }).chat({ room: "lobby", nick: "ann" });
+    expect(await connecting).toEqual({ ok: false, close: { code: 1006, reason, wasClean: false } });
+  },
+);
