@@ -95,7 +95,8 @@ describe("the client of a limited operation", () => {
     expect(await client.hello()).toMatchObject({ status: 429, retryAfter: 3600 });
   });
   it("gives a call aborted while it waits to retry a 429 as aborted, as fetch does, not the 429", async () => {
-    const app = limitedApp(1, 30);
+    // A clock that stands still: the second call is refused, whatever the machine's pace.
+    const app = limitedApp(1, 30, "detail", () => 1_700_000_000_000);
     const server = await startServer(app);
     running.push(server);
     const plans = Object.fromEntries(
