@@ -14,7 +14,8 @@ export interface ClientOptions {
   /**
    * Calls answered 429 are sent again after their `Retry-After`, up to `attempts` more times
    * (default 2), unless it asks for more than `maxWait` seconds (default 60) or than a timer can
-   * wait (about 24.8 days): then the 429 is the result. Off by default.
+   * wait (about 24.8 days): then the 429 is the result. A call whose signal aborts while it waits
+   * resolves at once to `network-failure` with `aborted: true`, as any aborted call. Off by default.
    */
   retryRateLimited?: { attempts?: number; maxWait?: number };
 }

@@ -50,7 +50,8 @@ export async function callOperation(
     const wait = answer.retryAfter;
     // Past the longest timer (about 24.8 days) setTimeout fires at once: that wait is given back too.
     if (wait === undefined || wait > (retry.maxWait ?? 60) || wait * 1000 > LONGEST_TIMER_MS) return result;
-    if (!(await sleep(wait * 1000, signal))) return result;
+    // An aborted call is aborted, as fetch's is: the 429 was not its last word, the retry was.
+    if (!(await sleep(wait * 1000, signal))) return networkFailure(signal?.reason, signal);
     result = await callOnce(plan, params, options, callOptions);
   }
   return result;

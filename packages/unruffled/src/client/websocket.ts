@@ -1,5 +1,6 @@
 import type { ClientOptions } from "./client-options.ts";
 import { encodeCall } from "./encode-request.ts";
+import { failureReason } from "./failure-reason.ts";
 import type { ParamPlan } from "./operation-plan.ts";
 
 /** What a generated client knows of a WebSocket route at run time: its path and parameters. */
@@ -18,7 +19,8 @@ export interface SocketClose {
 /**
  * An open socket of a generated client: `send()` takes the route's inbound messages, iterating it
  * gives its outbound ones (and the error message for an invalid one) until it closes; `closed`
- * gives the close code as a value.
+ * gives the close code as a value. Leaving a loop early (`break`, `return`, a throw) closes the
+ * socket (1000), as for an event stream; reading with the iterator's `next()` leaves it open.
  *
  * @example
  * const result = await client.chat({ room: "lobby" });
@@ -49,7 +51,10 @@ export class SocketMessageError extends Error {
   }
 }
 
-/** `connect`'s result: the open socket, or how it closed before it opened (a refused upgrade is 1006). */
+/**
+ * `connect`'s result: the open socket, or how it closed before it opened (a refused upgrade is 1006,
+ * and so is a URL the platform cannot open, with the reason in words).
+ */
 export type SocketResult<In, Out> =
   | { ok: true; socket: ClientSocket<In, Out> }
   | { ok: false; close: SocketClose };
@@ -74,7 +79,8 @@ type PlatformSocketClass = new (url: string, init?: unknown) => PlatformSocket;
  * Opens a WebSocket route with the platform's `WebSocket`: the parameters placed as the server reads
  * them (path, query; headers only where the platform can send them), the URL made from `baseUrl`
  * (`http` becomes `ws`; `""` is the page's own origin). Resolves once open, or closed first; never
- * rejects.
+ * rejects nor throws: a URL it cannot open (a `baseUrl` of `""` outside a page, an `ftp:` one) is a
+ * close before open, 1006, the reason in words, as a call's bad URL is a `network-failure`.
  */
 export function connectSocket(
   plan: SocketPlan,
@@ -82,16 +88,27 @@ export function connectSocket(
   options: ClientOptions,
   socketOptions: SocketOptions,
 ): Promise<SocketResult<unknown, unknown>> {
-  const encoded = encodeCall({ method: "GET", path: plan.path, params: plan.params, answers: {} }, params);
-  const base =
-    options.baseUrl === "" ? (globalThis as { location?: { href: string } }).location?.href : options.baseUrl;
-  const url = new URL(joinPath(options.baseUrl === "" ? "" : options.baseUrl, encoded.target), base);
-  url.protocol = url.protocol === "https:" ? "wss:" : url.protocol === "http:" ? "ws:" : url.protocol;
-  const headers = { ...encoded.headers, ...socketOptions.headers };
-  const Platform = (globalThis as unknown as { WebSocket: PlatformSocketClass }).WebSocket;
-  // Node's WebSocket (undici) takes headers in its second argument; a browser's ignores them.
-  const socket =
-    Object.keys(headers).length === 0 ? new Platform(url.href) : new Platform(url.href, { headers });
+  let socket: PlatformSocket;
+  let href: string | undefined;
+  try {
+    const encoded = encodeCall({ method: "GET", path: plan.path, params: plan.params, answers: {} }, params);
+    const base =
+      options.baseUrl === ""
+        ? (globalThis as { location?: { href: string } }).location?.href
+        : options.baseUrl;
+    const url = new URL(joinPath(options.baseUrl === "" ? "" : options.baseUrl, encoded.target), base);
+    url.protocol = url.protocol === "https:" ? "wss:" : url.protocol === "http:" ? "ws:" : url.protocol;
+    href = url.href;
+    const headers = { ...encoded.headers, ...socketOptions.headers };
+    const Platform = (globalThis as unknown as { WebSocket: PlatformSocketClass }).WebSocket;
+    // Node's WebSocket (undici) takes headers in its second argument; a browser's ignores them.
+    socket = Object.keys(headers).length === 0 ? new Platform(href) : new Platform(href, { headers });
+  } catch (error) {
+    // The platform throws (Invalid URL, SyntaxError) where a connect resolves: a close before open.
+    const where = href ?? `baseUrl ${JSON.stringify(options.baseUrl)}`;
+    const reason = `The socket could not be opened on ${where}: ${failureReason(error)}`;
+    return Promise.resolve({ ok: false, close: { code: 1006, reason, wasClean: false } });
+  }
   return new Promise((resolve) => {
     const opened = new OpenSocket(socket);
     socket.addEventListener("open", () => resolve({ ok: true, socket: opened }));
@@ -118,7 +135,8 @@ class OpenSocket implements ClientSocket<unknown, unknown> {
   readonly closed: Promise<SocketClose>;
   private readonly socket: PlatformSocket;
   private readonly queue: unknown[] = [];
-  private taker: Taker | undefined;
+  /** Readers waiting in `next()`, first come first served: each gets one message, the failure, or done. */
+  private readonly takers: Taker[] = [];
   private ended = false;
   /** A message could not be read: later ones are dropped, as the socket is closing. */
   private failed = false;
@@ -135,11 +153,14 @@ class OpenSocket implements ClientSocket<unknown, unknown> {
         this.failed = true;
         this.failure = value;
         this.socket.close(1000, "The client could not read a message");
-        const taker = this.takeTaker();
-        if (taker !== undefined) taker.reject(this.takeFailure()!);
+        const taker = this.takers.shift();
+        if (taker === undefined) return;
+        // Every message before it was taken: the first reader gets the failure, the others done.
+        taker.reject(this.takeFailure()!);
+        this.endReaders();
         return;
       }
-      const taker = this.takeTaker();
+      const taker = this.takers.shift();
       if (taker !== undefined) taker.resolve({ done: false, value });
       else this.queue.push(value);
     });
@@ -147,10 +168,11 @@ class OpenSocket implements ClientSocket<unknown, unknown> {
       socket.addEventListener("close", (event: { code: number; reason: string; wasClean: boolean }) => {
         this.ended = true;
         // A reader waiting has read every message before: a failure still held is its turn now.
-        const taker = this.takeTaker();
+        const taker = this.takers.shift();
         const failure = taker === undefined ? undefined : this.takeFailure();
         if (failure !== undefined) taker?.reject(failure);
         else taker?.resolve({ done: true, value: undefined });
+        this.endReaders();
         resolve({ code: event.code, reason: event.reason, wasClean: event.wasClean });
       });
     });
@@ -174,8 +196,18 @@ class OpenSocket implements ClientSocket<unknown, unknown> {
         if (failure !== undefined) return Promise.reject(failure);
         if (this.ended) return Promise.resolve({ done: true, value: undefined });
         return new Promise((resolve, reject) => {
-          this.taker = { resolve, reject };
+          this.takers.push({ resolve, reject });
         });
+      },
+      // A loop left early (break, return, a throw in its body): the reading is over, and so is the
+      // socket, as an event stream's break cancels its body. Reading with next() never calls it.
+      return: () => {
+        this.ended = true;
+        this.queue.length = 0;
+        this.failure = undefined;
+        this.endReaders();
+        this.socket.close(1000);
+        return Promise.resolve({ done: true, value: undefined });
       },
     };
   }
@@ -188,10 +220,9 @@ class OpenSocket implements ClientSocket<unknown, unknown> {
     return failure;
   }
 
-  private takeTaker(): Taker | undefined {
-    const taker = this.taker;
-    this.taker = undefined;
-    return taker;
+  /** Readers still waiting once the reading is over get done. */
+  private endReaders(): void {
+    for (const taker of this.takers.splice(0)) taker.resolve({ done: true, value: undefined });
   }
 }
 

@@ -17,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type WebSocket, WebSocketServer } from "ws";
 import { clientModel } from "../../src/client-generator/client-model.ts";
 import { answer, type HostileServer, startHostileServer } from "../support/hostile-http.ts";
+import { settledNow } from "../support/settled-now.ts";
 import { createClient as createSocketClient } from "../websocket/client/socket-client.generated.ts";
 import { type Client, createClient } from "./fixture-client.generated.ts";
 
@@ -412,6 +413,13 @@ describe("a WebSocket server that sends what the route's model refuses", () => {
       socket.send('{"type":"said","nick":"a","text":"after"}');
     },
     binary: (socket) => socket.send(Buffer.from([1, 2, 3])),
+    // Sends only once asked, so the client's readers are all waiting by then.
+    asked: (socket) =>
+      socket.once("message", () => {
+        socket.send('{"type":"said","nick":"a","text":"first"}');
+        socket.send("<html>not json");
+        socket.send('{"type":"said","nick":"a","text":"after"}');
+      }),
     "code-4000": (socket) => socket.close(4000, "custom"),
     "code-1011": (socket) => socket.close(1011, "internal error"),
     vanish: (socket) => {
@@ -469,6 +477,23 @@ describe("a WebSocket server that sends what the route's model refuses", () => {
     expect(await iterator.next()).toEqual({ done: false, value: { type: "said", nick: "a", text: "first" } });
     await expect(iterator.next()).rejects.toThrow(new SocketMessageError("<html>not json"));
     expect(await iterator.next()).toEqual({ done: true, value: undefined });
+  });
+
+  it("gives several next() calls waiting at once the messages in order, the SocketMessageError once, then done", async () => {
+    const opened = await socketClient.chat({ room: "lobby", nick: "asked" });
+    if (!opened.ok) throw new Error("not open");
+    const messages = opened.socket[Symbol.asyncIterator]();
+    const reads = [messages.next(), messages.next(), messages.next(), messages.next()];
+    // Handled now: the failure comes before the test reads it.
+    for (const read of reads) read.catch(() => {});
+    opened.socket.send({ type: "say", text: "go" });
+    expect((await opened.socket.closed).code).toBe(1000);
+    expect(await settledNow(reads)).toEqual([
+      { done: false, value: { type: "said", nick: "a", text: "first" } },
+      { rejected: new SocketMessageError("<html>not json") },
+      { done: true, value: undefined },
+      { done: true, value: undefined },
+    ]);
   });
 
   it("ends the loop with a SocketMessageError for a binary message, never handing out a Blob", async () => {

@@ -1,6 +1,14 @@
 // The generated client's 429 branch: Retry-After and the policies, and the opt-in retry.
+
+import { waitFor } from "process-support";
 import { createApp } from "unruffled";
-import { bindOperations, type RateLimitedAnswer, rateLimitStates, retryAfterSeconds } from "unruffled/client";
+import {
+  bindOperations,
+  type CallOptions,
+  type RateLimitedAnswer,
+  rateLimitStates,
+  retryAfterSeconds,
+} from "unruffled/client";
 import { JsonResponse } from "unruffled/http";
 import { memoryStore, rateLimit } from "unruffled/rate-limit";
 import { endpoint, path } from "unruffled/route";
@@ -34,7 +42,10 @@ function limitedApp(
   });
 }
 
-type Hello = () => Promise<{ kind: string; status?: number } & Partial<RateLimitedAnswer<string, unknown>>>;
+type Hello = (
+  params?: Record<string, never>,
+  options?: CallOptions,
+) => Promise<{ kind: string; status?: number } & Partial<RateLimitedAnswer<string, unknown>>>;
 
 async function clientOf(app: ReturnType<typeof limitedApp>, retry?: { attempts?: number; maxWait?: number }) {
   const server = await startServer(app);
@@ -82,6 +93,40 @@ describe("the client of a limited operation", () => {
     const client = await clientOf(limitedApp(1, 3600), { maxWait: 5 });
     await client.hello();
     expect(await client.hello()).toMatchObject({ status: 429, retryAfter: 3600 });
+  });
+  it("gives a call aborted while it waits to retry a 429 as aborted, as fetch does, not the 429", async () => {
+    // A clock that stands still: the second call is refused, whatever the machine's pace.
+    const app = limitedApp(1, 30, "detail", () => 1_700_000_000_000);
+    const server = await startServer(app);
+    running.push(server);
+    const plans = Object.fromEntries(
+      clientModel(app).operations.map((operation) => [operation.member, operation.plan]),
+    );
+    const abort = new AbortController();
+    const answered: Response[] = [];
+    const client = bindOperations<{ hello: Hello }>(plans, {
+      baseUrl: server.url,
+      retryRateLimited: { attempts: 2, maxWait: 60 },
+      // Each answer read whole before the client sees it, so only the wait can see the abort.
+      fetch: async (input, init) => {
+        const response = await fetch(input, init);
+        const copy = new Response(await response.arrayBuffer(), response);
+        answered.push(copy);
+        return copy;
+      },
+    });
+    expect((await client.hello()).status).toBe(200);
+    const calling = client.hello({}, { signal: abort.signal });
+    await waitFor("the 429 the call would wait to retry", () => (answered.length === 2 ? true : undefined));
+    expect(answered[1]!.status).toBe(429);
+    abort.abort();
+    expect(await calling).toEqual({
+      kind: "network-failure",
+      aborted: true,
+      error: abort.signal.reason,
+      message: "The call was aborted.",
+    });
+    expect(answered).toHaveLength(2);
   });
 });
 

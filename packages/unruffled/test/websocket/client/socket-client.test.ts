@@ -1,8 +1,10 @@
 // The generated client's WebSocket members, on Node's own WebSocket, against a running app.
 import { readFile } from "node:fs/promises";
+import { waitFor } from "process-support";
 import { type RunningServer, startServer } from "unruffled/testing";
 import { afterAll, beforeAll, expect, expectTypeOf, it } from "vitest";
 import { generateClient } from "../../../src/client-generator/index.ts";
+import { settledNow } from "../../support/settled-now.ts";
 import { type ChatOutbound, type Client, createClient } from "./socket-client.generated.ts";
 import { socketClientApp } from "./socket-client-app.ts";
 
@@ -66,3 +68,75 @@ it("resolves to the close, never rejects, when the upgrade is refused", async ()
   if (result.ok) return;
   expect(result.close.code).toBe(1006);
 });
+
+it("closes the socket (1000) when a loop over it ends early, as breaking out of an event stream's loop does", async () => {
+  const result = await client.chat({ room: "lobby", nick: "ann" }, auth);
+  if (!result.ok) throw new Error("not open");
+  let close: unknown;
+  void result.socket.closed.then((value) => {
+    close = value;
+  });
+  for await (const message of result.socket) if (message.type === "joined") break;
+  await waitFor("the socket to close after the loop's break", () => close);
+  expect(close).toEqual({ code: 1000, reason: "", wasClean: true });
+  // The iteration is over: a new loop reads nothing.
+  expect(await result.socket[Symbol.asyncIterator]().next()).toEqual({ done: true, value: undefined });
+});
+
+it("keeps the socket open when read with next(), so it can still send between reads", async () => {
+  const result = await client.chat({ room: "lobby", nick: "ann" }, auth);
+  if (!result.ok) throw new Error("not open");
+  const messages = result.socket[Symbol.asyncIterator]();
+  expect(await messages.next()).toEqual({
+    done: false,
+    value: { type: "joined", room: "lobby", nick: "ann", user: "ann" },
+  });
+  result.socket.send({ type: "say", text: "still here" });
+  expect(await messages.next()).toEqual({
+    done: false,
+    value: { type: "said", nick: "ann", text: "still here" },
+  });
+  result.socket.send({ type: "leave" });
+  expect(await messages.next()).toEqual({ done: true, value: undefined });
+  expect(await result.socket.closed).toEqual({ code: 1000, reason: "", wasClean: true });
+});
+
+it("gives each of several next() calls waiting at once the next message in order, then done at the close", async () => {
+  const result = await client.chat({ room: "lobby", nick: "ann" }, auth);
+  if (!result.ok) throw new Error("not open");
+  const messages = result.socket[Symbol.asyncIterator]();
+  const reads = [messages.next(), messages.next(), messages.next(), messages.next()];
+  result.socket.send({ type: "say", text: "one" });
+  result.socket.send({ type: "leave" });
+  expect(await result.socket.closed).toEqual({ code: 1000, reason: "", wasClean: true });
+  expect(await settledNow(reads)).toEqual([
+    { done: false, value: { type: "joined", room: "lobby", nick: "ann", user: "ann" } },
+    { done: false, value: { type: "said", nick: "ann", text: "one" } },
+    { done: true, value: undefined },
+    { done: true, value: undefined },
+  ]);
+});
+
+it.each([
+  [
+    "an empty base URL where there is no page (Node)",
+    "",
+    'The socket could not be opened on baseUrl "": Invalid URL',
+  ],
+  [
+    "a base URL of another scheme",
+    "ftp://127.0.0.1:1",
+    "The socket could not be opened on ftp://127.0.0.1:1/chat/lobby?nick=ann: expected a ws: or wss: url",
+  ],
+  [
+    "a ws+unix: base URL",
+    "ws+unix:/tmp/chat.sock",
+    "The socket could not be opened on ws+unix:/tmp/chat.sock/chat/lobby?nick=ann: expected a ws: or wss: url",
+  ],
+])(
+  "resolves to a close (1006, the reason in words), never throwing, for %s",
+  async (_what, baseUrl, reason) => {
+    const connecting = createClient({ baseUrl }).chat({ room: "lobby", nick: "ann" });
+    expect(await connecting).toEqual({ ok: false, close: { code: 1006, reason, wasClean: false } });
+  },
+);
