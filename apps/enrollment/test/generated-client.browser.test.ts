@@ -38,9 +38,9 @@ window.enrol = async (baseUrl, studentId, courseId) => {
   return { bound: { kind: bound.kind, status: bound.status, body: bound.body }, seats };
 };
 
-window.live = async (baseUrl, studentId, courseId) => {
+window.live = async (baseUrl, studentId, courseId, headers) => {
   const client = createClient({ baseUrl });
-  const opened = await client.course_live();
+  const opened = await client.course_live(undefined, headers === undefined ? undefined : { headers });
   if (!opened.ok) return { failed: opened.close.code };
   const socket = opened.socket;
   socket.send({ type: "follow", course_id: courseId });
@@ -174,6 +174,33 @@ describe.skipIf(noChromium)("the generated client in Chromium", () => {
         closed: { code: 1000, reason: "", wasClean: true },
       });
       expect(errors).toEqual([]);
+    } finally {
+      await service?.close();
+    }
+  });
+
+  it("opens the socket when headers are given, which a browser cannot send: they are left out, not an error", async () => {
+    const [studentId] = await createStudents(db(), 1);
+    const courseId = await createTestCourse(db(), { max_students: 2 });
+    let service: RunningServer | undefined;
+    try {
+      service = await startServer(createEnrollmentApp(db(), { corsOrigins: [pageOrigin] }));
+      const tab = await browser.context.newPage();
+      await tab.goto(pageOrigin);
+      await tab.waitForFunction(() => "live" in globalThis);
+      const result = await tab.evaluate(
+        ([url, student, course]) =>
+          (globalThis as unknown as { live(...args: unknown[]): Promise<unknown> }).live(
+            url,
+            student,
+            course,
+            {
+              "x-trace": "page-1",
+            },
+          ),
+        [service.url, studentId!, courseId] as const,
+      );
+      expect(result).toMatchObject({ closed: { code: 1000, reason: "", wasClean: true } });
     } finally {
       await service?.close();
     }

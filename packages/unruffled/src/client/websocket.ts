@@ -101,8 +101,7 @@ export function connectSocket(
     href = url.href;
     const headers = { ...encoded.headers, ...socketOptions.headers };
     const Platform = (globalThis as unknown as { WebSocket: PlatformSocketClass }).WebSocket;
-    // Node's WebSocket (undici) takes headers in its second argument; a browser's ignores them.
-    socket = Object.keys(headers).length === 0 ? new Platform(href) : new Platform(href, { headers });
+    socket = openPlatformSocket(Platform, href, headers);
   } catch (error) {
     // The platform throws (Invalid URL, SyntaxError) where a connect resolves: a close before open.
     const where = href ?? `baseUrl ${JSON.stringify(options.baseUrl)}`;
@@ -123,6 +122,26 @@ export function connectSocket(
       opened.closed.then(() => signal.removeEventListener("abort", abort));
     }
   });
+}
+
+/**
+ * The platform's socket, with the headers where it can send them: Node's (undici) takes
+ * them in its second argument; a browser reads that argument as the subprotocols and throws
+ * ("The subprotocol '[object Object]' is invalid"), so there they are left out, as a page cannot send
+ * headers at all.
+ */
+function openPlatformSocket(
+  Platform: PlatformSocketClass,
+  href: string,
+  headers: Readonly<Record<string, string>>,
+): PlatformSocket {
+  if (Object.keys(headers).length === 0) return new Platform(href);
+  try {
+    return new Platform(href, { headers });
+  } catch {
+    // A URL the platform refuses throws again here, and is told as such by the caller.
+    return new Platform(href);
+  }
 }
 
 /** A reader waiting in `next()`. */
