@@ -212,16 +212,24 @@ describe.each(["node", "bun", "deno"] as const satisfies readonly RuntimeName[])
   });
 
   it("refuses a request head too large with the runtime's own answer: 431 on Node and Bun, 400 on Deno", async () => {
+    const refused = runtime === "deno" ? 400 : 431;
+    // Past the runtime's limit (16 KiB on Node and Bun; Deno's lies between 40 and 70 KB) but read
+    // whole at once: the answer always reaches the client.
+    const token = "a".repeat(runtime === "deno" ? 70_000 : 40_000);
+    const small = `GET /items/1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\nX-Token: ${token}\r\n\r\n`;
+    expect((await sendRaw(served.port, Buffer.from(small), ANSWER_TIMEOUT_MS))?.status).toBe(refused);
+    // Far past it, the runtime answers and closes while the client still writes: the reset its
+    // unread bytes cause may discard that answer before the client reads it (seen on Bun with the
+    // 1 MB target on a busy machine). Refused either way, never served.
     const heads = [
       `GET /items/1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\nX-Token: ${"a".repeat(100_000)}\r\n\r\n`,
       `GET /items/1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n${Array.from({ length: 5_000 }, (_, index) => `X-H${index}: v\r\n`).join("")}\r\n`,
       `GET /items/1?q=${"a".repeat(1_000_000)} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`,
     ];
-    const statuses: (number | undefined)[] = [];
-    for (const head of heads)
-      statuses.push((await sendRaw(served.port, Buffer.from(head), ANSWER_TIMEOUT_MS))?.status);
-    const refused = runtime === "deno" ? 400 : 431;
-    expect(statuses).toEqual([refused, refused, refused]);
+    for (const head of heads) {
+      const status = (await sendRaw(served.port, Buffer.from(head), ANSWER_TIMEOUT_MS))?.status;
+      expect([refused, undefined]).toContain(status);
+    }
     expect((await expectClientAnswer(rawRequest("GET", "/items/1", {}))).status).toBe(200);
   });
 
