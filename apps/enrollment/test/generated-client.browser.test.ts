@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "rolldown";
-import { type RunningServer, startServer } from "unruffled/testing";
+import { startServer } from "unruffled/testing";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { launchChromium, noChromium } from "../../../packages/unruffled/test/support/chromium.ts";
 import { createEnrollmentApp } from "../src/app.ts";
@@ -101,126 +101,88 @@ describe.skipIf(noChromium)("the generated client in Chromium", () => {
     expect(bundle).not.toMatch(/node:|zod|createApp/);
   });
 
-  it("binds a student from another origin and reads the course's seats as events", async () => {
-    const [studentId] = await createStudents(db(), 1);
-    const courseId = await createTestCourse(db(), { max_students: 4 });
-    let service: RunningServer | undefined;
+  /**
+   * Serves the app to the page's origin (or to `origins`), opens the page in a new tab and runs its
+   * function `name` with the service's URL and `args`: what it returned, and the page's errors.
+   */
+  async function onPage(name: "enrol" | "live", args: readonly unknown[], origins = [pageOrigin]) {
+    const service = await startServer(createEnrollmentApp(db(), { corsOrigins: origins }));
     try {
-      service = await startServer(createEnrollmentApp(db(), { corsOrigins: [pageOrigin] }));
       const tab = await browser.context.newPage();
       const errors: string[] = [];
       tab.on("pageerror", (error) => errors.push(error.message));
       await tab.goto(pageOrigin);
-      await tab.waitForFunction(() => "enrol" in globalThis);
+      await tab.waitForFunction((fn) => fn in globalThis, name);
       const result = await tab.evaluate(
-        ([url, student, course]) =>
-          (globalThis as unknown as { enrol(...args: unknown[]): Promise<unknown> }).enrol(
+        ([fn, url, rest]) =>
+          (globalThis as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>)[fn]!(
             url,
-            student,
-            course,
+            ...rest,
           ),
-        [service.url, studentId!, courseId] as const,
+        [name, service.url, args] as const,
       );
-      const seats = (enrolled: number) => ({
-        course_id: courseId,
-        enrolled,
-        max_students: 4,
-        seats_left: 4 - enrolled,
-      });
-      expect(result).toEqual({
-        bound: {
-          kind: "documented",
-          status: 200,
-          body: {
-            code: 0,
-            message: `Student ${studentId} enrolled in course ${courseId}`,
-            data: { student_id: studentId, course_id: courseId },
-          },
-        },
-        seats: [seats(0), seats(1)],
-      });
-      expect(errors).toEqual([]);
+      return { result, errors };
     } finally {
-      await service?.close();
+      await service.close();
     }
+  }
+
+  /** The course-live messages of a course of two seats, `enrolled` taken. */
+  const liveSeats = (courseId: number, enrolled: number) => ({
+    type: "seats",
+    seats: { course_id: courseId, enrolled, max_students: 2, seats_left: 2 - enrolled },
+  });
+
+  it("binds a student from another origin and reads the course's seats as events", async () => {
+    const [studentId] = await createStudents(db(), 1);
+    const courseId = await createTestCourse(db(), { max_students: 4 });
+    const { result, errors } = await onPage("enrol", [studentId, courseId]);
+    const seats = (enrolled: number) => ({
+      course_id: courseId,
+      enrolled,
+      max_students: 4,
+      seats_left: 4 - enrolled,
+    });
+    expect(result).toEqual({
+      bound: {
+        kind: "documented",
+        status: 200,
+        body: {
+          code: 0,
+          message: `Student ${studentId} enrolled in course ${courseId}`,
+          data: { student_id: studentId, course_id: courseId },
+        },
+      },
+      seats: [seats(0), seats(1)],
+    });
+    expect(errors).toEqual([]);
   });
 
   it("follows a course's seats on the course-live WebSocket from another origin", async () => {
     const [studentId] = await createStudents(db(), 1);
     const courseId = await createTestCourse(db(), { max_students: 2 });
-    let service: RunningServer | undefined;
-    try {
-      service = await startServer(createEnrollmentApp(db(), { corsOrigins: [pageOrigin] }));
-      const tab = await browser.context.newPage();
-      const errors: string[] = [];
-      tab.on("pageerror", (error) => errors.push(error.message));
-      await tab.goto(pageOrigin);
-      await tab.waitForFunction(() => "live" in globalThis);
-      const result = await tab.evaluate(
-        ([url, student, course]) =>
-          (globalThis as unknown as { live(...args: unknown[]): Promise<unknown> }).live(
-            url,
-            student,
-            course,
-          ),
-        [service.url, studentId!, courseId] as const,
-      );
-      const seats = (enrolled: number) => ({
-        type: "seats",
-        seats: { course_id: courseId, enrolled, max_students: 2, seats_left: 2 - enrolled },
-      });
-      expect(result).toEqual({
-        messages: [seats(0), seats(1)],
-        closed: { code: 1000, reason: "", wasClean: true },
-      });
-      expect(errors).toEqual([]);
-    } finally {
-      await service?.close();
-    }
+    const { result, errors } = await onPage("live", [studentId, courseId]);
+    expect(result).toEqual({
+      messages: [liveSeats(courseId, 0), liveSeats(courseId, 1)],
+      closed: { code: 1000, reason: "", wasClean: true },
+    });
+    expect(errors).toEqual([]);
   });
 
   it("opens the socket when headers are given, which a browser cannot send: they are left out, not an error", async () => {
     const [studentId] = await createStudents(db(), 1);
     const courseId = await createTestCourse(db(), { max_students: 2 });
-    let service: RunningServer | undefined;
-    try {
-      service = await startServer(createEnrollmentApp(db(), { corsOrigins: [pageOrigin] }));
-      const tab = await browser.context.newPage();
-      await tab.goto(pageOrigin);
-      await tab.waitForFunction(() => "live" in globalThis);
-      const result = await tab.evaluate(
-        ([url, student, course]) =>
-          (globalThis as unknown as { live(...args: unknown[]): Promise<unknown> }).live(
-            url,
-            student,
-            course,
-            {
-              "x-trace": "page-1",
-            },
-          ),
-        [service.url, studentId!, courseId] as const,
-      );
-      expect(result).toMatchObject({ closed: { code: 1000, reason: "", wasClean: true } });
-    } finally {
-      await service?.close();
-    }
+    const { result, errors } = await onPage("live", [studentId, courseId, { "x-trace": "page-1" }]);
+    expect(result).toEqual({
+      messages: [liveSeats(courseId, 0), liveSeats(courseId, 1)],
+      closed: { code: 1000, reason: "", wasClean: true },
+    });
+    expect(errors).toEqual([]);
   });
 
   it("is refused to a page on an origin the app does not allow (cross-site WebSocket hijacking)", async () => {
-    let service: RunningServer | undefined;
-    try {
-      service = await startServer(createEnrollmentApp(db(), { corsOrigins: ["http://elsewhere.example"] }));
-      const tab = await browser.context.newPage();
-      await tab.goto(pageOrigin);
-      await tab.waitForFunction(() => "live" in globalThis);
-      const result = await tab.evaluate(
-        ([url]) => (globalThis as unknown as { live(...args: unknown[]): Promise<unknown> }).live(url, 1, 1),
-        [service.url] as const,
-      );
-      // A browser learns nothing of the refusal (a 403) but that the socket never opened: 1006.
-      expect(result).toEqual({ failed: 1006 });
-    } finally {
-      await service?.close();
-    }
+    const { result } = await onPage("live", [1, 1], ["http://elsewhere.example"]);
+    // A browser learns nothing of the refusal (a 403) but that the socket never opened: 1006.
+    expect(result).toEqual({ failed: 1006 });
   });
 });
