@@ -1,3 +1,4 @@
+import { EventStreamLines, type PendingEvent, readField } from "./event-stream-text.ts";
 import { failureReason } from "./failure-reason.ts";
 
 /** One server-sent event as the client reads it: its data parsed from JSON, and its other fields. */
@@ -29,13 +30,6 @@ export class EventStreamError extends Error {
   }
 }
 
-interface PendingEvent {
-  data: string[];
-  event?: string;
-  id?: string;
-  retry?: number;
-}
-
 /**
  * Reads `text/event-stream` bytes into events (the WHATWG rules: lines end in CR, LF or CRLF, a
  * blank line dispatches, `:` starts a comment). The stream ends quietly when the body ends or the
@@ -51,9 +45,8 @@ export async function* readServerEvents<Data>(
   if (body === null) return;
   const reader = body.getReader();
   const decoder = new TextDecoder();
-  let buffer = "";
+  const lineReader = new EventStreamLines();
   let pending: PendingEvent = { data: [] };
-  let afterCarriageReturn = false;
   try {
     for (;;) {
       let chunk: Awaited<ReturnType<typeof reader.read>>;
@@ -64,18 +57,7 @@ export async function* readServerEvents<Data>(
         throw new EventStreamError(error);
       }
       if (chunk.done) return;
-      let text = decoder.decode(chunk.value, { stream: true });
-      // A CR that ended the last chunk may be the first half of a CRLF: its LF ends no second line.
-      if (afterCarriageReturn && text.startsWith("\n")) text = text.slice(1);
-      if (text === "") continue;
-      afterCarriageReturn = text.endsWith("\r");
-      // Only the new text is split (the held half line has no line break): a long line that comes
-      // in many chunks is scanned once, not once per chunk.
-      const lines = text.split(/\r\n|\r|\n/);
-      lines[0] = buffer + lines[0];
-      // The last piece may be half a line.
-      buffer = lines.pop()!;
-      for (const line of lines) {
+      for (const line of lineReader.push(decoder.decode(chunk.value, { stream: true }))) {
         if (line === "") {
           // Events already received stay unread once the signal aborts: the stream ends there.
           if (signal?.aborted) return;
@@ -90,18 +72,6 @@ export async function* readServerEvents<Data>(
     // Cancelling an already finished or errored body is harmless; it releases the connection.
     await reader.cancel().catch(() => {});
   }
-}
-
-function readField(pending: PendingEvent, line: string): void {
-  if (line.startsWith(":")) return;
-  const colon = line.indexOf(":");
-  const field = colon < 0 ? line : line.slice(0, colon);
-  let value = colon < 0 ? "" : line.slice(colon + 1);
-  if (value.startsWith(" ")) value = value.slice(1);
-  if (field === "data") pending.data.push(value);
-  else if (field === "event") pending.event = value;
-  else if (field === "id" && !value.includes("\0")) pending.id = value;
-  else if (field === "retry" && /^\d+$/.test(value)) pending.retry = Number(value);
 }
 
 function toEvent<Data>(pending: PendingEvent): ServerEvent<Data> {

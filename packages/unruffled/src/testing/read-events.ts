@@ -1,3 +1,5 @@
+import { EventStreamLines, type PendingEvent, readField } from "../client/event-stream-text.ts";
+
 /** A server-sent event as a client received it: `data` parsed as JSON. */
 export interface ReceivedEvent<T = unknown> {
   data: T;
@@ -17,35 +19,18 @@ export async function* readEvents<T = unknown>(
   chunks: AsyncIterable<Uint8Array | string>,
 ): AsyncGenerator<ReceivedEvent<T>, void, undefined> {
   const decoder = new TextDecoder();
-  // The start of a line whose end has not come yet (no line end in it).
-  let held = "";
-  // The last chunk ended with a CR, taken as a line end: an LF that starts the next is its second half.
-  let afterCarriageReturn = false;
-  let fields: Omit<ReceivedEvent<string>, "data"> = {};
-  let data: string[] = [];
+  const lineReader = new EventStreamLines();
+  let pending: PendingEvent = { data: [] };
   for await (const chunk of chunks) {
-    let text = typeof chunk === "string" ? chunk : decoder.decode(chunk, { stream: true });
-    if (afterCarriageReturn && text.startsWith("\n")) text = text.slice(1);
-    afterCarriageReturn = text.endsWith("\r");
-    // Only the new text is searched: a long line that comes in many chunks is scanned once.
-    const lines = text.split(/\r\n|\r|\n/);
-    lines[0] = held + lines[0];
-    held = lines.pop()!;
-    for (const line of lines) {
-      if (line === "") {
-        if (data.length > 0) yield { ...fields, data: parseData<T>(data.join("\n")) };
-        fields = {};
-        data = [];
+    const text = typeof chunk === "string" ? chunk : decoder.decode(chunk, { stream: true });
+    for (const line of lineReader.push(text)) {
+      if (line !== "") {
+        readField(pending, line);
         continue;
       }
-      if (line.startsWith(":")) continue;
-      const colon = line.indexOf(":");
-      const name = colon < 0 ? line : line.slice(0, colon);
-      let value = colon < 0 ? "" : line.slice(colon + 1);
-      if (value.startsWith(" ")) value = value.slice(1);
-      if (name === "data") data.push(value);
-      else if (name === "event" || name === "id") fields[name] = value;
-      else if (name === "retry" && /^\d+$/.test(value)) fields.retry = Number(value);
+      const { data, ...fields } = pending;
+      pending = { data: [] };
+      if (data.length > 0) yield { ...fields, data: parseData<T>(data.join("\n")) };
     }
   }
 }

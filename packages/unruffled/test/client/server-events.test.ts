@@ -41,6 +41,10 @@ it("reads the same events however the bytes are split into chunks, a long line i
   );
 });
 
+it("takes an LF alone in its chunk after a CR as the CR's second half, and the next LF as a line end", async () => {
+  expect(await all(streamOf("data: 1\r", "\n", "\n"))).toEqual([{ data: 1 }]);
+});
+
 it("drops an event the stream ends in the middle of", async () => {
   expect(await all(streamOf("data: 1\n\ndata: 2\n"))).toEqual([{ data: 1 }]);
 });

@@ -27,3 +27,8 @@ it("takes a CR as a line end at once: a stream whose last event ends with CR CR 
   expect(await all(["data: 1\r\r"])).toEqual([{ data: 1 }]);
   expect(await all(["data: 1\r", "\r"])).toEqual([{ data: 1 }]);
 });
+
+it("ignores an id with a NUL and a retry that is not digits, as a browser's EventSource does", async () => {
+  expect(await all(["id: a\0b\nretry: 5s\nid: 7\ndata: 1\n\n"])).toEqual([{ id: "7", data: 1 }]);
+  expect(await all(["id: 7\nid: a\0b\nretry: x\ndata: 1\n\n"])).toEqual([{ id: "7", data: 1 }]);
+});
