@@ -1,4 +1,4 @@
-import { EventStreamLines, type PendingEvent, readField } from "../client/event-stream-text.ts";
+import { EventStreamLines, type PendingEvent, readField } from "../client/server-events.ts";
 
 /** A server-sent event as a client received it: `data` parsed as JSON. */
 export interface ReceivedEvent<T = unknown> {

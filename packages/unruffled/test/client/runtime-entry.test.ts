@@ -42,7 +42,6 @@ it("compiles to the client's own modules, which import only each other", async (
     "client/create-client.js",
     "client/decode-response.js",
     "client/encode-request.js",
-    "client/event-stream-text.js",
     "client/failure-reason.js",
     "client/index.js",
     "client/operation-plan.js",
