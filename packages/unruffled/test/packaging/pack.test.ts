@@ -12,6 +12,7 @@ import { tmpdir } from "node:os";
 import { join, relative, sep } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
+import { gunzipSync } from "node:zlib";
 import { endProcessGroups, spawnGroup } from "process-support";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium, noChromium } from "../support/chromium.ts";
@@ -202,18 +203,18 @@ describe("the packed tarball", () => {
     ]);
   });
 
-  it("holds the documentation pages' assets, copied by the build with their licence notices", () => {
+  it("holds the documentation pages' assets, copied by the build with their licence notices, the text ones gzipped", () => {
     expect(packedFiles.filter((file) => file.startsWith("dist/docs-assets/"))).toEqual([
       "dist/docs-assets/NOTICES.md",
       "dist/docs-assets/redoc/LICENSE",
-      "dist/docs-assets/redoc/bundles/redoc.standalone.js",
       "dist/docs-assets/redoc/bundles/redoc.standalone.js.LICENSE.txt",
+      "dist/docs-assets/redoc/bundles/redoc.standalone.js.gz",
       "dist/docs-assets/swagger-ui-dist/LICENSE",
       "dist/docs-assets/swagger-ui-dist/NOTICE",
       "dist/docs-assets/swagger-ui-dist/favicon-32x32.png",
-      "dist/docs-assets/swagger-ui-dist/swagger-ui-bundle.js",
       "dist/docs-assets/swagger-ui-dist/swagger-ui-bundle.js.LICENSE.txt",
-      "dist/docs-assets/swagger-ui-dist/swagger-ui.css",
+      "dist/docs-assets/swagger-ui-dist/swagger-ui-bundle.js.gz",
+      "dist/docs-assets/swagger-ui-dist/swagger-ui.css.gz",
     ]);
   });
 
@@ -386,18 +387,17 @@ describe.each([
         "/notes/{note_id}/files",
       ]);
       const copies = join(project, "node_modules/unruffled/dist/docs-assets");
+      // fetch asks for gzip and decompresses: the bytes read are the copy's, decompressed.
       for (const [name, file] of [
-        ["swagger-ui-bundle.js", "swagger-ui-dist/swagger-ui-bundle.js"],
-        ["swagger-ui.css", "swagger-ui-dist/swagger-ui.css"],
+        ["swagger-ui-bundle.js", "swagger-ui-dist/swagger-ui-bundle.js.gz"],
+        ["swagger-ui.css", "swagger-ui-dist/swagger-ui.css.gz"],
         ["favicon-32x32.png", "swagger-ui-dist/favicon-32x32.png"],
       ] as const) {
         const asset = await fetch(`${server.base}/openapi/assets/${name}`);
         const served = Buffer.from(await asset.arrayBuffer());
-        expect([name, asset.status, served.equals(await readFile(join(copies, file)))]).toEqual([
-          name,
-          200,
-          true,
-        ]);
+        const copy = await readFile(join(copies, file));
+        const expected = file.endsWith(".gz") ? gunzipSync(copy) : copy;
+        expect([name, asset.status, served.equals(expected)]).toEqual([name, 200, true]);
       }
       const redoc = await fetch(`${server.base}/openapi/assets/redoc.standalone.js`);
       const redocText = await redoc.text();

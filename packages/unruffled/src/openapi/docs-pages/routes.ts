@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { NotFoundError } from "../../errors.ts";
 import { HtmlResponse, HttpResponse } from "../../http/response.ts";
+import { chooseEncoding } from "../../middleware/accept-encoding.ts";
 import { type BuiltRoute, buildRoutes } from "../../route/analyse/build-routes.ts";
 import { endpoint } from "../../route/declare/endpoint.ts";
 import { p } from "../../route/declare/markers.ts";
@@ -15,6 +16,9 @@ export const DOCS_PREFIX = "/openapi";
 // Pages and the document change with each deployment, so browsers revalidate; assets change with a package.
 const PAGE_HEADERS = { "cache-control": "no-cache" };
 const ASSET_HEADERS = { "cache-control": "public, max-age=86400" };
+// A text asset is sent gzipped to a client that accepts it (every browser), so caches key on the header.
+const GZIPPED_HEADERS = { ...ASSET_HEADERS, "content-encoding": "gzip", vary: "Accept-Encoding" };
+const PLAIN_HEADERS = { ...ASSET_HEADERS, vary: "Accept-Encoding" };
 
 // `/openapi/docs/` is the page to a person, but its relative asset URLs would resolve under
 // `/openapi/docs/`: a redirect to the slashless path fixes both. The Location is relative too, so it
@@ -82,8 +86,11 @@ export function docsRoutes(
         async handler(request, { name }) {
           const asset = loadDocsAsset(name);
           if (asset === undefined) throw new NotFoundError(`Not Found: ${request.path}`);
-          const { body, contentType } = await asset;
-          return new HttpResponse(body, { headers: ASSET_HEADERS }, contentType);
+          const { body, contentType, gzip } = await asset;
+          if (gzip === undefined) return new HttpResponse(body, { headers: ASSET_HEADERS }, contentType);
+          return chooseEncoding(request.headers["accept-encoding"], ["gzip"]) === "gzip"
+            ? new HttpResponse(gzip, { headers: GZIPPED_HEADERS }, contentType)
+            : new HttpResponse(body, { headers: PLAIN_HEADERS }, contentType);
         },
       }),
     }),

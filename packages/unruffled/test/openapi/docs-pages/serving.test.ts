@@ -1,7 +1,9 @@
 import { readFile } from "node:fs/promises";
+import { get } from "node:http";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import { createApp } from "unruffled";
+import { gunzipSync } from "node:zlib";
+import { compression, createApp } from "unruffled";
 import { JsonResponse } from "unruffled/http";
 import { endpoint, path } from "unruffled/route";
 import { type RunningServer, startServer } from "unruffled/testing";
@@ -18,6 +20,23 @@ const DOC_PATHS = [
   "/openapi/openapi.json",
   "/openapi/assets/swagger-ui.css",
 ];
+
+/** A GET over a plain socket, which leaves the body as sent (fetch would decompress it). */
+function rawGet(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    get(url, { headers }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on("data", (chunk: Buffer) => chunks.push(chunk));
+      response.on("end", () =>
+        resolve({ status: response.statusCode!, headers: response.headers, body: Buffer.concat(chunks) }),
+      );
+      response.on("error", reject);
+    }).on("error", reject);
+  });
+}
 
 const ping = endpoint({ returns: JsonResponse, handler: () => new JsonResponse({ pong: true }) });
 const pingRoutes = [path("/ping", { endpoint: ping })];
@@ -90,6 +109,55 @@ describe("documentation pages when OPENAPI.allow_public is true", () => {
     },
   );
 
+  it.each([
+    ["swagger-ui.css", "swagger-ui-dist", "swagger-ui.css"],
+    ["swagger-ui-bundle.js", "swagger-ui-dist", "swagger-ui-bundle.js"],
+  ])(
+    "sends the text asset %s compressed with gzip to a client that accepts gzip",
+    async (name, pkg, file) => {
+      const response = await rawGet(`${server.url}/openapi/assets/${name}`, {
+        "accept-encoding": "gzip, br",
+      });
+      const original = await readFile(join(packageFolder(pkg), file));
+      expect([response.status, response.headers["content-encoding"], response.headers.vary]).toEqual([
+        200,
+        "gzip",
+        "Accept-Encoding",
+      ]);
+      expect(Number(response.headers["content-length"])).toBe(response.body.byteLength);
+      expect(response.body.byteLength).toBeLessThan(original.byteLength / 2);
+      expect(gunzipSync(response.body).equals(original)).toBe(true);
+    },
+  );
+
+  it.each([
+    ["no Accept-Encoding", {}],
+    ["gzip refused", { "accept-encoding": "gzip;q=0, br" }],
+    ["identity only", { "accept-encoding": "identity" }],
+  ])("sends a text asset as it is to a client with %s", async (_case, headers) => {
+    const response = await rawGet(`${server.url}/openapi/assets/swagger-ui-bundle.js`, headers);
+    const original = await readFile(join(packageFolder("swagger-ui-dist"), "swagger-ui-bundle.js"));
+    expect([response.status, response.headers["content-encoding"], response.headers.vary]).toEqual([
+      200,
+      undefined,
+      "Accept-Encoding",
+    ]);
+    expect(response.body.equals(original)).toBe(true);
+  });
+
+  it("sends the image as it is, whatever the client accepts", async () => {
+    const response = await rawGet(`${server.url}/openapi/assets/favicon-32x32.png`, {
+      "accept-encoding": "gzip",
+    });
+    const original = await readFile(join(packageFolder("swagger-ui-dist"), "favicon-32x32.png"));
+    expect([response.status, response.headers["content-encoding"], response.headers.vary]).toEqual([
+      200,
+      undefined,
+      undefined,
+    ]);
+    expect(response.body.equals(original)).toBe(true);
+  });
+
   it("serves Redoc's bundle with its CDN logo replaced by an inline image", async () => {
     const response = await server.fetch("/openapi/assets/redoc.standalone.js");
     const served = await response.text();
@@ -125,6 +193,28 @@ describe("documentation pages when OPENAPI.allow_public is true", () => {
     const response = await app.fetch(new Request("http://app.test/openapi/openapi.json"));
     expect(response.status).toBe(200);
     expect(((await response.json()) as { info: { title: string } }).info.title).toBe("Fixture API");
+  });
+});
+
+describe("documentation assets under an app's compression()", () => {
+  it("are compressed once: the gzipped asset goes as it is, with one Vary", async () => {
+    const server = await startServer(
+      createApp({ settings: { OPENAPI }, routes: pingRoutes, middleware: [compression()] }),
+    );
+    try {
+      const response = await rawGet(`${server.url}/openapi/assets/swagger-ui.css`, {
+        "accept-encoding": "gzip",
+      });
+      const original = await readFile(join(packageFolder("swagger-ui-dist"), "swagger-ui.css"));
+      expect([response.status, response.headers["content-encoding"], response.headers.vary]).toEqual([
+        200,
+        "gzip",
+        "Accept-Encoding",
+      ]);
+      expect(gunzipSync(response.body).equals(original)).toBe(true);
+    } finally {
+      await server.close();
+    }
   });
 });
 
