@@ -1,7 +1,7 @@
 import { generateClient } from "../client-generator/index.ts";
 import { fsPromises, resolve } from "../node-builtins.ts";
 import { readAppArguments } from "./app-arguments.ts";
-import { type CliCommand, CliFailure, CliUsageError } from "./command.ts";
+import { type CliCommand, CliFailure, CliUsageError, writeOutput } from "./command.ts";
 import { loadApp } from "./load-app.ts";
 
 const USAGE = "unruffled client <app module> [--export <name>] --out <file> [--check]";
@@ -42,7 +42,7 @@ export const clientCommand: CliCommand = {
       await io.error(`${out} is up to date.\n`);
       return 0;
     }
-    await fsPromises().writeFile(out, source);
+    await writeOutput(out, source);
     await io.error(`Wrote the client to ${out}\n`);
     return 0;
   },

@@ -1,7 +1,7 @@
-import { fsPromises, resolve } from "../node-builtins.ts";
+import { resolve } from "../node-builtins.ts";
 import { type DocumentedApp, generateOpenApi } from "../openapi/generate.ts";
 import { readAppArguments } from "./app-arguments.ts";
-import type { CliCommand } from "./command.ts";
+import { type CliCommand, writeOutput } from "./command.ts";
 import { loadApp } from "./load-app.ts";
 
 const USAGE = "unruffled openapi <app module> [--export <name>] [--out <file>]";
@@ -35,7 +35,7 @@ export const openapiCommand: CliCommand = {
       await io.write(json);
     } else {
       const out = resolve(io.cwd, values.out);
-      await fsPromises().writeFile(out, json);
+      await writeOutput(out, json);
       await io.error(`Wrote the OpenAPI document to ${out}\n`);
     }
     return 0;

@@ -113,6 +113,9 @@ describe("unruffled serve", () => {
     const server = serve(join(FIXTURES, "startup-per-worker-app.ts"), "--port", "0", "--workers", "2");
     const url = await server.served(1);
     await server.served(2);
+    // The primary tells a worker started once the cluster says it listens, which can come after
+    // the worker's own Serving line.
+    await server.waitFor(/^worker 2 \(pid \d+\) started$/m);
     const workers = [...server.stderr.matchAll(/^worker \d \(pid (\d+)\) started$/gm)].map(
       (match) => match[1],
     );

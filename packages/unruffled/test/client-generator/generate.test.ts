@@ -227,6 +227,15 @@ describe("unruffled client", () => {
     expect(await readFile(out, "utf8")).toBe(generateClient(clientFixtureApp()));
   });
 
+  it("says it cannot write --out into a folder that does not exist, without a stack, exit code 1", async () => {
+    const out = join(folder, "missing", "client.ts");
+    expect(await runCli("client", FIXTURE_APP, "--out", out)).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: `unruffled client: Cannot write ${out}: its folder does not exist.\n`,
+    });
+  });
+
   it("--check passes on a fresh file, and fails with exit code 1 on a stale or missing one", async () => {
     const out = join(folder, "checked.ts");
     await runCli("client", FIXTURE_APP, "--out", out);

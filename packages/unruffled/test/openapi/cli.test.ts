@@ -48,6 +48,18 @@ describe("unruffled openapi", () => {
     expect(text).toBe(`${JSON.stringify(fixtureApp().openapi(), null, 2)}\n`);
   });
 
+  it.each([
+    ["a folder that does not exist", "missing/openapi.json", "its folder does not exist"],
+    ["a folder", ".", "it is a folder"],
+  ])("says it cannot write --out to %s, without a stack, exit code 1", async (_case, name, reason) => {
+    const out = join(folder, name);
+    expect(await cli("openapi", relativeAppModule, "--out", out)).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: `unruffled openapi: Cannot write ${out}: ${reason}.\n`,
+    });
+  });
+
   it("writes the named export's document to standard output", async () => {
     const outcome = await cli("openapi", APP_MODULE, "--export", "envelopeApp");
     expect(outcome.code).toBe(0);
