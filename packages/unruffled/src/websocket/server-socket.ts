@@ -90,10 +90,16 @@ export class ServerSocket implements ServerWebSocket<unknown, unknown> {
   }
 
   get closed(): boolean {
-    // A connection already destroyed is closed though ws has not said so yet (it learns it from the
-    // connection's close event): on Deno a send's write fails first, and a loop of sends that
-    // resolve at once would starve that event, and the whole server, for good.
-    return this.ended || this.peer.readyState !== OPEN || this.connection?.destroyed === true;
+    // A connection already destroyed, or whose write failed, is closed though ws has not said so yet:
+    // ws learns it from the connection's events, which Node emits on a later tick (a failed write
+    // only marks the connection errored, and the next writes fail as well, each taking its bytes off
+    // the buffer). A loop of sends that resolve at once would starve those ticks, and the whole
+    // server, for good: seen on Node when the peer resets the connection while a route sends.
+    return (
+      this.ended ||
+      this.peer.readyState !== OPEN ||
+      (this.connection !== undefined && (this.connection.destroyed || this.connection.errored !== null))
+    );
   }
 
   get bufferedAmount(): number {

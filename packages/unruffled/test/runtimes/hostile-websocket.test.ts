@@ -96,7 +96,8 @@ describe.each(["bun", "deno"] as const satisfies readonly RuntimeName[])("on %s"
     const before = await sockets();
     const raw = await rawWebSocket(served.port, "/waiting", { read: false });
     await expect.poll(sockets, POLL).toBe(before + 1);
-    // The route has filled the connection past its high-water mark meanwhile; the client leaves unread.
+    // Once the route has filled the connection past its high-water mark, the client leaves unread.
+    await expect.poll(journal, POLL).toContain("waiting send waits for the peer");
     raw.socket.destroy();
     await expect.poll(journal, POLL).toContain("waiting send resolved false after some");
     await expect.poll(sockets, POLL).toBe(before);

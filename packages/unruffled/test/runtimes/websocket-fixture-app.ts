@@ -164,7 +164,10 @@ const beatMany = websocket({
   },
 });
 
-/** Sends under "wait" until a send reports that it did not go out (the peer stopped reading, then left). */
+/**
+ * Sends under "wait" until a send reports that it did not go out (the peer stopped reading, then
+ * left); tells the journal once a send waits (the peer holds the high-water mark unread).
+ */
 const waiting = websocket({
   inbound: z.object({}),
   outbound: z.object({ pad: z.string() }),
@@ -172,8 +175,14 @@ const waiting = websocket({
   lowWaterMark: 4 * 1024,
   async handler(socket) {
     const pad = "w".repeat(1024);
+    let waited = false;
     for (let index = 0; index < 1_000_000; index++) {
-      if (!(await socket.send({ pad }))) {
+      const sent = socket.send({ pad });
+      if (!waited && socket.bufferedAmount >= 16 * 1024) {
+        waited = true;
+        journal.push("waiting send waits for the peer");
+      }
+      if (!(await sent)) {
         journal.push(`waiting send resolved false after ${index > 0 ? "some" : "none"}`);
         return;
       }
@@ -191,6 +200,7 @@ const impatient = websocket({
     for await (const message of socket) {
       const pad = "y".repeat(1024);
       for (let index = 0; index < message.count && !socket.closed; index++) socket.send({ pad });
+      if (socket.closed) journal.push("impatient closed its peer");
     }
   },
 });
