@@ -38,7 +38,7 @@ export interface EncodedRequest {
 export function encodeRequest(path: string, options: BodyOptions, defaults: RequestOptions): EncodedRequest {
   const headers: Record<string, string> = { host: "localhost" };
   for (const source of [defaults.headers, options.headers]) {
-    for (const [name, value] of Object.entries(source ?? {})) headers[name.toLowerCase()] = value;
+    for (const [name, value] of Object.entries(source ?? {})) headers[name.toLowerCase()] = fieldValue(value);
   }
   const cookie = cookieHeader({ ...defaults.cookies, ...options.cookies });
   if (cookie !== "") headers.cookie = headers.cookie ? `${headers.cookie}; ${cookie}` : cookie;
@@ -82,6 +82,11 @@ function urlencoded(values: Readonly<Record<string, Scalar | readonly Scalar[] |
     for (const item of Array.isArray(value) ? value : [value]) search.append(name, String(item));
   }
   return search.toString();
+}
+
+// RFC 9110 §5.5: the spaces and tabs around a field value are not part of it; a server's parser drops them.
+function fieldValue(value: string): string {
+  return value.replace(/^[ \t]+|[ \t]+$/g, "");
 }
 
 function cookieHeader(cookies: Readonly<Record<string, string | undefined>>): string {

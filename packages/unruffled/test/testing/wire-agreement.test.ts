@@ -1,0 +1,326 @@
+// "The test client behaves as the socket does" (docs/testing.md): arbitrary requests, each sent in
+// process (`testClient(app)`) and over a loopback socket to the same app served by Node
+// (`testClient(app, { baseUrl })`), must get the same observable answer.
+import { Readable } from "node:stream";
+import fc from "fast-check";
+import { createApp } from "unruffled";
+import type { UploadFile } from "unruffled/file";
+import { EventStreamResponse, HttpResponse, JsonResponse, PlainTextResponse } from "unruffled/http";
+import { endpoint, p, path } from "unruffled/route";
+import { type RunningServer, startServer, type TestClient, type TestResponse, testClient } from "unruffled/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { echo } from "../support/echo.ts";
+
+const Item = z.object({ id: z.int(), title: z.string() });
+const Filters = z.object({ status: z.enum(["active", "done"]), tag: z.array(z.string()).default([]) });
+
+// Everything the app can read of a request, but what only a socket has: the Host (the server's
+// address, not "localhost"), the client's port, and the hop-by-hop Connection header.
+const raw = endpoint({
+  returns: JsonResponse,
+  async handler(request) {
+    const { host: _host, connection: _connection, ...headers } = request.headers;
+    return new JsonResponse({
+      method: request.method,
+      path: request.path,
+      query: request.queryString,
+      headers,
+      cookies: request.cookies,
+      body: (await request.body()).toString("base64"),
+    });
+  },
+});
+const getItem = echo({
+  item_id: p.Path(z.int()),
+  tags: p.Query(z.array(z.string()), { default: [] }),
+  q: p.Query(z.string(), { default: "" }),
+  flag: p.Query(z.boolean(), { default: false }),
+  x_mode: p.Header(z.string(), { default: "none" }),
+  session: p.Cookie(z.string(), { default: "none" }),
+});
+const search = echo({ filters: p.Query(Filters) });
+const createItem = echo({ item: p.Json(Item) });
+const signUp = echo({ name: p.Form(z.string()), tags: p.Form(z.array(z.string()), { default: [] }) });
+const upload = endpoint({
+  params: { doc: p.File(), title: p.Form(z.string(), { default: "" }) },
+  returns: JsonResponse,
+  async handler(_request, { doc, title }) {
+    const file: UploadFile = doc;
+    return new JsonResponse({ title, ...file.toJSON(), text: await file.text() });
+  },
+});
+const named = echo({ name: p.Path(z.string()) });
+const typed = endpoint({
+  params: {
+    when: p.Query(z.date()),
+    amount: p.Query(z.number()),
+    label: p.Header(z.string()),
+    theme: p.Cookie(z.string()),
+    note: p.Path(z.string()),
+  },
+  returns: [
+    p.ResponseSpec({
+      model: z.object({
+        when: z.date(),
+        amount: z.number(),
+        label: z.string(),
+        theme: z.string(),
+        note: z.string(),
+      }),
+    }),
+  ],
+  handler: (_request, params) => new JsonResponse(params),
+});
+const typedBody = endpoint({
+  params: { item: p.Json(z.object({ at: z.date(), amount: z.number(), text: z.string() })) },
+  returns: [p.ResponseSpec({ model: z.object({ at: z.date(), amount: z.number(), text: z.string() }) })],
+  handler: (_request, { item }) => new JsonResponse(item),
+});
+const noContent = endpoint({ returns: HttpResponse, handler: () => new HttpResponse(null, { status: 204 }) });
+const notModified = endpoint({
+  returns: HttpResponse,
+  handler: () => new HttpResponse(null, { status: 304, headers: { etag: '"v1"' } }),
+});
+const moved = endpoint({
+  returns: HttpResponse,
+  handler: () => new HttpResponse(null, { status: 307, headers: { location: "/items/1?q=%C3%A9" } }),
+});
+const boom = endpoint({
+  returns: JsonResponse,
+  handler: () => {
+    throw new Error("the handler failed");
+  },
+});
+const streamed = endpoint({
+  returns: HttpResponse,
+  handler: () => new HttpResponse(Readable.from(["chunk 1, ", "chünk 2"]), {}, "text/plain; charset=utf-8"),
+});
+const events = endpoint({
+  returns: [p.ResponseSpec({ model: z.object({ n: z.int(), text: z.string() }), content_type: "text/event-stream" })],
+  handler: () =>
+    new EventStreamResponse(
+      (async function* () {
+        yield { data: { n: 1, text: "one" } };
+        yield { event: "tick", id: "2", data: { n: 2, text: "twö\nlines" } };
+        yield { data: { n: 3, text: "✓" } };
+      })(),
+    ),
+});
+const twoCookies = endpoint({
+  returns: PlainTextResponse,
+  handler: () =>
+    new PlainTextResponse("ok").setCookie("a", "1").setCookie("b", "two words", { httpOnly: true, path: "/" }),
+});
+const unicode = endpoint({
+  returns: PlainTextResponse,
+  handler: () => new PlainTextResponse("héllo wörld ✓ 😀", { headers: { "x-latin": "café" } }),
+});
+const slash = endpoint({ returns: PlainTextResponse, handler: () => new PlainTextResponse("slash") });
+
+// Middleware that marks every answer, errors too, with a header and a cookie.
+const stamp = async (
+  request: Parameters<typeof raw.handler>[0],
+  next: (request?: Parameters<typeof raw.handler>[0]) => HttpResponse | Promise<HttpResponse>,
+) => {
+  const response = await next(request);
+  response.headers["x-stamp"] = "yes";
+  return response.setCookie("seen", "1");
+};
+
+const app = createApp({
+  settings: { LIMITS: { body_size: 4096 } },
+  middleware: [stamp],
+  routes: [
+    path("/raw", { endpoint: raw, methods: ["GET", "POST", "PUT", "PATCH", "DELETE"] }),
+    path("/items/{item_id}", { endpoint: getItem }),
+    path("/search", { endpoint: search }),
+    path("/items", { endpoint: createItem, methods: ["POST"] }),
+    path("/sign-up", { endpoint: signUp, methods: ["POST"] }),
+    path("/upload", { endpoint: upload, methods: ["POST"] }),
+    path("/files/{name}", { endpoint: named }),
+    path("/typed/{note}", { endpoint: typed }),
+    path("/typed-body", { endpoint: typedBody, methods: ["POST"] }),
+    path("/empty", { endpoint: noContent, methods: ["GET", "DELETE"] }),
+    path("/cached", { endpoint: notModified }),
+    path("/moved", { endpoint: moved }),
+    path("/boom", { endpoint: boom }),
+    path("/streamed", { endpoint: streamed }),
+    path("/events", { endpoint: events }),
+    path("/cookies", { endpoint: twoCookies }),
+    path("/unicode", { endpoint: unicode }),
+    path("/slash/", { endpoint: slash }),
+  ],
+});
+
+// What a user observes of an answer, but what the socket adds or what names the moment: `date`,
+// the hop-by-hop `connection` and `keep-alive` (RFC 9110 §7.6.1, set by the transport, not the app),
+// and `x-request-id`, new for every request.
+const SOCKET_HEADERS = new Set(["date", "connection", "keep-alive", "x-request-id"]);
+
+type Seen =
+  | { threw: string }
+  | {
+      status: number;
+      headers: [string, string][];
+      cookies: string[];
+      body: string;
+      events?: unknown[];
+    };
+
+async function seen(send: () => Promise<TestResponse>): Promise<Seen> {
+  let response: TestResponse;
+  try {
+    response = await send();
+  } catch (error) {
+    return { threw: `${(error as Error).name}: ${(error as Error).message}` };
+  }
+  const headers = [...response.headers].filter(([name]) => !SOCKET_HEADERS.has(name));
+  const answer: Seen = {
+    status: response.status,
+    headers,
+    cookies: response.headers.getSetCookie(),
+    body: response.body.toString("base64"),
+  };
+  if (response.headers.get("content-type")?.startsWith("text/event-stream")) {
+    try {
+      const received: unknown[] = [];
+      for await (const event of response.events()) received.push(event);
+      answer.events = received;
+    } catch (error) {
+      answer.events = [`${(error as Error).name}: ${(error as Error).message}`];
+    }
+  }
+  return answer;
+}
+
+// The request parts a property draws from: the app's paths as a user may write them, with odd
+// encodings, dot segments and trailing slashes; query keys repeated, with `+`, `%20` and empty values.
+const pathArb = fc.constantFrom(
+  "/raw",
+  "/raw/",
+  "/raw?x=1&x=2&y=&z",
+  "/raw?a+b=c+d&e%20f=%20",
+  "/items/1",
+  "/items/%31",
+  "/items/01",
+  "/items/1/",
+  "/items/x",
+  "/items/./1",
+  "/items/../raw",
+  "//items/1",
+  "/search?status=active&tag=a&tag=b",
+  "/search",
+  "/items",
+  "/sign-up",
+  "/upload",
+  "/files/a%20b",
+  "/files/a+b",
+  "/files/%E2%9C%93",
+  "/files/%2F",
+  "/files/%zz",
+  "/files/caf%C3%A9",
+  "/empty",
+  "/cached",
+  "/moved",
+  "/boom",
+  "/streamed",
+  "/events",
+  "/cookies",
+  "/unicode",
+  "/slash",
+  "/slash/",
+  "/nothing",
+);
+const methodArb = fc.constantFrom("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "get", "Post");
+const textArb = fc.oneof(
+  fc.constantFrom("", " ", "+", "%20", "a b", "é", "✓", "😀", "a=b&c", ";", ",", '"q"', "\t"),
+  fc.string({ maxLength: 8 }),
+);
+const queryArb = fc.dictionary(
+  fc.constantFrom("tags", "q", "flag", "status", "tag", "a b", "é", "x"),
+  fc.oneof(textArb, fc.array(textArb, { maxLength: 3 }), fc.boolean(), fc.integer()),
+  { maxKeys: 4 },
+);
+// Header values a socket can carry (visible ASCII, tab, obs-text), with spaces around them.
+const headerValueArb = fc.oneof(
+  fc.constantFrom("", " a ", "a\tb", "café", "x,y", "gzip", '"v1"', "Bearer t", "text/plain"),
+  fc.string({ unit: fc.constantFrom(..." abcXYZ019-_;,=\t".split("")), maxLength: 10 }),
+);
+const headersArb = fc.dictionary(
+  fc.constantFrom("X-Mode", "x-MODE", "X-Custom", "accept", "Accept-Language", "If-None-Match", "authorization"),
+  headerValueArb,
+  { maxKeys: 3 },
+);
+const cookiesArb = fc.dictionary(fc.constantFrom("session", "theme", "seen", "a"), textArb, { maxKeys: 2 });
+const bodyArb = fc.oneof(
+  fc.constant({}),
+  fc.record({ json: fc.jsonValue({ maxDepth: 2 }) }),
+  fc.record({ json: fc.record({ id: fc.integer(), title: textArb }) }),
+  fc.record({ form: fc.dictionary(fc.constantFrom("name", "tags", "x"), fc.oneof(textArb, fc.array(textArb, { maxLength: 2 })), { maxKeys: 2 }) }),
+  fc.record({
+    body: fc.oneof(textArb, fc.uint8Array({ maxLength: 16 })),
+    headers: fc.constant({ "content-type": "application/octet-stream" }),
+  }),
+  fc.record({
+    form: fc.record({ title: textArb }),
+    files: fc.record({
+      doc: fc.record({ filename: fc.constantFrom("a.txt", "ü.bin", 'q"uote.txt'), content: textArb }),
+    }),
+  }),
+);
+
+const runs = { numRuns: 100 };
+
+describe("the test client answers as the socket does", () => {
+  let server: RunningServer;
+  let local: TestClient;
+  let remote: TestClient;
+  beforeAll(async () => {
+    server = await startServer(app);
+    local = testClient(app);
+    remote = testClient(app, { baseUrl: server.url });
+  });
+  afterAll(() => server.close());
+
+  it("gives any request the same status, headers, body and events in process and over a socket", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        methodArb,
+        pathArb,
+        queryArb,
+        headersArb,
+        cookiesArb,
+        bodyArb,
+        async (method, target, query, headers, cookies, body) => {
+          const options = { ...body, query, cookies, headers: { ...headers, ...(body as { headers?: object }).headers } };
+          const overSocket = await seen(() => remote.request(method, target, options));
+          const inProcess = await seen(() => local.request(method, target, options));
+          expect(inProcess).toEqual(overSocket);
+        },
+      ),
+      runs,
+    );
+  });
+});
+
+// Each difference the property found, pinned by the answer both clients now give.
+describe("what the property found", () => {
+  let server: RunningServer;
+  let local: TestClient;
+  let remote: TestClient;
+  beforeAll(async () => {
+    server = await startServer(app);
+    local = testClient(app);
+    remote = testClient(app, { baseUrl: server.url });
+  });
+  afterAll(() => server.close());
+
+  // RFC 9110 §5.5: a field value excludes the whitespace around it, and Node's parser drops it.
+  it("a header value reaches the app without the spaces and tabs around it", async () => {
+    for (const client of [remote, local]) {
+      const response = await client.get("/raw", { headers: { "X-Mode": " \t a b\t ", "x-empty": "  " } });
+      expect(response.json()).toMatchObject({ headers: { "x-mode": "a b", "x-empty": "" } });
+    }
+  });
+});
