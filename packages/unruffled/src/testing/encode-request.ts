@@ -35,7 +35,12 @@ export interface EncodedRequest {
  *
  * @example encodeRequest("/items", { query: { page: 2 }, json: { a: 1 } }, {}).url // "/items?page=2"
  */
-export function encodeRequest(path: string, options: BodyOptions, defaults: RequestOptions): EncodedRequest {
+export function encodeRequest(
+  path: string,
+  options: BodyOptions,
+  defaults: RequestOptions,
+  method = "GET",
+): EncodedRequest {
   const headers: Record<string, string> = { host: "localhost" };
   for (const source of [defaults.headers, options.headers]) {
     for (const [name, value] of Object.entries(source ?? {})) headers[name.toLowerCase()] = fieldValue(value);
@@ -48,9 +53,15 @@ export function encodeRequest(path: string, options: BodyOptions, defaults: Requ
       headers["content-type"] = encoded.contentType;
     }
     headers["content-length"] = String(encoded.body.length);
+  } else if (!METHODS_WITHOUT_CONTENT.has(method) && headers["content-length"] === undefined) {
+    headers["content-length"] = "0";
   }
   return { url: withQuery(path, options.query), headers, body: encoded?.body };
 }
+
+// RFC 9110 §8.6: a POST (PUT, PATCH, …) without content still says Content-Length: 0, as Node's
+// client and fetch send it; these methods define no meaning for content and send no length.
+const METHODS_WITHOUT_CONTENT = new Set(["GET", "HEAD", "DELETE", "OPTIONS", "TRACE", "CONNECT"]);
 
 function encodeBody(options: BodyOptions): { contentType: string | undefined; body: Buffer } | undefined {
   const given = [options.json !== undefined, options.form !== undefined, options.body !== undefined];

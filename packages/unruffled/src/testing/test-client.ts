@@ -101,15 +101,14 @@ export class TestClient {
    */
   async request(method: string, path: string, options: BodyOptions = {}): Promise<TestResponse> {
     if (!path.startsWith("/")) throw new TypeError(`A test request path starts with "/", got "${path}".`);
-    const encoded = encodeRequest(path, options, this.defaults);
-    if (this.defaults.baseUrl !== undefined) {
-      return requestOverHttp(this.defaults.baseUrl, method.toUpperCase(), encoded);
-    }
+    method = method.toUpperCase();
+    const encoded = encodeRequest(path, options, this.defaults, method);
+    if (this.defaults.baseUrl !== undefined) return requestOverHttp(this.defaults.baseUrl, method, encoded);
     // As a server would, the app runs its onStartup hooks before it answers anything.
     await this.app.startup();
     const client = new AbortController();
     const request = this.app.createRequest({
-      method: method.toUpperCase(),
+      method,
       url: encoded.url,
       headers: encoded.headers,
       socket: TEST_SOCKET,

@@ -323,4 +323,18 @@ describe("what the property found", () => {
       expect(response.json()).toMatchObject({ headers: { "x-mode": "a b", "x-empty": "" } });
     }
   });
+
+  // RFC 9110 §8.6: a client sends Content-Length: 0 with a POST, PUT or PATCH that has no content, as
+  // Node's client and fetch do; a GET, HEAD, DELETE or OPTIONS without content sends none.
+  it("a POST, PUT or PATCH without a body says Content-Length: 0; other methods send no length", async () => {
+    for (const client of [remote, local]) {
+      for (const method of ["POST", "PUT", "PATCH"]) {
+        const response = await client.request(method, "/raw");
+        expect(response.json()).toMatchObject({ headers: { "content-length": "0" } });
+      }
+      for (const method of ["GET", "DELETE"]) {
+        expect((await client.request(method, "/raw")).json<{ headers: object }>().headers).toEqual({});
+      }
+    }
+  });
 });
