@@ -136,12 +136,14 @@ export async function readResponse(
   if (body instanceof Readable && method !== "HEAD" && !headers.has("content-length")) {
     headers.set("transfer-encoding", "chunked");
   }
+  // As a client on a socket reads an answer typed as an event stream: event by event, whatever its body.
+  const eventStream = headers.get("content-type")?.startsWith("text/event-stream") === true;
   if (method === "HEAD" || body === null) {
     if (body instanceof Readable) body.destroy();
     sent();
-    return new TestResponse(response, headers, Buffer.alloc(0));
+    return new TestResponse(response, headers, Buffer.alloc(0), eventStream ? Readable.from([]) : undefined);
   }
-  if (body instanceof Readable && headers.get("content-type")?.startsWith("text/event-stream")) {
+  if (body instanceof Readable && eventStream) {
     // The client's buffer is 16 KiB, the writable side holds no more than the chunk in hand: an
     // endless stream no test reads is pulled that far ahead (beside its own buffer), not 3 × 64 KiB.
     const received = new PassThrough({ readableHighWaterMark: 16 * 1024, writableHighWaterMark: 0 });
@@ -162,6 +164,7 @@ export async function readResponse(
       typeof body === "string"
         ? Buffer.from(body)
         : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+    if (eventStream) return new TestResponse(response, headers, Buffer.alloc(0), Readable.from([bytes]));
     return new TestResponse(response, headers, bytes);
   }
   const chunks: Buffer[] = [];

@@ -360,4 +360,19 @@ describe("what the property found", () => {
       expect((await local.get(target)).headers.get("x-latin")).toBe("café");
     }
   });
+
+  // An answer to HEAD has no body, and no events: over a socket the stream ends at once.
+  it("an event stream's answer to HEAD has no events, rather than being no event stream", async () => {
+    for (const client of [remote, local]) {
+      const response = await client.head("/events");
+      const received: unknown[] = [];
+      for await (const event of response.events()) received.push(event);
+      expect([response.status, response.headers.get("content-type"), response.text, received]).toEqual([
+        200,
+        "text/event-stream",
+        "",
+        [],
+      ]);
+    }
+  });
 });
