@@ -1,3 +1,4 @@
+import { validateHeaderName, validateHeaderValue } from "../node-builtins.ts";
 import { bytesOf, encodeMultipart, type FilesInput, type FormInput } from "./multipart-body.ts";
 
 type Scalar = string | number | boolean;
@@ -47,6 +48,11 @@ export function encodeRequest(
   }
   const cookie = cookieHeader({ ...defaults.cookies, ...options.cookies });
   if (cookie !== "") headers.cookie = headers.cookie ? `${headers.cookie}; ${cookie}` : cookie;
+  // What a socket cannot carry fails here, with the error Node's client throws, in process too.
+  for (const [name, value] of Object.entries(headers)) {
+    validateHeaderName(name);
+    validateHeaderValue(name, value);
+  }
   const encoded = encodeBody(options);
   if (encoded !== undefined) {
     if (encoded.contentType !== undefined && headers["content-type"] === undefined) {

@@ -241,8 +241,29 @@ const pathArb = fc.constantFrom(
   "/slash",
   "/slash/",
   "/nothing",
+  "/files/café",
+  "/files/a b",
+  "/files/✓",
+  "/raw#frag",
+  "/raw?q=a#frag",
+  "/raw?%zz=%",
+  "/items/1?tags=a&tags=&tags=%2B&q=+a%20b+",
 );
-const methodArb = fc.constantFrom("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "get", "Post");
+const methodArb = fc.constantFrom(
+  "GET",
+  "HEAD",
+  "POST",
+  "PUT",
+  "PATCH",
+  "DELETE",
+  "OPTIONS",
+  "get",
+  "Post",
+  "TRACE",
+  "PROPFIND",
+  "FOO",
+  "BAD METHOD",
+);
 const textArb = fc.oneof(
   fc.constantFrom("", " ", "+", "%20", "a b", "é", "✓", "😀", "a=b&c", ";", ",", '"q"', "\t"),
   fc.string({ maxLength: 8 }),
@@ -254,11 +275,22 @@ const queryArb = fc.dictionary(
 );
 // Header values a socket can carry (visible ASCII, tab, obs-text), with spaces around them.
 const headerValueArb = fc.oneof(
-  fc.constantFrom("", " a ", "a\tb", "café", "x,y", "gzip", '"v1"', "Bearer t", "text/plain"),
+  fc.constantFrom("", " a ", "a\tb", "café", "x,y", "gzip", '"v1"', "Bearer t", "text/plain", "€", "a\r\nb", "\u0000"),
   fc.string({ unit: fc.constantFrom(..." abcXYZ019-_;,=\t".split("")), maxLength: 10 }),
 );
 const headersArb = fc.dictionary(
-  fc.constantFrom("X-Mode", "x-MODE", "X-Custom", "accept", "Accept-Language", "If-None-Match", "authorization"),
+  fc.constantFrom(
+    "X-Mode",
+    "x-MODE",
+    "X-Custom",
+    "accept",
+    "Accept-Language",
+    "If-None-Match",
+    "authorization",
+    "Cookie",
+    "bad name",
+    "x-é",
+  ),
   headerValueArb,
   { maxKeys: 3 },
 );
@@ -280,7 +312,7 @@ const bodyArb = fc.oneof(
   }),
 );
 
-const runs = { numRuns: 100 };
+const runs = { numRuns: Number(process.env.WIRE_RUNS ?? 100) };
 
 describe("the test client answers as the socket does", () => {
   let server: RunningServer;
@@ -373,6 +405,24 @@ describe("what the property found", () => {
         "",
         [],
       ]);
+    }
+  });
+
+  // What a socket cannot carry is refused before anything is sent, with the error Node's client gives.
+  it("a header name or value a socket cannot carry is refused with Node's error, in process too", async () => {
+    for (const client of [remote, local]) {
+      await expect(client.get("/raw", { headers: { "x-é": "1" } })).rejects.toMatchObject({
+        name: "TypeError",
+        code: "ERR_INVALID_HTTP_TOKEN",
+        message: 'Header name must be a valid HTTP token ["x-é"]',
+      });
+      for (const value of ["a\r\nb", "€", "\u0000"]) {
+        await expect(client.get("/raw", { headers: { "X-Mode": value } })).rejects.toMatchObject({
+          name: "TypeError",
+          code: "ERR_INVALID_CHAR",
+          message: 'Invalid character in header content ["x-mode"]',
+        });
+      }
     }
   });
 });
