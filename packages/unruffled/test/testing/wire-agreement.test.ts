@@ -425,4 +425,18 @@ describe("what the property found", () => {
       }
     }
   });
+
+  // RFC 9112 §3.2: a request target is visible ASCII. Node's client refuses a space or a character
+  // beyond U+00FF, and sends U+0080–U+00FF as bytes that Node's server answers with a 400.
+  it("a path with a space, a control or a non-ASCII character is refused before it is sent", async () => {
+    for (const client of [remote, local]) {
+      for (const target of ["/files/a b", "/files/café", "/files/✓", "/files/a\x7fb", "/files/a\tb"]) {
+        await expect(client.get(target)).rejects.toThrow(
+          new TypeError(
+            `A test request path is sent as written, so it holds visible ASCII only: percent-encode the rest (encodeURIComponent), got ${JSON.stringify(target)}.`,
+          ),
+        );
+      }
+    }
+  });
 });
