@@ -109,6 +109,11 @@ export class TestClient {
       );
     }
     method = method.toUpperCase();
+    if (!/^[!#$%&'*+\-.^_`|~0-9A-Z]+$/.test(method)) {
+      throw new TypeError(
+        `A test request method is an HTTP token (letters, digits and !#$%&'*+-.^_\`|~), got ${JSON.stringify(method.slice(0, 100))}.`,
+      );
+    }
     const encoded = encodeRequest(path, options, this.defaults, method);
     if (this.defaults.baseUrl !== undefined) return requestOverHttp(this.defaults.baseUrl, method, encoded);
     // As a server would, the app runs its onStartup hooks before it answers anything.

@@ -439,4 +439,17 @@ describe("what the property found", () => {
       }
     }
   });
+
+  // RFC 9110 §9.1: a method is a token; Node's client refuses another before sending anything.
+  it("a method that is no HTTP token is refused before it is sent", async () => {
+    for (const client of [remote, local]) {
+      for (const method of ["BAD METHOD", "", "GET\r\n", "GÉT"]) {
+        await expect(client.request(method, "/raw")).rejects.toThrow(
+          new TypeError(
+            `A test request method is an HTTP token (letters, digits and !#$%&'*+-.^_\`|~), got ${JSON.stringify(method.toUpperCase())}.`,
+          ),
+        );
+      }
+    }
+  });
 });
