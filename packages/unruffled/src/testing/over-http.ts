@@ -17,8 +17,6 @@ export function requestOverHttp(
   method: string,
   encoded: EncodedRequest,
 ): Promise<TestResponse> {
-  // The Host is the server's, as Node's client sets it from the URL.
-  const { host: _host, ...headers } = encoded.headers;
   const base = new URL(baseUrl);
   const send = base.protocol === "https:" ? https().request : httpRequest;
   return new Promise((resolve, reject) => {
@@ -29,7 +27,8 @@ export function requestOverHttp(
         port: base.port,
         method,
         path: base.pathname.replace(/\/$/, "") + encoded.url,
-        headers,
+        // The Host the test gave, else the server's, which Node's client adds after the others.
+        headers: encoded.headers,
       },
       (incoming) => {
         const answer = (bytes: Buffer, stream?: IncomingMessage) =>

@@ -116,6 +116,7 @@ export class TestClient {
     }
     const encoded = encodeRequest(path, options, this.defaults, method);
     if (this.defaults.baseUrl !== undefined) return requestOverHttp(this.defaults.baseUrl, method, encoded);
+    encoded.headers.host ??= "localhost";
     // As a server would, the app runs its onStartup hooks before it answers anything.
     await this.app.startup();
     const client = new AbortController();
