@@ -122,23 +122,25 @@ export async function readResponse(
     if (typeof value === "string") headers.set(name, value);
     else for (const item of value) headers.append(name, item);
   }
+  // A 204 or 304 ends after its head, as Node writes it: no body, and no length made up for one.
+  const noBody = statusHasNoBody(response.status);
   const body = response.body;
-  if (body !== null && !(body instanceof Readable) && !headers.has("content-length")) {
+  if (body !== null && !noBody && !(body instanceof Readable) && !headers.has("content-length")) {
     headers.set(
       "content-length",
       String(typeof body === "string" ? Buffer.byteLength(body) : body.byteLength),
     );
   }
-  if (body === null && !statusHasNoBody(response.status) && !headers.has("content-length")) {
+  if (body === null && !noBody && !headers.has("content-length")) {
     headers.set("content-length", "0");
   }
   // A stream of unknown length goes out in chunks on HTTP/1.1, and the answer says so.
-  if (body instanceof Readable && method !== "HEAD" && !headers.has("content-length")) {
+  if (body instanceof Readable && method !== "HEAD" && !noBody && !headers.has("content-length")) {
     headers.set("transfer-encoding", "chunked");
   }
   // As a client on a socket reads an answer typed as an event stream: event by event, whatever its body.
   const eventStream = headers.get("content-type")?.startsWith("text/event-stream") === true;
-  if (method === "HEAD" || body === null) {
+  if (method === "HEAD" || body === null || noBody) {
     if (body instanceof Readable) body.destroy();
     sent();
     return new TestResponse(response, headers, Buffer.alloc(0), eventStream ? Readable.from([]) : undefined);
