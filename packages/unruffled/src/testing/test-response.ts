@@ -150,7 +150,7 @@ export async function readResponse(
     // endless stream no test reads is pulled that far ahead (beside its own buffer), not 3 × 64 KiB.
     const received = new PassThrough({ readableHighWaterMark: 16 * 1024, writableHighWaterMark: 0 });
     body.once("close", sent);
-    body.once("error", (error) => received.destroy(error));
+    body.once("error", (error) => received.destroy(cutOff(response.status, error)));
     // As `fetch` resolves with the first bytes of the answer: by then the stream's source has started.
     const firstBytes = new Promise<void>((resolve) => {
       body.once("data", () => resolve());
@@ -172,8 +172,23 @@ export async function readResponse(
   const chunks: Buffer[] = [];
   try {
     for await (const chunk of body) chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
+  } catch (error) {
+    throw cutOff(response.status, error);
   } finally {
     sent();
   }
   return new TestResponse(response, headers, Buffer.concat(chunks));
+}
+
+/**
+ * What a client sees of a body that failed part-way: the connection closed before the body's end.
+ * The app's error (or the socket's) is the cause; the server's log has the app's.
+ *
+ * @example throw cutOff(200, error)
+ */
+export function cutOff(status: number, cause: unknown): Error {
+  return new Error(
+    `The answer's body was cut off: the server closed the connection before its end (status ${status}).`,
+    { cause },
+  );
 }

@@ -138,6 +138,48 @@ const unicode = endpoint({
       : new PlainTextResponse(text, init);
   },
 });
+// Answers at the edges of what a writer does: a body where the status allows none, bodies past the
+// Node adapter's encoded size, a stream or an event stream that fails part-way, repeated headers.
+const odd = endpoint({
+  params: { kind: p.Path(z.string()) },
+  returns: HttpResponse,
+  handler: (_request, { kind }) => {
+    switch (kind) {
+      case "204-body":
+        return new HttpResponse("x", { status: 204 });
+      case "304-body":
+        return new HttpResponse("x", { status: 304 });
+      case "big":
+        return new PlainTextResponse("é".repeat(9000));
+      case "huge":
+        return new PlainTextResponse("x".repeat(70_000));
+      case "bytes":
+        return new HttpResponse(new Uint8Array([0, 255, 10]), { status: 418 }, "application/octet-stream");
+      case "repeated":
+        return new PlainTextResponse("ok", { headers: { "x-dup": ["a", "b"], vary: ["accept", "origin"] } });
+      case "stream-error":
+        return new HttpResponse(
+          Readable.from(
+            (async function* () {
+              yield "first, ";
+              throw new Error("the stream failed");
+            })(),
+          ),
+          {},
+          "text/plain",
+        );
+      case "events-error":
+        return new EventStreamResponse(
+          (async function* () {
+            yield { data: { n: 1 } };
+            throw new Error("the events failed");
+          })(),
+        );
+      default:
+        return new JsonResponse(null, { status: 201 });
+    }
+  },
+});
 const slash = endpoint({ returns: PlainTextResponse, handler: () => new PlainTextResponse("slash") });
 
 // Middleware that marks every answer, errors too, with a header and a cookie.
@@ -147,6 +189,13 @@ const stamp = async (
 ) => {
   const response = await next(request);
   response.headers["x-stamp"] = "yes";
+  // A header or status changed after the response was built, to what no socket can carry.
+  const late = request.headers["x-late"];
+  if (late === "crlf") response.headers["x-late"] = "a\r\nb";
+  if (late === "euro") response.headers["x-late"] = "€";
+  if (late === "spaces") response.headers["x-late"] = "  a  ";
+  if (late === "list") response.headers["x-late"] = ["a", "b"];
+  if (late === "status") response.status = 600;
   return response.setCookie("seen", "1");
 };
 
@@ -172,6 +221,7 @@ const app = createApp({
     path("/cookies", { endpoint: twoCookies }),
     path("/unicode", { endpoint: unicode }),
     path("/slash/", { endpoint: slash }),
+    path("/odd/{kind}", { endpoint: odd }),
   ],
 });
 
@@ -272,6 +322,15 @@ const pathArb = fc.constantFrom(
   "/raw?q=a#frag",
   "/raw?%zz=%",
   "/items/1?tags=a&tags=&tags=%2B&q=+a%20b+",
+  "/odd/204-body",
+  "/odd/304-body",
+  "/odd/big",
+  "/odd/huge",
+  "/odd/bytes",
+  "/odd/repeated",
+  "/odd/stream-error",
+  "/odd/events-error",
+  "/odd/null",
 );
 // The methods each path answers, so that most requests reach a handler rather than a 405.
 const POSTED = new Set(["/items", "/sign-up", "/upload"]);
@@ -339,6 +398,7 @@ const headerNameArb = fc.oneof(
   },
   { weight: 1, arbitrary: fc.constantFrom("bad name", "x-é") },
 );
+const lateArb = fc.option(fc.constantFrom("crlf", "euro", "spaces", "list", "status"), { freq: 3 });
 const headersArb = fc.dictionary(headerNameArb, headerValueArb, { maxKeys: 3 });
 const cookiesArb = fc.dictionary(fc.constantFrom("session", "theme", "seen", "a"), textArb, { maxKeys: 2 });
 const bodyArb = fc.oneof(
@@ -389,15 +449,24 @@ describe("the test client answers as the socket does", () => {
         headersArb,
         cookiesArb,
         bodyArb,
-        async ([method, target], query, headers, cookies, body) => {
+        lateArb,
+        async ([method, target], query, headers, cookies, body, late) => {
           const options = {
             ...body,
             query,
             cookies,
-            headers: { ...headers, ...(body as { headers?: object }).headers },
+            headers: {
+              ...headers,
+              ...(body as { headers?: object }).headers,
+              ...(late === null ? {} : { "x-late": late }),
+            },
           };
+          if (process.env.WIRE_TRACE)
+            appendFileSync(process.env.WIRE_TRACE, `${JSON.stringify([method, target, options])}\n`);
           const overSocket = await seen(() => remote.request(method, target, options));
+          if (process.env.WIRE_TRACE) appendFileSync(process.env.WIRE_TRACE, "remote done\n");
           const inProcess = await seen(() => local.request(method, target, options));
+          if (process.env.WIRE_TRACE) appendFileSync(process.env.WIRE_TRACE, "local done\n");
           expect(inProcess).toEqual(overSocket);
           tally(overSocket);
         },
@@ -580,6 +649,37 @@ describe("what the property found", () => {
         "content-length",
         "host",
       ]);
+    }
+  });
+
+  // RFC 9110 §6.4.1, §8.6: a 204 or 304 ends after its head; Node sends no body, and no length is
+  // made up for the body it drops.
+  it("a 204 or 304 answer has no body and no computed Content-Length, even when the app gave one", async () => {
+    for (const client of [remote, local]) {
+      for (const [target, status] of [
+        ["/odd/204-body", 204],
+        ["/odd/304-body", 304],
+      ] as const) {
+        const response = await client.get(target);
+        expect([response.status, response.text, response.headers.get("content-length")]).toEqual([
+          status,
+          "",
+          null,
+        ]);
+      }
+    }
+  });
+
+  // A body that fails part-way reaches a client on a socket as a connection cut short; the app's
+  // error is in the server's log, not in the answer.
+  it("a body or an event stream that fails part-way rejects with the same error on both sides", async () => {
+    const cut =
+      "The answer's body was cut off: the server closed the connection before its end (status 200).";
+    for (const client of [remote, local]) {
+      await expect(client.get("/odd/stream-error")).rejects.toThrow(new Error(cut));
+      const events = (await client.get("/odd/events-error")).events();
+      expect((await events.next()).value).toEqual({ data: { n: 1 } });
+      await expect(events.next()).rejects.toThrow(new Error(cut));
     }
   });
 });
