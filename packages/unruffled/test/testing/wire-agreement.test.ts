@@ -201,6 +201,8 @@ const stamp = async (
 
 const app = createApp({
   settings: { LIMITS: { body_size: 4096 } },
+  // /boom and the failing streams are logged as errors: expected here, so not printed.
+  logger: { error: () => {} },
   middleware: [stamp],
   routes: [
     path("/raw", { endpoint: raw, methods: ["GET", "POST", "PUT", "PATCH", "DELETE"] }),
@@ -398,7 +400,10 @@ const headerNameArb = fc.oneof(
   },
   { weight: 1, arbitrary: fc.constantFrom("bad name", "x-é") },
 );
-const lateArb = fc.option(fc.constantFrom("crlf", "euro", "spaces", "list", "status"), { freq: 3 });
+const lateArb = fc.oneof(
+  { weight: 8, arbitrary: fc.constant(null) },
+  { weight: 1, arbitrary: fc.constantFrom("crlf", "euro", "spaces", "list", "status") },
+);
 const headersArb = fc.dictionary(headerNameArb, headerValueArb, { maxKeys: 3 });
 const cookiesArb = fc.dictionary(fc.constantFrom("session", "theme", "seen", "a"), textArb, { maxKeys: 2 });
 const bodyArb = fc.oneof(
@@ -424,7 +429,8 @@ const bodyArb = fc.oneof(
   }),
 );
 
-// WIRE_STATS=file lists what each request got (a status, or the error), to see the properties' spread.
+// WIRE_RUNS=n runs each property n times (100 by default); WIRE_STATS=file lists what each request
+// got over the socket (a status, or the error), to see the properties' spread.
 function tally(answer: Seen): void {
   if (process.env.WIRE_STATS === undefined) return;
   const outcome =
@@ -461,12 +467,8 @@ describe("the test client answers as the socket does", () => {
               ...(late === null ? {} : { "x-late": late }),
             },
           };
-          if (process.env.WIRE_TRACE)
-            appendFileSync(process.env.WIRE_TRACE, `${JSON.stringify([method, target, options])}\n`);
           const overSocket = await seen(() => remote.request(method, target, options));
-          if (process.env.WIRE_TRACE) appendFileSync(process.env.WIRE_TRACE, "remote done\n");
           const inProcess = await seen(() => local.request(method, target, options));
-          if (process.env.WIRE_TRACE) appendFileSync(process.env.WIRE_TRACE, "local done\n");
           expect(inProcess).toEqual(overSocket);
           tally(overSocket);
         },
@@ -487,13 +489,25 @@ const numberArb = fc.oneof(
   fc.double({ noNaN: true, noDefaultInfinity: true }),
 );
 const dateArb = fc.oneof(
-  fc.constantFrom(
-    new Date(0),
-    new Date(-1),
-    new Date("0001-01-01T00:00:00Z"),
-    new Date("+275760-09-13T00:00:00Z"),
-  ),
-  fc.date({ noInvalidDate: true }),
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom(
+      new Date(0),
+      new Date(-1),
+      new Date("0000-01-01T00:00:00Z"),
+      new Date("9999-12-31T23:59:59.999Z"),
+    ),
+  },
+  {
+    weight: 6,
+    arbitrary: fc.date({
+      noInvalidDate: true,
+      min: new Date("0000-01-01T00:00:00Z"),
+      max: new Date("9999-12-31T23:59:59.999Z"),
+    }),
+  },
+  // Beyond RFC 3339's four-digit years: both sides answer 422 (see the notes for the lead).
+  { weight: 1, arbitrary: fc.date({ noInvalidDate: true }) },
 );
 
 describe("typed calls answer as the socket does", () => {
