@@ -4,7 +4,7 @@
 import { appendFileSync } from "node:fs";
 import { Readable } from "node:stream";
 import fc from "fast-check";
-import { createApp } from "unruffled";
+import { createApp, type Middleware } from "unruffled";
 import type { UploadFile } from "unruffled/file";
 import { EventStreamResponse, HttpResponse, JsonResponse, PlainTextResponse } from "unruffled/http";
 import { endpoint, p, path } from "unruffled/route";
@@ -183,10 +183,7 @@ const odd = endpoint({
 const slash = endpoint({ returns: PlainTextResponse, handler: () => new PlainTextResponse("slash") });
 
 // Middleware that marks every answer, errors too, with a header and a cookie.
-const stamp = async (
-  request: Parameters<typeof raw.handler>[0],
-  next: (request?: Parameters<typeof raw.handler>[0]) => HttpResponse | Promise<HttpResponse>,
-) => {
+const stamp: Middleware = async (request, next) => {
   const response = await next(request);
   response.headers["x-stamp"] = "yes";
   // A header or status changed after the response was built, to what no socket can carry.
@@ -439,43 +436,49 @@ function tally(answer: Seen): void {
       : `${answer.status} ${answer.status === 422 ? answer.body.slice(0, 160) : ""}`;
   appendFileSync(process.env.WIRE_STATS, `${outcome}\n`);
 }
+// A generous bound for a busy machine: a property is 200 requests or more, not a measure of speed.
+const PROPERTY_TIMEOUT_MS = 180_000;
 const runs = { numRuns: Number(process.env.WIRE_RUNS ?? 100) };
 
 describe("the test client answers as the socket does", () => {
-  it("gives any request the same status, headers, body and events in process and over a socket", async () => {
-    await fc.assert(
-      fc.asyncProperty(
-        pathArb.chain((target) =>
-          fc.tuple(
-            fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...methodsOf(target)) }, methodArb),
-            fc.constant(target),
+  it(
+    "gives any request the same status, headers, body and events in process and over a socket",
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          pathArb.chain((target) =>
+            fc.tuple(
+              fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...methodsOf(target)) }, methodArb),
+              fc.constant(target),
+            ),
           ),
+          queryArb,
+          headersArb,
+          cookiesArb,
+          bodyArb,
+          lateArb,
+          async ([method, target], query, headers, cookies, body, late) => {
+            const options = {
+              ...body,
+              query,
+              cookies,
+              headers: {
+                ...headers,
+                ...(body as { headers?: object }).headers,
+                ...(late === null ? {} : { "x-late": late }),
+              },
+            };
+            const overSocket = await seen(() => remote.request(method, target, options));
+            const inProcess = await seen(() => local.request(method, target, options));
+            expect(inProcess).toEqual(overSocket);
+            tally(overSocket);
+          },
         ),
-        queryArb,
-        headersArb,
-        cookiesArb,
-        bodyArb,
-        lateArb,
-        async ([method, target], query, headers, cookies, body, late) => {
-          const options = {
-            ...body,
-            query,
-            cookies,
-            headers: {
-              ...headers,
-              ...(body as { headers?: object }).headers,
-              ...(late === null ? {} : { "x-late": late }),
-            },
-          };
-          const overSocket = await seen(() => remote.request(method, target, options));
-          const inProcess = await seen(() => local.request(method, target, options));
-          expect(inProcess).toEqual(overSocket);
-          tally(overSocket);
-        },
-      ),
-      runs,
-    );
-  });
+        runs,
+      );
+    },
+    PROPERTY_TIMEOUT_MS,
+  );
 });
 
 // Values from the schemas' domains, with their edges: empty and non-ASCII strings, dates far from
@@ -511,41 +514,45 @@ const dateArb = fc.oneof(
 );
 
 describe("typed calls answer as the socket does", () => {
-  it("gives a call with values from each schema's domain the same answer in process and over a socket", async () => {
-    await fc.assert(
-      fc.asyncProperty(
-        fc.record({
-          when: fc.oneof(
-            dateArb,
-            dateArb.map((date) => date.toISOString()),
-          ),
-          amount: numberArb,
-          label: fc.oneof(
-            {
-              weight: 4,
-              arbitrary: fc.string({
-                unit: fc.constantFrom(..."aZ9 -;\t\u00e9\u00ff".split("")),
-                maxLength: 8,
-              }),
-            },
-            stringArb,
-          ),
-          theme: stringArb,
-          note: stringArb,
-        }),
-        fc.record({ at: dateArb, amount: numberArb, text: stringArb }),
-        async (params, item) => {
-          const overSocket = await seen(() => remote.call(typed, params));
-          expect(await seen(() => local.call(typed, params))).toEqual(overSocket);
-          tally(overSocket);
-          expect(await seen(() => local.call(typedBody, { item }))).toEqual(
-            await seen(() => remote.call(typedBody, { item })),
-          );
-        },
-      ),
-      runs,
-    );
-  });
+  it(
+    "gives a call with values from each schema's domain the same answer in process and over a socket",
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.record({
+            when: fc.oneof(
+              dateArb,
+              dateArb.map((date) => date.toISOString()),
+            ),
+            amount: numberArb,
+            label: fc.oneof(
+              {
+                weight: 4,
+                arbitrary: fc.string({
+                  unit: fc.constantFrom(..."aZ9 -;\t\u00e9\u00ff".split("")),
+                  maxLength: 8,
+                }),
+              },
+              stringArb,
+            ),
+            theme: stringArb,
+            note: stringArb,
+          }),
+          fc.record({ at: dateArb, amount: numberArb, text: stringArb }),
+          async (params, item) => {
+            const overSocket = await seen(() => remote.call(typed, params));
+            expect(await seen(() => local.call(typed, params))).toEqual(overSocket);
+            tally(overSocket);
+            expect(await seen(() => local.call(typedBody, { item }))).toEqual(
+              await seen(() => remote.call(typedBody, { item })),
+            );
+          },
+        ),
+        runs,
+      );
+    },
+    PROPERTY_TIMEOUT_MS,
+  );
 });
 
 // Each difference the property found, pinned by the answer both clients now give.
