@@ -277,16 +277,33 @@ function writeNodeResponse(
     return;
   }
   const head = request.method === "HEAD";
+  // A 204 or 304 ends after its head (RFC 9110 §6.4.1): Node drops a body, and no length is made up for it.
+  const noBody = statusHasNoBody(response.status);
   let bytes: Buffer | undefined;
-  if (headers["content-length"] === undefined) {
+  if (headers["content-length"] === undefined && !noBody) {
     if (typeof body === "string") {
-      bytes = head ? undefined : encoder.encode(body);
+      bytes = head ? undefined : (encoder.encode(body) ?? bytesBesideLatin1(body, headers));
       headers["content-length"] = String(bytes?.length ?? Buffer.byteLength(body));
     } else if (body !== null) headers["content-length"] = String(body.byteLength);
-    // No body says so: else Node would send an empty chunked one (a 204 or 304 has none at all).
-    else if (!statusHasNoBody(response.status)) headers["content-length"] = "0";
+    // No body says so: else Node would send an empty chunked one.
+    else headers["content-length"] = "0";
   }
   res.writeHead(response.status, headers);
-  res.end(head || body === null ? undefined : (bytes ?? body));
+  res.end(head || noBody || body === null ? undefined : (bytes ?? body));
   if (bytes !== undefined) encoder.release(res, bytes);
+}
+
+// A header value's characters from U+0080 to U+00FF (obs-text) go out as one byte each, as Node
+// writes a head alone and as fetch, Bun and Deno read and write them; a head that Node joins to a
+// string body is written as UTF-8 with it. Such an answer's body goes out as bytes, so its head is alone.
+const OBS_TEXT = /[\x80-\xff]/;
+
+function bytesBesideLatin1(body: string, headers: Record<string, string | string[]>): Buffer | undefined {
+  for (const name in headers) {
+    const value = headers[name]!;
+    if (typeof value === "string" ? OBS_TEXT.test(value) : value.some((item) => OBS_TEXT.test(item))) {
+      return Buffer.from(body);
+    }
+  }
+  return undefined;
 }

@@ -1,3 +1,4 @@
+import { validateHeaderName, validateHeaderValue } from "../node-builtins.ts";
 import { bytesOf, encodeMultipart, type FilesInput, type FormInput } from "./multipart-body.ts";
 
 type Scalar = string | number | boolean;
@@ -35,22 +36,39 @@ export interface EncodedRequest {
  *
  * @example encodeRequest("/items", { query: { page: 2 }, json: { a: 1 } }, {}).url // "/items?page=2"
  */
-export function encodeRequest(path: string, options: BodyOptions, defaults: RequestOptions): EncodedRequest {
-  const headers: Record<string, string> = { host: "localhost" };
+export function encodeRequest(
+  path: string,
+  options: BodyOptions,
+  defaults: RequestOptions,
+  method = "GET",
+): EncodedRequest {
+  // No Host unless the test gives one: each client adds its own after the others, as Node's client does.
+  const headers: Record<string, string> = {};
   for (const source of [defaults.headers, options.headers]) {
-    for (const [name, value] of Object.entries(source ?? {})) headers[name.toLowerCase()] = value;
+    for (const [name, value] of Object.entries(source ?? {})) headers[name.toLowerCase()] = fieldValue(value);
   }
   const cookie = cookieHeader({ ...defaults.cookies, ...options.cookies });
   if (cookie !== "") headers.cookie = headers.cookie ? `${headers.cookie}; ${cookie}` : cookie;
+  // What a socket cannot carry fails here, with the error Node's client throws, in process too.
+  for (const [name, value] of Object.entries(headers)) {
+    validateHeaderName(name);
+    validateHeaderValue(name, value);
+  }
   const encoded = encodeBody(options);
   if (encoded !== undefined) {
     if (encoded.contentType !== undefined && headers["content-type"] === undefined) {
       headers["content-type"] = encoded.contentType;
     }
     headers["content-length"] = String(encoded.body.length);
+  } else if (!METHODS_WITHOUT_CONTENT.has(method) && headers["content-length"] === undefined) {
+    headers["content-length"] = "0";
   }
   return { url: withQuery(path, options.query), headers, body: encoded?.body };
 }
+
+// RFC 9110 §8.6: a POST (PUT, PATCH, …) without content still says Content-Length: 0, as Node's
+// client and fetch send it; these methods define no meaning for content and send no length.
+const METHODS_WITHOUT_CONTENT = new Set(["GET", "HEAD", "DELETE", "OPTIONS", "TRACE", "CONNECT"]);
 
 function encodeBody(options: BodyOptions): { contentType: string | undefined; body: Buffer } | undefined {
   const given = [options.json !== undefined, options.form !== undefined, options.body !== undefined];
@@ -82,6 +100,11 @@ function urlencoded(values: Readonly<Record<string, Scalar | readonly Scalar[] |
     for (const item of Array.isArray(value) ? value : [value]) search.append(name, String(item));
   }
   return search.toString();
+}
+
+// RFC 9110 §5.5: the spaces and tabs around a field value are not part of it; a server's parser drops them.
+function fieldValue(value: string): string {
+  return value.replace(/^[ \t]+|[ \t]+$/g, "");
 }
 
 function cookieHeader(cookies: Readonly<Record<string, string | undefined>>): string {

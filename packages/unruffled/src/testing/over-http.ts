@@ -1,8 +1,8 @@
 import type { IncomingMessage } from "node:http";
 import { HttpResponse } from "../http/response.ts";
-import { httpRequest, https } from "../node-builtins.ts";
+import { httpRequest, https, PassThrough, type Readable } from "../node-builtins.ts";
 import type { EncodedRequest } from "./encode-request.ts";
-import { TestResponse } from "./test-response.ts";
+import { cutOff, TestResponse } from "./test-response.ts";
 
 /**
  * Sends one encoded test request to a running server, and reads its answer as the in-process client
@@ -17,8 +17,6 @@ export function requestOverHttp(
   method: string,
   encoded: EncodedRequest,
 ): Promise<TestResponse> {
-  // The Host is the server's, as Node's client sets it from the URL.
-  const { host: _host, ...headers } = encoded.headers;
   const base = new URL(baseUrl);
   const send = base.protocol === "https:" ? https().request : httpRequest;
   return new Promise((resolve, reject) => {
@@ -29,10 +27,11 @@ export function requestOverHttp(
         port: base.port,
         method,
         path: base.pathname.replace(/\/$/, "") + encoded.url,
-        headers,
+        // The Host the test gave, else the server's, which Node's client adds after the others.
+        headers: encoded.headers,
       },
       (incoming) => {
-        const answer = (bytes: Buffer, stream?: IncomingMessage) =>
+        const answer = (bytes: Buffer, stream?: Readable) =>
           new TestResponse(
             // What came over the wire, as the response object a test may inspect (`response.response`).
             new HttpResponse(bytes, { status: incoming.statusCode ?? 0 }),
@@ -41,16 +40,20 @@ export function requestOverHttp(
             stream,
             stream === undefined ? undefined : () => outgoing.destroy(),
           );
+        const status = incoming.statusCode ?? 0;
         if (incoming.headers["content-type"]?.startsWith("text/event-stream")) {
-          // An abort after the end, or a stream the test closed, is no error of the test's.
-          incoming.on("error", () => {});
-          resolve(answer(Buffer.alloc(0), incoming));
+          // The events read through a stream of the test's own: a connection cut before the end
+          // fails it as in process, and one the test closed is no error of the test's.
+          const received = new PassThrough();
+          incoming.on("error", (error) => received.destroy(cutOff(status, error)));
+          incoming.pipe(received);
+          resolve(answer(Buffer.alloc(0), received));
           return;
         }
         const chunks: Buffer[] = [];
         incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
         incoming.on("end", () => resolve(answer(Buffer.concat(chunks))));
-        incoming.on("error", reject);
+        incoming.on("error", (error) => reject(cutOff(status, error)));
       },
     );
     outgoing.on("error", reject);

@@ -122,31 +122,35 @@ export async function readResponse(
     if (typeof value === "string") headers.set(name, value);
     else for (const item of value) headers.append(name, item);
   }
+  // A 204 or 304 ends after its head, as Node writes it: no body, and no length made up for one.
+  const noBody = statusHasNoBody(response.status);
   const body = response.body;
-  if (body !== null && !(body instanceof Readable) && !headers.has("content-length")) {
+  if (body !== null && !noBody && !(body instanceof Readable) && !headers.has("content-length")) {
     headers.set(
       "content-length",
       String(typeof body === "string" ? Buffer.byteLength(body) : body.byteLength),
     );
   }
-  if (body === null && !statusHasNoBody(response.status) && !headers.has("content-length")) {
+  if (body === null && !noBody && !headers.has("content-length")) {
     headers.set("content-length", "0");
   }
   // A stream of unknown length goes out in chunks on HTTP/1.1, and the answer says so.
-  if (body instanceof Readable && method !== "HEAD" && !headers.has("content-length")) {
+  if (body instanceof Readable && method !== "HEAD" && !noBody && !headers.has("content-length")) {
     headers.set("transfer-encoding", "chunked");
   }
-  if (method === "HEAD" || body === null) {
+  // As a client on a socket reads an answer typed as an event stream: event by event, whatever its body.
+  const eventStream = headers.get("content-type")?.startsWith("text/event-stream") === true;
+  if (method === "HEAD" || body === null || noBody) {
     if (body instanceof Readable) body.destroy();
     sent();
-    return new TestResponse(response, headers, Buffer.alloc(0));
+    return new TestResponse(response, headers, Buffer.alloc(0), eventStream ? Readable.from([]) : undefined);
   }
-  if (body instanceof Readable && headers.get("content-type")?.startsWith("text/event-stream")) {
+  if (body instanceof Readable && eventStream) {
     // The client's buffer is 16 KiB, the writable side holds no more than the chunk in hand: an
     // endless stream no test reads is pulled that far ahead (beside its own buffer), not 3 × 64 KiB.
     const received = new PassThrough({ readableHighWaterMark: 16 * 1024, writableHighWaterMark: 0 });
     body.once("close", sent);
-    body.once("error", (error) => received.destroy(error));
+    body.once("error", (error) => received.destroy(cutOff(response.status, error)));
     // As `fetch` resolves with the first bytes of the answer: by then the stream's source has started.
     const firstBytes = new Promise<void>((resolve) => {
       body.once("data", () => resolve());
@@ -162,13 +166,29 @@ export async function readResponse(
       typeof body === "string"
         ? Buffer.from(body)
         : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+    if (eventStream) return new TestResponse(response, headers, Buffer.alloc(0), Readable.from([bytes]));
     return new TestResponse(response, headers, bytes);
   }
   const chunks: Buffer[] = [];
   try {
     for await (const chunk of body) chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
+  } catch (error) {
+    throw cutOff(response.status, error);
   } finally {
     sent();
   }
   return new TestResponse(response, headers, Buffer.concat(chunks));
+}
+
+/**
+ * What a client sees of a body that failed part-way: the connection closed before the body's end.
+ * The app's error (or the socket's) is the cause; the server's log has the app's.
+ *
+ * @example throw cutOff(200, error)
+ */
+export function cutOff(status: number, cause: unknown): Error {
+  return new Error(
+    `The answer's body was cut off: the server closed the connection before its end (status ${status}).`,
+    { cause },
+  );
 }

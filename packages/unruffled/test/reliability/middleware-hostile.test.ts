@@ -8,9 +8,9 @@ import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import fc from "fast-check";
 import { headerValue } from "hostile-input";
 import { compression, cors, createApp } from "unruffled";
-import { HttpResponse, JsonResponse } from "unruffled/http";
+import { HttpResponse, JsonResponse, WebBodySource } from "unruffled/http";
 import { endpoint, path } from "unruffled/route";
-import { type RunningServer, startServer, testClient } from "unruffled/testing";
+import { type RunningServer, startServer } from "unruffled/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rawRequest, sendRaw } from "./send-raw.ts";
 
@@ -130,14 +130,21 @@ describe("hostile input to CORS and compression", () => {
     );
   });
 
-  it("Origin with line breaks (only in process: HTTP refuses them) is refused, and nothing of it is written", async () => {
-    const client = testClient(app);
+  // Straight to app.handle(): HTTP refuses such a value, and so does the test client, as Node's client.
+  it("Origin with line breaks (only through app.handle(): HTTP refuses them) is refused, and nothing of it is written", async () => {
     for (const origin of [`${APP}\r\nx-evil: 1`, `\n${APP}`, `${APP}\n`, `${APP}\r`]) {
-      const response = await client.get("/rows", { headers: { origin } });
+      const request = app.createRequest({
+        method: "GET",
+        url: "/rows",
+        headers: { host: "localhost", origin },
+        socket: undefined,
+        body: new WebBodySource(null, null),
+      });
+      const response = await app.handle(request);
       expect([
         response.status,
-        response.headers.get("access-control-allow-origin"),
-        response.headers.get("x-evil"),
+        response.headers["access-control-allow-origin"] ?? null,
+        response.headers["x-evil"] ?? null,
       ]).toEqual([200, null, null]);
     }
   });
