@@ -831,6 +831,69 @@ describe("edge cases of the document", () => {
     });
   });
 
+  it("documents a nullable value read from text (path, query, header, cookie, form) without null, which text cannot carry", () => {
+    const app = createApp({
+      routes: [
+        path("/nullable/{id}", {
+          methods: ["POST"],
+          endpoint: endpoint({
+            params: {
+              id: p.Path(z.int().nullable()),
+              q: p.Query(z.string().nullable()),
+              when: p.Query(z.iso.date().nullable(), { default: null }),
+              m: p.Query(
+                z.object({ kind: z.enum(["a", "b"]).nullish(), tags: z.array(z.string().nullable()) }),
+              ),
+              token: p.Header(z.string().nullish()),
+              session: p.Cookie(z.uuid().nullable()),
+              note: p.Form(z.string().nullable()),
+            },
+            returns: JsonResponse,
+            handler: () => new JsonResponse(null),
+          }),
+        }),
+      ],
+    });
+    const post = (app.openapi().paths as any)["/nullable/{id}"].post;
+    expect(post.parameters).toEqual([
+      { name: "id", in: "path", required: true, schema: { type: "integer" } },
+      { name: "q", in: "query", required: true, schema: { type: "string" } },
+      {
+        name: "when",
+        in: "query",
+        required: false,
+        schema: { default: null, type: "string", format: "date" },
+      },
+      { name: "kind", in: "query", required: false, schema: { type: "string", enum: ["a", "b"] } },
+      { name: "tags", in: "query", required: true, schema: { type: "array", items: { type: "string" } } },
+      { name: "token", in: "header", required: false, schema: { type: "string" } },
+      { name: "session", in: "cookie", required: true, schema: { type: "string", format: "uuid" } },
+    ]);
+    expect(post.requestBody.content["application/x-www-form-urlencoded"].schema).toEqual({
+      type: "object",
+      properties: { note: { type: "string" } },
+      required: ["note"],
+    });
+  });
+
+  it("documents an answer model that may be undefined as admitting null, which JSON writes for it", async () => {
+    const app = createApp({
+      routes: [
+        path("/maybe", {
+          endpoint: endpoint({
+            returns: [p.ResponseSpec({ model: z.string().optional() })],
+            handler: () => new JsonResponse(undefined),
+          }),
+        }),
+      ],
+    });
+    expect((app.openapi().paths as any)["/maybe"].get.responses["200"].content).toEqual(
+      jsonBody({ anyOf: [{ type: "string" }, { type: "null" }] }),
+    );
+    const response = await testClient(app).get("/maybe");
+    expect([response.status, response.text]).toEqual([200, "null"]);
+  });
+
   it("keeps a strict model closed and leaves other models open", () => {
     const Strict = z.strictObject({ a: z.string() });
     const app = createApp({

@@ -1,5 +1,5 @@
 import type { EndpointDescription, ParamDescription, WireField } from "../../route/description.ts";
-import type { SchemaConverter } from "../schema-converter.ts";
+import { type SchemaConverter, withoutNull } from "../schema-converter.ts";
 import type { ExampleObject, ParameterLocation, ParameterObject } from "../types.ts";
 
 const PARAMETER_LOCATIONS: readonly ParameterLocation[] = ["path", "query", "header", "cookie"];
@@ -31,7 +31,7 @@ function toOpenApiParameter(
   field: WireField,
   schemas: SchemaConverter,
 ): ParameterObject {
-  const schema = schemas.convert(field.schema);
+  const schema = withoutNull(schemas.convert(field.schema));
   const parameter: ParameterObject = {
     name: field.documentedName,
     in: location,
