@@ -246,7 +246,7 @@ describe("each value goes through the generated client to the server and back", 
       const admits = documentedRequest(schemaCase, use);
       const refused = [
         ...(schemaCase.refused ?? []),
-        ...(use === "body" ? (schemaCase.refusedInBody ?? []) : []),
+        ...((use === "body" ? schemaCase.refusedInBody : schemaCase.refusedInText) ?? []),
       ];
       for (const value of refused) {
         const result = await client[member]!(callParams(use, value));

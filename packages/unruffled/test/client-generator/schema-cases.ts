@@ -17,6 +17,8 @@ export interface SchemaCase {
   acceptedInJson?: readonly unknown[];
   /** Values the server refuses with a 422. */
   refused?: readonly unknown[];
+  /** Values refused only when read from text (a query): what text cannot carry. */
+  refusedInText?: readonly unknown[];
   /**
    * Values refused only in a JSON body: a query model reads its declared names and no other, so
    * the client sends no other and a closed object has nothing to refuse there.
@@ -136,6 +138,16 @@ export const SCHEMA_CASES: readonly SchemaCase[] = [
     accepted: [[1], [1, 2, 3]],
     refused: [[1, 2, 3, 4]],
   },
+  {
+    name: "list",
+    schema: z.array(z.string()),
+    accepted: [["a"], ["", "a&b=c", "100%", " +"]],
+    // An empty list is no name in a query: a required one is missing (documented minItems: 1).
+    acceptedInJson: [[]],
+    refusedInText: [[]],
+  },
+  { name: "text", schema: z.string(), accepted: ["", " ", "a&b=c#d", "100% +1", "é✓😀", "null", "\u0000x"] },
+  { name: "number", schema: z.number(), accepted: [0, -0, 1e21, 5e-324, -1.5e-7, Number.MAX_VALUE] },
   { name: "string_or_int", schema: z.union([z.int(), z.string()]), accepted: [1, "a"] },
   { name: "date", schema: z.date(), accepted: [AT] },
   { name: "branded", schema: z.string().brand<"StudentId">(), accepted: ["s-1"] },

@@ -865,7 +865,12 @@ describe("edge cases of the document", () => {
         schema: { default: null, type: "string", format: "date" },
       },
       { name: "kind", in: "query", required: false, schema: { type: "string", enum: ["a", "b"] } },
-      { name: "tags", in: "query", required: true, schema: { type: "array", items: { type: "string" } } },
+      {
+        name: "tags",
+        in: "query",
+        required: true,
+        schema: { type: "array", items: { type: "string" }, minItems: 1 },
+      },
       { name: "token", in: "header", required: false, schema: { type: "string" } },
       { name: "session", in: "cookie", required: true, schema: { type: "string", format: "uuid" } },
     ]);
@@ -873,6 +878,76 @@ describe("edge cases of the document", () => {
       type: "object",
       properties: { note: { type: "string" } },
       required: ["note"],
+    });
+  });
+
+  it("documents a required list read from text with at least one item, as the server reads it: none sent is none at all", async () => {
+    const app = createApp({
+      routes: [
+        path("/tags", {
+          endpoint: endpoint({
+            params: {
+              tag: p.Query(z.array(z.string())),
+              size: p.Query(z.array(z.int()).max(3)),
+              more: p.Query(z.array(z.string()).min(2)),
+              optional: p.Query(z.array(z.string()).optional()),
+              defaulted: p.Query(z.array(z.string()), { default: [] }),
+            },
+            returns: JsonResponse,
+            handler: (_request, values) => new JsonResponse(values),
+          }),
+        }),
+      ],
+    });
+    expect(
+      (app.openapi().paths as any)["/tags"].get.parameters.map((parameter: any) => [
+        parameter.name,
+        parameter.required,
+        parameter.schema,
+      ]),
+    ).toEqual([
+      ["tag", true, { type: "array", items: { type: "string" }, minItems: 1 }],
+      ["size", true, { type: "array", items: { type: "integer" }, maxItems: 3, minItems: 1 }],
+      ["more", true, { type: "array", items: { type: "string" }, minItems: 2 }],
+      ["optional", false, { type: "array", items: { type: "string" } }],
+      ["defaulted", false, { default: [], type: "array", items: { type: "string" } }],
+    ]);
+    const form = createApp({
+      routes: [
+        path("/tags", {
+          methods: ["POST"],
+          endpoint: endpoint({
+            params: { labels: p.Form(z.object({ name: z.array(z.string()) })) },
+            returns: JsonResponse,
+            handler: (_request, values) => new JsonResponse(values),
+          }),
+        }),
+        path("/more-tags", {
+          methods: ["POST"],
+          endpoint: endpoint({
+            params: { name: p.Form(z.array(z.string())), note: p.Form(z.string()) },
+            returns: JsonResponse,
+            handler: (_request, values) => new JsonResponse(values),
+          }),
+        }),
+      ],
+    });
+    const formSchema = (target: string) =>
+      (form.openapi().paths as any)[target].post.requestBody.content["application/x-www-form-urlencoded"]
+        .schema;
+    expect([formSchema("/tags").properties.name, formSchema("/more-tags").properties.name]).toEqual([
+      { type: "array", items: { type: "string" }, minItems: 1 },
+      { type: "array", items: { type: "string" }, minItems: 1 },
+    ]);
+    const formAnswer = await testClient(form).post("/more-tags", { form: { note: "x" } });
+    expect(formAnswer.json()).toMatchObject({ detail: [{ loc: ["body", "name"], type: "missing" }] });
+    const response = await testClient(app).get("/tags");
+    expect(response.json()).toMatchObject({
+      detail: [
+        { loc: ["query", "tag"], type: "missing" },
+        { loc: ["query", "size"], type: "missing" },
+        { loc: ["query", "more"], type: "missing" },
+      ],
     });
   });
 

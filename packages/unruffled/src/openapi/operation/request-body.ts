@@ -1,6 +1,7 @@
 import type { BodyFormat, EndpointDescription, ParamDescription } from "../../route/description.ts";
 import { type SchemaConverter, withoutNull } from "../schema-converter.ts";
 import type { JsonSchema, RequestBodyObject } from "../types.ts";
+import { textListItems } from "./parameters.ts";
 
 const MEDIA_TYPES: Record<BodyFormat, string> = {
   json: "application/json",
@@ -30,15 +31,24 @@ export function toOpenApiRequestBody(
   const asSent = format === "json" ? (schema: JsonSchema) => schema : withoutNull;
   if (single !== undefined && readsAsItself(single)) {
     const schema = schemas.convert(single.schema);
-    if (format !== "json") fieldsWithoutNull(schema);
+    if (format !== "json") {
+      fieldsWithoutNull(schema);
+      const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
+      for (const field of single.fields) {
+        const property = properties[field.wireName];
+        if (property !== undefined) textListItems(property, field, single.required && field.required);
+      }
+    }
     return { required: single.required, content: { [MEDIA_TYPES[format]]: { schema } } };
   }
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
   for (const param of params) {
     for (const field of param.fields) {
-      properties[field.wireName] = asSent(schemas.convert(field.schema));
-      if (param.required && field.required) required.push(field.wireName);
+      const needed = param.required && field.required;
+      const schema = asSent(schemas.convert(field.schema));
+      properties[field.wireName] = format === "json" ? schema : textListItems(schema, field, needed);
+      if (needed) required.push(field.wireName);
     }
   }
   const schema: JsonSchema = { type: "object", properties };
