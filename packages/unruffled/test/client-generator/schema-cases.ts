@@ -33,6 +33,8 @@ export interface SchemaCase {
    * own rule for a format): the server refuses them, though the document's schema admits them.
    */
   beyondDocument?: readonly unknown[];
+  /** The same, as a rule, for sampled values. */
+  beyondDocumentWhen?: (value: unknown) => boolean;
 }
 
 interface TreeNode {
@@ -63,7 +65,14 @@ const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 const AT = new Date("2026-03-01T09:30:00.000Z");
 
 export const SCHEMA_CASES: readonly SchemaCase[] = [
-  { name: "int", schema: z.int(), accepted: [0, -5, MAX_SAFE, -MAX_SAFE], refused: [1.5] },
+  {
+    name: "int",
+    schema: z.int(),
+    accepted: [0, -5, MAX_SAFE, -MAX_SAFE],
+    refused: [1.5, MAX_SAFE + 1, 1e300],
+    // z.int() is a safe integer; the document leaves its bounds out (schema-converter.ts, cleanUp).
+    beyondDocumentWhen: (value) => Number.isInteger(value) && !Number.isSafeInteger(value),
+  },
   {
     name: "number_bounds",
     schema: z.number().gt(0).lt(10),
@@ -75,8 +84,9 @@ export const SCHEMA_CASES: readonly SchemaCase[] = [
   {
     name: "string_length",
     schema: z.string().min(2).max(4),
-    accepted: ["ab", "abcd", "é✓"],
-    refused: ["a", "abcde"],
+    // Both count characters, not UTF-16 units: an emoji is one.
+    accepted: ["ab", "abcd", "é✓", "😀😀😀😀"],
+    refused: ["a", "abcde", "😀😀😀😀😀"],
   },
   { name: "regex", schema: z.string().regex(/^[a-z]+$/), accepted: ["abc"], refused: ["ABC", ""] },
   { name: "email", schema: z.email(), accepted: ["ann@example.org"], refused: ["ann"] },
