@@ -143,7 +143,7 @@ describe("a route whose JSON cannot carry its model", () => {
       buildError(() =>
         endpoint({ returns: [p.ResponseSpec({ model })], handler: () => JsonResponse.unchecked({}) }),
       );
-    const reading = (model: z.ZodType) =>
+    const reading = (model: z.ZodObject) =>
       buildError(() =>
         endpoint({
           params: { body: p.Json(model) },
