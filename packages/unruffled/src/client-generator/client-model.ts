@@ -7,9 +7,10 @@ import { mergeComponents } from "../openapi/merge-components.ts";
 import { bodyResponses } from "../openapi/operation/body-responses.ts";
 import { EVENT_STREAM } from "../openapi/operation/event-stream-schema.ts";
 import { rateLimitResponses } from "../openapi/operation/rate-limit-responses.ts";
+import { fieldsWithoutNull } from "../openapi/operation/request-body.ts";
 import { toOpenApiResponses } from "../openapi/operation/responses.ts";
 import { operationSecurity, securityResponses } from "../openapi/operation/security.ts";
-import { AnonymousNames, SchemaConverter } from "../openapi/schema-converter.ts";
+import { AnonymousNames, SchemaConverter, withoutNull } from "../openapi/schema-converter.ts";
 import type { JsonSchema, ResponseObject } from "../openapi/types.ts";
 import { type BuiltRoute, derivedName } from "../route/analyse/build-routes.ts";
 import type { ParamDescription } from "../route/description.ts";
@@ -162,7 +163,14 @@ function paramModel(param: ParamDescription, input: SchemaConverter): ParamModel
       type: param.shape === "file-list" ? "files" : "file",
     };
   }
-  return { name: param.name, required: param.required, type: markInputDates(input.convert(param.schema)) };
+  const schema = input.convert(param.schema);
+  if (param.marker !== "json") {
+    // Text (all but a JSON body) has no null: typed as the document says, without it.
+    fieldsWithoutNull(withoutNull(schema));
+    // A model read from text reads its declared names, and the call sends no other.
+    if (param.shape === "model" && schema.properties !== undefined) delete schema.additionalProperties;
+  }
+  return { name: param.name, required: param.required, type: markInputDates(schema) };
 }
 
 /** Keywords whose value is data, never a schema: a date-time string there is left alone. */

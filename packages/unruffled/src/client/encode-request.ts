@@ -22,6 +22,8 @@ export function encodeCall(plan: OperationPlan, params: Readonly<Record<string, 
   const cookies: string[] = [];
   const fields: [string, unknown][] = [];
   let wholeBody: unknown;
+  // Text has no null: a null given for a value sent as text is left out, as undefined is.
+  const textual = plan.body !== "json";
   for (const param of plan.params) {
     const value = params[param.name];
     if (value === undefined) continue;
@@ -29,7 +31,8 @@ export function encodeCall(plan: OperationPlan, params: Readonly<Record<string, 
       wholeBody = value;
       continue;
     }
-    for (const [wire, item] of wireEntries(param, value)) {
+    if (value === null && (param.in !== "body" || textual)) continue;
+    for (const [wire, item] of wireEntries(param, value, param.in !== "body" || textual)) {
       switch (param.in) {
         case "path":
           pathValues[wire] = text(item);
@@ -54,13 +57,14 @@ export function encodeCall(plan: OperationPlan, params: Readonly<Record<string, 
   return { target, headers, body: encodeBody(plan, fields, wholeBody, headers) };
 }
 
-/** A scalar, list or file fills one name; a model spreads its fields over theirs. */
-function wireEntries(param: ParamPlan, value: unknown): [string, unknown][] {
+/** A scalar, list or file fills one name; a model spreads its fields over theirs (null ones too in JSON). */
+function wireEntries(param: ParamPlan, value: unknown, asText: boolean): [string, unknown][] {
   if (param.fields === undefined) return [[param.wire!, value]];
   const model = value as Record<string, unknown>;
   const entries: [string, unknown][] = [];
   for (const [key, wire] of Object.entries(param.fields)) {
-    if (model[key] !== undefined) entries.push([wire, model[key]]);
+    const field = model[key];
+    if (field !== undefined && !(asText && field === null)) entries.push([wire, field]);
   }
   return entries;
 }

@@ -294,6 +294,41 @@ function namesAsProperties(value: unknown): void {
   });
 }
 
+/**
+ * A schema of a value read from text (a path, a query, a header, a cookie, a form field) without its
+ * `null`: text has no null, so a nullable parameter is sent as its other type or not at all, and a
+ * client told that null is allowed would send the text "null". In place, in the schema and its
+ * items (a list's values are text too); a default of null stays, the value the server uses when
+ * none is sent. A schema that is only null is left as it is. Returns the schema.
+ *
+ * @example withoutNull({ type: ["string", "null"] }) // { type: "string" }
+ */
+export function withoutNull(schema: JsonSchema): JsonSchema {
+  if (Array.isArray(schema.type) && schema.type.includes("null")) {
+    const types = (schema.type as string[]).filter((type) => type !== "null");
+    if (types.length > 0) schema.type = types.length === 1 ? types[0]! : types;
+  }
+  if (Array.isArray(schema.enum) && schema.enum.includes(null) && schema.enum.length > 1) {
+    schema.enum = schema.enum.filter((value) => value !== null);
+  }
+  for (const keyword of ["anyOf", "oneOf"] as const) {
+    const options = schema[keyword];
+    if (!Array.isArray(options)) continue;
+    const kept = (options as JsonSchema[]).filter((option) => option.type !== "null");
+    if (kept.length === 0 || kept.length === options.length) continue;
+    if (kept.length > 1) schema[keyword] = kept;
+    else {
+      // The one option left is the schema: its keywords join the wrapper's (description, default).
+      delete schema[keyword];
+      for (const [key, value] of Object.entries(kept[0]!)) if (!(key in schema)) schema[key] = value;
+    }
+  }
+  if (typeof schema.items === "object" && schema.items !== null && !Array.isArray(schema.items)) {
+    withoutNull(schema.items as JsonSchema);
+  }
+  return schema;
+}
+
 /** Replaces every `$ref` inside a schema, in place; returns the schema. */
 export function rewriteRefs(schema: JsonSchema, replace: (ref: string) => string): JsonSchema {
   visitRefs(schema, (holder) => {

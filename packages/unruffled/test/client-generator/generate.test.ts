@@ -205,6 +205,96 @@ describe("the generated module", () => {
     }
   });
 
+  it('types a nullable value read from text without null, and sends no text "null" for a null given anyway', async () => {
+    const Filter = z.object({
+      kind: z.enum(["a", "b"]).nullish(),
+      note: z.string().nullable().default(null),
+    });
+    const app = createApp({
+      routes: [
+        path("/search", {
+          name: "search",
+          endpoint: endpoint({
+            params: {
+              q: p.Query(z.string().nullable()),
+              filter: p.Query(Filter.nullable()),
+              token: p.Header(z.string().nullish()),
+            },
+            returns: JsonResponse,
+            handler: (_request, values) => new JsonResponse(values),
+          }),
+        }),
+      ],
+    });
+    const generated = generateClient(app);
+    expect(generated).toContain(
+      [
+        "export interface SearchParams {",
+        "  q: string;",
+        "  filter?: {",
+        '    kind?: "a" | "b";',
+        "    note?: string;",
+        "  };",
+        "  token?: string;",
+        "}",
+      ].join("\n"),
+    );
+    const plans = JSON.parse(/JSON\.parse\(`([\s\S]*?)`\)/.exec(generated)![1]!);
+    const server = await startServer(app);
+    try {
+      const client = bindOperations<{ search(params: object): Promise<unknown> }>(plans, {
+        baseUrl: server.url,
+      });
+      // An untyped caller's nulls: left out, as undefined is, never sent as the text "null".
+      expect(await client.search({ q: "x", filter: null, token: null })).toMatchObject({
+        kind: "documented",
+        status: 200,
+        body: { q: "x", filter: { note: null } },
+      });
+      expect(await client.search({ q: "x", filter: { kind: null, note: null } })).toMatchObject({
+        status: 200,
+        body: { q: "x", filter: { note: null } },
+      });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("types a model read from text by the names it reads: a loose object's other keys are not sent, nor typed", () => {
+    const Loose = z.looseObject({ a: z.int() });
+    const Open = z.object({ a: z.int() }).catchall(z.string());
+    const generated = generateClient(
+      createApp({
+        routes: [
+          path("/loose", {
+            name: "loose",
+            endpoint: endpoint({
+              params: { filter: p.Query(Loose), extra: p.Header(Open) },
+              returns: JsonResponse,
+              handler: (_request, values) => new JsonResponse(values),
+            }),
+          }),
+          path("/loose", {
+            name: "loose_body",
+            methods: ["POST"],
+            endpoint: endpoint({
+              params: { body: p.Json(Loose) },
+              returns: JsonResponse,
+              handler: (_request, values) => new JsonResponse(values),
+            }),
+          }),
+        ],
+      }),
+    );
+    expect(generated).toContain(
+      "export interface LooseParams {\n  filter: {\n    a: number;\n  };\n  extra: {\n    a: number;\n  };\n}",
+    );
+    // A JSON body carries every key.
+    expect(generated).toContain(
+      "export interface LooseBodyParams {\n  body: {\n    a: number;\n    [key: string]: unknown;\n  };\n}",
+    );
+  });
+
   it("refuses two routes with one name, naming them", () => {
     const hello = endpoint({ returns: PlainTextResponse, handler: () => new PlainTextResponse("hi") });
     const app = createApp({

@@ -831,6 +831,144 @@ describe("edge cases of the document", () => {
     });
   });
 
+  it("documents a nullable value read from text (path, query, header, cookie, form) without null, which text cannot carry", () => {
+    const app = createApp({
+      routes: [
+        path("/nullable/{id}", {
+          methods: ["POST"],
+          endpoint: endpoint({
+            params: {
+              id: p.Path(z.int().nullable()),
+              q: p.Query(z.string().nullable()),
+              when: p.Query(z.iso.date().nullable(), { default: null }),
+              m: p.Query(
+                z.object({ kind: z.enum(["a", "b"]).nullish(), tags: z.array(z.string().nullable()) }),
+              ),
+              token: p.Header(z.string().nullish()),
+              session: p.Cookie(z.uuid().nullable()),
+              note: p.Form(z.string().nullable()),
+            },
+            returns: JsonResponse,
+            handler: () => new JsonResponse(null),
+          }),
+        }),
+      ],
+    });
+    const post = (app.openapi().paths as any)["/nullable/{id}"].post;
+    expect(post.parameters).toEqual([
+      { name: "id", in: "path", required: true, schema: { type: "integer" } },
+      { name: "q", in: "query", required: true, schema: { type: "string" } },
+      {
+        name: "when",
+        in: "query",
+        required: false,
+        schema: { default: null, type: "string", format: "date" },
+      },
+      { name: "kind", in: "query", required: false, schema: { type: "string", enum: ["a", "b"] } },
+      {
+        name: "tags",
+        in: "query",
+        required: true,
+        schema: { type: "array", items: { type: "string" }, minItems: 1 },
+      },
+      { name: "token", in: "header", required: false, schema: { type: "string" } },
+      { name: "session", in: "cookie", required: true, schema: { type: "string", format: "uuid" } },
+    ]);
+    expect(post.requestBody.content["application/x-www-form-urlencoded"].schema).toEqual({
+      type: "object",
+      properties: { note: { type: "string" } },
+      required: ["note"],
+    });
+  });
+
+  it("documents a required list read from text with at least one item, as the server reads it: none sent is none at all", async () => {
+    const app = createApp({
+      routes: [
+        path("/tags", {
+          endpoint: endpoint({
+            params: {
+              tag: p.Query(z.array(z.string())),
+              size: p.Query(z.array(z.int()).max(3)),
+              more: p.Query(z.array(z.string()).min(2)),
+              optional: p.Query(z.array(z.string()).optional()),
+              defaulted: p.Query(z.array(z.string()), { default: [] }),
+            },
+            returns: JsonResponse,
+            handler: (_request, values) => new JsonResponse(values),
+          }),
+        }),
+      ],
+    });
+    expect(
+      (app.openapi().paths as any)["/tags"].get.parameters.map((parameter: any) => [
+        parameter.name,
+        parameter.required,
+        parameter.schema,
+      ]),
+    ).toEqual([
+      ["tag", true, { type: "array", items: { type: "string" }, minItems: 1 }],
+      ["size", true, { type: "array", items: { type: "integer" }, maxItems: 3, minItems: 1 }],
+      ["more", true, { type: "array", items: { type: "string" }, minItems: 2 }],
+      ["optional", false, { type: "array", items: { type: "string" } }],
+      ["defaulted", false, { default: [], type: "array", items: { type: "string" } }],
+    ]);
+    const form = createApp({
+      routes: [
+        path("/tags", {
+          methods: ["POST"],
+          endpoint: endpoint({
+            params: { labels: p.Form(z.object({ name: z.array(z.string()) })) },
+            returns: JsonResponse,
+            handler: (_request, values) => new JsonResponse(values),
+          }),
+        }),
+        path("/more-tags", {
+          methods: ["POST"],
+          endpoint: endpoint({
+            params: { name: p.Form(z.array(z.string())), note: p.Form(z.string()) },
+            returns: JsonResponse,
+            handler: (_request, values) => new JsonResponse(values),
+          }),
+        }),
+      ],
+    });
+    const formSchema = (target: string) =>
+      (form.openapi().paths as any)[target].post.requestBody.content["application/x-www-form-urlencoded"]
+        .schema;
+    expect([formSchema("/tags").properties.name, formSchema("/more-tags").properties.name]).toEqual([
+      { type: "array", items: { type: "string" }, minItems: 1 },
+      { type: "array", items: { type: "string" }, minItems: 1 },
+    ]);
+    const formAnswer = await testClient(form).post("/more-tags", { form: { note: "x" } });
+    expect(formAnswer.json()).toMatchObject({ detail: [{ loc: ["body", "name"], type: "missing" }] });
+    const response = await testClient(app).get("/tags");
+    expect(response.json()).toMatchObject({
+      detail: [
+        { loc: ["query", "tag"], type: "missing" },
+        { loc: ["query", "size"], type: "missing" },
+        { loc: ["query", "more"], type: "missing" },
+      ],
+    });
+  });
+
+  it("documents an answer model that may be undefined as admitting null, which JSON writes for it", async () => {
+    const app = createApp({
+      routes: [
+        path("/maybe", {
+          endpoint: endpoint({
+            returns: [p.ResponseSpec({ model: z.string().optional() })],
+            handler: () => new JsonResponse(undefined),
+          }),
+        }),
+      ],
+    });
+    expect((app.openapi().paths as any)["/maybe"].get.responses["200"].content).toEqual(
+      jsonBody({ anyOf: [{ type: "string" }, { type: "null" }] }),
+    );
+    const response = await testClient(app).get("/maybe");
+    expect([response.status, response.text]).toEqual([200, "null"]);
+  });
+
   it("keeps a strict model closed and leaves other models open", () => {
     const Strict = z.strictObject({ a: z.string() });
     const app = createApp({

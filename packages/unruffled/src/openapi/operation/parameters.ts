@@ -1,6 +1,6 @@
 import type { EndpointDescription, ParamDescription, WireField } from "../../route/description.ts";
-import type { SchemaConverter } from "../schema-converter.ts";
-import type { ExampleObject, ParameterLocation, ParameterObject } from "../types.ts";
+import { type SchemaConverter, withoutNull } from "../schema-converter.ts";
+import type { ExampleObject, JsonSchema, ParameterLocation, ParameterObject } from "../types.ts";
 
 const PARAMETER_LOCATIONS: readonly ParameterLocation[] = ["path", "query", "header", "cookie"];
 
@@ -31,12 +31,13 @@ function toOpenApiParameter(
   field: WireField,
   schemas: SchemaConverter,
 ): ParameterObject {
-  const schema = schemas.convert(field.schema);
+  const required = param.required && field.required;
+  const schema = textListItems(withoutNull(schemas.convert(field.schema)), field, required);
   const parameter: ParameterObject = {
     name: field.documentedName,
     in: location,
     // OpenAPI requires `required: true` on every path parameter.
-    required: location === "path" || (param.required && field.required),
+    required: location === "path" || required,
     schema,
   };
   // Readers show these from the Parameter object, not from its schema.
@@ -46,6 +47,19 @@ function toOpenApiParameter(
     parameter.examples = examplesMap(schema.examples);
   }
   return parameter;
+}
+
+/**
+ * A required list read from text holds at least one item: an empty list is no name on the wire, which
+ * the server reads as a missing value (a 422). In place; returns the schema.
+ *
+ * @example textListItems({ type: "array", items: { type: "string" } }, tagField, true).minItems // 1
+ */
+export function textListItems(schema: JsonSchema, field: WireField, required: boolean): JsonSchema {
+  if (field.list && required && schema.type === "array" && !((schema.minItems as number) >= 1)) {
+    schema.minItems = 1;
+  }
+  return schema;
 }
 
 /** `[42, 7]` → `{ example1: { value: 42 }, example2: { value: 7 } }`, the map OpenAPI expects here. */

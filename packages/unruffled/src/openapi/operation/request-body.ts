@@ -1,6 +1,7 @@
 import type { BodyFormat, EndpointDescription, ParamDescription } from "../../route/description.ts";
-import type { SchemaConverter } from "../schema-converter.ts";
+import { type SchemaConverter, withoutNull } from "../schema-converter.ts";
 import type { JsonSchema, RequestBodyObject } from "../types.ts";
+import { textListItems } from "./parameters.ts";
 
 const MEDIA_TYPES: Record<BodyFormat, string> = {
   json: "application/json",
@@ -26,23 +27,40 @@ export function toOpenApiRequestBody(
   if (format === undefined) return undefined;
   const params = description.byLocation.body;
   const single = params.length === 1 ? params[0]! : undefined;
+  // A form's fields are text, which has no null; JSON carries null.
+  const asSent = format === "json" ? (schema: JsonSchema) => schema : withoutNull;
   if (single !== undefined && readsAsItself(single)) {
-    return {
-      required: single.required,
-      content: { [MEDIA_TYPES[format]]: { schema: schemas.convert(single.schema) } },
-    };
+    const schema = schemas.convert(single.schema);
+    if (format !== "json") {
+      fieldsWithoutNull(schema);
+      const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
+      for (const field of single.fields) {
+        const property = properties[field.wireName];
+        if (property !== undefined) textListItems(property, field, single.required && field.required);
+      }
+    }
+    return { required: single.required, content: { [MEDIA_TYPES[format]]: { schema } } };
   }
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
   for (const param of params) {
     for (const field of param.fields) {
-      properties[field.wireName] = schemas.convert(field.schema);
-      if (param.required && field.required) required.push(field.wireName);
+      const needed = param.required && field.required;
+      const schema = asSent(schemas.convert(field.schema));
+      properties[field.wireName] = format === "json" ? schema : textListItems(schema, field, needed);
+      if (needed) required.push(field.wireName);
     }
   }
   const schema: JsonSchema = { type: "object", properties };
   if (required.length > 0) schema.required = required;
   return { required: required.length > 0, content: { [MEDIA_TYPES[format]]: { schema } } };
+}
+
+/** `withoutNull` on each property of a model written inline (a named one is a component: left as it is). */
+export function fieldsWithoutNull(schema: JsonSchema): JsonSchema {
+  const properties = schema.properties as Record<string, JsonSchema> | undefined;
+  if (properties !== undefined) for (const property of Object.values(properties)) withoutNull(property);
+  return schema;
 }
 
 /** A model is its body's schema when it takes the whole body, or when no field is renamed on the wire. */

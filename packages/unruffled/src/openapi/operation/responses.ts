@@ -64,11 +64,27 @@ export function toOpenApiResponse(spec: ResponseSpec, schemas: SchemaConverter):
   };
   if (spec.headers) response.headers = headersOf(spec.headers);
   // The declarations bind models by Zod's core type (cheap to check); every model is a classic schema.
-  const schema = schemas.convert(spec.model as z.ZodType);
+  const model = spec.model as z.ZodType;
+  const schema = schemas.convert(model);
   response.content = {
-    [spec.contentType]: { schema: spec.contentType === EVENT_STREAM ? eventSchema(schema) : schema },
+    [spec.contentType]: {
+      schema: spec.contentType === EVENT_STREAM ? eventSchema(schema) : undefinedAsNull(model, schema),
+    },
   };
   return response;
+}
+
+const RESTRICTING = ["type", "$ref", "anyOf", "oneOf", "allOf", "const", "enum", "not"];
+
+/** A model that may give undefined (`.optional()`) is written `null` in JSON: its document says so. */
+function undefinedAsNull(model: z.ZodType, schema: JsonSchema): JsonSchema {
+  if (model._zod.optout !== "optional") return schema;
+  // A schema that restricts nothing (z.unknown(), z.any()) admits null already.
+  if (!RESTRICTING.some((keyword) => keyword in schema)) return schema;
+  const types = Array.isArray(schema.type) ? schema.type : [schema.type];
+  const options = Array.isArray(schema.anyOf) ? (schema.anyOf as JsonSchema[]) : [];
+  if (types.includes("null") || options.some((option) => option.type === "null")) return schema;
+  return { anyOf: [schema, { type: "null" }] };
 }
 
 /** OpenAPI requires a description; the reason phrase says at least what the status means. */

@@ -30,7 +30,7 @@ type Def = {
 
 const WRAPPERS = new Set(["optional", "nullable", "default", "prefault", "readonly", "catch", "nonoptional"]);
 
-// What to declare instead of each type JSON has no value for.
+// What to declare instead of each type JSON has no value for: read after "declare".
 const INSTEAD: Record<string, Record<JsonSide, string>> = {
   bigint: {
     request: "z.int(), or z.coerce.bigint() to read a number or a string as a BigInt",
@@ -38,9 +38,12 @@ const INSTEAD: Record<string, Record<JsonSide, string>> = {
   },
   set: { request: "z.array()", answer: "z.array() (a Set is written as {})" },
   map: { request: "z.record()", answer: "z.record() (a Map is written as {})" },
-  symbol: { request: "leave it out of the model", answer: "leave it out of the model" },
-  function: { request: "leave it out of the model", answer: "leave it out of the model" },
-  promise: { request: "leave it out of the model", answer: "await it in the handler" },
+  symbol: { request: "the model without it", answer: "the model without it" },
+  function: { request: "the model without it", answer: "the model without it" },
+  promise: {
+    request: "the model without it",
+    answer: "the promised value's schema, and await it in the handler",
+  },
 };
 
 /**

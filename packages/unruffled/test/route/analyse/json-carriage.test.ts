@@ -138,6 +138,39 @@ describe("a route whose JSON cannot carry its model", () => {
     );
   });
 
+  it("says what to declare instead of a function, a symbol or a promise, in a sentence that reads", () => {
+    const answering = (model: z.ZodType) =>
+      buildError(() =>
+        endpoint({ returns: [p.ResponseSpec({ model })], handler: () => JsonResponse.unchecked({}) }),
+      );
+    const reading = (model: z.ZodObject) =>
+      buildError(() =>
+        endpoint({
+          params: { body: p.Json(model) },
+          returns: JsonResponse,
+          handler: () => new JsonResponse(null),
+        }),
+      );
+    const answer = 'endpoint "probe" (POST /probe): the model of its 200 answer cannot be written as JSON: ';
+    const request =
+      'endpoint "probe" (POST /probe), parameter "body" cannot be read from a JSON body: its field "x" is a ';
+    expect(
+      [
+        answering(z.object({ x: z.function() })),
+        answering(z.object({ x: z.symbol() })),
+        answering(z.object({ x: z.promise(z.int()) })),
+        reading(z.object({ x: z.function() })),
+        reading(z.object({ x: z.promise(z.int()) })),
+      ].map((error) => (error as Error).message),
+    ).toEqual([
+      `${answer}the field "x" is a function; declare the model without it.`,
+      `${answer}the field "x" is a symbol; declare the model without it.`,
+      `${answer}the field "x" is a promise; declare the promised value's schema, and await it in the handler.`,
+      `${request}function, which JSON has no value for (every request would get a 422); declare the model without it.`,
+      `${request}promise, which JSON has no value for (every request would get a 422); declare the model without it.`,
+    ]);
+  });
+
   it("is refused when built: a WebSocket's messages, which are JSON text too", () => {
     const declare = (inbound: z.ZodType, outbound: z.ZodType) => () => {
       try {
