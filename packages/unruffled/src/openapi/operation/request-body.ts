@@ -63,8 +63,9 @@ export function fieldsWithoutNull(schema: JsonSchema): JsonSchema {
   return schema;
 }
 
-/** A model is its body's schema when it takes the whole body, or when no field is renamed on the wire. */
+/** A value is its body's schema when it takes the whole body; a model also when no field is renamed on the wire. */
 function readsAsItself(param: ParamDescription): boolean {
+  if (param.wholeBody) return true;
   if (param.shape !== "model") return false;
   return param.wholeBody || param.fields.every((field) => field.wireName === field.key);
 }

@@ -7,6 +7,17 @@ import { QueryReader } from "../wire/query-reader.ts";
 import { bodyFormatOf } from "./body-format.ts";
 import { buildDependencyGraph } from "./dependency-graph.ts";
 import { describeReturns } from "./describe-returns.ts";
+import { typeName } from "./schema-shape.ts";
+
+// How the refusal of a whole-body value beside another JSON parameter names the value.
+const WHOLE_VALUES: Record<string, string> = {
+  union: "a union of models",
+  record: "a record",
+  intersection: "an intersection",
+  lazy: "a recursive schema",
+  unknown: "z.unknown()",
+  any: "z.any()",
+};
 
 export interface AnalyseOptions {
   /** The route's full path, with its `{name}` placeholders. */
@@ -59,6 +70,13 @@ export function analyseEndpoint(endpoint: EndpointDefinition, options: AnalyseOp
   // A JSON model alone in the body is validated on the body itself (its errors then point at
   // `body`, and strict or loose objects keep their meaning), unless aliases rename its fields.
   const jsonParams = byLocation.body.filter((param) => param.marker === "json");
+  const whole = jsonParams.find((param) => param.wholeBody);
+  if (whole !== undefined && jsonParams.length > 1) {
+    const other = jsonParams.find((param) => param !== whole)!;
+    throw new ValueError(
+      `${label}, parameter "${whole.name}" is a JSON value with no fixed fields (${WHOLE_VALUES[typeName(whole.schema)] ?? typeName(whole.schema)}), which is the whole body: it cannot share the body with parameter "${other.name}". Declare one z.object model that holds both.`,
+    );
+  }
   const only = jsonParams.length === 1 ? jsonParams[0]! : undefined;
   if (only?.shape === "model" && only.fields.every((field) => field.wireName === field.key))
     only.wholeBody = true;

@@ -19,6 +19,8 @@ import {
 
 const SUPPORTED =
   "supported types are string, number, int, boolean, date, enum, literal, arrays of those, z.object models, and files (p.File)";
+const SUPPORTED_IN_JSON =
+  "a JSON body takes strings, numbers, booleans, dates, enums, literals, null, tuples, arrays, z.object models, unions, records, intersections and z.unknown()";
 
 const LOCATION_OF: Record<MarkerKind, Location> = {
   path: "path",
@@ -92,6 +94,10 @@ function detectSource(
   if (shape.kind === "model") return "json";
   if (shape.kind === "scalar") return placeholders.has(name) ? "path" : "query";
   if (shape.kind === "list") return "query";
+  // A union of models, a record or an intersection is an object too: the JSON body, as a model is.
+  const asJson = shapeOf(schema, false);
+  if (asJson.kind === "scalar" && asJson.whole && !["unknown", "any"].includes(typeName(schema)))
+    return "json";
   return undefined;
 }
 
@@ -108,7 +114,8 @@ function describeMarked(
   const fromStrings = kind !== "json";
   const shape: SchemaShape = shapeOf(declaredSchema, fromStrings);
   if (shape.kind === "unsupported") {
-    throw new ValueError(`${where} has an unsupported type ${shape.typeName} for ${marker}; ${SUPPORTED}.`);
+    const supported = kind === "json" ? SUPPORTED_IN_JSON : SUPPORTED;
+    throw new ValueError(`${where} has an unsupported type ${shape.typeName} for ${marker}; ${supported}.`);
   }
   const notCarried = kind === "json" ? notCarriedByJson(declaredSchema, "request") : undefined;
   if (notCarried !== undefined) {
@@ -174,7 +181,8 @@ function describeMarked(
       (shape.kind !== "model" || kind === "json" || fields.some((f) => f.required)),
     fields,
     options: fieldOptions,
-    wholeBody: false,
+    // A union of models, a record, any value: no fields to pick from the body, which it is whole.
+    wholeBody: shape.kind === "scalar" && shape.whole === true,
     fileSizeLimit: undefined,
     // JSON has no dates: those of a JSON body arrive as ISO strings, read into Dates before validation.
     readDates: kind === "json" ? dateReaderOf(schema) : undefined,

@@ -6,7 +6,7 @@ import { type Coercer, coerceTowards, toBoolean, toDate, toNumber } from "../wir
  * read one by one. Worked out once, when a route is built.
  */
 export type SchemaShape =
-  | { kind: "scalar"; coerce: Coercer | undefined }
+  | { kind: "scalar"; coerce: Coercer | undefined; whole?: true }
   | { kind: "list"; coerce: Coercer | undefined }
   | { kind: "model"; fields: ModelField[] }
   | { kind: "unsupported"; typeName: string };
@@ -99,12 +99,44 @@ export function shapeOf(schema: z.ZodType, fromStrings: boolean): SchemaShape {
     }
     return { kind: "model", fields };
   }
+  if (!fromStrings) return jsonValueShape(base, type);
   if (type === "union" && def(base).options!.some((option) => typeName(option) === "object")) {
     return { kind: "unsupported", typeName: "union of models" };
   }
-  const scalar = scalarShape(base);
-  if (!scalar) return { kind: "unsupported", typeName: type };
-  return fromStrings ? scalar : { kind: "scalar", coerce: undefined };
+  return scalarShape(base) ?? { kind: "unsupported", typeName: type };
+}
+
+// Values JSON carries that a JSON parameter reads from its own key, as it reads a string.
+const KEYED_JSON_VALUES = new Set([
+  "string",
+  "number",
+  "boolean",
+  "date",
+  "enum",
+  "literal",
+  "null",
+  "tuple",
+  "template_literal",
+]);
+// Values that may be a JSON object of no fixed fields: read from the whole body, as FastAPI reads a
+// body of `Union[Cat, Dog]`, `Dict[str, float]` or `Any`.
+const OBJECT_LIKE = new Set(["object", "record", "intersection", "lazy", "unknown", "any"]);
+
+/**
+ * A JSON parameter's value that is no model and no list: one the parameter reads from its own key
+ * (a string, a tuple, a union of those), or one that may be an object with no fixed fields (a union
+ * of models, a record, an intersection, a recursive schema, any value), which is the whole body.
+ */
+function jsonValueShape(base: z.ZodType, type: string): SchemaShape {
+  if (mayBeObject(base)) return { kind: "scalar", coerce: undefined, whole: true };
+  if (type === "union" || KEYED_JSON_VALUES.has(type)) return { kind: "scalar", coerce: undefined };
+  return { kind: "unsupported", typeName: type };
+}
+
+function mayBeObject(schema: z.ZodType): boolean {
+  const base = unwrap(schema);
+  const type = def(base).type;
+  return OBJECT_LIKE.has(type) || (type === "union" && def(base).options!.some(mayBeObject));
 }
 
 function scalarShape(schema: z.ZodType): { kind: "scalar"; coerce: Coercer | undefined } | undefined {

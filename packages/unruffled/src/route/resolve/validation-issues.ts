@@ -40,6 +40,7 @@ export function toValidationIssues(
 
 /** Where a parameter's issue points: its source and wire name, then the path inside the value. */
 function locOf(param: ParamDescription, rest: (string | number)[]): (string | number)[] {
+  if (param.wholeBody && param.shape !== "model") return [param.location, ...rest];
   if (param.shape !== "model") return [param.location, param.fields[0]!.wireName, ...rest];
   if (rest.length === 0) return [param.location];
   const [key, ...deeper] = rest;

@@ -118,6 +118,88 @@ describe("JSON bodies", () => {
   });
 });
 
+describe("JSON values with no fixed fields: the whole body, as FastAPI reads Union[Cat, Dog] or Dict[str, float]", () => {
+  const Pet = z.discriminatedUnion("kind", [
+    z.object({ kind: z.literal("cat"), lives: z.int(), born: z.date() }),
+    z.object({ kind: z.literal("dog"), good: z.boolean() }),
+  ]);
+  const post = (
+    server: { fetch: (path: string, init: RequestInit) => Promise<Response> },
+    path: string,
+    body: unknown,
+  ) => jsonOf(server.fetch(path, { method: "POST", headers: JSON_HEADERS, body: JSON.stringify(body) }));
+
+  it("reads a union of models from the whole body, dates as ISO strings, issues at the body's own paths", async () => {
+    const server = await serveEndpoint("/pets", echo({ pet: p.Json(Pet) }), ["POST"]);
+    expect(await post(server, "/pets", { kind: "cat", lives: 9, born: "2020-01-02T00:00:00Z" })).toEqual({
+      status: 200,
+      body: { pet: { kind: "cat", lives: 9, born: "2020-01-02T00:00:00.000Z" } },
+    });
+    expect(await post(server, "/pets", { kind: "dog", good: "yes" })).toEqual({
+      status: 422,
+      body: {
+        detail: [
+          {
+            loc: ["body", "good"],
+            msg: "Invalid input: expected boolean, received string",
+            type: "invalid_type",
+            input: "yes",
+          },
+        ],
+      },
+    });
+  });
+
+  it("reads a record, an intersection and any value from the whole body", async () => {
+    const prices = await serveEndpoint(
+      "/prices",
+      echo({ prices: p.Json(z.record(z.string(), z.number())) }),
+      ["POST"],
+    );
+    expect(await post(prices, "/prices", { tea: 2.5, cake: 3 })).toEqual({
+      status: 200,
+      body: { prices: { tea: 2.5, cake: 3 } },
+    });
+    const both = z.intersection(z.object({ a: z.int() }), z.object({ b: z.string() }));
+    const merged = await serveEndpoint("/both", echo({ both: p.Json(both) }), ["POST"]);
+    expect(await post(merged, "/both", { a: 1, b: "x" })).toEqual({
+      status: 200,
+      body: { both: { a: 1, b: "x" } },
+    });
+    const anything = await serveEndpoint("/any", echo({ value: p.Json(z.unknown()) }), ["POST"]);
+    expect(await post(anything, "/any", [1, { x: null }])).toEqual({
+      status: 200,
+      body: { value: [1, { x: null }] },
+    });
+  });
+
+  it("takes a bare union of models as the JSON body, as it takes a bare model", async () => {
+    const server = await serveEndpoint("/pets", echo({ pet: Pet }), ["POST"]);
+    expect(await post(server, "/pets", { kind: "dog", good: true })).toEqual({
+      status: 200,
+      body: { pet: { kind: "dog", good: true } },
+    });
+  });
+
+  it("reads a tuple from its own key, as it reads a list", async () => {
+    const server = await serveEndpoint("/pair", echo({ pair: p.Json(z.tuple([z.int(), z.string()])) }), [
+      "POST",
+    ]);
+    expect(await post(server, "/pair", { pair: [1, "a"] })).toEqual({
+      status: 200,
+      body: { pair: [1, "a"] },
+    });
+  });
+
+  it("refuses, when the route is built, such a value beside another JSON parameter", async () => {
+    await expect(
+      serveEndpoint("/pets", echo({ pet: p.Json(Pet), note: p.Json(z.string()) }), ["POST"]),
+    ).rejects.toThrow(
+      'endpoint "post_pets" (POST /pets), parameter "pet" is a JSON value with no fixed fields (a union of models), which is the whole body: it cannot share the body with parameter "note". Declare one z.object model that holds both.',
+    );
+  });
+});
+
 describe("deeply nested JSON", () => {
   // Regression: 10,000 levels of "[" parsed fine, then the 422 that echoed the value overflowed the
   // stack in JSON.stringify and the client got a 500.
