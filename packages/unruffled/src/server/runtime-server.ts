@@ -2,6 +2,7 @@ import type { AddressInfo } from "node:net";
 import { bunRoutes, type FixedRoutesTarget } from "./bun-routes.ts";
 import { type BunLimits, serveOnBun } from "./bun-server.ts";
 import { bunUpgrades, bunWebSocketHandlers, type WebSocketServing } from "./bun-websockets.ts";
+import { errorBodyIn } from "./client-errors.ts";
 import { serveOnDeno } from "./deno-server.ts";
 import { endStream, type StreamsInFlight, webHandler, webResponseOf } from "./fetch-adapter.ts";
 import type { NativeServer } from "./native-server.ts";
@@ -44,6 +45,8 @@ export interface ServedApp extends FixedRoutesTarget {
    * the `ws` package, on Bun through `Bun.serve`'s own WebSockets; Deno.serve has neither.
    */
   readonly websocketUpgrades: WebSocketServing | undefined;
+  /** Whether its error answers are problem details (`ERRORS.format`), for the 408 Deno's server lacks. */
+  readonly exceptionHandlers: { readonly problems: boolean };
 }
 
 /**
@@ -80,7 +83,15 @@ export async function serve(app: ServedApp, options: ListenOptions = {}): Promis
       routes: bunRoutes(app, inFlight, handler),
       ...(upgrades === undefined ? {} : { websocket: bunWebSocketHandlers(upgrades.maxPayload) }),
     });
-  } else native = serveOnDeno(webHandler(app, inFlight), inFlight, { port, hostname });
+  } else {
+    // Deno.serve has no timeout for a request's body: the fetch handler holds a body the app reads to
+    // request_timeout itself (its head, Deno's server reads before the app sees anything).
+    inFlight.bodyDeadline = {
+      timeout: app.limits.request_timeout,
+      errorBody: errorBodyIn(app.exceptionHandlers.problems),
+    };
+    native = serveOnDeno(webHandler(app, inFlight), inFlight, { port, hostname });
+  }
   let closing: Promise<void> | undefined;
   return {
     runtime,

@@ -1,6 +1,7 @@
 import { PayloadTooLargeError } from "../errors.ts";
 import {
   type BodySource,
+  ClientAbortedError,
   rethrowWebBodyFailure,
   type TextCallback,
   WebBodySource,
@@ -34,10 +35,21 @@ export class WebRequestBody implements BodySource {
   private held = false;
   private heldText: string | undefined;
   private heldError: unknown;
+  // The request's deadline (`performance.now()` at its arrival plus `request_timeout`), on a server
+  // that holds bodies to it (Deno's); the timer runs only while a read is pending.
+  private readonly dueAt: number | undefined;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private late = false;
+  // Fails the pending read once the deadline passed (the runtime's own read goes on unseen).
+  private failPending: ((error: Error) => void) | undefined;
+  private readingStream: Readable | undefined;
+  /** Told once, when the deadline passes before the body is in: the server answers 408. */
+  onLate: (() => void) | undefined;
 
-  constructor(request: Request, headers: Headers) {
+  constructor(request: Request, headers: Headers, dueAt?: number) {
     this.request = request;
     this.headers = headers;
+    this.dueAt = dueAt;
   }
 
   /** The `Content-Length` the client announced, if any. */
@@ -53,7 +65,14 @@ export class WebRequestBody implements BodySource {
     return this.refused || (this.streamed?.abandoned ?? false);
   }
 
-  async read(limit: number): Promise<Buffer> {
+  read(limit: number): Promise<Buffer> {
+    if (this.dueAt === undefined) return this.readNow(limit);
+    // Through the stream's reader, not arrayBuffer(): a late body's read is then cancelled, which
+    // arrayBuffer() does not allow (it would stay pending until the client leaves).
+    return this.beforeDeadline(this.held ? this.readNow(limit) : this.stream().read(limit));
+  }
+
+  private async readNow(limit: number): Promise<Buffer> {
     if (this.held) return Buffer.from(await this.heldOutcome(), "utf8");
     const length = this.length;
     if (length === undefined || !(length <= limit)) return this.stream().read(limit);
@@ -121,7 +140,68 @@ export class WebRequestBody implements BodySource {
   }
 
   readable(): Readable {
-    return this.stream().readable();
+    const readable = this.stream().readable();
+    if (this.dueAt === undefined) return readable;
+    if (this.late) readable.destroy(new ClientAbortedError());
+    else {
+      this.readingStream = readable;
+      this.arm();
+      readable.once("end", () => this.disarm()).once("close", () => this.disarm());
+    }
+    return readable;
+  }
+
+  /**
+   * Whether the deadline is still ahead; from now on it no longer counts (the app answered): false
+   * once it passed, when the server answered 408 instead.
+   */
+  answeredInTime(): boolean {
+    this.disarm();
+    return !this.late;
+  }
+
+  /** `reading`, failed as a client gone if the body is not in by the deadline (the runtime's read is left to end). */
+  private beforeDeadline<T>(reading: Promise<T>): Promise<T> {
+    if (this.late) {
+      reading.catch(() => {});
+      return Promise.reject(new ClientAbortedError());
+    }
+    this.arm();
+    return new Promise<T>((resolve, reject) => {
+      this.failPending = reject;
+      reading.then(
+        (value) => {
+          this.disarm();
+          resolve(value);
+        },
+        (error: unknown) => {
+          this.disarm();
+          reject(error);
+        },
+      );
+    });
+  }
+
+  private arm(): void {
+    if (this.timer !== undefined) return;
+    this.timer = setTimeout(() => this.passDeadline(), Math.max(0, this.dueAt! - performance.now()));
+  }
+
+  private disarm(): void {
+    if (this.timer === undefined) return;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  // As on Node, where the 408 destroys the connection under a pending read: the read fails with the
+  // client gone.
+  private passDeadline(): void {
+    this.timer = undefined;
+    this.late = true;
+    this.onLate?.();
+    this.failPending?.(new ClientAbortedError());
+    this.readingStream?.destroy(new ClientAbortedError());
+    this.streamed?.abandon();
   }
 
   abandon(): void {
