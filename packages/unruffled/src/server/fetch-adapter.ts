@@ -6,12 +6,12 @@ import { targetOf, type UrlSource } from "../http/request-target.ts";
 import { type HttpResponse, statusHasNoBody } from "../http/response.ts";
 import { asksForUpgrade } from "../http/upgrade-request.ts";
 import { Readable } from "../node-builtins.ts";
-import { type ErrorBodyOf, LATE_REQUEST } from "./client-errors.ts";
+import { LATE_REQUEST } from "./client-errors.ts";
 import { type NodeBindings, nodeBindingsOf } from "./node-host.ts";
 import { currentRuntime } from "./runtime.ts";
 import { type BodyOutcome, webStreamOf } from "./web-body.ts";
 import { type PeerOf, WebClient } from "./web-client.ts";
-import { WebRequestBody } from "./web-request-body.ts";
+import { type BodyDeadlines, WebRequestBody } from "./web-request-body.ts";
 
 /** What the fetch adapter needs of the app: its requests, and its answers. */
 export interface FetchTarget {
@@ -42,13 +42,7 @@ export interface StreamsInFlight {
    * On a server that has no timeout of its own for a request's body (`Deno.serve`): the app's
    * `request_timeout`, by which a body it reads must be in, else 408 in its error format.
    */
-  bodyDeadline?: BodyDeadline;
-}
-
-/** The app's `request_timeout`, and how it words the 408 (see StreamsInFlight.bodyDeadline). */
-export interface BodyDeadline {
-  readonly timeout: number;
-  readonly errorBody: ErrorBodyOf;
+  bodyDeadline?: BodyDeadlines;
 }
 
 /**
@@ -112,7 +106,7 @@ export function webHandler(
     const timed =
       deadline === undefined || method === "GET" || method === "HEAD"
         ? undefined
-        : new WebRequestBody(webRequest, webRequest.headers, performance.now() + deadline.timeout);
+        : new WebRequestBody(webRequest, webRequest.headers, deadline, performance.now() + deadline.timeout);
     const request = requestOf(app, inFlight, webRequest, method, targetOf(webRequest.url), client, timed);
     // What Node hands its `upgrade` listener: an Upgrade header with the Connection that asks for it.
     if (upgrade !== undefined && asksForUpgrade(request)) {
@@ -155,7 +149,7 @@ function answerByDeadline(
   return new Promise<Response>((resolve, reject) => {
     body.onLate = () => {
       client.cancel();
-      resolve(lateAnswer(inFlight.bodyDeadline!, request));
+      resolve(lateAnswer(inFlight.bodyDeadline!, request, body));
     };
     response.then((ready) => {
       try {
@@ -173,15 +167,16 @@ function answerByDeadline(
 
 /**
  * The 408 to a body late past `request_timeout`, worded as Node's server words it, with the
- * request's id and `Connection: close`. `Deno.serve` gives no way to close the connection itself:
- * it stays open until the client closes it (as a client told `Connection: close` does).
+ * request's id and one `Connection: close` (`Deno.serve` adds its own while the body's read is
+ * pending, and not once it was cancelled). `Deno.serve` gives no way to close the connection: it
+ * stays open until the client closes it (as a client told `Connection: close` does).
  */
-function lateAnswer(deadline: BodyDeadline, request: HttpRequest): Response {
-  const { contentType, body } = deadline.errorBody(408, LATE_REQUEST, request.id);
+function lateAnswer(deadlines: BodyDeadlines, request: HttpRequest, late: WebRequestBody): Response {
+  const { contentType, body } = deadlines.errorBody(408, LATE_REQUEST, request.id);
   const response = new Response(body, { status: 408 });
   response.headers.set("content-type", contentType);
   response.headers.set("x-request-id", request.id);
-  response.headers.set("connection", "close");
+  if (late.cancelledLate) response.headers.set("connection", "close");
   return response;
 }
 

@@ -109,6 +109,17 @@ describe.each(["node", "deno"] as const satisfies readonly RuntimeName[])("on %s
     exchange.socket.destroy();
   });
 
+  it("answers a chunked JSON body (no Content-Length) that stalls past request_timeout with 408", {
+    timeout: 2 * LONG,
+  }, async () => {
+    const exchange = await openRaw(served.port);
+    await exchange.write(
+      'POST /json HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n8\r\n{"name":\r\n',
+    );
+    expectLateAnswer(await answerOn(exchange), { detail: LATE });
+    exchange.socket.destroy();
+  });
+
   it("answers a multipart upload that stalls past request_timeout with 408", {
     timeout: 2 * LONG,
   }, async () => {
