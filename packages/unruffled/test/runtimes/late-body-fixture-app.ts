@@ -12,6 +12,8 @@ const errors: string[] = [];
 /** Reads of the raw body (`request.body()`) that have not ended yet, and how the ended ones ended. */
 let pendingReads = 0;
 const readOutcomes: string[] = [];
+/** Requests of `/raw` whose `request.signal` aborted. */
+let signalsAborted = 0;
 
 const Person = z.object({ name: z.string() });
 
@@ -30,6 +32,7 @@ const upload = endpoint({
 const raw = endpoint({
   returns: JsonResponse,
   handler: async (request) => {
+    request.signal.addEventListener("abort", () => signalsAborted++, { once: true });
     pendingReads++;
     try {
       const bytes = await request.body();
@@ -60,6 +63,7 @@ const state = endpoint({
       errors,
       pendingReads,
       readOutcomes,
+      signalsAborted,
       timers: process.getActiveResourcesInfo().filter((kind) => kind === "Timeout").length,
     }),
 });

@@ -22,6 +22,7 @@ interface ServerState {
   errors: string[];
   pendingReads: number;
   readOutcomes: string[];
+  signalsAborted: number;
   timers: number;
 }
 
@@ -128,14 +129,16 @@ describe.each(["node", "deno"] as const satisfies readonly RuntimeName[])("on %s
     exchange.socket.destroy();
   });
 
-  it("ends a handler's own pending read of the body (request.body()) when it answers 408", {
+  it("ends a handler's own pending read of the body (request.body()) and aborts request.signal when it answers 408", {
     timeout: 2 * LONG,
   }, async () => {
+    const { signalsAborted } = await state();
     const exchange = await stall(served.port, "/raw", "application/octet-stream", "half of it");
     expectLateAnswer(await answerOn(exchange), { detail: LATE });
     // The read ended while the client is still connected: the timeout ended it, not the client leaving.
     await expect.poll(async () => (await state()).pendingReads, { timeout: LONG }).toBe(0);
     expect((await state()).readOutcomes.at(-1)).toBe("ClientAbortedError");
+    await expect.poll(async () => (await state()).signalsAborted, { timeout: LONG }).toBe(signalsAborted + 1);
     exchange.socket.destroy();
   });
 
