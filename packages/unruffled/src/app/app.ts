@@ -21,7 +21,7 @@ import { checkOpenApiSettings } from "../openapi/check-settings.ts";
 import { docsRoutes } from "../openapi/docs-pages/routes.ts";
 import { generateOpenApi } from "../openapi/generate.ts";
 import type { OpenApiDocument } from "../openapi/types.ts";
-import { ABOUT_BLANK, errorFormat, PROBLEM_JSON, statusTitle } from "../problem/problem-details.ts";
+import { errorFormat } from "../problem/problem-details.ts";
 import type { PubSub } from "../pubsub/pubsub.ts";
 import { rateLimitCompiler } from "../rate-limit/compile.ts";
 import { memoryStore } from "../rate-limit/memory-store.ts";
@@ -31,6 +31,7 @@ import type { RateLimitStore } from "../rate-limit/store.ts";
 import { type BuiltRoute, buildRoutes } from "../route/analyse/build-routes.ts";
 import { type DependencyOverride, type Overrides, overridesOf } from "../route/declare/overrides.ts";
 import type { RouteDefinition, RouteDependency } from "../route/declare/path.ts";
+import { errorBodyIn } from "../server/client-errors.ts";
 import { type FetchHandler, fetchHandler } from "../server/fetch-adapter.ts";
 import {
   type CloseOptions,
@@ -234,19 +235,7 @@ export class App {
       bodyLimits: this.bodyLimits,
       limits: this.limits,
       proxies,
-      errorBody: (status, detail, id) =>
-        this.exceptionHandlers.problems
-          ? {
-              contentType: PROBLEM_JSON,
-              body: JSON.stringify({
-                type: ABOUT_BLANK,
-                title: statusTitle(status),
-                status,
-                detail,
-                instance: id,
-              }),
-            }
-          : { contentType: "application/json", body: JSON.stringify({ detail }) },
+      errorBody: errorBodyIn(this.exceptionHandlers.problems),
     });
     this.nodeHandler = this.node.handler;
     this.clientErrorHandler = this.node.clientErrorHandler;

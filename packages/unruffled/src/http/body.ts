@@ -182,8 +182,9 @@ export class WebBodySource implements BodySource {
   readonly length: number | undefined;
   abandoned = false;
   private readonly stream: ReadableStream<Uint8Array> | null;
-  // The Node stream readable() made of the body, once asked for.
+  // The Node stream readable() made of the body, once asked for; or the reader read() holds.
   private reading: Readable | undefined;
+  private reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
 
   constructor(stream: ReadableStream<Uint8Array> | null, contentLength: string | null) {
     this.stream = stream;
@@ -197,6 +198,7 @@ export class WebBodySource implements BodySource {
     }
     if (!this.stream) return EMPTY;
     const reader = this.stream.getReader();
+    this.reader = reader;
     const chunks: Uint8Array[] = [];
     let size = 0;
     for (;;) {
@@ -221,8 +223,10 @@ export class WebBodySource implements BodySource {
 
   abandon(): void {
     this.abandoned = true;
-    // A stream read through readable() is locked to its reader: destroying the Readable cancels it.
+    // A stream read through readable() or read() is locked to its reader: destroying the Readable,
+    // or cancelling the reader, cancels it (a pending read then sees the end).
     if (this.reading !== undefined) this.reading.destroy();
+    else if (this.reader !== undefined) this.reader.cancel().catch(() => {});
     else this.stream?.cancel().catch(() => {});
   }
 }

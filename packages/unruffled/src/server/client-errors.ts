@@ -1,5 +1,6 @@
 import type { Socket } from "node:net";
 import { STATUS_CODES } from "../node-builtins.ts";
+import { ABOUT_BLANK, PROBLEM_JSON, statusTitle } from "../problem/problem-details.ts";
 
 /** The body of an answer in the app's error format: its media type and text. */
 export interface ErrorBody {
@@ -9,6 +10,24 @@ export interface ErrorBody {
 
 /** How the app words an error it answers without a request: `detail` in its `ERRORS.format`, with an id. */
 export type ErrorBodyOf = (status: number, detail: string, id: string) => ErrorBody;
+
+/** The detail of a 408: a request, head or body, that did not arrive within its timeout. */
+export const LATE_REQUEST = "The request did not arrive in time";
+
+/**
+ * The app's way of wording such an error: `{ "detail": ... }`, or problem details (RFC 9457) with
+ * the id as the instance under `ERRORS.format` problem.
+ *
+ * @example errorBodyIn(app.exceptionHandlers.problems)(408, LATE_REQUEST, request.id)
+ */
+export function errorBodyIn(problems: boolean): ErrorBodyOf {
+  if (!problems)
+    return (_status, detail) => ({ contentType: "application/json", body: JSON.stringify({ detail }) });
+  return (status, detail, id) => ({
+    contentType: PROBLEM_JSON,
+    body: JSON.stringify({ type: ABOUT_BLANK, title: statusTitle(status), status, detail, instance: id }),
+  });
+}
 
 /** A request Node could not read: its parser's code and words. */
 interface ClientError extends Error {
@@ -24,7 +43,7 @@ function answerOf(error: ClientError, headerSize: number): [number, string] {
     case "HPE_CHUNK_EXTENSIONS_OVERFLOW":
       return [413, "A chunk of the body carries more extensions than the server reads"];
     case "ERR_HTTP_REQUEST_TIMEOUT":
-      return [408, "The request did not arrive in time"];
+      return [408, LATE_REQUEST];
     default:
       return [400, `Malformed HTTP request: ${error.reason ?? error.message}`];
   }

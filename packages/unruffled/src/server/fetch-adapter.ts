@@ -6,11 +6,12 @@ import { targetOf, type UrlSource } from "../http/request-target.ts";
 import { type HttpResponse, statusHasNoBody } from "../http/response.ts";
 import { asksForUpgrade } from "../http/upgrade-request.ts";
 import { Readable } from "../node-builtins.ts";
+import { LATE_REQUEST } from "./client-errors.ts";
 import { type NodeBindings, nodeBindingsOf } from "./node-host.ts";
 import { currentRuntime } from "./runtime.ts";
 import { type BodyOutcome, webStreamOf } from "./web-body.ts";
 import { type PeerOf, WebClient } from "./web-client.ts";
-import { WebRequestBody } from "./web-request-body.ts";
+import { type BodyDeadlines, WebRequestBody } from "./web-request-body.ts";
 
 /** What the fetch adapter needs of the app: its requests, and its answers. */
 export interface FetchTarget {
@@ -37,6 +38,11 @@ export interface StreamsInFlight {
    * when `request.client` is read.
    */
   peer?: PeerOf;
+  /**
+   * On a server that has no timeout of its own for a request's body (`Deno.serve`): the app's
+   * `request_timeout`, by which a body it reads must be in, else 408 in its error format.
+   */
+  bodyDeadline?: BodyDeadlines;
 }
 
 /**
@@ -94,12 +100,21 @@ export function webHandler(
     const node = inFlight === undefined ? nodeBindingsOf(context) : undefined;
     if (node !== undefined) return answerFromNode(app, webRequest, node);
     const client = new WebClient(webRequest, context, inFlight?.peer);
-    const request = requestOf(app, inFlight, webRequest, webRequest.method, targetOf(webRequest.url), client);
+    const method = webRequest.method;
+    const deadline = inFlight?.bodyDeadline;
+    // Counted from the request's arrival, as Node counts it; GET and HEAD have no body on Deno.
+    const timed =
+      deadline === undefined || method === "GET" || method === "HEAD"
+        ? undefined
+        : new WebRequestBody(webRequest, webRequest.headers, deadline, performance.now() + deadline.timeout);
+    const request = requestOf(app, inFlight, webRequest, method, targetOf(webRequest.url), client, timed);
     // What Node hands its `upgrade` listener: an Upgrade header with the Connection that asks for it.
     if (upgrade !== undefined && asksForUpgrade(request)) {
       return handedOver(upgrade(webRequest, context, request), client);
     }
     const response = app.handle(request, false);
+    if (timed !== undefined)
+      return answerByDeadline(app, inFlight!, response, webRequest, request, client, timed);
     return toWebWhenReady(app, inFlight, response, webRequest, request, client);
   };
   return (webRequest, context) => {
@@ -109,6 +124,60 @@ export function webHandler(
       return answer(webRequest, context);
     });
   };
+}
+
+/**
+ * The app's answer to a request whose body is held to `request_timeout` (see
+ * StreamsInFlight.bodyDeadline): if the body it reads is not in by then, 408 in the app's error
+ * format (as Node's server answers it: not through the app's exception handlers), the client taken
+ * as gone (its pending read fails, `request.signal` aborts), and the app's own answer, once it
+ * comes, dropped; the work after the answer runs then.
+ */
+function answerByDeadline(
+  app: FetchTarget,
+  inFlight: StreamsInFlight,
+  response: HttpResponse | Promise<HttpResponse>,
+  webRequest: Request,
+  request: HttpRequest,
+  client: WebClient,
+  body: WebRequestBody,
+): Response | Promise<Response> {
+  if (!(response instanceof Promise)) {
+    body.answeredInTime();
+    return toWeb(app, inFlight, response, webRequest, request, client);
+  }
+  return new Promise<Response>((resolve, reject) => {
+    body.onLate = () => {
+      client.cancel();
+      resolve(lateAnswer(inFlight.bodyDeadline!, request, body));
+    };
+    response.then((ready) => {
+      try {
+        if (body.answeredInTime()) resolve(toWeb(app, inFlight, ready, webRequest, request, client));
+        else {
+          if (ready.body instanceof Readable) ready.body.destroy();
+          app.startWork(request);
+        }
+      } catch (error) {
+        reject(error);
+      }
+    }, reject);
+  });
+}
+
+/**
+ * The 408 to a body late past `request_timeout`, worded as Node's server words it, with the
+ * request's id and one `Connection: close` (`Deno.serve` adds its own while the body's read is
+ * pending, and not once it was cancelled). `Deno.serve` gives no way to close the connection: it
+ * stays open until the client closes it (as a client told `Connection: close` does).
+ */
+function lateAnswer(deadlines: BodyDeadlines, request: HttpRequest, late: WebRequestBody): Response {
+  const { contentType, body } = deadlines.errorBody(408, LATE_REQUEST, request.id);
+  const response = new Response(body, { status: 408 });
+  response.headers.set("content-type", contentType);
+  response.headers.set("x-request-id", request.id);
+  if (late.cancelledLate) response.headers.set("connection", "close");
+  return response;
 }
 
 /**

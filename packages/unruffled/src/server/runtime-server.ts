@@ -2,11 +2,14 @@ import type { AddressInfo } from "node:net";
 import { bunRoutes, type FixedRoutesTarget } from "./bun-routes.ts";
 import { type BunLimits, serveOnBun } from "./bun-server.ts";
 import { bunUpgrades, bunWebSocketHandlers, type WebSocketServing } from "./bun-websockets.ts";
+import { errorBodyIn } from "./client-errors.ts";
+import { type ConnectionLimits, timeoutCheckInterval } from "./connection-limits.ts";
 import { serveOnDeno } from "./deno-server.ts";
 import { endStream, type StreamsInFlight, webHandler, webResponseOf } from "./fetch-adapter.ts";
 import type { NativeServer } from "./native-server.ts";
 import { type CloseOptions, DEFAULT_CLOSE_TIMEOUT_MS, type ListenOptions } from "./node-adapter.ts";
 import { currentRuntime, type Runtime } from "./runtime.ts";
+import { BodyDeadlines } from "./web-request-body.ts";
 
 /** A server started by `serve()`: where it listens, and its graceful close. */
 export interface RuntimeServer {
@@ -34,7 +37,7 @@ export interface RuntimeServer {
  * and Deno, its requests, the limits Bun's server is set from, and its own part of closing.
  */
 export interface ServedApp extends FixedRoutesTarget {
-  readonly limits: BunLimits;
+  readonly limits: BunLimits & ConnectionLimits;
   listen(options?: ListenOptions): Promise<unknown>;
   drain(delay?: boolean | number): Promise<void>;
   address(): AddressInfo | undefined;
@@ -44,6 +47,8 @@ export interface ServedApp extends FixedRoutesTarget {
    * the `ws` package, on Bun through `Bun.serve`'s own WebSockets; Deno.serve has neither.
    */
   readonly websocketUpgrades: WebSocketServing | undefined;
+  /** Whether its error answers are problem details (`ERRORS.format`), for the 408 Deno's server lacks. */
+  readonly exceptionHandlers: { readonly problems: boolean };
 }
 
 /**
@@ -80,7 +85,16 @@ export async function serve(app: ServedApp, options: ListenOptions = {}): Promis
       routes: bunRoutes(app, inFlight, handler),
       ...(upgrades === undefined ? {} : { websocket: bunWebSocketHandlers(upgrades.maxPayload) }),
     });
-  } else native = serveOnDeno(webHandler(app, inFlight), inFlight, { port, hostname });
+  } else {
+    // Deno.serve has no timeout for a request's body: the fetch handler holds a body the app reads to
+    // request_timeout itself (its head, Deno's server reads before the app sees anything).
+    inFlight.bodyDeadline = new BodyDeadlines(
+      app.limits.request_timeout,
+      timeoutCheckInterval(app.limits),
+      errorBodyIn(app.exceptionHandlers.problems),
+    );
+    native = serveOnDeno(webHandler(app, inFlight), inFlight, { port, hostname });
+  }
   let closing: Promise<void> | undefined;
   return {
     runtime,
