@@ -30,12 +30,15 @@ export function endpointRequest(
   let wholeBody: unknown;
   for (const param of description.params) {
     const value = params[param.name];
-    if (value === undefined) continue;
+    // Text has no null: one given for a value sent as text is left out, as undefined is (and as the
+    // generated client leaves it out), not sent as the text "null".
+    const asText = param.marker !== "json";
+    if (value === undefined || (value === null && asText)) continue;
     if (param.wholeBody) {
       wholeBody = value;
       continue;
     }
-    for (const [wireName, given] of wireEntries(param, value)) {
+    for (const [wireName, given] of wireEntries(param, value, asText)) {
       // Strings on the wire (all but a JSON body, where JSON.stringify writes it): a date as ISO 8601.
       const item = param.marker === "json" ? given : isoDates(given);
       switch (param.location) {
@@ -81,12 +84,12 @@ function isoDates(value: unknown): unknown {
   return value;
 }
 
-/** A scalar, list or file reads one wire name; a model spreads its fields over theirs. */
-function wireEntries(param: ParamDescription, value: unknown): [string, unknown][] {
+/** A scalar, list or file reads one wire name; a model spreads its fields over theirs (but null ones in text). */
+function wireEntries(param: ParamDescription, value: unknown, asText: boolean): [string, unknown][] {
   if (param.shape !== "model") return [[param.fields[0]!.wireName, value]];
   const model = value as Record<string, unknown>;
   return param.fields
-    .filter((field) => model[field.key!] !== undefined)
+    .filter((field) => model[field.key!] !== undefined && !(asText && model[field.key!] === null))
     .map((field) => [field.wireName, model[field.key!]]);
 }
 
