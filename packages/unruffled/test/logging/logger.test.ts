@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { waitFor } from "process-support";
 import { type AppOptions, createApp, createLogger, type LoggingSettings } from "unruffled";
-import { EventStreamResponse, JsonResponse, PlainTextResponse } from "unruffled/http";
+import { EventStreamResponse, JsonResponse, PlainTextResponse, WebBodySource } from "unruffled/http";
 import { endpoint, p, path } from "unruffled/route";
 import { startServer, testClient } from "unruffled/testing";
 import { describe, expect, it } from "vitest";
@@ -204,7 +204,6 @@ describe("request ids", () => {
   it.each([
     ["too long", "a".repeat(129)],
     ["with a space", "a b"],
-    ["with a line break", "a\nb"],
     ["with a quote", 'a"b'],
     ["empty", ""],
   ])("replaces an x-request-id %s with a generated one", async (_name, id) => {
@@ -212,6 +211,22 @@ describe("request ids", () => {
     const response = await client.get("/hello", { headers: { "x-request-id": id } });
     const echoed = response.headers.get("x-request-id")!;
     expect(echoed).toMatch(GENERATED_ID);
+    expect(log.records[0]!.reqId).toBe(echoed);
+  });
+
+  // Straight to app.handle(): HTTP refuses a line break in a header, and so does the test client.
+  it("replaces an x-request-id with a line break (only through app.handle()) with a generated one", async () => {
+    log.records.length = 0;
+    const request = app.createRequest({
+      method: "GET",
+      url: "/hello",
+      headers: { host: "localhost", "x-request-id": "a\r\nx-evil: 1" },
+      socket: undefined,
+      body: new WebBodySource(null, null),
+    });
+    const response = await app.handle(request);
+    const echoed = response.headers["x-request-id"] as string;
+    expect([echoed, response.headers["x-evil"]]).toEqual([expect.stringMatching(GENERATED_ID), undefined]);
     expect(log.records[0]!.reqId).toBe(echoed);
   });
 
