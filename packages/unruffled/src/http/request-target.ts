@@ -1,3 +1,6 @@
+import { isIPv6 } from "node:net";
+import { HttpError } from "../errors.ts";
+
 /**
  * Where a request's target comes from when the adapter has not read it: a web `Request`, whose
  * absolute `url` a runtime may make as a new string on every read (Bun does). A request routed by
@@ -48,6 +51,83 @@ export function authorityOf(target: string): string | undefined {
   const start = target.indexOf("//") + 2;
   const end = target.slice(start).search(/[/?#]/);
   return end < 0 ? target.slice(start) : target.slice(start, start + end);
+}
+
+/**
+ * The authority of a runtime's absolute URL when the target was sent in absolute form: the URL was
+ * then made from the target (Deno, `@hono/node-server`), not from `Host`. Undefined when it names
+ * the Host header's authority (as the runtime normalised it: lower case, no default port), and
+ * without a Host, where the runtime made one up. Bun makes the URL from `Host` in both cases.
+ *
+ * @example absoluteFormAuthority("http://h.example:81/x", "127.0.0.1") // "h.example:81"
+ */
+export function absoluteFormAuthority(url: string, host: string | undefined): string | undefined {
+  if (host === undefined) return undefined;
+  const authority = authorityOf(url);
+  if (authority === undefined || authority === host) return undefined;
+  const defaultPort = url.charCodeAt(4) === COLON ? ":80" : ":443";
+  const lower = host.toLowerCase();
+  const normalised = lower.endsWith(defaultPort) ? lower.slice(0, -defaultPort.length) : lower;
+  return authority.toLowerCase() === normalised ? undefined : authority;
+}
+
+// RFC 3986 `host [":" port]`: an IP literal, or a reg-name (unreserved, sub-delims, pct-encoded;
+// an IPv4 address is one), with a port of digits. An empty name or port is allowed by the grammar.
+const HOST_VALUE = /^(?:\[[^\]]*\]|(?:[A-Za-z0-9\-._~!$&'()*+,;=]|%[0-9A-Fa-f]{2})*)(?::[0-9]*)?$/;
+// RFC 3986 IPvFuture, inside the brackets.
+const IP_FUTURE = /^v[0-9A-Fa-f]+\.[A-Za-z0-9\-._~!$&'()*+,;=:]+$/;
+const COLON = 58;
+const LARGEST_PORT = 65535;
+
+// An app hears the same Host on request after request: the last valid one is not checked again.
+let lastValidHost: string | undefined;
+
+/**
+ * Whether a Host header's value is one `host[:port]` (RFC 9112 §3.2, RFC 3986): a name or an IPv4
+ * address, or an `[IPv6]` literal, with a port up to 65535. Two Host lines, which Node (with
+ * `joinDuplicateHeaders`) and Bun hand over joined by `, `, never are: a space is in no host.
+ *
+ * @example isValidHost("api.example.com:8443") // true; isValidHost("a.example, b.example") // false
+ */
+export function isValidHost(host: string): boolean {
+  if (host === lastValidHost) return true;
+  if (!HOST_VALUE.test(host)) return false;
+  const close = host.charCodeAt(0) === 91 ? host.indexOf("]") : -1;
+  if (close > 0) {
+    const literal = host.slice(1, close);
+    if (!isIPv6(literal) && !IP_FUTURE.test(literal)) return false;
+  }
+  const colon = host.indexOf(":", close + 1);
+  if (colon >= 0 && colon < host.length - 1 && Number(host.slice(colon + 1)) > LARGEST_PORT) return false;
+  lastValidHost = host;
+  return true;
+}
+
+// How much of a refused Host the answer quotes.
+const QUOTED_HOST_LENGTH = 100;
+
+/**
+ * The 400 for a request whose Host header cannot be served (RFC 9112 §3.2): more than one Host line,
+ * or a value that is not one `host[:port]`, quoted (at most 100 characters, JSON-escaped); with
+ * `required` (an HTTP/1.1 request whose server does not check it itself), none at all. Undefined
+ * for a request that may be answered. Without `required`, no Host is the runtime's to refuse: Node
+ * and Bun refuse an HTTP/1.1 request without one themselves, HTTP/1.0 needs none, and a `Request`
+ * made in process (`app.fetch`) has none.
+ *
+ * @example hostRefusal("a b")?.message // 'Invalid Host header: "a b"'
+ */
+export function hostRefusal(host: string | string[] | undefined, required = false): HttpError | undefined {
+  if (typeof host === "string") {
+    if (isValidHost(host)) return undefined;
+    const quoted = JSON.stringify(host.slice(0, QUOTED_HOST_LENGTH));
+    const cut =
+      host.length > QUOTED_HOST_LENGTH ? ` (first ${QUOTED_HOST_LENGTH} of ${host.length} characters)` : "";
+    return new HttpError(400, `Invalid Host header: ${quoted}${cut}`);
+  }
+  if (host !== undefined) return hostRefusal(host.join(", "));
+  return required
+    ? new HttpError(400, "Missing Host header: an HTTP/1.1 request must name its host")
+    : undefined;
 }
 
 const SLASH = 47;
