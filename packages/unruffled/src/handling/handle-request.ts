@@ -2,6 +2,7 @@ import { NotFoundError } from "../errors.ts";
 import { checkedResponse } from "../http/checked-response.ts";
 import type { Middleware } from "../http/middleware.ts";
 import type { HttpRequest } from "../http/request.ts";
+import { hostRefusal } from "../http/request-target.ts";
 import { checkedStatus, checkHeaders, type HttpResponse, JsonResponse } from "../http/response.ts";
 import { type AccessLog, REQUEST_ID_HEADER } from "../logging/access-log.ts";
 import type { ErrorLogger } from "../logging/logger.ts";
@@ -150,10 +151,13 @@ export class RequestHandler {
     request: HttpRequest,
     started: number,
   ): HttpResponse | Promise<HttpResponse> {
+    const refused = hostRefusal(request.header("host"));
     const response =
-      target.chain === undefined
-        ? this.endpoints.answerNow(target.route.endpointDescription, request)
-        : target.chain(request);
+      refused !== undefined
+        ? this.handleError(refused, request)
+        : target.chain === undefined
+          ? this.endpoints.answerNow(target.route.endpointDescription, request)
+          : target.chain(request);
     if (response instanceof Promise) {
       return response.then(
         (ready) => this.writable(this.accessLog.finish(request, ready, started), request),
@@ -181,10 +185,16 @@ export class RequestHandler {
   }
 
   /**
-   * Routing, parameters, the endpoint's handler, and the exception handlers for what fails; the
-   * response goes to `done`, once.
+   * The Host check (a 400 for two Host lines or one that is not host[:port]), routing, parameters,
+   * the endpoint's handler, and the exception handlers for what fails; the response goes to `done`, once.
    */
   respond(request: HttpRequest, done: (response: HttpResponse) => void): void {
+    // A Host the app cannot trust (two lines, or not host[:port]) is refused before anything else.
+    const refused = hostRefusal(request.header("host"));
+    if (refused !== undefined) {
+      this.settle(this.handleError(refused, request), request, done);
+      return;
+    }
     let target: RouteTarget;
     try {
       target = this.routes.targetFor(request);

@@ -9,7 +9,14 @@ import { type BodyLimits, DEFAULT_BODY_LIMITS } from "./body-limits.ts";
 import { abortWhenClientGoes, type ClientConnection } from "./client-signal.ts";
 import { parseCookies } from "./cookies.ts";
 import { jsonNestsDeeperThan } from "./json-depth.ts";
-import { authorityOf, originFormOf, queryOf, targetOf, type UrlSource } from "./request-target.ts";
+import {
+  absoluteFormAuthority,
+  authorityOf,
+  originFormOf,
+  queryOf,
+  targetOf,
+  type UrlSource,
+} from "./request-target.ts";
 import { headersObjectOf, isWebHeaders, type WebHeaders } from "./web-headers.ts";
 
 // Node's querystring with no cap on the number of keys (its default is 1,000).
@@ -217,13 +224,16 @@ export class HttpRequest {
    * @example const link = `${request.client.origin}/students/${id}`; log.info({ ip: request.client.address });
    */
   get client(): Client {
-    this.resolvedClient ??= resolveClient(
-      this.socket,
-      this.headers,
-      this.proxies,
-      typeof this.urlSource === "string" ? authorityOf(this.urlSource) : undefined,
-    );
+    this.resolvedClient ??= resolveClient(this.socket, this.headers, this.proxies, this.targetAuthority());
     return this.resolvedClient;
+  }
+
+  // The authority of a target sent in absolute form, which replaces Host (RFC 9112 §3.2.2): read from
+  // the target as sent, or from a web request's URL where the runtime made it from the target.
+  private targetAuthority(): string | undefined {
+    const source = this.urlSource;
+    if (typeof source === "string") return authorityOf(source);
+    return absoluteFormAuthority(this.absoluteUrl(), this.header("host") as string | undefined);
   }
 
   /**

@@ -43,7 +43,8 @@ export class AccessLog {
         path: request.path,
         status: response.status,
         durationMs: Math.round((performance.now() - started) * 1000) / 1000,
-        client: request.client.address,
+        // The address alone: without PROXIES, the socket's, without working out the origin.
+        client: request.clientAddress,
       };
       const fields = response.logFields;
       if (fields !== undefined) addFields(record, fields);

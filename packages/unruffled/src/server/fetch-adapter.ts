@@ -2,7 +2,7 @@ import type { FixedRoute } from "../handling/fixed-routes.ts";
 import { NodeBodySource } from "../http/body.ts";
 import { EventFrames } from "../http/event-frames.ts";
 import type { HttpRequest, RawRequest } from "../http/request.ts";
-import { targetOf, type UrlSource } from "../http/request-target.ts";
+import type { UrlSource } from "../http/request-target.ts";
 import { type HttpResponse, statusHasNoBody } from "../http/response.ts";
 import { asksForUpgrade } from "../http/upgrade-request.ts";
 import { Readable } from "../node-builtins.ts";
@@ -107,7 +107,8 @@ export function webHandler(
       deadline === undefined || method === "GET" || method === "HEAD"
         ? undefined
         : new WebRequestBody(webRequest, webRequest.headers, deadline, performance.now() + deadline.timeout);
-    const request = requestOf(app, inFlight, webRequest, method, targetOf(webRequest.url), client, timed);
+    // The URL is read when the router asks for the path; a target in absolute form keeps its authority.
+    const request = requestOf(app, inFlight, webRequest, method, webRequest, client, timed);
     // What Node hands its `upgrade` listener: an Upgrade header with the Connection that asks for it.
     if (upgrade !== undefined && asksForUpgrade(request)) {
       return handedOver(upgrade(webRequest, context, request), client);
@@ -325,7 +326,8 @@ function answerFromNode(
   const { incoming, outgoing } = node;
   const request = app.createRequest({
     method: webRequest.method,
-    url: targetOf(webRequest.url),
+    // Its URL, made with `new URL()` (dot segments removed), from the target when in absolute form.
+    url: webRequest,
     headers: incoming.headers,
     socket: incoming.socket,
     body: new NodeBodySource(incoming),

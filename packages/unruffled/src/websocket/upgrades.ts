@@ -6,7 +6,7 @@ import { Router } from "../handling/router.ts";
 import { NodeBodySource } from "../http/body.ts";
 import type { BodyLimits } from "../http/body-limits.ts";
 import type { HttpRequest, RawRequest } from "../http/request.ts";
-import { originFormOf } from "../http/request-target.ts";
+import { hostRefusal, originFormOf } from "../http/request-target.ts";
 import { HttpResponse } from "../http/response.ts";
 import type { ErrorLogger } from "../logging/logger.ts";
 import type { PubSub } from "../pubsub/pubsub.ts";
@@ -110,15 +110,23 @@ export class WebSocketUpgrades {
       body: new NodeBodySource(message),
       limits: this.options.bodyLimits,
     });
-    this.upgrade(request, new NodeUpgrade(message, socket, head, (route) => this.serverFor(route)));
+    // Node's server refuses an HTTP/1.1 request without Host itself, but not an upgrade.
+    const hostRequired = message.httpVersion === "1.1";
+    this.upgrade(
+      request,
+      new NodeUpgrade(message, socket, head, (route) => this.serverFor(route)),
+      hostRequired,
+    );
   };
 
   /**
    * One upgrade request, whichever server brought it (`transport`): routed, its handshake headers
    * and `Origin` checked, its parameters and dependencies resolved, then opened, or refused with
-   * the app's HTTP answer. Never throws.
+   * the app's HTTP answer. Never throws. Its Host is checked first, as a request's is (a 400 for
+   * two lines or one that is not host[:port]); `hostRequired` (an HTTP/1.1 upgrade on Node's server,
+   * which does not check it for upgrades) refuses one without Host too.
    */
-  upgrade(request: HttpRequest, transport: UpgradeTransport): void {
+  upgrade(request: HttpRequest, transport: UpgradeTransport, hostRequired = false): void {
     const { requests } = this.options;
     const started = requests.begin(request);
     const refuse = (error: unknown): void => {
@@ -132,6 +140,8 @@ export class WebSocketUpgrades {
     };
     let route: BuiltWebSocketRoute;
     try {
+      const refused = hostRefusal(request.header("host"), hostRequired);
+      if (refused !== undefined) throw refused;
       route = this.routeFor(request);
       checkHandshake(request);
     } catch (error) {

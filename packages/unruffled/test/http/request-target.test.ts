@@ -1,8 +1,17 @@
+import { createApp } from "unruffled";
 import { DEFAULT_BODY_LIMITS, HttpRequest, JsonResponse, WebBodySource } from "unruffled/http";
-import { endpoint, p } from "unruffled/route";
+import { endpoint, p, path } from "unruffled/route";
+import { testClient } from "unruffled/testing";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { authorityOf, originFormOf, queryOf, targetOf } from "../../src/http/request-target.ts";
+import {
+  absoluteFormAuthority,
+  authorityOf,
+  isValidHost,
+  originFormOf,
+  queryOf,
+  targetOf,
+} from "../../src/http/request-target.ts";
 import { bodyOf, openRaw, statusOf } from "../support/raw-http.ts";
 import { serveEndpoint } from "../support/serve.ts";
 
@@ -139,5 +148,123 @@ describe("a target in absolute form (RFC 9112 §3.2.2: a server must accept it)"
     );
     const raw = await exchange.closed();
     expect([statusOf(raw), JSON.parse(bodyOf(raw))]).toEqual([200, { id: 7, page: 2, path: "/items/7" }]);
+  });
+});
+
+describe("a web request's URL made from a target in absolute form (Deno, @hono/node-server)", () => {
+  it("names the target's authority where it is not the Host header's", () => {
+    expect(absoluteFormAuthority("http://h.example:81/x", "127.0.0.1")).toBe("h.example:81");
+    expect(absoluteFormAuthority("https://[::1]/x?y", "127.0.0.1:8000")).toBe("[::1]");
+  });
+
+  it("names none where the URL was made from Host, as the runtime normalised it, or without a Host", () => {
+    expect(
+      [
+        ["http://a.example/x", "a.example"],
+        ["http://a.example/x", "A.Example:80"],
+        ["https://a.example/x", "a.example:443"],
+        ["http://localhost:8000/x", undefined],
+        ["/x", undefined],
+      ].map(([url, host]) => absoluteFormAuthority(url!, host)),
+    ).toEqual([undefined, undefined, undefined, undefined, undefined]);
+  });
+});
+
+describe("a Host header (RFC 9112 §3.2: one host[:port] of RFC 3986)", () => {
+  it("is valid as a name, an IPv4 address or an IP literal, with a port up to 65535", () => {
+    const valid = [
+      "api.example.com",
+      "127.0.0.1:8000",
+      "[::1]",
+      "[2001:db8::7]:443",
+      "[v1.fe80::a+en1]",
+      "xn--bcher-kva.example:65535",
+      // RFC 3986 allows these in a name: sub-delimiters, percent-encoding, an empty port, nothing at all.
+      "a,b",
+      "a%41b",
+      "a:",
+      "",
+    ];
+    expect(valid.filter((host) => !isValidHost(host))).toEqual([]);
+  });
+
+  it("is invalid as two lines joined, or with a space, a path, userinfo, a bad port or a bad literal", () => {
+    const invalid = [
+      "127.0.0.1, evil.example",
+      ", b",
+      "a b",
+      "a\tb",
+      "a/b",
+      "u@a",
+      "a:99999",
+      "a:x",
+      "a:1:2",
+      "[:::::]",
+      "[::1",
+      "::1",
+      "a%4",
+      "b\u00fc",
+      "a?b",
+      "a#b",
+    ];
+    expect(invalid.filter((host) => isValidHost(host))).toEqual([]);
+  });
+});
+
+describe("a request whose Host cannot be served", () => {
+  const whoAmI = endpoint({
+    returns: JsonResponse,
+    handler: (request) => new JsonResponse({ origin: request.client.origin ?? null }),
+  });
+  const routes = [path("/who", { endpoint: whoAmI })];
+
+  it("is refused with 400 before routing, the value quoted, in the app's error format", async () => {
+    const client = testClient(createApp({ routes }));
+    const refused = await client.get("/who", { headers: { host: "a b" } });
+    expect([refused.status, await refused.json()]).toEqual([400, { detail: 'Invalid Host header: "a b"' }]);
+    const unrouted = await client.get("/nowhere", { headers: { host: "u@evil.example" } });
+    expect([unrouted.status, await unrouted.json()]).toEqual([
+      400,
+      { detail: 'Invalid Host header: "u@evil.example"' },
+    ]);
+    const problems = testClient(createApp({ routes, settings: { ERRORS: { format: "problem" } } }));
+    const problem = await problems.get("/who", { headers: { host: "a:99999", "x-request-id": "req-7" } });
+    expect([problem.status, problem.headers.get("content-type"), await problem.json()]).toEqual([
+      400,
+      "application/problem+json",
+      {
+        type: "about:blank",
+        title: "Bad Request",
+        status: 400,
+        detail: 'Invalid Host header: "a:99999"',
+        instance: "req-7",
+      },
+    ]);
+  });
+
+  it("is quoted at most 100 characters long, escaped", async () => {
+    const client = testClient(createApp({ routes }));
+    const long = await client.get("/who", { headers: { host: `"${"x".repeat(300)}` } });
+    expect([long.status, await long.json()]).toEqual([
+      400,
+      { detail: `Invalid Host header: "\\"${"x".repeat(99)}" (first 100 of 301 characters)` },
+    ]);
+  });
+
+  it("is served as before when its Host is valid, or when it has none (HTTP/1.0, a Request made in process)", async () => {
+    const app = createApp({ routes });
+    const named = await testClient(app).get("/who", { headers: { host: "api.example.com:8443" } });
+    expect(await named.json()).toEqual({ origin: "http://api.example.com:8443" });
+    const without = await app.handle(
+      new HttpRequest({
+        method: "GET",
+        url: "/who",
+        headers: {},
+        socket: undefined,
+        body: new WebBodySource(null, null),
+        limits: DEFAULT_BODY_LIMITS,
+      }),
+    );
+    expect([without.status, without.body]).toEqual([200, '{"origin":null}']);
   });
 });

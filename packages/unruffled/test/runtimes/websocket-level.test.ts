@@ -440,6 +440,54 @@ describe.each(["node", "bun"] as const satisfies readonly RuntimeName[])(
       ).toEqual([plain.status, expect.any(String)]);
     });
 
+    it("refuses an upgrade with two Host lines, an invalid Host, or none on HTTP/1.1 with 400 (Bun's own for none)", async () => {
+      const upgrade = async (hostLines: string) => {
+        const exchange = await openRaw(served.port);
+        await exchange.write(
+          `GET /small HTTP/1.1\r\n${hostLines}Upgrade: websocket\r\nConnection: Upgrade\r\n` +
+            "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\nX-Request-Id: req-host\r\n\r\n",
+        );
+        // Read until the body its length announces is there (Bun keeps the connection), or the end.
+        let ended = false;
+        exchange.socket.once("close", () => {
+          ended = true;
+        });
+        const whole = () => {
+          const raw = exchange.received();
+          const end = raw.indexOf("\r\n\r\n");
+          const length = /\r\ncontent-length: *(\d+)/i.exec(raw.slice(0, Math.max(end, 0)));
+          return (
+            ended ||
+            (end >= 0 &&
+              (statusOf(raw) === 101 || (length !== null && raw.length - end - 4 >= Number(length[1]))))
+          );
+        };
+        await expect.poll(whole, { timeout: 15_000 }).toBe(true);
+        exchange.socket.destroy();
+        const all = exchange.received();
+        return [statusOf(all), bodyOf(all) === "" ? "" : JSON.parse(bodyOf(all))];
+      };
+      const problem = (detail: string) => ({
+        type: "about:blank",
+        title: "Bad Request",
+        status: 400,
+        detail,
+        instance: "req-host",
+      });
+      expect(await upgrade("Host: 127.0.0.1\r\nHost: evil.example\r\n")).toEqual([
+        400,
+        problem('Invalid Host header: "127.0.0.1, evil.example"'),
+      ]);
+      expect(await upgrade("Host: u@evil.example\r\n")).toEqual([
+        400,
+        problem('Invalid Host header: "u@evil.example"'),
+      ]);
+      expect(await upgrade("")).toEqual([
+        400,
+        runtime === "bun" ? "" : problem("Missing Host header: an HTTP/1.1 request must name its host"),
+      ]);
+    });
+
     it("yields the messages that arrived before the client closed, then ends the handler's loop", async () => {
       const client = await connect(served, "/last-words");
       expect(await client.received(1)).toEqual([{ type: "ready" }]);
