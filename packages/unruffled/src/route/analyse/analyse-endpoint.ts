@@ -7,17 +7,7 @@ import { QueryReader } from "../wire/query-reader.ts";
 import { bodyFormatOf } from "./body-format.ts";
 import { buildDependencyGraph } from "./dependency-graph.ts";
 import { describeReturns } from "./describe-returns.ts";
-import { typeName } from "./schema-shape.ts";
-
-// How the refusal of a whole-body value beside another JSON parameter names the value.
-const WHOLE_VALUES: Record<string, string> = {
-  union: "a union of models",
-  record: "a record",
-  intersection: "an intersection",
-  lazy: "a recursive schema",
-  unknown: "z.unknown()",
-  any: "z.any()",
-};
+import { wholeValueName } from "./schema-shape.ts";
 
 export interface AnalyseOptions {
   /** The route's full path, with its `{name}` placeholders. */
@@ -74,7 +64,7 @@ export function analyseEndpoint(endpoint: EndpointDefinition, options: AnalyseOp
   if (whole !== undefined && jsonParams.length > 1) {
     const other = jsonParams.find((param) => param !== whole)!;
     throw new ValueError(
-      `${label}, parameter "${whole.name}" is a JSON value with no fixed fields (${WHOLE_VALUES[typeName(whole.schema)] ?? typeName(whole.schema)}), which is the whole body: it cannot share the body with parameter "${other.name}". Declare one z.object model that holds both.`,
+      `${label}, parameter "${whole.name}" is a JSON value with no fixed fields (${wholeValueName(whole.schema)}), which is the whole body: it cannot share the body with parameter "${other.name}". Declare one z.object model that holds both.`,
     );
   }
   const only = jsonParams.length === 1 ? jsonParams[0]! : undefined;

@@ -9,6 +9,7 @@ import { notCarriedByJson } from "./json-carriage.ts";
 import {
   acceptsMissing,
   hasOwnDefault,
+  isAnyValue,
   isZodSchema,
   type ModelField,
   type SchemaShape,
@@ -96,8 +97,7 @@ function detectSource(
   if (shape.kind === "list") return "query";
   // A union of models, a record or an intersection is an object too: the JSON body, as a model is.
   const asJson = shapeOf(schema, false);
-  if (asJson.kind === "scalar" && asJson.whole && !["unknown", "any"].includes(typeName(schema)))
-    return "json";
+  if (asJson.kind === "scalar" && asJson.whole && !isAnyValue(schema)) return "json";
   return undefined;
 }
 

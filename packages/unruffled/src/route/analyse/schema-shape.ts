@@ -120,7 +120,15 @@ const KEYED_JSON_VALUES = new Set([
 ]);
 // Values that may be a JSON object of no fixed fields: read from the whole body, as FastAPI reads a
 // body of `Union[Cat, Dog]`, `Dict[str, float]` or `Any`.
-const OBJECT_LIKE = new Set(["object", "record", "intersection", "lazy", "unknown", "any"]);
+// By type, how messages name such a value (a union is one when one of its options is).
+const OBJECT_LIKE: Readonly<Record<string, string>> = {
+  object: "a model",
+  record: "a record",
+  intersection: "an intersection",
+  lazy: "a recursive schema",
+  unknown: "z.unknown()",
+  any: "z.any()",
+};
 
 /**
  * A JSON parameter's value that is no model and no list: one the parameter reads from its own key
@@ -136,7 +144,23 @@ function jsonValueShape(base: z.ZodType, type: string): SchemaShape {
 function mayBeObject(schema: z.ZodType): boolean {
   const base = unwrap(schema);
   const type = def(base).type;
-  return OBJECT_LIKE.has(type) || (type === "union" && def(base).options!.some(mayBeObject));
+  return Object.hasOwn(OBJECT_LIKE, type) || (type === "union" && def(base).options!.some(mayBeObject));
+}
+
+/**
+ * How messages name a JSON value that is the whole body: `a union of models`, `a record`, …
+ *
+ * @example wholeValueName(z.record(z.string(), z.int())) // "a record"
+ */
+export function wholeValueName(schema: z.ZodType): string {
+  const type = typeName(schema);
+  return type === "union" ? "a union of models" : (OBJECT_LIKE[type] ?? type);
+}
+
+/** True for a value that may be any JSON (`z.unknown()`, `z.any()`): never taken for a body unmarked. */
+export function isAnyValue(schema: z.ZodType): boolean {
+  const type = typeName(schema);
+  return type === "unknown" || type === "any";
 }
 
 function scalarShape(schema: z.ZodType): { kind: "scalar"; coerce: Coercer | undefined } | undefined {
