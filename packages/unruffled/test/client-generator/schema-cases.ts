@@ -129,6 +129,13 @@ export const SCHEMA_CASES: readonly SchemaCase[] = [
   { name: "literal_string", schema: z.literal("on"), accepted: ["on"], refused: ["off"] },
   { name: "literal_number", schema: z.literal(3), accepted: [3], refused: [4] },
   { name: "literal_true", schema: z.literal(true), accepted: [true], refused: [false] },
+  {
+    name: "literal_null",
+    schema: z.literal(null),
+    accepted: [null],
+    refused: [0],
+    notBuilt: ONLY_IN_JSON("literal null"),
+  },
   { name: "optional", schema: z.string().optional(), accepted: ["x", undefined], refused: [] },
   { name: "nullable", schema: z.string().nullable(), accepted: ["x", "null"], acceptedInJson: [null] },
   {

@@ -19,7 +19,7 @@ import {
 } from "./schema-shape.ts";
 
 const SUPPORTED =
-  "supported types are string, number, int, boolean, date, enum, literal, arrays of those, z.object models, and files (p.File)";
+  "supported types are string, number, int, boolean, date, enum, literals of strings, numbers and booleans, arrays of those, z.object models, and files (p.File)";
 const SUPPORTED_IN_JSON =
   "a JSON body takes strings, numbers, booleans, dates, enums, literals, null, tuples, arrays, z.object models, unions, records, intersections and z.unknown()";
 

@@ -79,7 +79,7 @@ export function shapeOf(schema: z.ZodType, fromStrings: boolean): SchemaShape {
     const elementShape = scalarShape(element);
     return elementShape
       ? { kind: "list", coerce: elementShape.coerce }
-      : { kind: "unsupported", typeName: `array of ${typeName(element)}` };
+      : { kind: "unsupported", typeName: `array of ${textTypeName(element)}` };
   }
   if (type === "object") {
     const shape = (base as z.ZodObject).shape as Record<string, z.ZodType>;
@@ -92,7 +92,7 @@ export function shapeOf(schema: z.ZodType, fromStrings: boolean): SchemaShape {
       if (fieldShape.kind === "model" || fieldShape.kind === "unsupported") {
         return {
           kind: "unsupported",
-          typeName: `object with a field "${key}" of type ${typeName(fieldSchema)}`,
+          typeName: `object with a field "${key}" of type ${textTypeName(fieldSchema)}`,
         };
       }
       fields.push({ key, schema: fieldSchema, shape: fieldShape });
@@ -103,7 +103,42 @@ export function shapeOf(schema: z.ZodType, fromStrings: boolean): SchemaShape {
   if (type === "union" && def(base).options!.some((option) => typeName(option) === "object")) {
     return { kind: "unsupported", typeName: "union of models" };
   }
-  return scalarShape(base) ?? { kind: "unsupported", typeName: type };
+  return scalarShape(base) ?? { kind: "unsupported", typeName: textTypeName(base) };
+}
+
+/**
+ * How a refusal names a type text cannot carry: a literal (or a union of literals) by its values,
+ * since `literal` alone is supported (`literal null`, `union of literal "a" | literal null`).
+ */
+function textTypeName(schema: z.ZodType): string {
+  const base = unwrap(schema);
+  const d = def(base) as Def & { values?: unknown[] };
+  if (d.type === "literal") return `literal ${d.values!.map(literalText).join(" | ")}`;
+  if (d.type === "union" && d.options!.some((option) => literalValues(option) !== undefined)) {
+    return `union of ${d.options!.map(textTypeName).join(" | ")}`;
+  }
+  return d.type;
+}
+
+function literalText(value: unknown): string {
+  if (typeof value === "bigint") return `${value}n`;
+  return typeof value === "string" ? JSON.stringify(value) : String(value);
+}
+
+/** The values of a literal or enum, undefined for another type. */
+function literalValues(schema: z.ZodType): readonly unknown[] | undefined {
+  const d = unwrap(schema)._zod.def as unknown as {
+    type: string;
+    entries?: Record<string, unknown>;
+    values?: unknown[];
+  };
+  if (d.type === "enum") return Object.values(d.entries!);
+  return d.type === "literal" ? d.values : undefined;
+}
+
+/** True for a value text carries: a string, or a number or boolean coerced from one. */
+function carriedByText(value: unknown): boolean {
+  return typeof value === "string" || typeof value === "number" || typeof value === "boolean";
 }
 
 // Values JSON carries that a JSON parameter reads from its own key, as it reads a string.
@@ -182,8 +217,11 @@ function scalarShape(schema: z.ZodType): { kind: "scalar"; coerce: Coercer | und
       return { kind: "scalar", coerce: toDate };
     case "enum":
       return { kind: "scalar", coerce: coercerForValues(Object.values(d.entries!)) };
+    // A literal null, undefined or big integer is never in a text value: every request would get a 422.
     case "literal":
-      return { kind: "scalar", coerce: coercerForValues(d.values!) };
+      return d.values!.every(carriedByText)
+        ? { kind: "scalar", coerce: coercerForValues(d.values!) }
+        : undefined;
     case "union": {
       const values: unknown[] = [];
       for (const option of d.options!) {
@@ -191,15 +229,10 @@ function scalarShape(schema: z.ZodType): { kind: "scalar"; coerce: Coercer | und
         if (optionType === "number") values.push(0);
         else if (optionType === "boolean") values.push(true);
         else if (optionType === "string") values.push("");
-        else if (optionType === "enum" || optionType === "literal") {
-          const od = unwrap(option)._zod.def as unknown as {
-            entries?: Record<string, unknown>;
-            values?: unknown[];
-          };
-          values.push(...(od.entries ? Object.values(od.entries) : od.values!));
-        } else return undefined;
+        else if (optionType === "enum" || optionType === "literal") values.push(...literalValues(option)!);
+        else return undefined;
       }
-      return { kind: "scalar", coerce: coercerForValues(values) };
+      return values.every(carriedByText) ? { kind: "scalar", coerce: coercerForValues(values) } : undefined;
     }
     default:
       return undefined;

@@ -189,9 +189,25 @@ describe("rule 13: a parameter needs a schema and an endpoint needs returns", ()
 
 describe("rule 14: unsupported parameter types are rejected", () => {
   const supported =
-    "supported types are string, number, int, boolean, date, enum, literal, arrays of those, z.object models, and files (p.File)";
+    "supported types are string, number, int, boolean, date, enum, literals of strings, numbers and booleans, arrays of those, z.object models, and files (p.File)";
 
   it.each([
+    // Text never carries these values: every request would get a 422 (or never send the parameter).
+    ["a literal null", p.Query(z.literal(null)), "literal null"],
+    ["a literal undefined", p.Query(z.literal(undefined)), "literal undefined"],
+    ["a literal big integer", p.Query(z.literal(5n)), "literal 5n"],
+    ["a literal with null among its values", p.Query(z.literal([1, null])), "literal 1 | null"],
+    [
+      "a union with a literal null",
+      p.Query(z.union([z.literal("a"), z.literal(null)])),
+      'union of literal "a" | literal null',
+    ],
+    ["a list of literal nulls", p.Query(z.array(z.literal(null))), "array of literal null"],
+    [
+      "a model with a literal null field from the query",
+      p.Query(z.object({ none: z.literal(null) })),
+      'object with a field "none" of type literal null',
+    ],
     ["a record", p.Query(z.record(z.string(), z.int())), "record"],
     ["a big integer", p.Query(z.bigint()), "bigint"],
     [
