@@ -215,24 +215,28 @@ function printUnruffledReport(results: Results, sizes: readonly number[], layout
       depsServer === undefined || depsTestClient === undefined || depsClient === undefined
         ? "– | – | –"
         : `${cell(depsServer)} | ${cell(minus(depsTestClient, depsServer))} | ${cell(minus(depsClient, baseline!))}`;
-    lines.push(
-      `| ${size.toLocaleString("en")} | ${cell(server!)} | ${cell(minus(testClient!, server!))} | ${cell(minus(client!, baseline!))} | ${dependencyCells} |`,
-    );
+    const plainCells =
+      server === undefined || testClient === undefined || client === undefined
+        ? "– | – | –"
+        : `${cell(server)} | ${cell(minus(testClient, server))} | ${cell(minus(client, baseline!))}`;
+    lines.push(`| ${size.toLocaleString("en")} | ${plainCells} | ${dependencyCells} |`);
     const orpcServer = results[size]!.orpc?.server;
-    if (orpcServer !== undefined) {
+    if (orpcServer !== undefined && server !== undefined) {
       targets.push(
         `  at ${size}: unruffled's server / oRPC's: ${described(roundRatios(server!, orpcServer))}`,
       );
     }
     // The target holds at 400 and 1,000 routes; other sizes show the ratio alone.
-    const ratios = callRatios(results[size]!);
-    const calls = atMost(ratios, 2);
-    targets.push(
-      size === 400 || size === 1000
-        ? `  at ${size}: testClient calls no slower than twice the generated client's: ${calls.text}: ${calls.met ? "met" : "NOT met"}`
-        : `  at ${size}: testClient calls / generated client: ${described(ratios)}`,
-      ...dependencyTarget(size, results[size]!),
-    );
+    if (server !== undefined && testClient !== undefined && client !== undefined) {
+      const ratios = callRatios(results[size]!);
+      const calls = atMost(ratios, 2);
+      targets.push(
+        size === 400 || size === 1000
+          ? `  at ${size}: testClient calls no slower than twice the generated client's: ${calls.text}: ${calls.met ? "met" : "NOT met"}`
+          : `  at ${size}: testClient calls / generated client: ${described(ratios)}`,
+      );
+    }
+    targets.push(...dependencyTarget(size, results[size]!));
   }
   return `${[...lines, "", "Errors:", ...errorLines(results, sizes), "", "Targets:", ...targets].join("\n")}\n`;
 }

@@ -7,6 +7,7 @@
 //   npm run bench:types -- --sizes 100,400 --runs 1
 //   npm run bench:types -- --layout file     # every route in one module instead of modules of 50
 //   npm run bench:types -- --only unruffled --sizes 400,1000 --runs 21   # its programs alone, many rounds
+//   npm run bench:types -- --only unruffled --kinds deps --runs 64       # only the routes with a shared dependency
 import { execFile } from "node:child_process";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -26,8 +27,22 @@ const { values } = parseArgs({
     runs: { type: "string", default: "3" },
     layout: { type: "string", default: "modules" },
     only: { type: "string" },
+    kinds: { type: "string", default: "plain,deps" },
   },
 });
+// unruffled's programs by kind: "plain" routes, and routes with a shared dependency ("deps"); the
+// empty baseline is measured with either.
+const KIND_OF_ROLE: Record<string, string> = {
+  server: "plain",
+  testClient: "plain",
+  client: "plain",
+  depsServer: "deps",
+  depsTestClient: "deps",
+  depsClient: "deps",
+};
+const kinds = values.kinds.split(",");
+const measuredRole = (framework: string, role: string) =>
+  framework !== "unruffled" || KIND_OF_ROLE[role] === undefined || kinds.includes(KIND_OF_ROLE[role]);
 const only = values.only?.split(",");
 const unknown = only?.filter((name) => !["unruffled", "hono", "orpc"].includes(name)) ?? [];
 if (unknown.length > 0) {
@@ -49,7 +64,9 @@ for (const size of sizes) {
   const programs = Object.entries(folders)
     .filter(([framework]) => only === undefined || only.includes(framework))
     .flatMap(([framework, roles]) =>
-      Object.entries(roles).map(([role, folder]) => ({ framework, role, folder })),
+      Object.entries(roles)
+        .filter(([role]) => measuredRole(framework, role))
+        .map(([role, folder]) => ({ framework, role, folder })),
     );
   // Rounds interleave the programs, so that a slow moment of the machine falls on all of them.
   const samples = new Map<string, Sample[]>();
