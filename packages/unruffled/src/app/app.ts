@@ -130,8 +130,9 @@ export class App {
   readonly exceptionHandlers: ExceptionHandlers;
   /**
    * A Node `(req, res)` handler, for embedding:
-   * `http.createServer({ joinDuplicateHeaders: true }, app.nodeHandler)`, the option `listen()` sets,
-   * so that a single-value header sent twice reads as both values, as on Bun and Deno.
+   * `http.createServer({ joinDuplicateHeaders: true, requireHostHeader: false }, app.nodeHandler)`,
+   * the options `listen()` sets, so that a single-value header sent twice reads as both values, as on
+   * Bun and Deno, and an HTTP/1.1 request without Host is refused in the app's error format.
    */
   readonly nodeHandler: NodeAdapter["handler"];
   /**

@@ -185,12 +185,13 @@ export class RequestHandler {
   }
 
   /**
-   * The Host check (a 400 for two Host lines or one that is not host[:port]), routing, parameters,
+   * The Host check (a 400 for two Host lines or one that is not host[:port]; with `hostRequired`, an
+   * HTTP/1.1 request on a server that leaves it to the app, for none at all), routing, parameters,
    * the endpoint's handler, and the exception handlers for what fails; the response goes to `done`, once.
    */
-  respond(request: HttpRequest, done: (response: HttpResponse) => void): void {
+  respond(request: HttpRequest, done: (response: HttpResponse) => void, hostRequired = false): void {
     // A Host the app cannot trust (two lines, or not host[:port]) is refused before anything else.
-    const refused = hostRefusal(request.header("host"));
+    const refused = hostRefusal(request.header("host"), hostRequired);
     if (refused !== undefined) {
       this.settle(this.handleError(refused, request), request, done);
       return;

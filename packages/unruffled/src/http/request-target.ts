@@ -138,9 +138,9 @@ const QUOTED_HOST_LENGTH = 100;
  * The 400 for a request whose Host header cannot be served (RFC 9112 §3.2): more than one Host line,
  * or a value that is not one `host[:port]`, quoted (at most 100 characters, JSON-escaped); with
  * `required` (an HTTP/1.1 request whose server does not check it itself), none at all. Undefined
- * for a request that may be answered. Without `required`, no Host is the runtime's to refuse: Node
- * and Bun refuse an HTTP/1.1 request without one themselves, HTTP/1.0 needs none, and a `Request`
- * made in process (`app.fetch`) has none.
+ * for a request that may be answered. Without `required`, no Host is the runtime's to refuse: Bun
+ * (and Node's server made without `requireHostHeader: false`) refuses an HTTP/1.1 request without
+ * one itself, HTTP/1.0 needs none, and a `Request` made in process (`app.fetch`) has none.
  *
  * @example hostRefusal("a b")?.message // 'Invalid Host header: "a b"'
  */

@@ -123,8 +123,12 @@ export class NodeAdapter {
     // handle() without its promise: the response is logged and written as soon as it exists.
     const requests = this.requests;
     const started = requests.begin(request);
-    requests.respond(request, (response) =>
-      this.send(res, requests.finish(request, response, started), request),
+    requests.respond(
+      request,
+      (response) => this.send(res, requests.finish(request, response, started), request),
+      // Where listen() made the server (it leaves Host to the app), HTTP/1.1 requires one; a server
+      // made elsewhere with Node's default refused a request without it before this handler.
+      message.httpVersionMinor === 1,
     );
   };
 
@@ -175,6 +179,9 @@ export class NodeAdapter {
         // values joined by ", ", as on Bun and Deno, and never fits its grammar: Node's default keeps
         // the first and drops the other, which a proxy in front may have read instead.
         joinDuplicateHeaders: true,
+        // An HTTP/1.1 request without Host is refused by the app (400 in its error format, with a
+        // request id) instead of by Node (a 400 without a body, closing the connection).
+        requireHostHeader: false,
         // Node ≥ 22.21 and 24.9; an older one hands every upgrade request to the listener.
         ...(this.shouldUpgrade !== undefined && { shouldUpgradeCallback: this.shouldUpgrade }),
       },
