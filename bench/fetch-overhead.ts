@@ -10,7 +10,7 @@
 // an A/B of two versions of the framework in one run. ONLY=hello,bind limits the endpoints;
 // BATCHES and REQUESTS size the run. ROUTED=1 (Bun) measures the path `serve(app)` gives the fixed
 // paths instead: each request goes straight to its route's handler in `Bun.serve`'s `routes`
-// (server/bun-routes.ts), as Bun's router would hand it, without the app's router. ELYSIA=1 (Bun)
+// (server/bun/bun-routes.ts), as Bun's router would hand it, without the app's router. ELYSIA=1 (Bun)
 // adds Elysia's compiled handler (`app.handle` of servers/web/elysia-app.ts): the framework Bun's
 // users compare with, without its server, so that a gap over HTTP can be told apart from the
 // per-request work of each framework.
@@ -51,8 +51,8 @@ async function handlerOf(root: string, theApp: typeof app): Promise<(endpoint: s
   await theApp.startup();
   if (process.env.ROUTED !== "1") return () => theApp.fetch;
   const source = `${root}/packages/unruffled/src/server`;
-  const { webHandler } = await import(`${source}/fetch-adapter.ts`);
-  const { bunRoutes } = await import(`${source}/bun-routes.ts`);
+  const { webHandler } = await import(`${source}/fetch/fetch-adapter.ts`);
+  const { bunRoutes } = await import(`${source}/bun/bun-routes.ts`);
   const inFlight = { closing: false, streams: new Map() };
   const routes = bunRoutes(theApp, inFlight, webHandler(theApp, inFlight));
   return (endpoint) => {

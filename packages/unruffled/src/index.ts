@@ -64,8 +64,8 @@ export {
   ValidationProblemSchema,
 } from "./problem/problem-schemas.ts";
 export type { DependencyOverride } from "./route/declare/overrides.ts";
-export type { CloseOptions, ListenOptions } from "./server/node-adapter.ts";
-export { DEFAULT_CLOSE_TIMEOUT_MS } from "./server/node-adapter.ts";
+export type { CloseOptions, ListenOptions } from "./server/node/node-adapter.ts";
+export { DEFAULT_CLOSE_TIMEOUT_MS } from "./server/node/node-adapter.ts";
 export type { Runtime } from "./server/runtime.ts";
 export type { RuntimeServer } from "./server/runtime-server.ts";
 export { serve } from "./server/runtime-server.ts";

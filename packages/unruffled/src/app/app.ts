@@ -32,13 +32,13 @@ import { type BuiltRoute, buildRoutes } from "../route/analyse/build-routes.ts";
 import { type DependencyOverride, type Overrides, overridesOf } from "../route/declare/overrides.ts";
 import type { RouteDefinition, RouteDependency } from "../route/declare/path.ts";
 import { errorBodyIn } from "../server/client-errors.ts";
-import { type FetchHandler, fetchHandler } from "../server/fetch-adapter.ts";
+import { type FetchHandler, fetchHandler } from "../server/fetch/fetch-adapter.ts";
 import {
   type CloseOptions,
   DEFAULT_CLOSE_TIMEOUT_MS,
   type ListenOptions,
   NodeAdapter,
-} from "../server/node-adapter.ts";
+} from "../server/node/node-adapter.ts";
 import { asyncApiRoutes } from "../websocket/asyncapi/routes.ts";
 import { type BuiltWebSocketRoute, builtWebSocketRoute } from "../websocket/built-route.ts";
 import { WebSocketUpgrades } from "../websocket/upgrades.ts";

@@ -2,7 +2,7 @@ import cluster from "node:cluster";
 import { type AddressInfo, createServer } from "node:net";
 import type { LevelWithSilent } from "pino";
 import { DEFAULT_DRAIN_DELAY_MS } from "../health/health-options.ts";
-import { DEFAULT_CLOSE_TIMEOUT_MS } from "../server/node-adapter.ts";
+import { DEFAULT_CLOSE_TIMEOUT_MS } from "../server/node/node-adapter.ts";
 import { currentRuntime, runtimeLabel } from "../server/runtime.ts";
 import { serve } from "../server/runtime-server.ts";
 import { handleShutdownSignals } from "../server/shutdown-signals.ts";

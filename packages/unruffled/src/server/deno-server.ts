@@ -1,4 +1,4 @@
-import type { StreamsInFlight } from "./fetch-adapter.ts";
+import type { StreamsInFlight } from "./fetch/fetch-adapter.ts";
 import type { NativeServer } from "./native-server.ts";
 
 /** The part of `Deno.serve` the adapter uses. */

@@ -1,15 +1,15 @@
 import type { AddressInfo } from "node:net";
-import { bunRoutes, type FixedRoutesTarget } from "./bun-routes.ts";
-import { type BunLimits, serveOnBun } from "./bun-server.ts";
-import { bunUpgrades, bunWebSocketHandlers, type WebSocketServing } from "./bun-websockets.ts";
+import { bunRoutes, type FixedRoutesTarget } from "./bun/bun-routes.ts";
+import { type BunLimits, serveOnBun } from "./bun/bun-server.ts";
+import { bunUpgrades, bunWebSocketHandlers, type WebSocketServing } from "./bun/bun-websockets.ts";
 import { errorBodyIn } from "./client-errors.ts";
 import { type ConnectionLimits, timeoutCheckInterval } from "./connection-limits.ts";
 import { serveOnDeno } from "./deno-server.ts";
-import { endStream, type StreamsInFlight, webHandler, webResponseOf } from "./fetch-adapter.ts";
+import { endStream, type StreamsInFlight, webHandler, webResponseOf } from "./fetch/fetch-adapter.ts";
+import { BodyDeadlines } from "./fetch/web-request-body.ts";
 import type { NativeServer } from "./native-server.ts";
-import { type CloseOptions, DEFAULT_CLOSE_TIMEOUT_MS, type ListenOptions } from "./node-adapter.ts";
+import { type CloseOptions, DEFAULT_CLOSE_TIMEOUT_MS, type ListenOptions } from "./node/node-adapter.ts";
 import { currentRuntime, type Runtime } from "./runtime.ts";
-import { BodyDeadlines } from "./web-request-body.ts";
 
 /** A server started by `serve()`: where it listens, and its graceful close. */
 export interface RuntimeServer {

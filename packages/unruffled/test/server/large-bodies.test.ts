@@ -6,7 +6,7 @@ import { openRaw } from "../support/raw-http.ts";
 import { serve } from "../support/serve.ts";
 
 // Bodies of 8,192 characters or more go out as UTF-8 bytes that the Node adapter encoded itself
-// (server/body-encoder.ts): these are the answers that take that way.
+// (server/node/body-encoder.ts): these are the answers that take that way.
 
 const Row = z.object({ id: z.int(), name: z.string() });
 const ROWS = Array.from({ length: 400 }, (_, id) => ({ id, name: `Zoë ${id} — 😀`, password_hash: "x" }));

@@ -267,7 +267,9 @@ describe("nothing after close", () => {
     await waitFor("the server's sockets closed", () => (openDescriptors() <= baseline ? true : undefined), {
       timeoutMs: 30_000,
     }).catch(() => {});
-    expect(openDescriptors()).toBe(baseline);
+    // At most the baseline: a socket of the first exchange (or an earlier test's) may still have been
+    // closing when it was read, and may be gone by now on a busy machine.
+    expect(openDescriptors()).toBeLessThanOrEqual(baseline);
     expect(counter.calls).toBe(0);
   });
 });

@@ -1,5 +1,10 @@
-import type { FixedRoute } from "../handling/fixed-routes.ts";
-import { answerFixed, answerFixedJson, type FetchTarget, type StreamsInFlight } from "./fetch-adapter.ts";
+import type { FixedRoute } from "../../handling/fixed-routes.ts";
+import {
+  answerFixed,
+  answerFixedJson,
+  type FetchTarget,
+  type StreamsInFlight,
+} from "../fetch/fetch-adapter.ts";
 
 type BunHandler = (request: Request, server: unknown) => Response | undefined | Promise<Response | undefined>;
 

@@ -1,9 +1,9 @@
-import { inRelayedWorker } from "../pubsub/workers-relay.ts";
+import { inRelayedWorker } from "../../pubsub/workers-relay.ts";
+import type { StreamsInFlight } from "../fetch/fetch-adapter.ts";
+import type { NativeServer } from "../native-server.ts";
+import { tellListening } from "../workers.ts";
 import type { BunRoutes } from "./bun-routes.ts";
 import type { BunWebSocketHandlers } from "./bun-websockets.ts";
-import type { StreamsInFlight } from "./fetch-adapter.ts";
-import type { NativeServer } from "./native-server.ts";
-import { tellListening } from "./workers.ts";
 
 /** The part of `Bun.serve` the adapter uses (Bun's own types are not a dependency of the package). */
 interface BunServer {

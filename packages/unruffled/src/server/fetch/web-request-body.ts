@@ -1,4 +1,4 @@
-import { PayloadTooLargeError } from "../errors.ts";
+import { PayloadTooLargeError } from "../../errors.ts";
 import {
   type BodySource,
   ClientAbortedError,
@@ -6,10 +6,10 @@ import {
   type TextCallback,
   WebBodySource,
   webBodyFailure,
-} from "../http/body.ts";
-import type { Readable } from "../node-builtins.ts";
-import type { ErrorBodyOf } from "./client-errors.ts";
-import { currentRuntime } from "./runtime.ts";
+} from "../../http/body.ts";
+import type { Readable } from "../../node-builtins.ts";
+import type { ErrorBodyOf } from "../client-errors.ts";
+import { currentRuntime } from "../runtime.ts";
 
 // Bun reads a body as text faster than as bytes (`text()` against `arrayBuffer()`, then decoding:
 // about 15 % of a small validated JSON POST, in bench/fetch-overhead.ts); Deno and Node do not.

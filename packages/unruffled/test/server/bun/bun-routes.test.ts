@@ -1,10 +1,10 @@
-// serve(app) on Bun hands the app's fixed paths to Bun.serve's own routes (server/bun-routes.ts):
+// serve(app) on Bun hands the app's fixed paths to Bun.serve's own routes (server/bun/bun-routes.ts):
 // every request must get, byte for byte, the answer the generic fetch path gives it.
 import { connect } from "node:net";
 import { fileURLToPath } from "node:url";
 import { endProcessGroups } from "process-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runtimeCommand, type ServedApp, startOn } from "../runtimes/runtime-process.ts";
+import { runtimeCommand, type ServedApp, startOn } from "../../runtimes/runtime-process.ts";
 
 const fixture = fileURLToPath(new URL("./fixed-routes-app.ts", import.meta.url));
 

@@ -1,4 +1,4 @@
-import { finished, type Readable } from "../node-builtins.ts";
+import { finished, type Readable } from "../../node-builtins.ts";
 
 /** Told once a streamed body is over: read to its end (`true`), or cancelled or cut (`false`). */
 export interface BodyOutcome {

@@ -1,7 +1,7 @@
 import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, describe, expect, it } from "vitest";
-import { BodyEncoder, MIN_ENCODED_CHARS, SCRATCH_BYTES } from "../../src/server/body-encoder.ts";
+import { BodyEncoder, MIN_ENCODED_CHARS, SCRATCH_BYTES } from "../../../src/server/node/body-encoder.ts";
 
 const LONG = `${"Zoë ".repeat(MIN_ENCODED_CHARS / 4)}€😀`;
 

@@ -4,8 +4,8 @@ import { JsonResponse } from "unruffled/http";
 import { endpoint, p, path } from "unruffled/route";
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { PayloadTooLargeError } from "../../src/errors.ts";
-import { WebRequestBody } from "../../src/server/web-request-body.ts";
+import { PayloadTooLargeError } from "../../../src/errors.ts";
+import { WebRequestBody } from "../../../src/server/fetch/web-request-body.ts";
 
 function bodyOf(text: string): WebRequestBody {
   const request = new Request("http://localhost/bind", {

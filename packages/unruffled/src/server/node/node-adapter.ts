@@ -1,20 +1,20 @@
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
-import type { TrustedProxies } from "../client-address/trusted-proxies.ts";
-import type { AfterResponseWork } from "../handling/after-response.ts";
-import type { RequestHandler } from "../handling/handle-request.ts";
-import { NodeBodySource } from "../http/body.ts";
-import type { BodyLimits } from "../http/body-limits.ts";
-import { EventFrames } from "../http/event-frames.ts";
-import type { HttpRequest, RawRequest } from "../http/request.ts";
-import { checkedStatus, type HttpResponse, statusHasNoBody } from "../http/response.ts";
-import { requestIdFrom } from "../logging/request-id.ts";
-import { createServer, Readable } from "../node-builtins.ts";
+import type { TrustedProxies } from "../../client-address/trusted-proxies.ts";
+import type { AfterResponseWork } from "../../handling/after-response.ts";
+import type { RequestHandler } from "../../handling/handle-request.ts";
+import { NodeBodySource } from "../../http/body.ts";
+import type { BodyLimits } from "../../http/body-limits.ts";
+import { EventFrames } from "../../http/event-frames.ts";
+import type { HttpRequest, RawRequest } from "../../http/request.ts";
+import { checkedStatus, type HttpResponse, statusHasNoBody } from "../../http/response.ts";
+import { requestIdFrom } from "../../logging/request-id.ts";
+import { createServer, Readable } from "../../node-builtins.ts";
+import { clientErrorListener, type ErrorBodyOf } from "../client-errors.ts";
+import { type ConnectionLimits, timeoutCheckInterval } from "../connection-limits.ts";
+import { closeGracefully } from "../graceful-close.ts";
 import { BodyEncoder } from "./body-encoder.ts";
-import { clientErrorListener, type ErrorBodyOf } from "./client-errors.ts";
-import { type ConnectionLimits, timeoutCheckInterval } from "./connection-limits.ts";
-import { closeGracefully } from "./graceful-close.ts";
 import { awaitTurn } from "./pipelining.ts";
 
 export interface ListenOptions {

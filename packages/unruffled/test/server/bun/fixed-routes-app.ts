@@ -1,5 +1,5 @@
 // Served on Bun by bun-routes.test.ts twice, from two apps made alike: once by `serve(app)`, whose
-// fixed paths Bun.serve routes itself (server/bun-routes.ts), once by `Bun.serve({ fetch: app.fetch })`,
+// fixed paths Bun.serve routes itself (server/bun/bun-routes.ts), once by `Bun.serve({ fetch: app.fetch })`,
 // the generic path. It prints `listening <routed port> <generic port>`.
 import { cors, createApp, serve } from "unruffled";
 import { HttpResponse, JsonResponse, PlainTextResponse } from "unruffled/http";

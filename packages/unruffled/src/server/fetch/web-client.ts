@@ -1,5 +1,5 @@
-import type { ClientSocket } from "../client-address/resolve-client.ts";
-import type { NodeResponseEvents } from "../http/client-signal.ts";
+import type { ClientSocket } from "../../client-address/resolve-client.ts";
+import type { NodeResponseEvents } from "../../http/client-signal.ts";
 
 /** A client's address and port, as a runtime's server tells them. */
 export interface Peer {

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { closeGentlyAfterAnswer } from "../http/close-after-answer.ts";
+import { closeGentlyAfterAnswer } from "../../http/close-after-answer.ts";
 
 /**
  * A request pipelined behind one whose answer is not written yet: Node hands it over at once, with

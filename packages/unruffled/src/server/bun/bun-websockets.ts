@@ -1,7 +1,7 @@
-import type { HttpRequest } from "../http/request.ts";
-import type { HttpResponse } from "../http/response.ts";
-import { type BunSocket, BunUpgrade, type BunUpgrader } from "../websocket/bun-upgrade.ts";
-import type { UpgradeTransport } from "../websocket/upgrade-transport.ts";
+import type { HttpRequest } from "../../http/request.ts";
+import type { HttpResponse } from "../../http/response.ts";
+import { type BunSocket, BunUpgrade, type BunUpgrader } from "../../websocket/bun-upgrade.ts";
+import type { UpgradeTransport } from "../../websocket/upgrade-transport.ts";
 
 /**
  * What serving WebSocket routes on a runtime's own server needs of the app: its upgrades
