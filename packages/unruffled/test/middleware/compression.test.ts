@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { Readable } from "node:stream";
 import { brotliCompressSync, brotliDecompressSync, constants, gunzipSync, gzipSync } from "node:zlib";
 import { type CompressionOptions, compression, createApp, ValueError } from "unruffled";
@@ -6,6 +7,7 @@ import { endpoint, path } from "unruffled/route";
 import { readEvents } from "unruffled/testing";
 import { describe, expect, it } from "vitest";
 import { wireRequest } from "../support/http-request.ts";
+import { openRaw } from "../support/raw-http.ts";
 import { serve } from "../support/serve.ts";
 
 // 2,000 bytes of JSON: above the default threshold of 1,024.
@@ -335,5 +337,68 @@ describe("audit: compression()'s threshold and types", () => {
       events.headers["content-encoding"],
       json.headers["content-encoding"],
     ]).toEqual(["gzip", true, undefined, undefined]);
+  });
+});
+
+describe("audit-b: compression() and answers it must leave alone, or stop", () => {
+  it("never compresses a 204 or a 304, whatever body and type the handler gave", async () => {
+    const server = await serve(
+      [
+        path("/no-content", {
+          endpoint: answering(() => new HttpResponse(ROWS_JSON, { status: 204 }, "application/json")),
+        }),
+        path("/not-modified", {
+          endpoint: answering(
+            () => new HttpResponse(ROWS_JSON, { status: 304, headers: { etag: '"v1"' } }, "application/json"),
+          ),
+        }),
+      ],
+      { middleware: [compression()] },
+    );
+    for (const [where, status] of [
+      ["/no-content", 204],
+      ["/not-modified", 304],
+    ] as const) {
+      const answer = await wireRequest(server.url, "GET", where, { "accept-encoding": "gzip, br" });
+      expect([where, answer.status, answer.headers["content-encoding"], answer.headers.vary]).toEqual([
+        where,
+        status,
+        undefined,
+        undefined,
+      ]);
+    }
+  });
+
+  it("destroys a streamed body's source when the client goes away mid-answer", async () => {
+    // A source that never ends: only the client leaving can stop it, through return() at a yield.
+    let sourceClosed!: () => void;
+    const closed = new Promise<void>((resolve) => {
+      sourceClosed = resolve;
+    });
+    async function* endless() {
+      try {
+        for (;;) {
+          yield randomBytes(4_096).toString("hex");
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+      } finally {
+        sourceClosed();
+      }
+    }
+    const server = await serve(
+      [
+        path("/endless", {
+          endpoint: answering(() => new HttpResponse(Readable.from(endless()), {}, "text/plain")),
+        }),
+      ],
+      { middleware: [compression()] },
+    );
+    const exchange = await openRaw(server.port);
+    await exchange.write("GET /endless HTTP/1.1\r\nHost: x\r\nAccept-Encoding: gzip\r\n\r\n");
+    const head = await exchange.waitFor("\r\n\r\n");
+    expect(head).toContain("\r\ncontent-encoding: gzip\r\n");
+    exchange.socket.destroy();
+    // Fails by timing out (vitest's own limit) if the source is left running after the client left.
+    await closed;
   });
 });

@@ -1,9 +1,10 @@
 import { type Item, parseList } from "structured-headers";
-import { exceptionHandler } from "unruffled";
+import { createApp, exceptionHandler } from "unruffled";
 import { JsonResponse } from "unruffled/http";
-import { memoryStore, rateLimit, TooManyRequestsError } from "unruffled/rate-limit";
+import { memoryStore, type RateLimitStore, rateLimit, TooManyRequestsError } from "unruffled/rate-limit";
 import { endpoint, p, path } from "unruffled/route";
 import { httpBearer } from "unruffled/security";
+import { startServer } from "unruffled/testing";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { jsonOf, serve } from "../support/serve.ts";
@@ -404,5 +405,29 @@ describe("a rate-limited route", () => {
     const shared = await times(8, () => direct.fetch("/hello", from("203.0.113.7")));
     const spoofed = await times(4, () => direct.fetch("/hello", from("198.51.100.9")));
     expect([...shared, ...spoofed].filter((status) => status === 200)).toHaveLength(3);
+  });
+});
+
+describe("audit-b: app.close() and the store", () => {
+  it("closes the app's rate-limit store, once", async () => {
+    const events: string[] = [];
+    const inner = memoryStore();
+    const store: RateLimitStore = {
+      kind: "rate-limit-store",
+      consume: (checks) => inner.consume(checks),
+      close() {
+        events.push("store closed");
+      },
+    };
+    const app = createApp({
+      routes: [path("/hello", { endpoint: hello, rateLimits: [hourly] })],
+      rateLimitStore: store,
+      onClose: () => void events.push("onClose"),
+    });
+    const server = await startServer(app);
+    expect((await server.fetch("/hello")).headers.get("ratelimit")).toMatch(/^"hourly";r=19;t=\d+$/);
+    await server.close();
+    expect(events).toContain("store closed");
+    expect(events.filter((event) => event === "store closed")).toHaveLength(1);
   });
 });
