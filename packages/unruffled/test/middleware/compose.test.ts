@@ -385,7 +385,11 @@ describe("audit-b: requests no route takes", () => {
     for (const method of ["DELETE", "OPTIONS"]) {
       events.length = 0;
       const response = await server.fetch("/admin/items", { method });
-      expect([method, response.status, response.headers.get("allow")]).toEqual([method, 405, "GET, POST, HEAD"]);
+      expect([method, response.status, response.headers.get("allow")]).toEqual([
+        method,
+        405,
+        "GET, POST, HEAD",
+      ]);
       expect(events).toEqual(["app in", "admin in", "admin out", "app out"]);
     }
   });

@@ -431,3 +431,36 @@ describe("audit-b: app.close() and the store", () => {
     expect(events.filter((event) => event === "store closed")).toHaveLength(1);
   });
 });
+
+describe("audit-b: a request past a limit", () => {
+  it("is answered 429 without running the handler, and one policy given to two routes is one quota", async () => {
+    const ran: string[] = [];
+    const counting = (name: string) =>
+      endpoint({
+        returns: JsonResponse,
+        handler: () => {
+          ran.push(name);
+          return new JsonResponse({ name });
+        },
+      });
+    const pair = rateLimit({ name: "pair", limit: 2, window: 3600 });
+    const server = await serve(
+      [
+        path("/first", { endpoint: counting("first"), rateLimits: [pair] }),
+        path("/second", { endpoint: counting("second"), rateLimits: [pair] }),
+      ],
+      frozen(),
+    );
+    const answers: [string, number][] = [];
+    for (const at of ["/first", "/second", "/first", "/second"]) {
+      answers.push([at, (await server.fetch(at)).status]);
+    }
+    expect(answers).toEqual([
+      ["/first", 200],
+      ["/second", 200],
+      ["/first", 429],
+      ["/second", 429],
+    ]);
+    expect(ran).toEqual(["first", "second"]);
+  });
+});

@@ -120,3 +120,18 @@ describe("runWorkers", () => {
     expect(await pidOf(port)).toBeUndefined();
   });
 });
+
+describe("audit-b: runWorkers with one worker", () => {
+  it("runs start in this process and resolves once it has", async () => {
+    const { runWorkers } = await import("unruffled");
+    const ran: number[] = [];
+    await runWorkers({
+      workers: 1,
+      start: async () => {
+        await new Promise((resolve) => setImmediate(resolve));
+        ran.push(process.pid);
+      },
+    });
+    expect(ran).toEqual([process.pid]);
+  });
+});
