@@ -142,3 +142,53 @@ describe("audit: a start that failed", () => {
     expect([events, app.address()]).toEqual([["pool opened"], undefined]);
   });
 });
+
+describe("audit-b: onStartup through app.fetch", () => {
+  it("runs the hooks once for first requests that arrive together, all answered after them, and again after close()", async () => {
+    const events: string[] = [];
+    let release!: () => void;
+    const opened = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const app = createApp({
+      routes: [
+        path("/hello", {
+          endpoint: endpoint({
+            returns: PlainTextResponse,
+            handler: () => {
+              events.push("answered");
+              return new PlainTextResponse("Hello");
+            },
+          }),
+        }),
+      ],
+      onStartup: async () => {
+        events.push("startup");
+        await opened;
+      },
+      onClose: () => void events.push("close"),
+    });
+    const answers = [1, 2, 3].map(() => app.fetch(new Request("http://localhost/hello")));
+    await new Promise((resolve) => setImmediate(resolve));
+    release();
+    expect((await Promise.all(answers)).map((answer) => answer.status)).toEqual([200, 200, 200]);
+    await app.close();
+    await app.fetch(new Request("http://localhost/hello"));
+    expect(events).toEqual(["startup", "answered", "answered", "answered", "close", "startup", "answered"]);
+  });
+
+  it("runs the hooks again for the test client's first request after close()", async () => {
+    const events: string[] = [];
+    const app = createApp({
+      routes,
+      onStartup: () => void events.push("startup"),
+      onClose: () => void events.push("close"),
+    });
+    const client = testClient(app);
+    await client.get("/hello");
+    await app.close();
+    await client.get("/hello");
+    await client.get("/hello");
+    expect(events).toEqual(["startup", "close", "startup"]);
+  });
+});

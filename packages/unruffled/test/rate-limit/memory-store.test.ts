@@ -1,7 +1,13 @@
 import { type Item, parseList } from "structured-headers";
 import { createApp, exceptionHandler } from "unruffled";
 import { JsonResponse } from "unruffled/http";
-import { memoryStore, type RateLimitStore, rateLimit, TooManyRequestsError } from "unruffled/rate-limit";
+import {
+  clientAddressKey,
+  memoryStore,
+  type RateLimitStore,
+  rateLimit,
+  TooManyRequestsError,
+} from "unruffled/rate-limit";
 import { endpoint, p, path } from "unruffled/route";
 import { httpBearer } from "unruffled/security";
 import { startServer } from "unruffled/testing";
@@ -462,5 +468,57 @@ describe("audit-b: a request past a limit", () => {
       ["/second", 429],
     ]);
     expect(ran).toEqual(["first", "second"]);
+  });
+});
+
+describe("audit-b: a key of one's own, as docs/rate-limits.md's exports policy", () => {
+  it("shares a tenant's quota between its users, and counts a refused token by clientAddressKey", async () => {
+    const bearer = httpBearer({
+      verify: (token) =>
+        ({
+          ann: { sub: "ann", tenant: "acme" },
+          bob: { sub: "bob", tenant: "acme" },
+          eve: { sub: "eve", tenant: "umbrella" },
+        })[token],
+    });
+    const exports = rateLimit({
+      name: "exports",
+      limit: 30,
+      window: 86_400,
+      key: (request, principal) =>
+        principal === undefined
+          ? clientAddressKey(request)
+          : `tenant:${(principal as { tenant: string }).tenant}`,
+      cost: 10,
+    });
+    const exportAll = endpoint({
+      params: { user: p.Security(bearer) },
+      returns: JsonResponse,
+      handler: (_request, { user }) => new JsonResponse({ sub: user.sub }),
+    });
+    const store = memoryStore({ clock: () => 1_700_000_000_000 });
+    const server = await serve([path("/export", { endpoint: exportAll, rateLimits: [exports] })], {
+      rateLimitStore: store,
+    });
+    const as = async (token?: string) => {
+      const answer = await server.fetch("/export", {
+        headers: token === undefined ? {} : { authorization: `Bearer ${token}` },
+      });
+      return [token ?? "none", answer.status, answer.headers.get("ratelimit")];
+    };
+    expect([await as("ann"), await as("bob"), await as("ann"), await as("bob"), await as("eve")]).toEqual([
+      ["ann", 200, '"exports";r=20;t=28800'],
+      ["bob", 200, '"exports";r=10;t=57600'],
+      ["ann", 200, '"exports";r=0;t=86400'],
+      ["bob", 429, '"exports";r=0;t=86400'],
+      ["eve", 200, '"exports";r=20;t=28800'],
+    ]);
+    expect(await as("mallory")).toEqual(["mallory", 401, '"exports";r=20;t=28800']);
+    expect(await as()).toEqual(["none", 401, '"exports";r=10;t=57600']);
+    expect(store.keys().sort()).toEqual([
+      "exports:address:127.0.0.1",
+      "exports:tenant:acme",
+      "exports:tenant:umbrella",
+    ]);
   });
 });
