@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { Readable } from "node:stream";
 import { brotliCompressSync, brotliDecompressSync, constants, gunzipSync, gzipSync } from "node:zlib";
+import { waitFor } from "process-support";
 import { type CompressionOptions, compression, createApp, ValueError } from "unruffled";
 import { EventStreamResponse, HttpResponse, JsonResponse, PlainTextResponse } from "unruffled/http";
 import { endpoint, path } from "unruffled/route";
@@ -369,8 +370,9 @@ describe("audit-b: compression() and answers it must leave alone, or stop", () =
     }
   });
 
-  it("destroys a streamed body's source when the client goes away mid-answer", async () => {
+  it("destroys a streamed body's source when the client goes away mid-answer, and runs the work after it", async () => {
     // A source that never ends: only the client leaving can stop it, through return() at a yield.
+    const tasks: string[] = [];
     let sourceClosed!: () => void;
     const closed = new Promise<void>((resolve) => {
       sourceClosed = resolve;
@@ -388,7 +390,13 @@ describe("audit-b: compression() and answers it must leave alone, or stop", () =
     const server = await serve(
       [
         path("/endless", {
-          endpoint: answering(() => new HttpResponse(Readable.from(endless()), {}, "text/plain")),
+          endpoint: endpoint({
+            returns: HttpResponse,
+            handler(request) {
+              request.afterResponse(() => void tasks.push(`client left: ${request.signal.aborted}`));
+              return new HttpResponse(Readable.from(endless()), {}, "text/plain");
+            },
+          }),
         }),
       ],
       { middleware: [compression()] },
@@ -400,5 +408,7 @@ describe("audit-b: compression() and answers it must leave alone, or stop", () =
     exchange.socket.destroy();
     // Fails by timing out (vitest's own limit) if the source is left running after the client left.
     await closed;
+    await waitFor("the task queued by the handler", () => tasks[0]);
+    expect(tasks).toEqual(["client left: true"]);
   });
 });
