@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { Readable } from "node:stream";
 import { brotliCompressSync, brotliDecompressSync, constants, gunzipSync, gzipSync } from "node:zlib";
 import { waitFor } from "process-support";
-import { type CompressionOptions, compression, createApp, ValueError } from "unruffled";
+import { type CompressionOptions, compression, createApp, type Middleware, ValueError } from "unruffled";
 import { EventStreamResponse, HttpResponse, JsonResponse, PlainTextResponse } from "unruffled/http";
 import { endpoint, path } from "unruffled/route";
 import { readEvents } from "unruffled/testing";
@@ -410,5 +410,51 @@ describe("audit-b: compression() and answers it must leave alone, or stop", () =
     await closed;
     await waitFor("the task queued by the handler", () => tasks[0]);
     expect(tasks).toEqual(["client left: true"]);
+  });
+
+  it("hands the middleware outside it an HttpResponse that keeps the status, headers and logFields", async () => {
+    const seen: unknown[] = [];
+    const outside: Middleware = async (request, next) => {
+      const response = await next(request);
+      seen.push(
+        response instanceof JsonResponse,
+        response instanceof HttpResponse,
+        response.status,
+        response.headers["x-total"],
+        response.headers["content-encoding"],
+        response.logFields,
+      );
+      return response;
+    };
+    const records: Record<string, unknown>[] = [];
+    const server = await serve(
+      [
+        path("/created", {
+          endpoint: answering(() => {
+            const response = new JsonResponse(ROWS, { status: 201, headers: { "x-total": "40" } });
+            response.logFields = { code: 7 };
+            return response;
+          }),
+        }),
+      ],
+      {
+        middleware: [outside, compression()],
+        settings: {
+          LOGGING: {
+            level: "info",
+            destination: { write: (line: string) => void records.push(JSON.parse(line)) },
+          },
+        },
+      },
+    );
+    const answer = await wireRequest(server.url, "GET", "/created", { "accept-encoding": "gzip" });
+    expect([
+      answer.status,
+      answer.headers["x-total"],
+      JSON.parse(gunzipSync(answer.body).toString()),
+    ]).toEqual([201, "40", ROWS]);
+    expect(seen).toEqual([false, true, 201, "40", "gzip", { code: 7 }]);
+    await waitFor("the access record", () => records[0]);
+    expect([records[0]!.status, records[0]!.code]).toEqual([201, 7]);
   });
 });
