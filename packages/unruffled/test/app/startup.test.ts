@@ -1,3 +1,4 @@
+import { waitFor } from "process-support";
 import { createApp, StartupError, ValueError } from "unruffled";
 import { PlainTextResponse } from "unruffled/http";
 import { endpoint, path } from "unruffled/route";
@@ -190,5 +191,31 @@ describe("audit-b: onStartup through app.fetch", () => {
     await client.get("/hello");
     await client.get("/hello");
     expect(events).toEqual(["startup", "close", "startup"]);
+  });
+
+  it("starts a closed app again only once close() has finished: a request during onClose does not", async () => {
+    const events: string[] = [];
+    let closing!: () => void;
+    const released = new Promise<void>((resolve) => {
+      closing = resolve;
+    });
+    const app = createApp({
+      routes,
+      onStartup: () => void events.push("startup"),
+      onClose: async () => {
+        events.push("onClose begins");
+        await released;
+        events.push("onClose ends");
+      },
+    });
+    await app.fetch(new Request("http://localhost/hello"));
+    const closed = app.close();
+    await waitFor("onClose to begin", () => (events.includes("onClose begins") ? true : undefined));
+    const during = await app.fetch(new Request("http://localhost/hello"));
+    closing();
+    await closed;
+    const after = await app.fetch(new Request("http://localhost/hello"));
+    expect([during.status, after.status]).toEqual([200, 200]);
+    expect(events).toEqual(["startup", "onClose begins", "onClose ends", "startup"]);
   });
 });
