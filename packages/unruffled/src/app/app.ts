@@ -511,22 +511,27 @@ export class App {
       return;
     }
     this.started = false;
-    this.starting = undefined;
     if (this.health) {
       this.health.started = this.startupHooks.length === 0;
       // A drain waits for a probe since the app (next) started, not for one of an earlier run.
       this.health.probed = false;
     }
     // One record per request, with the fields of a failed task's record: found by its request id.
-    for (const request of await this.work.settle(deadline - performance.now())) {
-      this.errorLogger.error(
-        { reqId: request.id, method: request.method, path: request.path },
-        "The app closed while a task queued with afterResponse() was still running; it was abandoned",
-      );
+    try {
+      for (const request of await this.work.settle(deadline - performance.now())) {
+        this.errorLogger.error(
+          { reqId: request.id, method: request.method, path: request.path },
+          "The app closed while a task queued with afterResponse() was still running; it was abandoned",
+        );
+      }
+      await this.appPubSub.close();
+      await this.onClose?.();
+      await this.rateLimitStore?.close?.();
+    } finally {
+      // Only a request after the close starts the app again: one during it (app.fetch, the test
+      // client) would run onStartup before onClose, which would then release what it opened.
+      this.starting = undefined;
     }
-    await this.appPubSub.close();
-    await this.onClose?.();
-    await this.rateLimitStore?.close?.();
   }
 }
 

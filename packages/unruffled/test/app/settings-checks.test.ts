@@ -60,3 +60,14 @@ describe("settings checked when the app is built", () => {
     );
   });
 });
+
+describe("audit-b: keys the framework does not read", () => {
+  it("leaves any other upper-case key to the app, as given", () => {
+    const smtp = { host: "mail.internal", port: 25 };
+    const app = createApp({
+      settings: { SMTP: smtp, FEATURE_SEARCH: true },
+      routes: [],
+    });
+    expect([app.settings.SMTP, app.settings.FEATURE_SEARCH]).toEqual([smtp, true]);
+  });
+});

@@ -1,3 +1,4 @@
+import { waitFor } from "process-support";
 import { createApp, StartupError, ValueError } from "unruffled";
 import { PlainTextResponse } from "unruffled/http";
 import { endpoint, path } from "unruffled/route";
@@ -140,5 +141,81 @@ describe("audit: a start that failed", () => {
     );
     await app.close();
     expect([events, app.address()]).toEqual([["pool opened"], undefined]);
+  });
+});
+
+describe("audit-b: onStartup through app.fetch", () => {
+  it("runs the hooks once for first requests that arrive together, all answered after them, and again after close()", async () => {
+    const events: string[] = [];
+    let release!: () => void;
+    const opened = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const app = createApp({
+      routes: [
+        path("/hello", {
+          endpoint: endpoint({
+            returns: PlainTextResponse,
+            handler: () => {
+              events.push("answered");
+              return new PlainTextResponse("Hello");
+            },
+          }),
+        }),
+      ],
+      onStartup: async () => {
+        events.push("startup");
+        await opened;
+      },
+      onClose: () => void events.push("close"),
+    });
+    const answers = [1, 2, 3].map(() => app.fetch(new Request("http://localhost/hello")));
+    await new Promise((resolve) => setImmediate(resolve));
+    release();
+    expect((await Promise.all(answers)).map((answer) => answer.status)).toEqual([200, 200, 200]);
+    await app.close();
+    await app.fetch(new Request("http://localhost/hello"));
+    expect(events).toEqual(["startup", "answered", "answered", "answered", "close", "startup", "answered"]);
+  });
+
+  it("runs the hooks again for the test client's first request after close()", async () => {
+    const events: string[] = [];
+    const app = createApp({
+      routes,
+      onStartup: () => void events.push("startup"),
+      onClose: () => void events.push("close"),
+    });
+    const client = testClient(app);
+    await client.get("/hello");
+    await app.close();
+    await client.get("/hello");
+    await client.get("/hello");
+    expect(events).toEqual(["startup", "close", "startup"]);
+  });
+
+  it("starts a closed app again only once close() has finished: a request during onClose does not", async () => {
+    const events: string[] = [];
+    let closing!: () => void;
+    const released = new Promise<void>((resolve) => {
+      closing = resolve;
+    });
+    const app = createApp({
+      routes,
+      onStartup: () => void events.push("startup"),
+      onClose: async () => {
+        events.push("onClose begins");
+        await released;
+        events.push("onClose ends");
+      },
+    });
+    await app.fetch(new Request("http://localhost/hello"));
+    const closed = app.close();
+    await waitFor("onClose to begin", () => (events.includes("onClose begins") ? true : undefined));
+    const during = await app.fetch(new Request("http://localhost/hello"));
+    closing();
+    await closed;
+    const after = await app.fetch(new Request("http://localhost/hello"));
+    expect([during.status, after.status]).toEqual([200, 200]);
+    expect(events).toEqual(["startup", "onClose begins", "onClose ends", "startup"]);
   });
 });

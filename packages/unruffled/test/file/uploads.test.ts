@@ -390,3 +390,64 @@ describe("the default upload limits are the documented ones", () => {
     ]);
   });
 });
+
+describe("audit-b: what docs/uploads.md promises of UploadFile and other bodies", () => {
+  it("gives each file its form field as fieldName, and read() a Buffer of size bytes", async () => {
+    const { JsonResponse } = await import("unruffled/http");
+    const { endpoint } = await import("unruffled/route");
+    const described = endpoint({
+      params: { report: p.File(), scans: p.File({ list: true, alias: "scan" }) },
+      returns: JsonResponse,
+      async handler(_request, { report, scans }) {
+        const describe = async (file: typeof report) => {
+          const content = await file.read();
+          return [file.fieldName, Buffer.isBuffer(content), content.length, file.size, content.toString()];
+        };
+        return new JsonResponse([await describe(report), ...(await Promise.all(scans.map(describe)))]);
+      },
+    });
+    const server = await serveEndpoint("/upload", described, ["POST"]);
+    const form = new FormData();
+    form.set("report", new Blob(["héllo"]), "r.txt");
+    form.append("scan", new Blob(["ab"]), "1.png");
+    form.append("scan", new Blob(["abc"]), "2.png");
+    expect(await jsonOf(server.fetch("/upload", { method: "POST", body: form }))).toEqual({
+      status: 200,
+      body: [
+        ["report", true, 6, 6, "héllo"],
+        ["scan", true, 2, 2, "ab"],
+        ["scan", true, 3, 3, "abc"],
+      ],
+    });
+  });
+
+  it("gives an optional list of files that is absent as [], beside fields that are present", async () => {
+    const server = await serveEndpoint(
+      "/upload",
+      echo({ photos: p.File({ list: true, optional: true }), title: p.Form(z.string()) }),
+      ["POST"],
+    );
+    const form = new FormData();
+    form.set("title", "holiday");
+    expect(await jsonOf(server.fetch("/upload", { method: "POST", body: form }))).toEqual({
+      status: 200,
+      body: { photos: [], title: "holiday" },
+    });
+  });
+
+  it("refuses a JSON body on a File endpoint with 415", async () => {
+    const server = await serveEndpoint("/upload", upload, ["POST"]);
+    expect(
+      await jsonOf(
+        server.fetch("/upload", {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: '{"note":"x"}',
+        }),
+      ),
+    ).toEqual({
+      status: 415,
+      body: { detail: "Expected a multipart/form-data body, got application/json" },
+    });
+  });
+});

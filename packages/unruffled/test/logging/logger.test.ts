@@ -530,3 +530,55 @@ describe("what the page promises of records and ids", () => {
     }
   });
 });
+
+describe("audit-b: a logger given to the app", () => {
+  it("keeps its own level and destination: the app's LOGGING does not change them", async () => {
+    const own = captured();
+    const fromSettings = captured();
+    const logger = createLogger({ level: "info", destination: own.destination });
+    const ownApp = createApp({
+      routes,
+      logger,
+      settings: { LOGGING: { level: "silent", destination: fromSettings.destination } },
+    });
+    await testClient(ownApp).get("/hello", { headers: { "x-request-id": "req-own" } });
+    expect([ownApp.logger === logger, logger.level]).toEqual([true, "info"]);
+    expect(own.records.map(({ reqId, status, msg }) => [reqId, status, msg])).toEqual([
+      ["req-own", 200, "request completed"],
+    ]);
+    expect(fromSettings.records).toEqual([]);
+  });
+
+  it("of another kind gets the record of an event stream that fails once its answer began", async () => {
+    const errors: [Record<string, unknown>, string][] = [];
+    const failing = endpoint({
+      returns: EventStreamResponse,
+      handler: () =>
+        new EventStreamResponse(
+          (async function* () {
+            yield { data: { n: 1 } };
+            throw new Error("the feed went away");
+          })(),
+        ),
+    });
+    const streamApp = createApp({
+      logger: { error: (details, message) => void errors.push([details, message]) },
+      routes: [path("/feed", { endpoint: failing })],
+    });
+    const server = await startServer(streamApp);
+    try {
+      const response = await server.fetch("/feed?since=3", { headers: { "x-request-id": "req-8" } });
+      expect(response.status).toBe(200);
+      await expect(response.text()).rejects.toThrow();
+      await waitFor("the stream's error record", () => errors[0]);
+      expect(errors).toEqual([
+        [
+          { err: new Error("the feed went away"), reqId: "req-8", method: "GET", path: "/feed" },
+          "An event stream failed after its answer began; its connection was closed",
+        ],
+      ]);
+    } finally {
+      await server.close();
+    }
+  });
+});

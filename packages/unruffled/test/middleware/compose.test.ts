@@ -366,3 +366,31 @@ describe("middleware", () => {
     );
   });
 });
+
+describe("audit-b: requests no route takes", () => {
+  it("runs the middleware every route of a path shares around its 405 and a plain OPTIONS, and the app's too", async () => {
+    const events: string[] = [];
+    const server = await serve(
+      [
+        path("/admin", {
+          middleware: [tracing("admin", events)],
+          routes: [
+            path("/items", { endpoint: handlerNoting([]), middleware: [tracing("read", events)] }),
+            path("/items", { endpoint: handlerNoting([]), methods: ["POST"], name: "create" }),
+          ],
+        }),
+      ],
+      { middleware: [tracing("app", events)] },
+    );
+    for (const method of ["DELETE", "OPTIONS"]) {
+      events.length = 0;
+      const response = await server.fetch("/admin/items", { method });
+      expect([method, response.status, response.headers.get("allow")]).toEqual([
+        method,
+        405,
+        "GET, POST, HEAD",
+      ]);
+      expect(events).toEqual(["app in", "admin in", "admin out", "app out"]);
+    }
+  });
+});

@@ -1,11 +1,14 @@
+import { randomBytes } from "node:crypto";
 import { Readable } from "node:stream";
 import { brotliCompressSync, brotliDecompressSync, constants, gunzipSync, gzipSync } from "node:zlib";
-import { type CompressionOptions, compression, createApp, ValueError } from "unruffled";
+import { waitFor } from "process-support";
+import { type CompressionOptions, compression, createApp, type Middleware, ValueError } from "unruffled";
 import { EventStreamResponse, HttpResponse, JsonResponse, PlainTextResponse } from "unruffled/http";
 import { endpoint, path } from "unruffled/route";
 import { readEvents } from "unruffled/testing";
 import { describe, expect, it } from "vitest";
 import { wireRequest } from "../support/http-request.ts";
+import { openRaw } from "../support/raw-http.ts";
 import { serve } from "../support/serve.ts";
 
 // 2,000 bytes of JSON: above the default threshold of 1,024.
@@ -335,5 +338,123 @@ describe("audit: compression()'s threshold and types", () => {
       events.headers["content-encoding"],
       json.headers["content-encoding"],
     ]).toEqual(["gzip", true, undefined, undefined]);
+  });
+});
+
+describe("audit-b: compression() and answers it must leave alone, or stop", () => {
+  it("never compresses a 204 or a 304, whatever body and type the handler gave", async () => {
+    const server = await serve(
+      [
+        path("/no-content", {
+          endpoint: answering(() => new HttpResponse(ROWS_JSON, { status: 204 }, "application/json")),
+        }),
+        path("/not-modified", {
+          endpoint: answering(
+            () => new HttpResponse(ROWS_JSON, { status: 304, headers: { etag: '"v1"' } }, "application/json"),
+          ),
+        }),
+      ],
+      { middleware: [compression()] },
+    );
+    for (const [where, status] of [
+      ["/no-content", 204],
+      ["/not-modified", 304],
+    ] as const) {
+      const answer = await wireRequest(server.url, "GET", where, { "accept-encoding": "gzip, br" });
+      expect([where, answer.status, answer.headers["content-encoding"], answer.headers.vary]).toEqual([
+        where,
+        status,
+        undefined,
+        undefined,
+      ]);
+    }
+  });
+
+  it("destroys a streamed body's source when the client goes away mid-answer, and runs the work after it", async () => {
+    // A source that never ends: only the client leaving can stop it, through return() at a yield.
+    const tasks: string[] = [];
+    let sourceClosed!: () => void;
+    const closed = new Promise<void>((resolve) => {
+      sourceClosed = resolve;
+    });
+    async function* endless() {
+      try {
+        for (;;) {
+          yield randomBytes(4_096).toString("hex");
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+      } finally {
+        sourceClosed();
+      }
+    }
+    const server = await serve(
+      [
+        path("/endless", {
+          endpoint: endpoint({
+            returns: HttpResponse,
+            handler(request) {
+              request.afterResponse(() => void tasks.push(`client left: ${request.signal.aborted}`));
+              return new HttpResponse(Readable.from(endless()), {}, "text/plain");
+            },
+          }),
+        }),
+      ],
+      { middleware: [compression()] },
+    );
+    const exchange = await openRaw(server.port);
+    await exchange.write("GET /endless HTTP/1.1\r\nHost: x\r\nAccept-Encoding: gzip\r\n\r\n");
+    const head = await exchange.waitFor("\r\n\r\n");
+    expect(head).toContain("\r\ncontent-encoding: gzip\r\n");
+    exchange.socket.destroy();
+    // Fails by timing out (vitest's own limit) if the source is left running after the client left.
+    await closed;
+    await waitFor("the task queued by the handler", () => tasks[0]);
+    expect(tasks).toEqual(["client left: true"]);
+  });
+
+  it("hands the middleware outside it an HttpResponse that keeps the status, headers and logFields", async () => {
+    const seen: unknown[] = [];
+    const outside: Middleware = async (request, next) => {
+      const response = await next(request);
+      seen.push(
+        response instanceof JsonResponse,
+        response instanceof HttpResponse,
+        response.status,
+        response.headers["x-total"],
+        response.headers["content-encoding"],
+        response.logFields,
+      );
+      return response;
+    };
+    const records: Record<string, unknown>[] = [];
+    const server = await serve(
+      [
+        path("/created", {
+          endpoint: answering(() => {
+            const response = new JsonResponse(ROWS, { status: 201, headers: { "x-total": "40" } });
+            response.logFields = { code: 7 };
+            return response;
+          }),
+        }),
+      ],
+      {
+        middleware: [outside, compression()],
+        settings: {
+          LOGGING: {
+            level: "info",
+            destination: { write: (line: string) => void records.push(JSON.parse(line)) },
+          },
+        },
+      },
+    );
+    const answer = await wireRequest(server.url, "GET", "/created", { "accept-encoding": "gzip" });
+    expect([
+      answer.status,
+      answer.headers["x-total"],
+      JSON.parse(gunzipSync(answer.body).toString()),
+    ]).toEqual([201, "40", ROWS]);
+    expect(seen).toEqual([false, true, 201, "40", "gzip", { code: 7 }]);
+    await waitFor("the access record", () => records[0]);
+    expect([records[0]!.status, records[0]!.code]).toEqual([201, 7]);
   });
 });

@@ -1,6 +1,15 @@
-import { type AppOptions, type CorsOptions, cors, exceptionHandler, HttpError, ValueError } from "unruffled";
+import {
+  type AppOptions,
+  type CorsOptions,
+  cors,
+  createApp,
+  exceptionHandler,
+  HttpError,
+  ValueError,
+} from "unruffled";
 import { JsonResponse, PlainTextResponse } from "unruffled/http";
 import { endpoint, p, path, type RouteDefinition } from "unruffled/route";
+import { testClient } from "unruffled/testing";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { corsHeadersOf, wireRequest } from "../support/http-request.ts";
@@ -496,6 +505,42 @@ describe("audit: a refused preflight in the app's own error format", () => {
       400,
       {},
       { error: { status: 400, message: "CORS preflight refused: the origin is not allowed." } },
+    ]);
+  });
+});
+
+describe("audit-b: cors() and what passes through it", () => {
+  it("answers a plain OPTIONS on a path without its own OPTIONS route with the usual 405, with the CORS headers", async () => {
+    const server = await serveWithCors({ origins: [APP] });
+    const plain = await wireRequest(server.url, "OPTIONS", "/items", { origin: APP });
+    expect([plain.status, plain.headers.allow, corsHeadersOf(plain.headers)]).toEqual([
+      405,
+      "GET, POST, HEAD",
+      { "access-control-allow-origin": APP, vary: "Origin" },
+    ]);
+  });
+
+  it("leaves the work after the answer alone: tasks queued by the handler run once the answer is out", async () => {
+    const ran: string[] = [];
+    const app = createApp({
+      middleware: [cors({ origins: [APP] })],
+      routes: [
+        path("/items", {
+          endpoint: endpoint({
+            returns: JsonResponse,
+            handler(request) {
+              request.afterResponse(() => void ran.push("after"));
+              return new JsonResponse({ ok: true });
+            },
+          }),
+        }),
+      ],
+    });
+    const response = await testClient(app).get("/items", { headers: { origin: APP } });
+    expect([response.status, response.headers.get("access-control-allow-origin"), ran]).toEqual([
+      200,
+      APP,
+      ["after"],
     ]);
   });
 });

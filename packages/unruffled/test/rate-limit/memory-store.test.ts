@@ -1,9 +1,16 @@
 import { type Item, parseList } from "structured-headers";
-import { exceptionHandler } from "unruffled";
+import { createApp, exceptionHandler } from "unruffled";
 import { JsonResponse } from "unruffled/http";
-import { memoryStore, rateLimit, TooManyRequestsError } from "unruffled/rate-limit";
+import {
+  clientAddressKey,
+  memoryStore,
+  type RateLimitStore,
+  rateLimit,
+  TooManyRequestsError,
+} from "unruffled/rate-limit";
 import { endpoint, p, path } from "unruffled/route";
 import { httpBearer } from "unruffled/security";
+import { startServer } from "unruffled/testing";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { jsonOf, serve } from "../support/serve.ts";
@@ -404,5 +411,114 @@ describe("a rate-limited route", () => {
     const shared = await times(8, () => direct.fetch("/hello", from("203.0.113.7")));
     const spoofed = await times(4, () => direct.fetch("/hello", from("198.51.100.9")));
     expect([...shared, ...spoofed].filter((status) => status === 200)).toHaveLength(3);
+  });
+});
+
+describe("audit-b: app.close() and the store", () => {
+  it("closes the app's rate-limit store, once", async () => {
+    const events: string[] = [];
+    const inner = memoryStore();
+    const store: RateLimitStore = {
+      kind: "rate-limit-store",
+      consume: (checks) => inner.consume(checks),
+      close() {
+        events.push("store closed");
+      },
+    };
+    const app = createApp({
+      routes: [path("/hello", { endpoint: hello, rateLimits: [hourly] })],
+      rateLimitStore: store,
+      onClose: () => void events.push("onClose"),
+    });
+    const server = await startServer(app);
+    expect((await server.fetch("/hello")).headers.get("ratelimit")).toMatch(/^"hourly";r=19;t=\d+$/);
+    await server.close();
+    expect(events).toContain("store closed");
+    expect(events.filter((event) => event === "store closed")).toHaveLength(1);
+  });
+});
+
+describe("audit-b: a request past a limit", () => {
+  it("is answered 429 without running the handler, and one policy given to two routes is one quota", async () => {
+    const ran: string[] = [];
+    const counting = (name: string) =>
+      endpoint({
+        returns: JsonResponse,
+        handler: () => {
+          ran.push(name);
+          return new JsonResponse({ name });
+        },
+      });
+    const pair = rateLimit({ name: "pair", limit: 2, window: 3600 });
+    const server = await serve(
+      [
+        path("/first", { endpoint: counting("first"), rateLimits: [pair] }),
+        path("/second", { endpoint: counting("second"), rateLimits: [pair] }),
+      ],
+      frozen(),
+    );
+    const answers: [string, number][] = [];
+    for (const at of ["/first", "/second", "/first", "/second"]) {
+      answers.push([at, (await server.fetch(at)).status]);
+    }
+    expect(answers).toEqual([
+      ["/first", 200],
+      ["/second", 200],
+      ["/first", 429],
+      ["/second", 429],
+    ]);
+    expect(ran).toEqual(["first", "second"]);
+  });
+});
+
+describe("audit-b: a key of one's own, as docs/rate-limits.md's exports policy", () => {
+  it("shares a tenant's quota between its users, and counts a refused token by clientAddressKey", async () => {
+    const bearer = httpBearer({
+      verify: (token) =>
+        ({
+          ann: { sub: "ann", tenant: "acme" },
+          bob: { sub: "bob", tenant: "acme" },
+          eve: { sub: "eve", tenant: "umbrella" },
+        })[token],
+    });
+    const exports = rateLimit({
+      name: "exports",
+      limit: 30,
+      window: 86_400,
+      key: (request, principal) =>
+        principal === undefined
+          ? clientAddressKey(request)
+          : `tenant:${(principal as { tenant: string }).tenant}`,
+      cost: 10,
+    });
+    const exportAll = endpoint({
+      params: { user: p.Security(bearer) },
+      returns: JsonResponse,
+      handler: (_request, { user }) => new JsonResponse({ sub: user.sub }),
+    });
+    const store = memoryStore({ clock: () => 1_700_000_000_000 });
+    const server = await serve([path("/export", { endpoint: exportAll, rateLimits: [exports] })], {
+      rateLimitStore: store,
+    });
+    const as = async (token?: string) => {
+      const answer = await server.fetch("/export", {
+        headers: token === undefined ? {} : { authorization: `Bearer ${token}` },
+      });
+      return [token ?? "none", answer.status, answer.headers.get("ratelimit")];
+    };
+    expect([await as("ann"), await as("bob"), await as("ann"), await as("bob"), await as("eve")]).toEqual([
+      ["ann", 200, '"exports";r=20;t=28800'],
+      ["bob", 200, '"exports";r=10;t=57600'],
+      ["ann", 200, '"exports";r=0;t=86400'],
+      ["bob", 429, '"exports";r=0;t=86400'],
+      ["eve", 200, '"exports";r=20;t=28800'],
+    ]);
+    expect(await as("mallory")).toEqual(["mallory", 401, '"exports";r=20;t=28800']);
+    expect(await as()).toEqual(["none", 401, '"exports";r=10;t=57600']);
+    expect(store.keys().sort()).toEqual([
+      "exports:address:127.0.0.1",
+      "exports:tenant:acme",
+      "exports:tenant:umbrella",
+    ]);
   });
 });

@@ -176,3 +176,43 @@ describe("when the store takes the connection and never answers", () => {
     await database.drop();
   });
 });
+
+describe("audit-b: RATE_LIMITS.warn_interval", () => {
+  // A store that is down for good: every request of a limited route meets its failure.
+  const down: RateLimitStore = {
+    kind: "rate-limit-store",
+    consume: () => Promise.reject(new Error("connect ECONNREFUSED 127.0.0.1:6379")),
+  };
+  const WARNING = "The rate-limit store cannot be reached: requests are admitted without limits";
+
+  it("warns for every failure with warn_interval 0", async () => {
+    const logger = { error: vi.fn(), warn: vi.fn() };
+    const server = await serve(routes, {
+      rateLimitStore: down,
+      settings: { RATE_LIMITS: { warn_interval: 0 } },
+      logger,
+    });
+    for (let attempt = 0; attempt < 3; attempt++) expect((await server.fetch("/hello")).status).toBe(200);
+    expect(logger.warn.mock.calls.map(([details, message]) => [details.err.message, message])).toEqual(
+      Array.from({ length: 3 }, () => ["connect ECONNREFUSED 127.0.0.1:6379", WARNING]),
+    );
+  });
+
+  it("warns again once warn_interval has passed since the last warning", async () => {
+    const logger = { error: vi.fn(), warn: vi.fn() };
+    const server = await serve(routes, {
+      rateLimitStore: down,
+      settings: { RATE_LIMITS: { warn_interval: 200 } },
+      logger,
+    });
+    await waitFor(
+      "a second warning",
+      async () => {
+        expect((await server.fetch("/hello")).status).toBe(200);
+        return logger.warn.mock.calls.length >= 2 ? true : undefined;
+      },
+      { timeoutMs: 30_000, intervalMs: 20 },
+    );
+    expect(logger.warn.mock.calls.slice(0, 2).map(([, message]) => message)).toEqual([WARNING, WARNING]);
+  });
+});

@@ -114,3 +114,20 @@ describe("onClose", () => {
     expect(events).toEqual(["onClose, listening: false", "closed"]);
   });
 });
+
+describe("audit-b: app.close()'s default deadline", () => {
+  it("waits 10 s for a request in flight when no timeout is given, then cuts it", {
+    timeout: 120_000,
+  }, async () => {
+    const { app, port, openGate, requestArrived } = await startGatedApp();
+    const exchange = await openRaw(port);
+    await exchange.write("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n");
+    await requestArrived;
+    const start = performance.now();
+    await app.close();
+    // Only a lower bound: however busy the machine, the deadline cannot come early.
+    expect(performance.now() - start).toBeGreaterThanOrEqual(9_950);
+    expect(await exchange.closed(5_000)).toBe("");
+    openGate();
+  });
+});

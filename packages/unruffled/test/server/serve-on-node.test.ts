@@ -28,3 +28,15 @@ it("serves on node:http after the onStartup hooks, on the free port chosen for p
   expect(events).toEqual(["startup", "served", "close"]);
   await expect(fetch(`http://127.0.0.1:${server.port}/hello`)).rejects.toThrow("fetch failed");
 });
+
+// docs/deployment.md, "Behind a reverse proxy": keep the app on 127.0.0.1, "the default host".
+it("audit-b: listens on 127.0.0.1 when no host is given, with app.listen() and serve()", async () => {
+  const hello = endpoint({ returns: PlainTextResponse, handler: () => new PlainTextResponse("Hello") });
+  const app = createApp({ routes: [path("/hello", { endpoint: hello })] });
+  await app.listen({ port: 0 });
+  expect([app.address()!.address, app.address()!.family]).toEqual(["127.0.0.1", "IPv4"]);
+  await app.close();
+  const served = await serve(app, { port: 0 });
+  expect([served.hostname, app.address()!.address]).toEqual(["127.0.0.1", "127.0.0.1"]);
+  await served.close();
+});

@@ -17,9 +17,15 @@ vi.setConfig({ testTimeout: 180_000 });
 afterEach(() => rmSync(join(scratch, "crash"), { force: true }));
 
 /** Starts the fixture's primary and collects what it prints. */
-function startCluster(mode: "crash" | "serve", port = 0) {
+function startCluster(mode: "crash" | "serve" | "stubborn", port = 0, extraEnv: Record<string, string> = {}) {
   const child = spawnGroup(process.execPath, ["--conditions=source", fixture], {
-    env: { ...process.env, WORKERS_FIXTURE: mode, PORT: String(port), CRASH_MARKER: join(scratch, "crash") },
+    env: {
+      ...process.env,
+      WORKERS_FIXTURE: mode,
+      PORT: String(port),
+      CRASH_MARKER: join(scratch, "crash"),
+      ...extraEnv,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   const output = captureOutput(child);
@@ -118,5 +124,44 @@ describe("runWorkers", () => {
     expect(await cluster.exited).toBe(0);
     expect(cluster.output().match(/exited with code 0/g)).toHaveLength(2);
     expect(await pidOf(port)).toBeUndefined();
+  });
+});
+
+describe("audit-b: runWorkers with one worker", () => {
+  it("runs start in this process and resolves once it has", async () => {
+    const { runWorkers } = await import("unruffled");
+    const ran: number[] = [];
+    await runWorkers({
+      workers: 1,
+      start: async () => {
+        await new Promise((resolve) => setImmediate(resolve));
+        ran.push(process.pid);
+      },
+    });
+    expect(ran).toEqual([process.pid]);
+  });
+});
+
+describe("audit-b: the primary's shutdownTimeout", () => {
+  it("kills a worker still running shutdownTimeout after SIGTERM, says so, and exits 1", async () => {
+    const port = await freePort();
+    const cluster = startCluster("stubborn", port, { SHUTDOWN_TIMEOUT: "1000" });
+    const seen = new Set<number>();
+    await waitFor(
+      "answers from both workers",
+      async () => {
+        const pid = await pidOf(port);
+        if (pid !== undefined) seen.add(pid);
+        return seen.size === 2 ? true : undefined;
+      },
+      { timeoutMs: START_MS },
+    );
+    cluster.child.kill("SIGTERM");
+    expect(await cluster.exited).toBe(1);
+    const killed = [
+      ...cluster.output().matchAll(/worker (\d+) still running after 1000 ms; killing it/g),
+    ].map((match) => Number(match[1]));
+    expect(killed.sort()).toEqual([...seen].sort());
+    expect(cluster.output().match(/exited by SIGKILL/g)).toHaveLength(2);
   });
 });

@@ -14,7 +14,12 @@ async function serve(): Promise<void> {
   const pid = endpoint({ returns: JsonResponse, handler: () => new JsonResponse({ pid: process.pid }) });
   const app = createApp({ routes: [path("/pid", { endpoint: pid })] });
   await app.listen({ port: Number(process.env.PORT), host: "127.0.0.1" });
-  handleShutdownSignals(() => app.close({ timeout: 2_000 }), { log: { info() {}, error() {} } });
+  // WORKERS_FIXTURE=stubborn: a shutdown that never finishes, which only the primary's SIGKILL ends.
+  const shutdown =
+    process.env.WORKERS_FIXTURE === "stubborn"
+      ? () => new Promise<void>(() => {})
+      : () => app.close({ timeout: 2_000 });
+  handleShutdownSignals(shutdown, { log: { info() {}, error() {} } });
 }
 
 // One line and exit code 1, as the CLI and the enrollment service tell a failed start.
@@ -28,5 +33,5 @@ await runWorkers({
   start: serve,
   restartDelay: 100,
   maxRestartDelay: 400,
-  shutdownTimeout: 5_000,
+  shutdownTimeout: Number(process.env.SHUTDOWN_TIMEOUT ?? 5_000),
 });

@@ -15,6 +15,7 @@ import { type BodyDeadlines, WebRequestBody } from "./web-request-body.ts";
 
 /** What the fetch adapter needs of the app: its requests, and its answers. */
 export interface FetchTarget {
+  /** Runs the `onStartup` hooks once per start: the same promise until `close()`, a new one after. */
   startup(): Promise<void>;
   createRequest(raw: Omit<RawRequest, "limits">): HttpRequest;
   handle(request: HttpRequest, startWork: boolean): HttpResponse | Promise<HttpResponse>;
@@ -89,9 +90,10 @@ export function webHandler(
   inFlight?: StreamsInFlight,
   upgrade?: WebUpgrade,
 ): (webRequest: Request, context?: unknown) => Response | undefined | Promise<Response | undefined> {
-  // Where no server listens (other runtimes), the first request starts the app; a server that
-  // serve() started ran the hooks before it listened.
-  let started = inFlight !== undefined;
+  // Where no server listens (other runtimes), the first request starts the app, and the first after
+  // a close() starts it again: app.startup() gives one promise per start, so a new one means a new
+  // start to wait for. A server that serve() started ran the hooks before it listened.
+  let started: Promise<void> | undefined;
   const answer = (
     webRequest: Request,
     context: unknown,
@@ -118,10 +120,12 @@ export function webHandler(
       return answerByDeadline(app, inFlight!, response, webRequest, request, client, timed);
     return toWebWhenReady(app, inFlight, response, webRequest, request, client);
   };
+  if (inFlight !== undefined) return answer;
   return (webRequest, context) => {
-    if (started) return answer(webRequest, context);
-    return app.startup().then(() => {
-      started = true;
+    const start = app.startup();
+    if (start === started) return answer(webRequest, context);
+    return start.then(() => {
+      started = start;
       return answer(webRequest, context);
     });
   };
