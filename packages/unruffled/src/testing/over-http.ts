@@ -27,8 +27,10 @@ export function requestOverHttp(
         port: base.port,
         method,
         path: base.pathname.replace(/\/$/, "") + encoded.url,
-        // The Host the test gave, else the server's, which Node's client adds after the others.
+        // The Host the test gave, else the server's, which Node's client adds after the others. A Host
+        // given empty is sent empty: Node's client would put its own in place of an empty value.
         headers: encoded.headers,
+        setHost: encoded.headers.host === undefined,
       },
       (incoming) => {
         const answer = (bytes: Buffer, stream?: Readable) =>

@@ -673,6 +673,15 @@ describe("what the property found", () => {
     }
   });
 
+  // RFC 9110 §7.2: an empty Host is a valid one (a target without an authority); Node's client would
+  // put its own in place of an empty value, so the app over HTTP saw the server's address.
+  it("an empty Host the test gives reaches the app empty", async () => {
+    for (const client of [remote, local]) {
+      const given = await client.get("/raw", { headers: { Host: "" } });
+      expect(given.json<{ headers: Record<string, string> }>().headers).toEqual({ host: "" });
+    }
+  });
+
   // RFC 9110 §6.4.1, §8.6: a 204 or 304 ends after its head; Node sends no body, and no length is
   // made up for the body it drops.
   it("a 204 or 304 answer has no body and no computed Content-Length, even when the app gave one", async () => {
