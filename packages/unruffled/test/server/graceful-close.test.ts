@@ -1,12 +1,12 @@
 import { connect } from "node:net";
-import { createApp } from "unruffled";
+import { createApp, type Settings } from "unruffled";
 import { JsonResponse } from "unruffled/http";
 import { endpoint, path } from "unruffled/route";
 import { describe, expect, it } from "vitest";
 import { bodyOf, openRaw, statusOf } from "../support/raw-http.ts";
 
 /** An app whose `/slow` answers only when the test opens the gate, and says when a request arrived. */
-async function startGatedApp() {
+async function startGatedApp(settings: Settings = {}) {
   let openGate!: () => void;
   const gate = new Promise<void>((resolve) => {
     openGate = resolve;
@@ -24,7 +24,10 @@ async function startGatedApp() {
     },
   });
   const fast = endpoint({ returns: JsonResponse, handler: () => new JsonResponse({ fast: true }) });
-  const app = createApp({ routes: [path("/slow", { endpoint: slow }), path("/fast", { endpoint: fast })] });
+  const app = createApp({
+    settings,
+    routes: [path("/slow", { endpoint: slow }), path("/fast", { endpoint: fast })],
+  });
   await app.listen({ port: 0 });
   return { app, port: app.address()!.port, openGate, requestArrived };
 }
@@ -65,15 +68,13 @@ describe("app.close()", () => {
   });
 
   it("closes idle keep-alive connections at once instead of waiting for their timeout", async () => {
-    const { app, port } = await startGatedApp();
+    // Neither the keep-alive timeout nor close()'s deadline can end the connection while the test runs.
+    const { app, port } = await startGatedApp({ LIMITS: { keep_alive_timeout: 600_000 } });
     const exchange = await openRaw(port);
     await exchange.write("GET /fast HTTP/1.1\r\nHost: x\r\n\r\n");
     await exchange.waitFor('{"fast":true}');
-    const start = performance.now();
-    await app.close({ timeout: 10_000 });
-    await exchange.closed(1_000);
-    // The keep-alive timeout is 5 s: closing well before it means the idle connection was closed.
-    expect(performance.now() - start).toBeLessThan(3_000);
+    await app.close({ timeout: 600_000 });
+    expect(await exchange.closed(15_000)).toContain('{"fast":true}');
   });
 
   it("cuts a request that outlasts the deadline, and resolves at the deadline", async () => {
@@ -82,11 +83,10 @@ describe("app.close()", () => {
     await exchange.write("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n");
     await requestArrived;
     const start = performance.now();
+    // Resolves although the request never ends (the gate stays shut): not before the deadline.
     await app.close({ timeout: 300 });
-    const elapsed = performance.now() - start;
-    expect(elapsed).toBeGreaterThanOrEqual(250);
-    expect(elapsed).toBeLessThan(3_000);
-    expect(await exchange.closed(1_000)).toBe("");
+    expect(performance.now() - start).toBeGreaterThanOrEqual(250);
+    expect(await exchange.closed(15_000)).toBe("");
     openGate();
   });
 
