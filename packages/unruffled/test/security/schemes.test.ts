@@ -1,6 +1,6 @@
 import { createApp } from "unruffled";
 import { JsonResponse } from "unruffled/http";
-import { endpoint, p, path } from "unruffled/route";
+import { dependency, endpoint, p, path } from "unruffled/route";
 import {
   apiKeyCookie,
   apiKeyHeader,
@@ -460,3 +460,81 @@ describe("making a scheme", () => {
 });
 
 import { z } from "zod";
+
+describe("audit: docs/security.md, schemes are checked before the parameters are read", () => {
+  const currentUser = dependency({
+    name: "current_user",
+    params: { user: p.Security(bearer, { scopes: ["enroll:write"] }), verbose: p.Query(z.boolean()) },
+    resolve: (_request, { user }) => user,
+  });
+  const items = endpoint({
+    params: { user: p.Depends(currentUser), page: p.Query(z.int()) },
+    returns: JsonResponse,
+    handler: (_request, { user, page }) => new JsonResponse({ user: user.name, page }),
+  });
+  const requireTenant = dependency({
+    params: { tenant: p.Header(z.string(), { alias: "X-Tenant" }) },
+    resolve: () => undefined,
+  });
+  const app = createApp({
+    routes: [
+      path("/items", { endpoint: items }),
+      path("/tenant", {
+        dependencies: [requireTenant, p.Security(bearer)],
+        routes: [
+          path("/report", {
+            endpoint: endpoint({ returns: JsonResponse, handler: () => new JsonResponse({}) }),
+          }),
+        ],
+      }),
+    ],
+  });
+  const client = testClient(app);
+
+  it("a scheme used by a dependency: 401, not 422, for a client without credentials and bad parameters", async () => {
+    const response = await client.get("/items?page=oops&verbose=perhaps");
+    expect([response.status, response.headers.get("www-authenticate"), response.json()]).toEqual([
+      401,
+      "Bearer",
+      { detail: "Not authenticated: send the header Authorization: Bearer <token>" },
+    ]);
+  });
+
+  it("a scheme of a group's dependencies, listed after one with a header: 401, not 422", async () => {
+    const response = await client.get("/tenant/report");
+    expect([response.status, response.headers.get("www-authenticate"), response.json()]).toEqual([
+      401,
+      "Bearer",
+      { detail: "Not authenticated: send the header Authorization: Bearer <token>" },
+    ]);
+  });
+
+  it("a principal without the scope: 403, not 422, whatever the parameters", async () => {
+    const response = await client.get("/items?page=oops&verbose=perhaps", {
+      headers: { authorization: "Bearer reader-token" },
+    });
+    expect([response.status, response.json()]).toEqual([
+      403,
+      { detail: "Not enough permissions: the scope enroll:write is required" },
+    ]);
+  });
+
+  it("with credentials and the scope, the parameters are validated", async () => {
+    const response = await client.get("/items?page=oops&verbose=on", {
+      headers: { authorization: `Bearer ${TOKEN}` },
+    });
+    expect([response.status, response.json()]).toEqual([
+      422,
+      {
+        detail: [
+          {
+            loc: ["query", "page"],
+            msg: "Invalid input: expected number, received string",
+            type: "invalid_type",
+            input: "oops",
+          },
+        ],
+      },
+    ]);
+  });
+});

@@ -390,3 +390,61 @@ describe("audit: generators that translate or swallow an error", () => {
     ]);
   });
 });
+
+describe("audit: request-scoped clean-ups count as work after the answer", () => {
+  /** An app whose `/slow` uses a session whose clean-up waits for `mayCommit` before it commits. */
+  function slowCleanUpApp(events: string[], mayCommit: Promise<void>) {
+    const session = dependency({
+      async *resolve() {
+        yield "session";
+        await mayCommit;
+        events.push("committed");
+      },
+    });
+    return createApp({
+      onClose: () => {
+        events.push("onClose");
+      },
+      routes: [
+        path("/slow", {
+          endpoint: endpoint({
+            params: { db: p.Depends(session) },
+            returns: JsonResponse,
+            handler: (_request, { db }) => new JsonResponse({ db }),
+          }),
+        }),
+      ],
+    });
+  }
+
+  it("app.close() waits for a clean-up still running, before onClose", async () => {
+    const events: string[] = [];
+    let commit!: () => void;
+    const app = slowCleanUpApp(
+      events,
+      new Promise<void>((resolve) => {
+        commit = resolve;
+      }),
+    );
+    const server = await startServer(app);
+    const response = await server.fetch("/slow");
+    expect([response.status, await response.json()]).toEqual([200, { db: "session" }]);
+    let closed = false;
+    const closing = server.close().then(() => {
+      closed = true;
+    });
+    // close() cannot end while the clean-up waits; give it every chance to (a macrotask).
+    await new Promise((resolve) => setImmediate(resolve));
+    expect([closed, events]).toEqual([false, []]);
+    commit();
+    await closing;
+    expect(events).toEqual(["committed", "onClose"]);
+  });
+
+  it("the test client returns once the clean-up is done", async () => {
+    const events: string[] = [];
+    const app = slowCleanUpApp(events, new Promise<void>((resolve) => setTimeout(resolve, 50)));
+    const response = await testClient(app).get("/slow");
+    expect([response.status, response.json(), events]).toEqual([200, { db: "session" }, ["committed"]]);
+  });
+});
