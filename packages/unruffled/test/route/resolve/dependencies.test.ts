@@ -1,4 +1,4 @@
-import { createApp, type ErrorLogger, exceptionHandler, ValueError } from "unruffled";
+import { createApp, type ErrorLogger, exceptionHandler, HttpError, ValueError } from "unruffled";
 import { type HttpRequest, JsonResponse } from "unruffled/http";
 import type { OpenApiDocument } from "unruffled/openapi";
 import { dependency, endpoint, p, path } from "unruffled/route";
@@ -768,6 +768,85 @@ describe("audit: once per request, across the app's, a group's and the endpoint'
     expect([response.status, response.json(), resolved]).toEqual([200, { name: "ann", call: 1 }, 1]);
     expect(app.openapi().paths["/team/me"]!.get!.parameters).toEqual([
       { name: "X-User", in: "header", required: true, schema: { type: "string" } },
+    ]);
+  });
+});
+
+describe("audit: docs/dependencies.md, errors and overrides", () => {
+  it("an HttpError a dependency throws becomes its status; anything else a 500, without custom handlers", async () => {
+    const refusing = dependency({
+      resolve: () => {
+        throw new HttpError(409, "tenant suspended", { "retry-after": "60" });
+      },
+    });
+    const broken = dependency({
+      resolve: async () => {
+        throw new TypeError("db.query is not a function");
+      },
+    });
+    const answer = (dependsOn: typeof refusing) =>
+      endpoint({
+        params: { _: p.Depends(dependsOn) },
+        returns: JsonResponse,
+        handler: () => new JsonResponse({ ok: true }),
+      });
+    const logger = errorLog();
+    const client = testClient(
+      createApp({
+        logger,
+        routes: [
+          path("/refusing", { endpoint: answer(refusing) }),
+          path("/broken", { endpoint: answer(broken) }),
+        ],
+      }),
+    );
+    const refused = await client.get("/refusing");
+    expect([refused.status, refused.headers.get("retry-after"), refused.json()]).toEqual([
+      409,
+      "60",
+      { detail: "tenant suspended" },
+    ]);
+    const failed = await client.get("/broken");
+    expect([failed.status, failed.json()]).toEqual([500, { detail: "Internal Server Error" }]);
+    expect((logger.records[0]!.details.err as Error).message).toBe("db.query is not a function");
+  });
+
+  it("an override replaces a dependency that a group runs, or one nested in another, and documents the replacement's parameters", async () => {
+    const realTenant = dependency({
+      params: { tenant: p.Header(z.string(), { alias: "X-Tenant" }) },
+      resolve: (_request, { tenant }) => tenant,
+    });
+    const realUser = dependency({ resolve: (): { name: string } => ({ name: "production" }) });
+    const seenUser = dependency({
+      params: { user: p.Depends(realUser) },
+      resolve: (_request, { user }) => user.name,
+    });
+    const fakeTenant = dependency({ resolve: () => "test" });
+    const fakeUser = dependency({
+      params: { as: p.Query(z.string(), { default: "tester" }) },
+      resolve: (_request, { as }) => ({ name: as }),
+    });
+    const whoami = endpoint({
+      params: { user: p.Depends(seenUser) },
+      returns: JsonResponse,
+      handler: (_request, { user }) => new JsonResponse({ user }),
+    });
+    const app = createApp({
+      routes: [path("/api", { dependencies: [realTenant], routes: [path("/whoami", { endpoint: whoami })] })],
+    });
+    expect((await testClient(app).get("/api/whoami")).status).toBe(422);
+    const overridden = app.withOverrides([
+      [realTenant, fakeTenant],
+      [realUser, fakeUser],
+    ]);
+    const response = await overridden.fetch(new Request("http://localhost/api/whoami?as=ann"));
+    expect([response.status, await response.json()]).toEqual([200, { user: "ann" }]);
+    expect(overridden.openapi().paths["/api/whoami"]!.get!.parameters).toEqual([
+      { name: "as", in: "query", required: false, schema: { type: "string", default: "tester" } },
+    ]);
+    // The original app is unchanged.
+    expect(app.openapi().paths["/api/whoami"]!.get!.parameters).toEqual([
+      { name: "X-Tenant", in: "header", required: true, schema: { type: "string" } },
     ]);
   });
 });

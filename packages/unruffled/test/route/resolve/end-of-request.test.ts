@@ -5,7 +5,7 @@
 // test_dependency_after_yield_*.py, test_background_tasks and Depends(scope="function")).
 import { Readable } from "node:stream";
 import { type App, createApp, type ErrorLogger, HttpError } from "unruffled";
-import { HttpResponse, JsonResponse } from "unruffled/http";
+import { EventStreamResponse, HttpResponse, JsonResponse } from "unruffled/http";
 import { dependency, endpoint, p, path } from "unruffled/route";
 import { startServer, testClient } from "unruffled/testing";
 import { describe, expect, it } from "vitest";
@@ -87,6 +87,20 @@ function sessionApp(log: string[], logger = recordingLogger()) {
                 yield Buffer.from(use("row 2\n"));
               })(),
             ),
+          ),
+      }),
+    }),
+    path("/events", {
+      endpoint: endpoint({
+        params: { use: p.Depends(session) },
+        returns: HttpResponse,
+        handler: (_request, { use }) =>
+          new EventStreamResponse(
+            (async function* () {
+              yield { data: use("event 1") };
+              await new Promise((resolve) => setTimeout(resolve, 10));
+              yield { data: use("event 2") };
+            })(),
           ),
       }),
     }),
@@ -176,6 +190,21 @@ describe("the end of a request", () => {
     const { answer, log } = await overSocketAndInTests((app, via) => fetchText(app, via, "/stream"));
     expect(answer).toBe("200 row 1\nrow 2\n");
     expect(log).toEqual(["open", "row 1\n", "row 2\n", "commit", "closed"]);
+  });
+
+  // The test client does not read an event stream to its end (docs/testing.md): a socket and app.fetch do.
+  it("audit: an event stream reads from the session over a socket and through fetch: the clean-up waits for its last event", async () => {
+    for (const via of ["socket", "fetch"] as const) {
+      const log: string[] = [];
+      const app = sessionApp(log);
+      const answer = await fetchText(app, via, "/events");
+      await app.settled();
+      expect([via, answer, log]).toEqual([
+        via,
+        '200 : connected\n\ndata: "event 1"\n\ndata: "event 2"\n\n',
+        ["open", "event 1", "event 2", "commit", "closed"],
+      ]);
+    }
   });
 
   it('scope "function" ends before the answer is written, and before the tasks', async () => {
