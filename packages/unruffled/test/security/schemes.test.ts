@@ -538,3 +538,73 @@ describe("audit: docs/security.md, schemes are checked before the parameters are
     ]);
   });
 });
+
+describe("audit: docs/security.md, every refusal names its scheme in WWW-Authenticate", () => {
+  const refusingVerify = (token: string) => users[token] ?? null;
+
+  it.each([
+    ["password flow", oauth2Password({ tokenUrl: "/token", scopes: {}, verify: refusingVerify })],
+    ["client credentials", oauth2ClientCredentials({ tokenUrl: "/token", verify: refusingVerify })],
+    [
+      "OpenID Connect",
+      openIdConnect({
+        openIdConnectUrl: "https://id.example.com/.well-known/openid-configuration",
+        verify: refusingVerify,
+      }),
+    ],
+  ])(
+    "%s: invalid_token for a refused or malformed token, the bare Bearer for another scheme",
+    async (_flow, scheme) => {
+      const client = testClient(appWith(scheme));
+      for (const [header, challenge, detail] of [
+        ["Bearer forged", 'Bearer error="invalid_token"', "Invalid bearer token"],
+        [
+          "Bearer",
+          'Bearer error="invalid_token"',
+          "Not authenticated: the Authorization header is not a bearer token",
+        ],
+        [
+          `Bearer ${TOKEN} extra`,
+          'Bearer error="invalid_token"',
+          "Not authenticated: the Authorization header is not a bearer token",
+        ],
+        [`Basic ${TOKEN}`, "Bearer", "Not authenticated: the Authorization header is not a bearer token"],
+      ]) {
+        const response = await client.get("/me", { headers: { authorization: header! } });
+        expect([header, response.status, response.headers.get("www-authenticate"), response.json()]).toEqual([
+          header,
+          401,
+          challenge,
+          { detail },
+        ]);
+      }
+    },
+  );
+
+  it("httpBasic: refused or malformed credentials get the realm's challenge too", async () => {
+    const basic = httpBasic({ realm: "admin", verify: () => null });
+    const client = testClient(appWith(basic));
+    for (const header of [
+      `Basic ${Buffer.from("ann:nope").toString("base64")}`,
+      "Basic !!!notbase64",
+      "Bearer x",
+    ]) {
+      const response = await client.get("/me", { headers: { authorization: header } });
+      expect([header, response.status, response.headers.get("www-authenticate")]).toEqual([
+        header,
+        401,
+        'Basic realm="admin", charset="UTF-8"',
+      ]);
+    }
+  });
+
+  it("an API key in a header that verify refuses gets the key's challenge", async () => {
+    const client = testClient(appWith(apiKeyHeader({ header: "X-API-Key", verify: () => null })));
+    const response = await client.get("/me", { headers: { "x-api-key": "guess" } });
+    expect([response.status, response.headers.get("www-authenticate"), response.json()]).toEqual([
+      401,
+      'APIKey header="X-API-Key"',
+      { detail: "Invalid API key" },
+    ]);
+  });
+});
