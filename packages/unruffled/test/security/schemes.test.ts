@@ -608,3 +608,57 @@ describe("audit: docs/security.md, every refusal names its scheme in WWW-Authent
     ]);
   });
 });
+
+describe("audit: docs/security.md, one scheme used optionally and required", () => {
+  const signedIn = dependency({
+    params: { user: p.Security(bearer) },
+    resolve: (_request, { user }) => user.name,
+  });
+  const app = createApp({
+    routes: [
+      path("/both", {
+        endpoint: endpoint({
+          params: { maybe: p.Security(bearer, { optional: true }), name: p.Depends(signedIn) },
+          returns: JsonResponse,
+          handler: (_request, { maybe, name }) => new JsonResponse({ maybe: maybe?.name ?? null, name }),
+        }),
+      }),
+      path("/optional", {
+        endpoint: endpoint({
+          params: { maybe: p.Security(bearer, { optional: true, scopes: ["enroll:write"] }) },
+          returns: JsonResponse,
+          handler: (_request, { maybe }) => new JsonResponse({ maybe: maybe?.name ?? null }),
+        }),
+      }),
+    ],
+  });
+  const client = testClient(app);
+
+  it("the required use refuses what the optional use would let through", async () => {
+    const missing = await client.get("/both");
+    expect([missing.status, missing.headers.get("www-authenticate")]).toEqual([401, "Bearer"]);
+    const forged = await client.get("/both", { headers: { authorization: "Bearer forged" } });
+    expect([forged.status, forged.headers.get("www-authenticate")]).toEqual([
+      401,
+      'Bearer error="invalid_token"',
+    ]);
+    const fine = await client.get("/both", { headers: { authorization: `Bearer ${TOKEN}` } });
+    expect([fine.status, fine.json()]).toEqual([200, { maybe: "ann", name: "ann" }]);
+  });
+
+  it("the document offers no alternative without the scheme when one use requires it", () => {
+    const paths = app.openapi().paths;
+    expect(paths["/both"]!.get!.security).toEqual([{ bearerAuth: [] }]);
+    expect(Object.keys(paths["/both"]!.get!.responses)).toEqual(["200", "401"]);
+    expect(paths["/optional"]!.get!.security).toEqual([{ bearerAuth: ["enroll:write"] }, {}]);
+  });
+
+  it("an optional use with scopes: undefined without credentials, 403 for a principal without the scope", async () => {
+    expect((await client.get("/optional")).json()).toEqual({ maybe: null });
+    const reader = await client.get("/optional", { headers: { authorization: "Bearer reader-token" } });
+    expect([reader.status, reader.json()]).toEqual([
+      403,
+      { detail: "Not enough permissions: the scope enroll:write is required" },
+    ]);
+  });
+});
