@@ -439,6 +439,30 @@ describe("audit: docs/errors.md, problem details keep what the error carries", a
     });
   });
 
+  it("the plain 500 of an exception handler that throws is problem details too", async () => {
+    class Boom extends Error {}
+    const failing = endpoint({
+      returns: JsonResponse,
+      handler: () => {
+        throw new Boom("boom");
+      },
+    });
+    const broken = await serve([path("/boom", { endpoint: failing })], {
+      settings: { ERRORS: { format: "problem" } },
+      logger,
+      exceptionHandlers: [
+        exceptionHandler(Boom, () => {
+          throw new Error("the handler broke");
+        }),
+      ],
+    });
+    const answer = await broken.fetch("/boom", { headers: { "x-request-id": "h500" } });
+    expect(await problemOf(answer)).toEqual({
+      status: 500,
+      body: { type: "about:blank", title: "Internal Server Error", status: 500, instance: "h500" },
+    });
+  });
+
   it("an app's own handler for a framework error still wins over the problem default", async () => {
     const own = await serve(routes, {
       settings: { ERRORS: { format: "problem" } },
