@@ -185,6 +185,29 @@ describe("audit: error answers do not get what the draft holds (docs/dependencie
     ]);
   });
 
+  it('the error a scope "function" clean-up throws after the handler answered goes out without the draft', async () => {
+    const transaction = dependency({
+      scope: "function",
+      *resolve() {
+        yield "tx";
+        throw new HttpError(409, "conflict at commit");
+      },
+    });
+    const commit = endpoint({
+      params: { _: p.Depends(created), tx: p.Depends(transaction) },
+      returns: JsonResponse,
+      handler: () => new JsonResponse({ ok: true }),
+    });
+    const server = await serve([path("/commit", { endpoint: commit })]);
+    const response = await server.fetch("/commit");
+    expect([
+      response.status,
+      response.headers.get("x-from-draft"),
+      response.headers.getSetCookie(),
+      await response.text(),
+    ]).toEqual([409, null, [], '{"detail":"conflict at commit"}']);
+  });
+
   it("a 500 for a body the model refuses goes out without the draft's headers and cookies", async () => {
     const broken = endpoint({
       params: { _: p.Depends(created) },
