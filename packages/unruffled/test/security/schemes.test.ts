@@ -540,16 +540,16 @@ describe("audit: docs/security.md, schemes are checked before the parameters are
 });
 
 describe("audit: docs/security.md, every refusal names its scheme in WWW-Authenticate", () => {
-  const refusingVerify = (token: string) => users[token] ?? null;
+  const lookup = (token: string) => users[token] ?? null;
 
   it.each([
-    ["password flow", oauth2Password({ tokenUrl: "/token", scopes: {}, verify: refusingVerify })],
-    ["client credentials", oauth2ClientCredentials({ tokenUrl: "/token", verify: refusingVerify })],
+    ["password flow", oauth2Password({ tokenUrl: "/token", scopes: {}, verify: lookup })],
+    ["client credentials", oauth2ClientCredentials({ tokenUrl: "/token", verify: lookup })],
     [
       "OpenID Connect",
       openIdConnect({
         openIdConnectUrl: "https://id.example.com/.well-known/openid-configuration",
-        verify: refusingVerify,
+        verify: lookup,
       }),
     ],
   ])(

@@ -850,3 +850,80 @@ describe("audit: docs/dependencies.md, errors and overrides", () => {
     ]);
   });
 });
+
+describe("audit: docs/dependencies.md, params takes the same markers as an endpoint", () => {
+  it("a dependency's path, cookie, form and file parameters are read, documented, and fail in the endpoint's one 422", async () => {
+    const upload = dependency({
+      params: {
+        id: p.Path(z.int()),
+        sid: p.Cookie(z.string().optional()),
+        note: p.Form(z.string()),
+        doc: p.File(),
+      },
+      resolve: async (_request, { id, sid, note, doc }) => ({ id, sid, note, doc: await doc.text() }),
+    });
+    const attach = endpoint({
+      params: { upload: p.Depends(upload), title: p.Form(z.string()) },
+      returns: JsonResponse,
+      handler: (_request, { upload, title }) => new JsonResponse({ upload, title }),
+    });
+    const app = createApp({ routes: [path("/items/{id}", { endpoint: attach, methods: ["POST"] })] });
+    const operation = app.openapi().paths["/items/{id}"]!.post!;
+    expect(operation.parameters).toEqual([
+      { name: "id", in: "path", required: true, schema: { type: "integer" } },
+      { name: "sid", in: "cookie", required: false, schema: { type: "string" } },
+    ]);
+    expect(operation.requestBody).toEqual({
+      required: true,
+      content: {
+        "multipart/form-data": {
+          schema: {
+            type: "object",
+            properties: {
+              note: { type: "string" },
+              doc: { type: "string", format: "binary" },
+              title: { type: "string" },
+            },
+            required: ["note", "doc", "title"],
+          },
+        },
+      },
+    });
+    const server = await startServer(app);
+    try {
+      const form = new FormData();
+      form.append("note", "n");
+      form.append("title", "t");
+      form.append("doc", new Blob(["hello"]), "a.txt");
+      const sent = await server.fetch("/items/7", {
+        method: "POST",
+        body: form,
+        headers: { cookie: "sid=abc" },
+      });
+      expect([sent.status, await sent.json()]).toEqual([
+        200,
+        { upload: { id: 7, sid: "abc", note: "n", doc: "hello" }, title: "t" },
+      ]);
+      const partial = new FormData();
+      partial.append("title", "t");
+      const refused = await server.fetch("/items/x", { method: "POST", body: partial });
+      expect([refused.status, await refused.json()]).toEqual([
+        422,
+        {
+          detail: [
+            {
+              loc: ["path", "id"],
+              msg: "Invalid input: expected number, received string",
+              type: "invalid_type",
+              input: "x",
+            },
+            { loc: ["body", "note"], msg: "Field required", type: "missing", input: null },
+            { loc: ["body", "doc"], msg: "Field required", type: "missing", input: null },
+          ],
+        },
+      ]);
+    } finally {
+      await server.close();
+    }
+  });
+});
