@@ -927,3 +927,40 @@ describe("audit: docs/dependencies.md, params takes the same markers as an endpo
     }
   });
 });
+
+describe("audit: docs/dependencies.md, once per request for generators", () => {
+  it("a generator used twice is entered and closed once; with cache: false each use is, closed in reverse", async () => {
+    for (const [cache, answer, steps] of [
+      [true, { a: 1, b: 1 }, ["open 1", "close 1"]],
+      [false, { a: 1, b: 2 }, ["open 1", "open 2", "close 2", "close 1"]],
+    ] as const) {
+      const log: string[] = [];
+      let opened = 0;
+      const session = dependency({
+        cache,
+        async *resolve() {
+          const id = ++opened;
+          log.push(`open ${id}`);
+          try {
+            yield id;
+          } finally {
+            log.push(`close ${id}`);
+          }
+        },
+      });
+      const viaAnother = dependency({
+        params: { id: p.Depends(session) },
+        resolve: (_request, { id }) => id,
+      });
+      const both = endpoint({
+        params: { a: p.Depends(session), b: p.Depends(viaAnother) },
+        returns: JsonResponse,
+        handler: (_request, { a, b }) => new JsonResponse({ a, b }),
+      });
+      const response = await testClient(createApp({ routes: [path("/both", { endpoint: both })] })).get(
+        "/both",
+      );
+      expect([cache, response.json(), log]).toEqual([cache, answer, steps]);
+    }
+  });
+});
