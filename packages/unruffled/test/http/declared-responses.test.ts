@@ -495,3 +495,36 @@ describe("the build-time log", () => {
     ]);
   });
 });
+
+describe("audit: docs/responses.md, the framework's own error answers go out as written", () => {
+  it("a default 409 and 422 are not held to the models the endpoint declares for 409 and 422, in strict mode", async () => {
+    const reserve = endpoint({
+      params: { count: p.Query(z.int().optional()) },
+      returns: [
+        p.ResponseSpec({ model: Student }),
+        p.ResponseSpec({ code: "409", model: z.object({ detail: z.string(), sku: z.string() }) }),
+        p.ResponseSpec({ code: "422", model: z.object({ errors: z.array(z.string()) }) }),
+      ],
+      handler: () => {
+        throw new HttpError(409, "taken");
+      },
+    });
+    const server = await serve([path("/reserve", { endpoint: reserve })], {
+      settings: { RESPONSES: { validate: "strict" } },
+    });
+    expect(await jsonOf(server.fetch("/reserve"))).toEqual({ status: 409, body: { detail: "taken" } });
+    expect(await jsonOf(server.fetch("/reserve?count=a"))).toEqual({
+      status: 422,
+      body: {
+        detail: [
+          {
+            loc: ["query", "count"],
+            msg: "Invalid input: expected number, received string",
+            type: "invalid_type",
+            input: "a",
+          },
+        ],
+      },
+    });
+  });
+});

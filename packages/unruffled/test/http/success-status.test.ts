@@ -1,6 +1,6 @@
 // A declared success status is the default, and a success or redirect answer never sends a field
 // that no declared success model names, whatever its status (docs/responses.md, "Status codes").
-import { EventStreamResponse, JsonResponse } from "unruffled/http";
+import { EventStreamResponse, HttpResponse, JsonResponse } from "unruffled/http";
 import { endpoint, p, path } from "unruffled/route";
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
@@ -165,5 +165,91 @@ describe("a success answer of a status with no model of its own", () => {
     });
     const { status, body } = await answer([path("/gone", { endpoint: missing })], "/gone", "strict");
     expect([status, body]).toEqual([410, '{"detail":"gone","hint":"try 1"}']);
+  });
+});
+
+describe("audit: docs/responses.md, status codes", () => {
+  it("a redirect with its own ResponseSpec goes through that model, in both modes", async () => {
+    const Moved = z.object({ moved_to: z.string() });
+    const moved = endpoint({
+      returns: [p.ResponseSpec({ model: Row }), p.ResponseSpec({ code: "303", model: Moved })],
+      handler: () =>
+        JsonResponse.unchecked(
+          { ...row, moved_to: "/rows/7" },
+          { status: 303, headers: { location: "/rows/7" } },
+        ),
+    });
+    for (const validate of ["strict", "off"] as const) {
+      const server = await serve([path("/rows", { endpoint: moved })], {
+        settings: { RESPONSES: { validate } },
+      });
+      const response = await server.fetch("/rows", { redirect: "manual" });
+      expect([validate, response.status, await response.text()]).toEqual([
+        validate,
+        303,
+        '{"moved_to":"/rows/7"}',
+      ]);
+    }
+  });
+
+  it("a redirect without a body is not concerned, even where no success model is declared", async () => {
+    const onlyErrors = endpoint({
+      returns: [p.ResponseSpec({ model: NotFound, code: "404" })],
+      handler: () => new HttpResponse(null, { status: 302, headers: { location: "/elsewhere" } }) as never,
+    });
+    for (const validate of ["strict", "off"] as const) {
+      const logger = { error: vi.fn() };
+      const server = await serve([path("/go", { endpoint: onlyErrors })], {
+        settings: { RESPONSES: { validate } },
+        logger,
+      });
+      const response = await server.fetch("/go", { redirect: "manual" });
+      expect([validate, response.status, response.headers.get("location"), await response.text()]).toEqual([
+        validate,
+        302,
+        "/elsewhere",
+        "",
+      ]);
+      expect(logger.error).not.toHaveBeenCalled();
+    }
+  });
+
+  it("a JSON body whose status has no model goes through the JSON success models only: none is a 500 in both modes", async () => {
+    const follow = endpoint({
+      name: "follow",
+      returns: [p.ResponseSpec({ model: Row, content_type: "text/event-stream" })],
+      handler: () => JsonResponse.unchecked(row, { status: 203 }) as never,
+    });
+    for (const validate of ["strict", "off"] as const) {
+      const { status, body, logger } = await answer(
+        [path("/follow", { endpoint: follow })],
+        "/follow",
+        validate,
+      );
+      expect([validate, status, body, logger.error.mock.calls.length]).toEqual([
+        validate,
+        500,
+        '{"detail":"Internal Server Error"}',
+        1,
+      ]);
+      expect((logger.error.mock.calls[0]![0].err as Error).message).toBe(
+        'endpoint "follow" (GET /follow) answered 203 with a JSON body where its ResponseSpec declares an event stream',
+      );
+    }
+  });
+
+  it("an event stream whose status has no model goes through the event success models only: none is a 500", async () => {
+    const rows = endpoint({
+      name: "rows",
+      returns: [p.ResponseSpec({ model: Row })],
+      handler: () => new EventStreamResponse([{ data: row }], { status: 203 }) as never,
+    });
+    for (const validate of ["strict", "off"] as const) {
+      const { status, body, logger } = await answer([path("/rows", { endpoint: rows })], "/rows", validate);
+      expect([validate, status, body]).toEqual([validate, 500, '{"detail":"Internal Server Error"}']);
+      expect((logger.error.mock.calls[0]![0].err as Error).message).toBe(
+        'endpoint "rows" (GET /rows) answered 203 with an event stream where its ResponseSpec declares a JSON body',
+      );
+    }
   });
 });

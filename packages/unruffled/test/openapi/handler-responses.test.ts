@@ -6,7 +6,7 @@ import {
   UnsupportedMediaTypeError,
 } from "unruffled";
 import { JsonResponse, PlainTextResponse } from "unruffled/http";
-import { endpoint, p, path } from "unruffled/route";
+import { dependency, endpoint, p, path } from "unruffled/route";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 
@@ -125,5 +125,32 @@ describe("the answers to a refused body", () => {
       ],
     });
     expect(Object.keys(app.openapi().paths["/things"]!.post!.responses)).toEqual(["201", "413", "422"]);
+  });
+});
+
+describe("audit: docs/errors.md, a body read by a dependency", () => {
+  it("lists 413, 415 and 422 on an operation whose dependency, or whose group's dependency, reads the body", () => {
+    const body = dependency({
+      params: { note: p.Json(z.object({ text: z.string() })) },
+      resolve: (_request, { note }) => note,
+    });
+    const plain = endpoint({ returns: JsonResponse, handler: () => new JsonResponse({}) });
+    const viaEndpoint = endpoint({
+      params: { note: p.Depends(body) },
+      returns: JsonResponse,
+      handler: () => new JsonResponse({}),
+    });
+    const paths = createApp({
+      routes: [
+        path("/group", {
+          dependencies: [body],
+          routes: [path("/notes", { endpoint: plain, methods: ["POST"] })],
+        }),
+        path("/notes", { endpoint: viaEndpoint, methods: ["POST"] }),
+      ],
+    }).openapi().paths;
+    for (const at of ["/group/notes", "/notes"]) {
+      expect([at, Object.keys(paths[at]!.post!.responses)]).toEqual([at, ["200", "413", "415", "422"]]);
+    }
   });
 });

@@ -1,6 +1,13 @@
 // Every answer the framework makes itself, over real HTTP, with ERRORS.format "problem": an
 // application/problem+json body with type, title, status, detail and instance (the request id).
-import { createApp, exceptionHandler, HttpError, HttpProblem, problemType } from "unruffled";
+import {
+  createApp,
+  exceptionHandler,
+  HttpError,
+  HttpProblem,
+  problemType,
+  RequestValidationError,
+} from "unruffled";
 import { JsonResponse } from "unruffled/http";
 import { type RateLimitStore, rateLimit } from "unruffled/rate-limit";
 import { endpoint, p, path } from "unruffled/route";
@@ -382,5 +389,100 @@ describe("ERRORS is checked when the app is built", () => {
       status: 410,
       detail: "Gone for good",
     });
+  });
+});
+
+describe("audit: docs/errors.md, problem details keep what the error carries", async () => {
+  const signIn = endpoint({
+    returns: JsonResponse,
+    handler: () => {
+      throw new HttpError(401, "Sign in first", { "www-authenticate": "Bearer", "retry-after": "5" });
+    },
+  });
+  const server = await serve([...routes, path("/sign-in", { endpoint: signIn })], {
+    settings: { ERRORS: { format: "problem" } },
+    logger,
+  });
+
+  it("an HttpError's own headers go out with its problem details", async () => {
+    const answer = await server.fetch("/sign-in", { headers: { "x-request-id": "h401" } });
+    expect([answer.headers.get("www-authenticate"), answer.headers.get("retry-after")]).toEqual([
+      "Bearer",
+      "5",
+    ]);
+    expect(await problemOf(answer)).toEqual({
+      status: 401,
+      body: {
+        type: "about:blank",
+        title: "Unauthorized",
+        status: 401,
+        detail: "Sign in first",
+        instance: "h401",
+      },
+    });
+  });
+
+  it("a refused token's 401 keeps its invalid_token challenge", async () => {
+    const answer = await server.fetch("/admin", {
+      headers: { authorization: "Bearer forged", "x-request-id": "t401" },
+    });
+    expect(answer.headers.get("www-authenticate")).toBe('Bearer error="invalid_token"');
+    expect(await problemOf(answer)).toEqual({
+      status: 401,
+      body: {
+        type: "about:blank",
+        title: "Unauthorized",
+        status: 401,
+        detail: "Invalid bearer token",
+        instance: "t401",
+      },
+    });
+  });
+
+  it("the plain 500 of an exception handler that throws is problem details too", async () => {
+    class Boom extends Error {}
+    const failing = endpoint({
+      returns: JsonResponse,
+      handler: () => {
+        throw new Boom("boom");
+      },
+    });
+    const broken = await serve([path("/boom", { endpoint: failing })], {
+      settings: { ERRORS: { format: "problem" } },
+      logger,
+      exceptionHandlers: [
+        exceptionHandler(Boom, () => {
+          throw new Error("the handler broke");
+        }),
+      ],
+    });
+    const answer = await broken.fetch("/boom", { headers: { "x-request-id": "h500" } });
+    expect(await problemOf(answer)).toEqual({
+      status: 500,
+      body: { type: "about:blank", title: "Internal Server Error", status: 500, instance: "h500" },
+    });
+  });
+
+  it("an app's own handler for a framework error still wins over the problem default", async () => {
+    const own = await serve(routes, {
+      settings: { ERRORS: { format: "problem" } },
+      logger,
+      exceptionHandlers: [
+        exceptionHandler(
+          RequestValidationError,
+          (error) => new JsonResponse({ invalid: error.issues.length }, { status: 400 }),
+        ),
+      ],
+    });
+    const answer = await own.fetch("/items", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ name: "", tags: [] }),
+    });
+    expect([answer.status, answer.headers.get("content-type"), await answer.json()]).toEqual([
+      400,
+      "application/json",
+      { invalid: 1 },
+    ]);
   });
 });

@@ -1,6 +1,6 @@
-import { exceptionHandler, HttpError, ValueError } from "unruffled";
+import { createApp, exceptionHandler, HttpError, ValueError } from "unruffled";
 import { JsonResponse } from "unruffled/http";
-import { endpoint, p, path } from "unruffled/route";
+import { dependency, endpoint, p, path } from "unruffled/route";
 import { httpBearer } from "unruffled/security";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -107,5 +107,41 @@ describe("the document of an app with security", () => {
         'Two security schemes are named "auth" (the second used by endpoint "get_b" (GET /b)); give each scheme its own name.',
       ),
     );
+  });
+});
+
+describe("audit: docs/security.md and errors.md, the 403 wherever the scopes come from", () => {
+  it("documents 401 and 403 where a group's scheme, or p.Security(dependency, { scopes }), asks for scopes", () => {
+    const bearer = httpBearer({ verify: () => null });
+    const currentUser = dependency({
+      params: { user: p.Security(bearer) },
+      resolve: (_request, { user }) => user,
+    });
+    const open = endpoint({ returns: JsonResponse, handler: () => new JsonResponse({}) });
+    const mine = endpoint({
+      params: { user: p.Security(currentUser, { scopes: ["items"] }) },
+      returns: JsonResponse,
+      handler: () => new JsonResponse({}),
+    });
+    const paths = createApp({
+      routes: [
+        path("/admin", {
+          dependencies: [p.Security(bearer, { scopes: ["admin"] })],
+          routes: [path("/stats", { endpoint: open })],
+        }),
+        path("/mine", { endpoint: mine }),
+      ],
+    }).openapi().paths;
+    for (const [at, scopes] of [
+      ["/admin/stats", ["admin"]],
+      ["/mine", ["items"]],
+    ] as const) {
+      const operation = paths[at]!.get!;
+      expect([at, operation.security, Object.keys(operation.responses)]).toEqual([
+        at,
+        [{ bearerAuth: scopes }],
+        ["200", "401", "403"],
+      ]);
+    }
   });
 });

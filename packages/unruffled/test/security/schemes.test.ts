@@ -1,6 +1,6 @@
 import { createApp } from "unruffled";
 import { JsonResponse } from "unruffled/http";
-import { endpoint, p, path } from "unruffled/route";
+import { dependency, endpoint, p, path } from "unruffled/route";
 import {
   apiKeyCookie,
   apiKeyHeader,
@@ -460,3 +460,205 @@ describe("making a scheme", () => {
 });
 
 import { z } from "zod";
+
+describe("audit: docs/security.md, schemes are checked before the parameters are read", () => {
+  const currentUser = dependency({
+    name: "current_user",
+    params: { user: p.Security(bearer, { scopes: ["enroll:write"] }), verbose: p.Query(z.boolean()) },
+    resolve: (_request, { user }) => user,
+  });
+  const items = endpoint({
+    params: { user: p.Depends(currentUser), page: p.Query(z.int()) },
+    returns: JsonResponse,
+    handler: (_request, { user, page }) => new JsonResponse({ user: user.name, page }),
+  });
+  const requireTenant = dependency({
+    params: { tenant: p.Header(z.string(), { alias: "X-Tenant" }) },
+    resolve: () => undefined,
+  });
+  const app = createApp({
+    routes: [
+      path("/items", { endpoint: items }),
+      path("/tenant", {
+        dependencies: [requireTenant, p.Security(bearer)],
+        routes: [
+          path("/report", {
+            endpoint: endpoint({ returns: JsonResponse, handler: () => new JsonResponse({}) }),
+          }),
+        ],
+      }),
+    ],
+  });
+  const client = testClient(app);
+
+  it("a scheme used by a dependency: 401, not 422, for a client without credentials and bad parameters", async () => {
+    const response = await client.get("/items?page=oops&verbose=perhaps");
+    expect([response.status, response.headers.get("www-authenticate"), response.json()]).toEqual([
+      401,
+      "Bearer",
+      { detail: "Not authenticated: send the header Authorization: Bearer <token>" },
+    ]);
+  });
+
+  it("a scheme of a group's dependencies, listed after one with a header: 401, not 422", async () => {
+    const response = await client.get("/tenant/report");
+    expect([response.status, response.headers.get("www-authenticate"), response.json()]).toEqual([
+      401,
+      "Bearer",
+      { detail: "Not authenticated: send the header Authorization: Bearer <token>" },
+    ]);
+  });
+
+  it("a principal without the scope: 403, not 422, whatever the parameters", async () => {
+    const response = await client.get("/items?page=oops&verbose=perhaps", {
+      headers: { authorization: "Bearer reader-token" },
+    });
+    expect([response.status, response.json()]).toEqual([
+      403,
+      { detail: "Not enough permissions: the scope enroll:write is required" },
+    ]);
+  });
+
+  it("with credentials and the scope, the parameters are validated", async () => {
+    const response = await client.get("/items?page=oops&verbose=on", {
+      headers: { authorization: `Bearer ${TOKEN}` },
+    });
+    expect([response.status, response.json()]).toEqual([
+      422,
+      {
+        detail: [
+          {
+            loc: ["query", "page"],
+            msg: "Invalid input: expected number, received string",
+            type: "invalid_type",
+            input: "oops",
+          },
+        ],
+      },
+    ]);
+  });
+});
+
+describe("audit: docs/security.md, every refusal names its scheme in WWW-Authenticate", () => {
+  const lookup = (token: string) => users[token] ?? null;
+
+  it.each([
+    ["password flow", oauth2Password({ tokenUrl: "/token", scopes: {}, verify: lookup })],
+    ["client credentials", oauth2ClientCredentials({ tokenUrl: "/token", verify: lookup })],
+    [
+      "OpenID Connect",
+      openIdConnect({
+        openIdConnectUrl: "https://id.example.com/.well-known/openid-configuration",
+        verify: lookup,
+      }),
+    ],
+  ])(
+    "%s: invalid_token for a refused or malformed token, the bare Bearer for another scheme",
+    async (_flow, scheme) => {
+      const client = testClient(appWith(scheme));
+      for (const [header, challenge, detail] of [
+        ["Bearer forged", 'Bearer error="invalid_token"', "Invalid bearer token"],
+        [
+          "Bearer",
+          'Bearer error="invalid_token"',
+          "Not authenticated: the Authorization header is not a bearer token",
+        ],
+        [
+          `Bearer ${TOKEN} extra`,
+          'Bearer error="invalid_token"',
+          "Not authenticated: the Authorization header is not a bearer token",
+        ],
+        [`Basic ${TOKEN}`, "Bearer", "Not authenticated: the Authorization header is not a bearer token"],
+      ]) {
+        const response = await client.get("/me", { headers: { authorization: header! } });
+        expect([header, response.status, response.headers.get("www-authenticate"), response.json()]).toEqual([
+          header,
+          401,
+          challenge,
+          { detail },
+        ]);
+      }
+    },
+  );
+
+  it("httpBasic: refused or malformed credentials get the realm's challenge too", async () => {
+    const basic = httpBasic({ realm: "admin", verify: () => null });
+    const client = testClient(appWith(basic));
+    for (const header of [
+      `Basic ${Buffer.from("ann:nope").toString("base64")}`,
+      "Basic !!!notbase64",
+      "Bearer x",
+    ]) {
+      const response = await client.get("/me", { headers: { authorization: header } });
+      expect([header, response.status, response.headers.get("www-authenticate")]).toEqual([
+        header,
+        401,
+        'Basic realm="admin", charset="UTF-8"',
+      ]);
+    }
+  });
+
+  it("an API key in a header that verify refuses gets the key's challenge", async () => {
+    const client = testClient(appWith(apiKeyHeader({ header: "X-API-Key", verify: () => null })));
+    const response = await client.get("/me", { headers: { "x-api-key": "guess" } });
+    expect([response.status, response.headers.get("www-authenticate"), response.json()]).toEqual([
+      401,
+      'APIKey header="X-API-Key"',
+      { detail: "Invalid API key" },
+    ]);
+  });
+});
+
+describe("audit: docs/security.md, one scheme used optionally and required", () => {
+  const signedIn = dependency({
+    params: { user: p.Security(bearer) },
+    resolve: (_request, { user }) => user.name,
+  });
+  const app = createApp({
+    routes: [
+      path("/both", {
+        endpoint: endpoint({
+          params: { maybe: p.Security(bearer, { optional: true }), name: p.Depends(signedIn) },
+          returns: JsonResponse,
+          handler: (_request, { maybe, name }) => new JsonResponse({ maybe: maybe?.name ?? null, name }),
+        }),
+      }),
+      path("/optional", {
+        endpoint: endpoint({
+          params: { maybe: p.Security(bearer, { optional: true, scopes: ["enroll:write"] }) },
+          returns: JsonResponse,
+          handler: (_request, { maybe }) => new JsonResponse({ maybe: maybe?.name ?? null }),
+        }),
+      }),
+    ],
+  });
+  const client = testClient(app);
+
+  it("the required use refuses what the optional use would let through", async () => {
+    const missing = await client.get("/both");
+    expect([missing.status, missing.headers.get("www-authenticate")]).toEqual([401, "Bearer"]);
+    const forged = await client.get("/both", { headers: { authorization: "Bearer forged" } });
+    expect([forged.status, forged.headers.get("www-authenticate")]).toEqual([
+      401,
+      'Bearer error="invalid_token"',
+    ]);
+    const fine = await client.get("/both", { headers: { authorization: `Bearer ${TOKEN}` } });
+    expect([fine.status, fine.json()]).toEqual([200, { maybe: "ann", name: "ann" }]);
+  });
+
+  it("the document offers no alternative without the scheme when one use requires it", () => {
+    const paths = app.openapi().paths;
+    expect(paths["/both"]!.get!.security).toEqual([{ bearerAuth: [] }]);
+    expect(Object.keys(paths["/both"]!.get!.responses)).toEqual(["200", "401"]);
+    expect(paths["/optional"]!.get!.security).toEqual([{ bearerAuth: ["enroll:write"] }, {}]);
+  });
+
+  it("an optional use with scopes: undefined without credentials, 403 for a principal without the scope", async () => {
+    expect((await client.get("/optional")).json()).toEqual({ maybe: null });
+    const reader = await client.get("/optional", { headers: { authorization: "Bearer reader-token" } });
+    expect([reader.status, reader.json()]).toEqual([
+      403,
+      { detail: "Not enough permissions: the scope enroll:write is required" },
+    ]);
+  });
+});

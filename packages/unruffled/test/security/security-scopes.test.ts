@@ -178,3 +178,31 @@ describe("SecurityScopes", () => {
     expect(typed.kind).toBe("dependency");
   });
 });
+
+describe("audit: docs/security.md, a verify that sees the scopes", () => {
+  it("accepting the token, still gets the built-in 403 for a scope scopesOf(principal) lacks", async () => {
+    const seen: string[] = [];
+    const bearer = httpBearer({
+      verify: (token, _request, required) => {
+        seen.push(required.scopeStr);
+        return token === "bob" ? { name: "bob", scope: "items" } : null;
+      },
+    });
+    const client = served([
+      "/me/items",
+      {
+        endpoint: endpoint({
+          params: { user: p.Security(bearer, { scopes: ["items", "me"] }) },
+          returns: JsonResponse,
+          handler: (_request, { user }) => new JsonResponse(user),
+        }),
+      },
+    ]);
+    const response = await client.get("/me/items", { headers: { authorization: "Bearer bob" } });
+    expect([response.status, response.json()]).toEqual([
+      403,
+      { detail: "Not enough permissions: the scope me is required" },
+    ]);
+    expect(seen).toEqual(["items me"]);
+  });
+});

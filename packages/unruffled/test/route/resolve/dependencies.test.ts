@@ -1,4 +1,4 @@
-import { createApp, type ErrorLogger, exceptionHandler, ValueError } from "unruffled";
+import { createApp, type ErrorLogger, exceptionHandler, HttpError, ValueError } from "unruffled";
 import { type HttpRequest, JsonResponse } from "unruffled/http";
 import type { OpenApiDocument } from "unruffled/openapi";
 import { dependency, endpoint, p, path } from "unruffled/route";
@@ -769,5 +769,198 @@ describe("audit: once per request, across the app's, a group's and the endpoint'
     expect(app.openapi().paths["/team/me"]!.get!.parameters).toEqual([
       { name: "X-User", in: "header", required: true, schema: { type: "string" } },
     ]);
+  });
+});
+
+describe("audit: docs/dependencies.md, errors and overrides", () => {
+  it("an HttpError a dependency throws becomes its status; anything else a 500, without custom handlers", async () => {
+    const refusing = dependency({
+      resolve: () => {
+        throw new HttpError(409, "tenant suspended", { "retry-after": "60" });
+      },
+    });
+    const broken = dependency({
+      resolve: async () => {
+        throw new TypeError("db.query is not a function");
+      },
+    });
+    const answer = (dependsOn: typeof refusing) =>
+      endpoint({
+        params: { _: p.Depends(dependsOn) },
+        returns: JsonResponse,
+        handler: () => new JsonResponse({ ok: true }),
+      });
+    const logger = errorLog();
+    const client = testClient(
+      createApp({
+        logger,
+        routes: [
+          path("/refusing", { endpoint: answer(refusing) }),
+          path("/broken", { endpoint: answer(broken) }),
+        ],
+      }),
+    );
+    const refused = await client.get("/refusing");
+    expect([refused.status, refused.headers.get("retry-after"), refused.json()]).toEqual([
+      409,
+      "60",
+      { detail: "tenant suspended" },
+    ]);
+    const failed = await client.get("/broken");
+    expect([failed.status, failed.json()]).toEqual([500, { detail: "Internal Server Error" }]);
+    expect((logger.records[0]!.details.err as Error).message).toBe("db.query is not a function");
+  });
+
+  it("an override replaces a dependency that a group runs, or one nested in another, and documents the replacement's parameters", async () => {
+    const realTenant = dependency({
+      params: { tenant: p.Header(z.string(), { alias: "X-Tenant" }) },
+      resolve: (_request, { tenant }) => tenant,
+    });
+    const realUser = dependency({ resolve: (): { name: string } => ({ name: "production" }) });
+    const seenUser = dependency({
+      params: { user: p.Depends(realUser) },
+      resolve: (_request, { user }) => user.name,
+    });
+    const fakeTenant = dependency({ resolve: () => "test" });
+    const fakeUser = dependency({
+      params: { as: p.Query(z.string(), { default: "tester" }) },
+      resolve: (_request, { as }) => ({ name: as }),
+    });
+    const whoami = endpoint({
+      params: { user: p.Depends(seenUser) },
+      returns: JsonResponse,
+      handler: (_request, { user }) => new JsonResponse({ user }),
+    });
+    const app = createApp({
+      routes: [path("/api", { dependencies: [realTenant], routes: [path("/whoami", { endpoint: whoami })] })],
+    });
+    expect((await testClient(app).get("/api/whoami")).status).toBe(422);
+    const overridden = app.withOverrides([
+      [realTenant, fakeTenant],
+      [realUser, fakeUser],
+    ]);
+    const response = await overridden.fetch(new Request("http://localhost/api/whoami?as=ann"));
+    expect([response.status, await response.json()]).toEqual([200, { user: "ann" }]);
+    expect(overridden.openapi().paths["/api/whoami"]!.get!.parameters).toEqual([
+      { name: "as", in: "query", required: false, schema: { type: "string", default: "tester" } },
+    ]);
+    // The original app is unchanged.
+    expect(app.openapi().paths["/api/whoami"]!.get!.parameters).toEqual([
+      { name: "X-Tenant", in: "header", required: true, schema: { type: "string" } },
+    ]);
+  });
+});
+
+describe("audit: docs/dependencies.md, params takes the same markers as an endpoint", () => {
+  it("a dependency's path, cookie, form and file parameters are read, documented, and fail in the endpoint's one 422", async () => {
+    const upload = dependency({
+      params: {
+        id: p.Path(z.int()),
+        sid: p.Cookie(z.string().optional()),
+        note: p.Form(z.string()),
+        doc: p.File(),
+      },
+      resolve: async (_request, { id, sid, note, doc }) => ({ id, sid, note, doc: await doc.text() }),
+    });
+    const attach = endpoint({
+      params: { upload: p.Depends(upload), title: p.Form(z.string()) },
+      returns: JsonResponse,
+      handler: (_request, { upload, title }) => new JsonResponse({ upload, title }),
+    });
+    const app = createApp({ routes: [path("/items/{id}", { endpoint: attach, methods: ["POST"] })] });
+    const operation = app.openapi().paths["/items/{id}"]!.post!;
+    expect(operation.parameters).toEqual([
+      { name: "id", in: "path", required: true, schema: { type: "integer" } },
+      { name: "sid", in: "cookie", required: false, schema: { type: "string" } },
+    ]);
+    expect(operation.requestBody).toEqual({
+      required: true,
+      content: {
+        "multipart/form-data": {
+          schema: {
+            type: "object",
+            properties: {
+              note: { type: "string" },
+              doc: { type: "string", format: "binary" },
+              title: { type: "string" },
+            },
+            required: ["note", "doc", "title"],
+          },
+        },
+      },
+    });
+    const server = await startServer(app);
+    try {
+      const form = new FormData();
+      form.append("note", "n");
+      form.append("title", "t");
+      form.append("doc", new Blob(["hello"]), "a.txt");
+      const sent = await server.fetch("/items/7", {
+        method: "POST",
+        body: form,
+        headers: { cookie: "sid=abc" },
+      });
+      expect([sent.status, await sent.json()]).toEqual([
+        200,
+        { upload: { id: 7, sid: "abc", note: "n", doc: "hello" }, title: "t" },
+      ]);
+      const partial = new FormData();
+      partial.append("title", "t");
+      const refused = await server.fetch("/items/x", { method: "POST", body: partial });
+      expect([refused.status, await refused.json()]).toEqual([
+        422,
+        {
+          detail: [
+            {
+              loc: ["path", "id"],
+              msg: "Invalid input: expected number, received string",
+              type: "invalid_type",
+              input: "x",
+            },
+            { loc: ["body", "note"], msg: "Field required", type: "missing", input: null },
+            { loc: ["body", "doc"], msg: "Field required", type: "missing", input: null },
+          ],
+        },
+      ]);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe("audit: docs/dependencies.md, once per request for generators", () => {
+  it("a generator used twice is entered and closed once; with cache: false each use is, closed in reverse", async () => {
+    for (const [cache, answer, steps] of [
+      [true, { a: 1, b: 1 }, ["open 1", "close 1"]],
+      [false, { a: 1, b: 2 }, ["open 1", "open 2", "close 2", "close 1"]],
+    ] as const) {
+      const log: string[] = [];
+      let opened = 0;
+      const session = dependency({
+        cache,
+        async *resolve() {
+          const id = ++opened;
+          log.push(`open ${id}`);
+          try {
+            yield id;
+          } finally {
+            log.push(`close ${id}`);
+          }
+        },
+      });
+      const viaAnother = dependency({
+        params: { id: p.Depends(session) },
+        resolve: (_request, { id }) => id,
+      });
+      const both = endpoint({
+        params: { a: p.Depends(session), b: p.Depends(viaAnother) },
+        returns: JsonResponse,
+        handler: (_request, { a, b }) => new JsonResponse({ a, b }),
+      });
+      const response = await testClient(createApp({ routes: [path("/both", { endpoint: both })] })).get(
+        "/both",
+      );
+      expect([cache, response.json(), log]).toEqual([cache, answer, steps]);
+    }
   });
 });

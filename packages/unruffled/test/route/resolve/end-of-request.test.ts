@@ -5,7 +5,7 @@
 // test_dependency_after_yield_*.py, test_background_tasks and Depends(scope="function")).
 import { Readable } from "node:stream";
 import { type App, createApp, type ErrorLogger, HttpError } from "unruffled";
-import { HttpResponse, JsonResponse } from "unruffled/http";
+import { EventStreamResponse, HttpResponse, JsonResponse } from "unruffled/http";
 import { dependency, endpoint, p, path } from "unruffled/route";
 import { startServer, testClient } from "unruffled/testing";
 import { describe, expect, it } from "vitest";
@@ -87,6 +87,20 @@ function sessionApp(log: string[], logger = recordingLogger()) {
                 yield Buffer.from(use("row 2\n"));
               })(),
             ),
+          ),
+      }),
+    }),
+    path("/events", {
+      endpoint: endpoint({
+        params: { use: p.Depends(session) },
+        returns: HttpResponse,
+        handler: (_request, { use }) =>
+          new EventStreamResponse(
+            (async function* () {
+              yield { data: use("event 1") };
+              await new Promise((resolve) => setTimeout(resolve, 10));
+              yield { data: use("event 2") };
+            })(),
           ),
       }),
     }),
@@ -176,6 +190,21 @@ describe("the end of a request", () => {
     const { answer, log } = await overSocketAndInTests((app, via) => fetchText(app, via, "/stream"));
     expect(answer).toBe("200 row 1\nrow 2\n");
     expect(log).toEqual(["open", "row 1\n", "row 2\n", "commit", "closed"]);
+  });
+
+  // The test client does not read an event stream to its end (docs/testing.md): a socket and app.fetch do.
+  it("audit: an event stream reads from the session over a socket and through fetch: the clean-up waits for its last event", async () => {
+    for (const via of ["socket", "fetch"] as const) {
+      const log: string[] = [];
+      const app = sessionApp(log);
+      const answer = await fetchText(app, via, "/events");
+      await app.settled();
+      expect([via, answer, log]).toEqual([
+        via,
+        '200 : connected\n\ndata: "event 1"\n\ndata: "event 2"\n\n',
+        ["open", "event 1", "event 2", "commit", "closed"],
+      ]);
+    }
   });
 
   it('scope "function" ends before the answer is written, and before the tasks', async () => {
@@ -388,5 +417,63 @@ describe("audit: generators that translate or swallow an error", () => {
       { detail: "No such note" },
       ["swallowed: No such note", "outer saw: No such note"],
     ]);
+  });
+});
+
+describe("audit: request-scoped clean-ups count as work after the answer", () => {
+  /** An app whose `/slow` uses a session whose clean-up waits for `mayCommit` before it commits. */
+  function slowCleanUpApp(events: string[], mayCommit: Promise<void>) {
+    const session = dependency({
+      async *resolve() {
+        yield "session";
+        await mayCommit;
+        events.push("committed");
+      },
+    });
+    return createApp({
+      onClose: () => {
+        events.push("onClose");
+      },
+      routes: [
+        path("/slow", {
+          endpoint: endpoint({
+            params: { db: p.Depends(session) },
+            returns: JsonResponse,
+            handler: (_request, { db }) => new JsonResponse({ db }),
+          }),
+        }),
+      ],
+    });
+  }
+
+  it("app.close() waits for a clean-up still running, before onClose", async () => {
+    const events: string[] = [];
+    let commit!: () => void;
+    const app = slowCleanUpApp(
+      events,
+      new Promise<void>((resolve) => {
+        commit = resolve;
+      }),
+    );
+    const server = await startServer(app);
+    const response = await server.fetch("/slow");
+    expect([response.status, await response.json()]).toEqual([200, { db: "session" }]);
+    let closed = false;
+    const closing = server.close().then(() => {
+      closed = true;
+    });
+    // close() cannot end while the clean-up waits; give it every chance to (a macrotask).
+    await new Promise((resolve) => setImmediate(resolve));
+    expect([closed, events]).toEqual([false, []]);
+    commit();
+    await closing;
+    expect(events).toEqual(["committed", "onClose"]);
+  });
+
+  it("the test client returns once the clean-up is done", async () => {
+    const events: string[] = [];
+    const app = slowCleanUpApp(events, new Promise<void>((resolve) => setTimeout(resolve, 50)));
+    const response = await testClient(app).get("/slow");
+    expect([response.status, response.json(), events]).toEqual([200, { db: "session" }, ["committed"]]);
   });
 });

@@ -1,8 +1,9 @@
 // p.Response(): a dependency shapes the answer (FastAPI's injected Response; its
 // test_response_change_status_code.py and the cookie and header tutorials), over a socket.
-import { HttpError } from "unruffled";
+import { exceptionHandler, HttpError } from "unruffled";
 import { JsonResponse, type ResponseDraft } from "unruffled/http";
 import { dependency, endpoint, p, path } from "unruffled/route";
+import { httpBearer } from "unruffled/security";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { serve } from "../../support/serve.ts";
@@ -117,5 +118,109 @@ describe("audit: p.Response() in dependencies that run for every route", () => {
       response.headers.getSetCookie(),
       await response.json(),
     ]).toEqual([200, "100", ["sid=s-1; Max-Age=3600; HttpOnly"], { ok: true }]);
+  });
+});
+
+describe("audit: error answers do not get what the draft holds (docs/dependencies.md)", () => {
+  const created = dependency({
+    name: "created",
+    params: { response: p.Response() },
+    resolve: (_request, { response }: { response: ResponseDraft }) => {
+      response.status = 201;
+      response.setHeader("x-from-draft", "yes").setCookie("sid", "s-1");
+    },
+  });
+
+  class Taken extends Error {}
+
+  it("an exception handler's answer, a 401 and a 422 go out without the draft's status, headers and cookies", async () => {
+    const bearer = httpBearer({ verify: (token) => (token === "ok" ? { name: "ann" } : null) });
+    const taken = endpoint({
+      params: { _: p.Depends(created) },
+      returns: JsonResponse,
+      handler: () => {
+        throw new Taken("taken");
+      },
+    });
+    const secured = endpoint({
+      params: { _: p.Depends(created), user: p.Security(bearer) },
+      returns: JsonResponse,
+      handler: () => new JsonResponse({ ok: true }),
+    });
+    const paged = endpoint({
+      params: { _: p.Depends(created), page: p.Query(z.int()) },
+      returns: JsonResponse,
+      handler: () => new JsonResponse({ ok: true }),
+    });
+    const server = await serve(
+      [
+        path("/taken", { endpoint: taken }),
+        path("/secured", { endpoint: secured }),
+        path("/paged", { endpoint: paged }),
+      ],
+      {
+        exceptionHandlers: [
+          exceptionHandler(Taken, (error) => new JsonResponse({ detail: error.message }, { status: 409 })),
+        ],
+      },
+    );
+    for (const [at, status] of [
+      ["/taken", 409],
+      ["/secured", 401],
+      ["/paged?page=x", 422],
+    ] as const) {
+      const response = await server.fetch(at);
+      expect([
+        at,
+        response.status,
+        response.headers.get("x-from-draft"),
+        response.headers.getSetCookie(),
+      ]).toEqual([at, status, null, []]);
+    }
+    const fine = await server.fetch("/paged?page=1");
+    expect([fine.status, fine.headers.get("x-from-draft"), fine.headers.getSetCookie()]).toEqual([
+      201,
+      "yes",
+      ["sid=s-1"],
+    ]);
+  });
+
+  it('the error a scope "function" clean-up throws after the handler answered goes out without the draft', async () => {
+    const transaction = dependency({
+      scope: "function",
+      *resolve() {
+        yield "tx";
+        throw new HttpError(409, "conflict at commit");
+      },
+    });
+    const commit = endpoint({
+      params: { _: p.Depends(created), tx: p.Depends(transaction) },
+      returns: JsonResponse,
+      handler: () => new JsonResponse({ ok: true }),
+    });
+    const server = await serve([path("/commit", { endpoint: commit })]);
+    const response = await server.fetch("/commit");
+    expect([
+      response.status,
+      response.headers.get("x-from-draft"),
+      response.headers.getSetCookie(),
+      await response.text(),
+    ]).toEqual([409, null, [], '{"detail":"conflict at commit"}']);
+  });
+
+  it("a 500 for a body the model refuses goes out without the draft's headers and cookies", async () => {
+    const broken = endpoint({
+      params: { _: p.Depends(created) },
+      returns: [p.ResponseSpec({ model: z.object({ id: z.int() }), code: "201" })],
+      handler: () => JsonResponse.unchecked({ id: "seven" }),
+    });
+    const server = await serve([path("/broken", { endpoint: broken })], { logger: { error: () => {} } });
+    const response = await server.fetch("/broken");
+    expect([
+      response.status,
+      response.headers.get("x-from-draft"),
+      response.headers.getSetCookie(),
+      await response.text(),
+    ]).toEqual([500, null, [], '{"detail":"Internal Server Error"}']);
   });
 });

@@ -275,3 +275,30 @@ describe("rule 16: everything read is validated, and failures of all sources com
     });
   });
 });
+
+describe("audit: docs/validation.md, JSON bodies are not converted", () => {
+  it('refuses "1965" for an int and "true" for a boolean in a JSON body: JSON has its own numbers and booleans', async () => {
+    const Book = z.object({ year: z.int(), available: z.boolean() });
+    const server = await serveEndpoint("/books", echo({ book: p.Json(Book) }), ["POST"]);
+    const body = JSON.stringify({ year: "1965", available: "true" });
+    expect(await jsonOf(server.fetch("/books", { method: "POST", headers: JSON_HEADERS, body }))).toEqual({
+      status: 422,
+      body: {
+        detail: [
+          {
+            loc: ["body", "year"],
+            msg: "Invalid input: expected number, received string",
+            type: "invalid_type",
+            input: "1965",
+          },
+          {
+            loc: ["body", "available"],
+            msg: "Invalid input: expected boolean, received string",
+            type: "invalid_type",
+            input: "true",
+          },
+        ],
+      },
+    });
+  });
+});

@@ -233,3 +233,35 @@ describe("rule 9: a bare schema's source is detected", () => {
     expect(await jsonOf(response)).toEqual({ status: 200, body: { body: { student_id: 9 } } });
   });
 });
+
+// TypeScript enums as the objects they compile to, reverse mappings included (this project's
+// erasableSyntaxOnly forbids `enum` itself).
+const Level = { Low: 1, High: 2, 1: "Low", 2: "High" } as const;
+const Mixed = { Auto: "auto", Two: 2, 2: "Two" } as const;
+
+describe("audit: docs/validation.md, enums of an enum-like object (a TypeScript enum)", () => {
+  it("reads a numeric member as its number and keeps a string member a string, refusing a member's name", async () => {
+    const server = await serveEndpoint(
+      "/c",
+      echo({ level: p.Query(z.enum(Level).optional()), mixed: p.Query(z.enum(Mixed).optional()) }),
+    );
+    expect(await jsonOf(server.fetch("/c?level=2&mixed=2"))).toEqual({
+      status: 200,
+      body: { level: 2, mixed: 2 },
+    });
+    expect(await jsonOf(server.fetch("/c?mixed=auto"))).toEqual({ status: 200, body: { mixed: "auto" } });
+    expect(await jsonOf(server.fetch("/c?level=Low"))).toEqual({
+      status: 422,
+      body: {
+        detail: [
+          {
+            loc: ["query", "level"],
+            msg: "Invalid option: expected one of 1|2",
+            type: "invalid_value",
+            input: "Low",
+          },
+        ],
+      },
+    });
+  });
+});

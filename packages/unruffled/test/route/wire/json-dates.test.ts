@@ -258,3 +258,24 @@ describe("reading dates is compiled when the route is built", () => {
     );
   });
 });
+
+describe("audit: docs/validation.md, answers write a Date as its ISO string", () => {
+  it.each(["strict", "off"] as const)("through a model's z.date(), at every depth (%s)", async (validate) => {
+    const Event = z.object({ at: z.date(), history: z.array(z.object({ at: z.date() })) });
+    const server = await serveEndpoint(
+      "/event",
+      endpoint({
+        returns: [p.ResponseSpec({ model: Event })],
+        handler: () =>
+          new JsonResponse({ at: new Date(Date.UTC(2026, 2, 2, 9, 30)), history: [{ at: new Date(0) }] }),
+      }),
+      ["GET"],
+      { settings: { RESPONSES: { validate } } },
+    );
+    const response = await server.fetch("/event");
+    expect([response.status, await response.text()]).toEqual([
+      200,
+      '{"at":"2026-03-02T09:30:00.000Z","history":[{"at":"1970-01-01T00:00:00.000Z"}]}',
+    ]);
+  });
+});
