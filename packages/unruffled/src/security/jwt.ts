@@ -9,7 +9,7 @@ export type JwtClaims = JWTPayload;
 export interface JwtVerifierOptions {
   /** The algorithms accepted (`["HS256"]`, `["RS256", "ES256"]`); `none` never is. Required. */
   algorithms: readonly string[];
-  /** The shared secret of HS256/384/512, at least 32 bytes. */
+  /** The shared secret of HS256/384/512: at least as long as the hash (32, 48 or 64 bytes). */
   secret?: string | Uint8Array;
   /** The public key of RS*, PS*, ES* or EdDSA: PEM (SPKI), a JWK, a `KeyObject` or a `CryptoKey`. */
   publicKey?: string | JWK | KeyObject | CryptoKey;
@@ -28,7 +28,6 @@ export interface JwtVerifierOptions {
 }
 
 const HMAC = /^HS(256|384|512)$/;
-const MIN_SECRET_BYTES = 32;
 
 // jose is loaded with the first token: an app that checks none (or only API keys) never loads it.
 let jose: Promise<Jose> | undefined;
@@ -93,9 +92,11 @@ function keySource(
     }
     const secret =
       typeof options.secret === "string" ? new TextEncoder().encode(options.secret) : options.secret;
-    if (secret.byteLength < MIN_SECRET_BYTES) {
+    // RFC 7518 §3.2: a key at least as long as the hash, for the longest hash accepted.
+    const bits = Math.max(...hmac.map((algorithm) => Number(algorithm.slice(2))));
+    if (secret.byteLength < bits / 8) {
       throw new TypeError(
-        `jwtVerifier: the secret must be at least ${MIN_SECRET_BYTES} bytes (RFC 7518 §3.2).`,
+        `jwtVerifier: the secret must be at least ${bits / 8} bytes for HS${bits} (RFC 7518 §3.2: as long as the hash).`,
       );
     }
     return async () => secret;

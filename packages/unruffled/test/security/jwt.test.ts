@@ -85,7 +85,7 @@ describe("jwtVerifier with a shared secret", () => {
   });
 
   it("refuses a token of an algorithm it was not given", async () => {
-    const onlyHs512 = jwtVerifier({ secret: SECRET, algorithms: ["HS512"] });
+    const onlyHs512 = jwtVerifier({ secret: SECRET.repeat(2), algorithms: ["HS512"] });
     expect(await onlyHs512(await hs256())).toBeNull();
   });
 });
@@ -174,7 +174,16 @@ describe("jwtVerifier's options, checked when it is made", () => {
     ],
     [
       { secret: "short", algorithms: ["HS256"] },
-      "jwtVerifier: the secret must be at least 32 bytes (RFC 7518 §3.2).",
+      "jwtVerifier: the secret must be at least 32 bytes for HS256 (RFC 7518 §3.2: as long as the hash).",
+    ],
+    // SECRET is 38 bytes: enough for HS256, not for HS384 (48) or HS512 (64), nor for a list with them.
+    [
+      { secret: SECRET, algorithms: ["HS384"] },
+      "jwtVerifier: the secret must be at least 48 bytes for HS384 (RFC 7518 §3.2: as long as the hash).",
+    ],
+    [
+      { secret: SECRET, algorithms: ["HS256", "HS512"] },
+      "jwtVerifier: the secret must be at least 64 bytes for HS512 (RFC 7518 §3.2: as long as the hash).",
     ],
     [
       { secret: SECRET, algorithms: ["RS256"] },
