@@ -29,7 +29,12 @@ import type { RateLimitPolicy } from "../rate-limit/policy.ts";
 import { rateLimitSettings } from "../rate-limit/settings.ts";
 import type { RateLimitStore } from "../rate-limit/store.ts";
 import { type BuiltRoute, buildRoutes } from "../route/analyse/build-routes.ts";
-import { type DependencyOverride, type Overrides, overridesOf } from "../route/declare/overrides.ts";
+import {
+  type CheckedOverrides,
+  type DependencyOverride,
+  type Overrides,
+  overridesOf,
+} from "../route/declare/overrides.ts";
 import type { RouteDefinition, RouteDependency } from "../route/declare/path.ts";
 import { errorBodyIn } from "../server/client-errors.ts";
 import { type FetchHandler, fetchHandler } from "../server/fetch/fetch-adapter.ts";
@@ -355,11 +360,12 @@ export class App {
 
   /**
    * The same app built again with dependencies (or schemes) replaced wherever they are declared:
-   * what `testClient(app, { overrides })` and `startServer(app, { overrides })` serve.
+   * what `testClient(app, { overrides })` and `startServer(app, { overrides })` serve. Each
+   * replacement must resolve to what its original does, or the call does not compile.
    *
    * @example const fake = app.withOverrides([[database, dependency({ resolve: () => memoryDb })]]);
    */
-  withOverrides(overrides: Iterable<DependencyOverride>): App {
+  withOverrides<const O extends readonly DependencyOverride[]>(overrides: O & CheckedOverrides<O>): App {
     const copy = new App(this.options, overridesOf(overrides));
     copy.appPubSub = this.appPubSub;
     return copy;

@@ -1,8 +1,8 @@
 export type { CallParams, ParamInput } from "../route/declare/call-params.ts";
+export type { CheckedOverrides } from "../route/declare/overrides.ts";
 export type { CallResponse, DocumentedBody, ValidationErrorBody } from "./call-types.ts";
 export type { BodyOptions, QueryInput, RequestOptions } from "./encode-request.ts";
 export type { FilesInput, FormInput, FormValue, TestFile } from "./multipart-body.ts";
-export type { CheckedOverrides } from "./overrides.ts";
 export type { ReceivedEvent } from "./read-events.ts";
 export { readEvents } from "./read-events.ts";
 export type { RunningServer, StartServerOptions } from "./start-server.ts";

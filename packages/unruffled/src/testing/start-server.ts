@@ -1,7 +1,7 @@
 import type { App } from "../app/app.ts";
 import type { ParamDeclarations } from "../route/declare/endpoint.ts";
-import type { DependencyOverride } from "../route/declare/overrides.ts";
-import { type CheckedOverrides, withOverrides } from "./overrides.ts";
+import type { CheckedOverrides, DependencyOverride } from "../route/declare/overrides.ts";
+import { withOverrides } from "./overrides.ts";
 import {
   type AnyWebSocket,
   openTestWebSocket,

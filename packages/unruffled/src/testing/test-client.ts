@@ -3,12 +3,12 @@ import type { App } from "../app/app.ts";
 import { WebBodySource } from "../http/body.ts";
 import type { BuiltRoute } from "../route/analyse/build-routes.ts";
 import type { ParamDeclarations, Returns } from "../route/declare/endpoint.ts";
-import type { DependencyOverride } from "../route/declare/overrides.ts";
+import type { CheckedOverrides, DependencyOverride } from "../route/declare/overrides.ts";
 import type { AnyEndpoint, CallableEndpoint, CallResponse, OmittableParams } from "./call-types.ts";
 import { type BodyOptions, encodeRequest, type RequestOptions } from "./encode-request.ts";
 import { endpointRequest } from "./endpoint-request.ts";
 import { requestOverHttp } from "./over-http.ts";
-import { type CheckedOverrides, withOverrides } from "./overrides.ts";
+import { withOverrides } from "./overrides.ts";
 import { readResponse, type TestResponse } from "./test-response.ts";
 import {
   type AnyWebSocket,

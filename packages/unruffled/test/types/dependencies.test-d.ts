@@ -107,6 +107,14 @@ void startServer(app, { overrides: [[paging, dependency({ resolve: () => "nope" 
 // @ts-expect-error: a scheme's replacement must give its principal
 void startServer(app, { overrides: [[bearer, dependency({ resolve: () => 7 })]] });
 
+// app.withOverrides checks them the same way.
+app.withOverrides([[paging, fakePaging]]);
+app.withOverrides([[bearer, dependency({ resolve: () => ({ name: "test", admin: false }) })]]);
+// @ts-expect-error: the replacement resolves to a string, paging to { offset, limit }
+app.withOverrides([[paging, dependency({ resolve: () => "nope" })]]);
+// @ts-expect-error: a scheme's replacement must give its principal
+app.withOverrides([[bearer, dependency({ resolve: () => 7 })]]);
+
 // The test client's call() takes the parameters of the endpoint's dependencies too.
 const client = testClient(app);
 void client.call(listItems, { page: 2, search: "ann" });

@@ -11,6 +11,20 @@ export type DependencyOverride = readonly [
   replacement: DependencyLike<any>,
 ];
 
+/**
+ * Each override as its original allows it: the replacement must resolve to what the original
+ * resolves to (for a scheme, to its principal), so a fake can't hand handlers the wrong type.
+ */
+export type CheckedOverrides<O extends readonly DependencyOverride[]> = {
+  readonly [K in keyof O]: O[K] extends readonly [infer Original, unknown]
+    ? Original extends SecurityScheme<infer Principal>
+      ? readonly [Original, DependencyLike<Principal>]
+      : Original extends DependencyLike<infer Value>
+        ? readonly [Original, DependencyLike<Value>]
+        : never
+    : never;
+};
+
 /** Replacements by what they replace, as the analysis of routes reads them. */
 export type Overrides = ReadonlyMap<object, Dependency>;
 
