@@ -68,6 +68,23 @@ describe("p.Response(): what dependencies add to the answer", () => {
     expect((await server.fetch("/b")).status).toBe(200);
   });
 
+  it("sets its status over the endpoint's one declared success status; the body still goes through the success model", async () => {
+    const accepted = dependency({
+      params: { response: p.Response() },
+      resolve: (_request, { response }: { response: ResponseDraft }) => {
+        response.status = 202;
+      },
+    });
+    const create = endpoint({
+      params: { _: p.Depends(accepted) },
+      returns: [p.ResponseSpec({ code: "201", model: z.object({ id: z.int() }) })],
+      handler: () => new JsonResponse({ id: 1, secret: "kept out" }),
+    });
+    const server = await serve([path("/items", { endpoint: create, methods: ["POST"] })]);
+    const response = await server.fetch("/items", { method: "POST" });
+    expect([response.status, await response.json()]).toEqual([202, { id: 1 }]);
+  });
+
   it("leaves error answers alone, as FastAPI does", async () => {
     const failing = endpoint({
       params: { limit: p.Depends(rateLimit) },
