@@ -97,14 +97,25 @@ export const DEFAULT_LIMITS: Required<LimitSettings> = {
 
 // The groups whose keys are checked one by one: each is a mapping of keys, or absent.
 const CHECKED_GROUPS = ["LIMITS", "LOGGING", "RESPONSES", "ERRORS", "RATE_LIMITS", "OPENAPI"] as const;
+// Every key the framework reads: one written in another case (`limits`) would be silently ignored.
+const FRAMEWORK_KEYS = new Set<string>([...CHECKED_GROUPS, "DEBUG", "PROXIES"]);
 
 /**
  * Refuses, when the app is built, a checked group that is not a mapping of keys (`LIMITS: 65536`),
- * which would otherwise pass as one without keys, silently keeping every default.
+ * which would otherwise pass as one without keys, silently keeping every default; and a framework
+ * key written in another case (`limits`), which would be left to the app as one of its own.
  *
  * @example checkSettingGroups({ LOGGING: "info" }) // TypeError: The LOGGING setting must be an object …
  */
 export function checkSettingGroups(settings: Settings): void {
+  for (const key of Object.keys(settings)) {
+    const upper = key.toUpperCase();
+    if (upper !== key && FRAMEWORK_KEYS.has(upper)) {
+      throw new TypeError(
+        `The setting "${key}" is not read: the framework's settings are upper case (${upper}).`,
+      );
+    }
+  }
   for (const group of CHECKED_GROUPS) {
     const value = settings[group];
     if (value === undefined) continue;

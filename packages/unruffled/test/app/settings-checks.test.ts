@@ -71,3 +71,24 @@ describe("audit-b: keys the framework does not read", () => {
     expect([app.settings.SMTP, app.settings.FEATURE_SEARCH]).toEqual([smtp, true]);
   });
 });
+
+describe("a framework setting written in another case", () => {
+  it.each([
+    ["limits", "LIMITS"],
+    ["Logging", "LOGGING"],
+    ["debug", "DEBUG"],
+    ["proxies", "PROXIES"],
+    ["rate_limits", "RATE_LIMITS"],
+  ])("%s is a TypeError naming the key it would be (it was silently ignored)", (given, meant) => {
+    expect(built({ [given]: {} })).toThrow(
+      new TypeError(
+        `The setting "${given}" is not read: the framework's settings are upper case (${meant}).`,
+      ),
+    );
+  });
+
+  it("leaves the app's own lower-case keys alone", () => {
+    const app = createApp({ settings: { smtp: { port: 25 } }, routes: [] });
+    expect(app.settings.smtp).toEqual({ port: 25 });
+  });
+});
