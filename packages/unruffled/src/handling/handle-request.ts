@@ -4,7 +4,7 @@ import type { Middleware } from "../http/middleware.ts";
 import type { HttpRequest } from "../http/request.ts";
 import { hostRefusal } from "../http/request-target.ts";
 import { checkedStatus, checkHeaders, type HttpResponse, JsonResponse } from "../http/response.ts";
-import { type AccessLog, REQUEST_ID_HEADER } from "../logging/access-log.ts";
+import { type AccessLog, REQUEST_ID_HEADER, type RefusedRequest } from "../logging/access-log.ts";
 import type { ErrorLogger } from "../logging/logger.ts";
 import { requestIdFrom } from "../logging/request-id.ts";
 import { internalErrorProblem } from "../problem/problem-handlers.ts";
@@ -177,6 +177,11 @@ export class RequestHandler {
   begin(request: HttpRequest): number {
     request.id = requestIdFrom(request.header(REQUEST_ID_HEADER));
     return this.accessLog.start();
+  }
+
+  /** Writes the access log record of a request the server refused before it reached the app. */
+  refused(request: RefusedRequest): void {
+    this.accessLog.refused(request);
   }
 
   /** Writes the access log record of an answered request and echoes its id. */

@@ -55,6 +55,21 @@ export class AccessLog {
     }
     return response;
   }
+
+  /** The record of a request the server refused before the app saw it: `info`, "request refused". */
+  refused(request: RefusedRequest): void {
+    if (this.enabled && this.logger.levelVal <= 30) this.logger.logger.info(request, "request refused");
+  }
+}
+
+/** What the access log writes of a request the server could not read, so had no route or path for. */
+export interface RefusedRequest {
+  reqId: string;
+  status: number;
+  /** The peer's address, when the connection still had one. */
+  client: string | undefined;
+  /** The parser's code (`HPE_HEADER_OVERFLOW`, `ERR_HTTP_REQUEST_TIMEOUT`). */
+  reason: string | undefined;
 }
 
 /** A response's own fields after the record's, which they never replace. */

@@ -1,4 +1,5 @@
 import type { Socket } from "node:net";
+import type { RefusedRequest } from "../logging/access-log.ts";
 import { STATUS_CODES } from "../node-builtins.ts";
 import { ABOUT_BLANK, PROBLEM_JSON, statusTitle } from "../problem/problem-details.ts";
 
@@ -55,14 +56,16 @@ function answerOf(error: ClientError, headerSize: number): [number, string] {
  * or 408, as Node answers it, but with a body in the app's error format and an `x-request-id`
  * (Node's own answer has neither), then the connection closes. Nothing is written to a connection
  * whose client is gone, or where an answer is being written already (a pipelined request behind
- * it was broken): its bytes would corrupt that answer.
+ * it was broken): its bytes would corrupt that answer. Each answer goes to `log` (the access log's
+ * "request refused" record).
  *
- * @example server.on("clientError", clientErrorListener(errorBody, 16_384, nextId));
+ * @example server.on("clientError", clientErrorListener(errorBody, 16_384, nextId, log));
  */
 export function clientErrorListener(
   errorBody: ErrorBodyOf,
   headerSize: number,
   nextId: () => string,
+  log: (request: RefusedRequest) => void = () => {},
 ): (error: ClientError, socket: Socket) => void {
   return (error, socket) => {
     const inFlight = (socket as unknown as { _httpMessage?: { headersSent?: boolean } | null })._httpMessage;
@@ -77,6 +80,8 @@ export function clientErrorListener(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: ${contentType}\r\nx-request-id: ${id}\r\n` +
         `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
     );
+    const client = socket.remoteAddress;
     socket.destroy();
+    log({ reqId: id, status, client, reason: error.code });
   };
 }

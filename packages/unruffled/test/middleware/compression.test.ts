@@ -304,7 +304,7 @@ describe("audit: compression() defaults and exceptions from docs/middleware-and-
 
 describe("audit: compression()'s threshold and types", () => {
   it("counts the threshold in bytes: 1,023 bytes go as they are, without Vary; 1,024 are compressed", async () => {
-    const below = "é".repeat(511) + "a"; // 512 characters, 1,023 bytes of UTF-8
+    const below = `${"é".repeat(511)}a`; // 512 characters, 1,023 bytes of UTF-8
     const at = "é".repeat(512); // 512 characters, 1,024 bytes
     const server = await serve(
       [

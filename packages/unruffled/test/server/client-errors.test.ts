@@ -34,6 +34,31 @@ describe("a request Node cannot read", () => {
     expect(JSON.parse(bodyOf(raw))).toEqual({ detail: "Malformed HTTP request: Invalid header token" });
   });
 
+  it("is logged at info as a refused request: its id, status, client and the parser's code", async () => {
+    const records: Record<string, unknown>[] = [];
+    const server = await serveEndpoint("/hello", hello, ["GET"], {
+      settings: {
+        LOGGING: {
+          level: "info",
+          destination: { write: (line: string) => void records.push(JSON.parse(line)) },
+        },
+      },
+    });
+    const raw = await answerTo(server.port, "GET /hello HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n");
+    const refused = records.filter((record) => record.msg === "request refused");
+    expect(
+      refused.map(({ reqId, status, client, reason, level }) => ({ reqId, status, client, reason, level })),
+    ).toEqual([
+      {
+        reqId: headerOf(raw, "x-request-id"),
+        status: 400,
+        client: "127.0.0.1",
+        reason: "HPE_INVALID_HEADER_TOKEN",
+        level: 30,
+      },
+    ]);
+  });
+
   it("is answered as problem details under ERRORS.format problem, its id as the instance", async () => {
     const server = await serveEndpoint("/hello", hello, ["GET"], {
       settings: { ERRORS: { format: "problem" } },

@@ -86,8 +86,11 @@ export class NodeAdapter {
     this.bodyLimits = options.bodyLimits;
     this.limits = options.limits;
     this.proxies = options.proxies;
-    this.clientErrorHandler = clientErrorListener(options.errorBody, options.limits.header_size, () =>
-      requestIdFrom(undefined),
+    this.clientErrorHandler = clientErrorListener(
+      options.errorBody,
+      options.limits.header_size,
+      () => requestIdFrom(undefined),
+      (request) => options.requests.refused(request),
     );
   }
 
