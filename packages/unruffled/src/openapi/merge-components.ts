@@ -41,8 +41,9 @@ export function mergeComponents(input: SchemaConverter, output: SchemaConverter)
 }
 
 /** True when two Zod schemas met under one id are one schema: the same object, or the same declaration. */
-function oneSchema(first: z.ZodType | undefined, second: z.ZodType | undefined): boolean {
+function oneSchema(first: z.core.$ZodType | undefined, second: z.core.$ZodType | undefined): boolean {
   if (first === undefined || second === undefined || first === second) return true;
-  const asWritten = (schema: z.ZodType) => z.toJSONSchema(schema, { io: "output", unrepresentable: "any" });
+  const asWritten = (schema: z.core.$ZodType) =>
+    z.toJSONSchema(schema, { io: "output", unrepresentable: "any" });
   return isDeepStrictEqual(asWritten(first), asWritten(second));
 }

@@ -56,7 +56,7 @@ export class SchemaConverter {
   /** The named models met so far, by component name. */
   components = new Map<string, JsonSchema>();
   /** The Zod schema each named model was first met as, by component name. */
-  readonly sources = new Map<string, z.ZodType>();
+  readonly sources = new Map<string, z.core.$ZodType>();
   /** Every schema handed out, so that references can be renamed in place afterwards. */
   private readonly emitted: JsonSchema[] = [];
   private readonly anonymous: AnonymousNames;
@@ -69,7 +69,7 @@ export class SchemaConverter {
   /** The JSON Schema of one Zod schema; named models inside it become component references. */
   convert(schema: z.ZodType): JsonSchema {
     const cleanUpSide = this.io === "input" ? cleanUpInput : cleanUp;
-    const met = new Map<string, z.ZodType>();
+    const met = new Map<string, z.core.$ZodType>();
     let converted: JsonSchema;
     try {
       converted = z.toJSONSchema(schema, {
@@ -78,7 +78,7 @@ export class SchemaConverter {
         unrepresentable: representAnyway,
         override: (context) => {
           const id = z.globalRegistry.get(context.zodSchema)?.id;
-          if (typeof id === "string" && !met.has(id)) met.set(id, context.zodSchema as z.ZodType);
+          if (typeof id === "string" && !met.has(id)) met.set(id, context.zodSchema);
           cleanUpSide(context);
         },
       }) as JsonSchema;

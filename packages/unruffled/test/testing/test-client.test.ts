@@ -3,7 +3,7 @@ import { createApp, generateClient } from "unruffled";
 import { bindOperations } from "unruffled/client";
 import type { UploadFile } from "unruffled/file";
 import { HttpRequest, HttpResponse, JsonResponse, PlainTextResponse } from "unruffled/http";
-import { endpoint, p, path } from "unruffled/route";
+import { endpoint, type ParamDeclarations, p, path } from "unruffled/route";
 import { startServer, testClient } from "unruffled/testing";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -322,7 +322,7 @@ describe("audit: docs/parameters.md, a JSON value that is the whole body is sent
     z.object({ kind: z.literal("dog"), good: z.boolean() }),
   ]);
   // What reached the server: the body as sent, its content type, and the value the handler got.
-  const seen = (params: Record<string, unknown>) =>
+  const seen = (params: ParamDeclarations) =>
     endpoint({
       params,
       returns: JsonResponse,
@@ -330,7 +330,7 @@ describe("audit: docs/parameters.md, a JSON value that is the whole body is sent
         new JsonResponse({
           sent: await request.text(),
           type: request.headers["content-type"] ?? null,
-          value: values.v === undefined ? "undefined" : values.v,
+          value: (values as { v?: unknown }).v === undefined ? "undefined" : (values as { v?: unknown }).v,
         }),
     });
   const anything = seen({ v: p.Json(z.unknown()) });
@@ -377,8 +377,8 @@ describe("audit: docs/parameters.md, a JSON value that is the whole body is sent
           },
         );
         const answers = [
-          (await testClient(app).call(called as typeof anything, params)).json(),
-          (await testClient(app, { baseUrl: server.url }).call(called as typeof anything, params)).json(),
+          (await testClient(app).call(called, params as never)).json(),
+          (await testClient(app, { baseUrl: server.url }).call(called, params as never)).json(),
           (await generated[name]!(params)).body,
         ];
         expect(answers).toEqual([expected, expected, expected]);
