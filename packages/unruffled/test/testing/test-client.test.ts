@@ -388,3 +388,26 @@ describe("audit: docs/parameters.md, a JSON value that is the whole body is sent
     },
   );
 });
+
+describe("audit: docs/testing.md, a call returns once the request's afterResponse() work has finished", () => {
+  it("sees the effect of an asynchronous task queued by the handler, and of a second one it queued", async () => {
+    const done: string[] = [];
+    const later = endpoint({
+      returns: PlainTextResponse,
+      handler: (request) => {
+        request.afterResponse(async () => {
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          done.push("first");
+        });
+        request.afterResponse(async () => {
+          await new Promise((resolve) => setImmediate(resolve));
+          done.push("second");
+        });
+        return new PlainTextResponse("answered");
+      },
+    });
+    const client = testClient(createApp({ routes: [path("/later", { endpoint: later })] }));
+    const response = await client.get("/later");
+    expect([response.status, response.text, [...done].sort()]).toEqual([200, "answered", ["first", "second"]]);
+  });
+});
