@@ -408,6 +408,10 @@ describe("audit: docs/testing.md, a call returns once the request's afterRespons
     });
     const client = testClient(createApp({ routes: [path("/later", { endpoint: later })] }));
     const response = await client.get("/later");
-    expect([response.status, response.text, [...done].sort()]).toEqual([200, "answered", ["first", "second"]]);
+    expect([response.status, response.text, [...done].sort()]).toEqual([
+      200,
+      "answered",
+      ["first", "second"],
+    ]);
   });
 });
