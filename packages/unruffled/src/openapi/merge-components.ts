@@ -1,5 +1,6 @@
+import { z } from "zod";
 import { isDeepStrictEqual } from "../node-builtins.ts";
-import { COMPONENT_REF_PREFIX, refersTo, type SchemaConverter } from "./schema-converter.ts";
+import { COMPONENT_REF_PREFIX, refersTo, type SchemaConverter, twoSchemasNamed } from "./schema-converter.ts";
 import type { JsonSchema } from "./types.ts";
 
 /**
@@ -15,7 +16,10 @@ export function mergeComponents(input: SchemaConverter, output: SchemaConverter)
   const differing = new Set<string>();
   for (const [name, body] of input.components) {
     const other = output.components.get(name);
-    if (other !== undefined && !isDeepStrictEqual(body, other)) differing.add(name);
+    if (other === undefined || isDeepStrictEqual(body, other)) continue;
+    // Two sides that differ are one schema read in and out, unless the id names two different schemas.
+    if (!oneSchema(input.sources.get(name), output.sources.get(name))) throw twoSchemasNamed(name);
+    differing.add(name);
   }
   // A model that refers to a differing model differs too, although its own text reads the same.
   for (let grew = true; grew; ) {
@@ -34,4 +38,12 @@ export function mergeComponents(input: SchemaConverter, output: SchemaConverter)
   const merged = new Map([...input.components, ...output.components]);
   const names = [...merged.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   return Object.fromEntries(names.map((name) => [name, merged.get(name)!]));
+}
+
+/** True when two Zod schemas met under one id are one schema: the same object, or the same declaration. */
+function oneSchema(first: z.core.$ZodType | undefined, second: z.core.$ZodType | undefined): boolean {
+  if (first === undefined || second === undefined || first === second) return true;
+  const asWritten = (schema: z.core.$ZodType) =>
+    z.toJSONSchema(schema, { io: "output", unrepresentable: "any" });
+  return isDeepStrictEqual(asWritten(first), asWritten(second));
 }

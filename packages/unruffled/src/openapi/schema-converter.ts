@@ -55,6 +55,8 @@ export class SchemaConverter {
   readonly io: SchemaIo;
   /** The named models met so far, by component name. */
   components = new Map<string, JsonSchema>();
+  /** The Zod schema each named model was first met as, by component name. */
+  readonly sources = new Map<string, z.core.$ZodType>();
   /** Every schema handed out, so that references can be renamed in place afterwards. */
   private readonly emitted: JsonSchema[] = [];
   private readonly anonymous: AnonymousNames;
@@ -66,12 +68,26 @@ export class SchemaConverter {
 
   /** The JSON Schema of one Zod schema; named models inside it become component references. */
   convert(schema: z.ZodType): JsonSchema {
-    const converted = z.toJSONSchema(schema, {
-      target: "draft-2020-12",
-      io: this.io,
-      unrepresentable: representAnyway,
-      override: this.io === "input" ? cleanUpInput : cleanUp,
-    }) as JsonSchema;
+    const cleanUpSide = this.io === "input" ? cleanUpInput : cleanUp;
+    const met = new Map<string, z.core.$ZodType>();
+    let converted: JsonSchema;
+    try {
+      converted = z.toJSONSchema(schema, {
+        target: "draft-2020-12",
+        io: this.io,
+        unrepresentable: representAnyway,
+        override: (context) => {
+          const id = z.globalRegistry.get(context.zodSchema)?.id;
+          if (typeof id === "string" && !met.has(id)) met.set(id, context.zodSchema);
+          cleanUpSide(context);
+        },
+      }) as JsonSchema;
+    } catch (error) {
+      // Zod refuses two schemas with one id in one conversion: the same refusal as across conversions.
+      const twin = /^Duplicate schema id "(.*)" detected/.exec((error as Error).message)?.[1];
+      if (twin !== undefined) throw twoSchemasNamed(twin);
+      throw error;
+    }
     namesAsProperties(converted);
     const { $schema: _dialect, $defs, ...root } = converted;
     // The schemas Zod extracted, under a name of this call: a `.meta({ id })`'s, or, for a recursive
@@ -85,6 +101,9 @@ export class SchemaConverter {
     const names = new Map<string, string>();
     for (const [key] of definitions) {
       names.set(key, /^__schema\d+$/.test(key) ? unnamedOne() : key.replace(/[^A-Za-z0-9._-]/g, "_"));
+      const source = met.get(key);
+      if (source !== undefined && !this.sources.has(names.get(key)!))
+        this.sources.set(names.get(key)!, source);
     }
     // A recursive schema without a name refers to itself as "#", which in a document is the document.
     const selfName = refersTo(root, (ref) => ref === "#") ? unnamedOne() : undefined;
@@ -149,13 +168,16 @@ export class SchemaConverter {
 
   private addComponent(name: string, body: JsonSchema): void {
     const existing = this.components.get(name);
-    if (existing !== undefined && !isDeepStrictEqual(existing, body)) {
-      throw new ValueError(
-        `Two different schemas are named "${name}" (.meta({ id: "${name}" })), so the OpenAPI document cannot tell them apart; give each schema its own id, or reuse one schema object.`,
-      );
-    }
+    if (existing !== undefined && !isDeepStrictEqual(existing, body)) throw twoSchemasNamed(name);
     this.components.set(name, body);
   }
+}
+
+/** The refusal of two different schemas that share one `.meta({ id })`. */
+export function twoSchemasNamed(name: string): ValueError {
+  return new ValueError(
+    `Two different schemas are named "${name}" (.meta({ id: "${name}" })), so the OpenAPI document cannot tell them apart; give each schema its own id, or reuse one schema object.`,
+  );
 }
 
 /** Types JSON Schema has no word for, described as they travel: files and dates as strings. */

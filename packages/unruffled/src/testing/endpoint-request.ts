@@ -27,7 +27,8 @@ export function endpointRequest(
   const cookies: Record<string, string> = {};
   const body: Record<string, unknown> = {};
   const files: Record<string, TestFile | readonly TestFile[]> = {};
-  let wholeBody: unknown;
+  // A value that is the whole body, once given: JSON's null included.
+  let wholeBody: { value: unknown } | undefined;
   for (const param of description.params) {
     const value = params[param.name];
     // Text has no null: one given for a value sent as text is left out, as undefined is (and as the
@@ -35,7 +36,7 @@ export function endpointRequest(
     const asText = param.marker !== "json";
     if (value === undefined || (value === null && asText)) continue;
     if (param.wholeBody) {
-      wholeBody = value;
+      wholeBody = { value };
       continue;
     }
     for (const [wireName, given] of wireEntries(param, value, asText)) {
@@ -63,7 +64,9 @@ export function endpointRequest(
   const options: BodyOptions = { query, headers, cookies };
   switch (description.bodyFormat) {
     case "json":
-      options.json = wholeBody ?? body;
+      // As the generated client sends it: the value given, else the fields given, else no body.
+      if (wholeBody !== undefined) options.json = wholeBody.value;
+      else if (Object.keys(body).length > 0) options.json = body;
       break;
     case "form":
       options.form = body as Record<string, FormValue>;

@@ -1,7 +1,7 @@
-import { createApp } from "unruffled";
+import { createApp, exceptionHandler } from "unruffled";
 import { HttpResponse, JsonResponse, PlainTextResponse, parseCookies, serializeCookie } from "unruffled/http";
 import { endpoint, path } from "unruffled/route";
-import { testClient } from "unruffled/testing";
+import { startServer, testClient } from "unruffled/testing";
 import { describe, expect, it } from "vitest";
 import { serve } from "../support/serve.ts";
 
@@ -300,5 +300,48 @@ describe("audit: a response object answers one request", () => {
       ids.push((await client.get(target, { headers: { "x-request-id": id } })).headers.get("x-request-id"));
     }
     expect(ids).toEqual(["first", "first", "third", "fourth"]);
+  });
+});
+
+describe("audit: docs/endpoints-and-routes.md, a response refused when built goes to the exception handlers", () => {
+  const refused = endpoint({
+    returns: PlainTextResponse,
+    handler: (request) =>
+      request.query.what === "status"
+        ? new PlainTextResponse("", { status: 600 })
+        : new PlainTextResponse("", { headers: { "x-note": "one\r\nset-cookie: a=1" } }),
+  });
+  const app = createApp({
+    routes: [path("/refused", { endpoint: refused })],
+    exceptionHandlers: [
+      exceptionHandler(
+        RangeError,
+        (error) => new JsonResponse({ handled: "RangeError", detail: error.message }, { status: 502 }),
+      ),
+      exceptionHandler(
+        TypeError,
+        (error) => new JsonResponse({ handled: "TypeError", detail: error.message }, { status: 503 }),
+      ),
+    ],
+  });
+
+  it("answers a status out of range and a header with a line break through the app's own handlers, over a socket", async () => {
+    const server = await startServer(app);
+    try {
+      const status = await server.fetch("/refused?what=status");
+      const header = await server.fetch("/refused?what=header");
+      expect([
+        [status.status, await status.json()],
+        [header.status, header.headers.get("set-cookie"), await header.json()],
+      ]).toEqual([
+        [
+          502,
+          { handled: "RangeError", detail: "A response status must be an integer from 200 to 599, got 600" },
+        ],
+        [503, null, { handled: "TypeError", detail: 'Invalid character in header content ["x-note"]' }],
+      ]);
+    } finally {
+      await server.close();
+    }
   });
 });

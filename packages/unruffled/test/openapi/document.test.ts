@@ -984,3 +984,54 @@ describe("edge cases of the document", () => {
     );
   });
 });
+
+describe("audit: docs/openapi.md, two different schemas with one id are refused wherever they meet", () => {
+  const ok = (returns: any, params: any = {}) =>
+    endpoint({ params, returns, handler: () => new JsonResponse({}) });
+  const twins = () => ({
+    first: z.object({ a: z.string() }).meta({ id: "Twin" }),
+    second: z.object({ b: z.string() }).meta({ id: "Twin" }),
+  });
+  const refusal =
+    'Two different schemas are named "Twin" (.meta({ id: "Twin" })), so the OpenAPI document cannot tell them apart; give each schema its own id, or reuse one schema object.';
+
+  it("refuses one in a request body and the other in an answer, rather than naming them Twin-Input and Twin-Output", () => {
+    const { first, second } = twins();
+    const app = createApp({
+      routes: [
+        path("/one", { endpoint: ok(JsonResponse, { body: p.Json(first) }), methods: ["POST"] }),
+        path("/two", { endpoint: ok([p.ResponseSpec({ model: second })]) }),
+      ],
+    });
+    expect(() => app.openapi()).toThrow(ValueError);
+    expect(() => generateOpenApi(app)).toThrow(refusal);
+  });
+
+  it("refuses both inside one model with the same ValueError", () => {
+    const { first, second } = twins();
+    const Pair = z.object({ left: first, right: second });
+    const app = createApp({
+      routes: [path("/pair", { endpoint: ok(JsonResponse, { pair: p.Json(Pair) }), methods: ["POST"] })],
+    });
+    expect(() => app.openapi()).toThrow(ValueError);
+    expect(() => generateOpenApi(app)).toThrow(refusal);
+  });
+
+  it("still splits one schema that reads differently in and out into Name-Input and Name-Output", () => {
+    const Course = z.object({ code: z.string(), credits: z.int().default(3) }).meta({ id: "Course" });
+    // The same declaration made twice (a factory) is one schema too.
+    const again = z.object({ code: z.string(), credits: z.int().default(3) }).meta({ id: "Course" });
+    const app = createApp({
+      routes: [
+        path("/in", { endpoint: ok(JsonResponse, { course: p.Json(Course) }), methods: ["POST"] }),
+        path("/out", { endpoint: ok([p.ResponseSpec({ model: Course })]) }),
+        path("/again", { endpoint: ok([p.ResponseSpec({ model: again })]) }),
+      ],
+    });
+    const schemas = (app.openapi() as any).components.schemas;
+    expect([schemas["Course-Input"].required, schemas["Course-Output"].required]).toEqual([
+      ["code"],
+      ["code", "credits"],
+    ]);
+  });
+});

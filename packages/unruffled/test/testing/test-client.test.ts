@@ -1,9 +1,10 @@
 import { Readable } from "node:stream";
-import { createApp } from "unruffled";
+import { createApp, generateClient } from "unruffled";
+import { bindOperations } from "unruffled/client";
 import type { UploadFile } from "unruffled/file";
 import { HttpRequest, HttpResponse, JsonResponse, PlainTextResponse } from "unruffled/http";
-import { endpoint, p, path } from "unruffled/route";
-import { testClient } from "unruffled/testing";
+import { endpoint, type ParamDeclarations, p, path } from "unruffled/route";
+import { startServer, testClient } from "unruffled/testing";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { echo } from "../support/echo.ts";
@@ -312,5 +313,105 @@ describe("calls by endpoint", () => {
     const taggedClient = testClient(createApp({ routes: [path("/tagged", { endpoint: tagged })] }));
     expect((await taggedClient.call(tagged, {})).json()).toEqual({ tag: [] });
     expect((await taggedClient.call(tagged, { tag: ["a", "b"] })).json()).toEqual({ tag: ["a", "b"] });
+  });
+});
+
+describe("audit: docs/parameters.md, a JSON value that is the whole body is sent as the value, as the generated client sends it", () => {
+  const Pet = z.discriminatedUnion("kind", [
+    z.object({ kind: z.literal("cat"), lives: z.int() }),
+    z.object({ kind: z.literal("dog"), good: z.boolean() }),
+  ]);
+  // What reached the server: the body as sent, its content type, and the value the handler got.
+  const seen = (params: ParamDeclarations) =>
+    endpoint({
+      params,
+      returns: JsonResponse,
+      handler: async (request, values) =>
+        new JsonResponse({
+          sent: await request.text(),
+          type: request.headers["content-type"] ?? null,
+          value: (values as { v?: unknown }).v === undefined ? "undefined" : (values as { v?: unknown }).v,
+        }),
+    });
+  const anything = seen({ v: p.Json(z.unknown()) });
+  const maybePet = seen({ v: p.Json(Pet.optional()) });
+  const app = createApp({
+    routes: [
+      path("/anything", { endpoint: anything, methods: ["POST"], name: "anything" }),
+      path("/pet", { endpoint: maybePet, methods: ["POST"], name: "maybe_pet" }),
+    ],
+  });
+
+  it.each([
+    [
+      "null, as JSON's null",
+      anything,
+      "anything",
+      { v: null },
+      { sent: "null", type: "application/json", value: null },
+    ],
+    [
+      "nothing, when the value is left out",
+      anything,
+      "anything",
+      {},
+      { sent: "", type: null, value: "undefined" },
+    ],
+    [
+      "nothing for an optional union left out, which the server reads as undefined",
+      maybePet,
+      "maybe_pet",
+      {},
+      { sent: "", type: null, value: "undefined" },
+    ],
+  ])(
+    "sends %s, in process, over HTTP and from the generated client alike",
+    async (_what, called, name, params, expected) => {
+      const server = await startServer(app);
+      try {
+        const plans = JSON.parse(/JSON\.parse\(`([\s\S]*?)`\)/.exec(generateClient(app))![1]!);
+        const generated = bindOperations<Record<string, (params: object) => Promise<{ body: unknown }>>>(
+          plans,
+          {
+            baseUrl: server.url,
+          },
+        );
+        const answers = [
+          (await testClient(app).call(called, params as never)).json(),
+          (await testClient(app, { baseUrl: server.url }).call(called, params as never)).json(),
+          (await generated[name]!(params)).body,
+        ];
+        expect(answers).toEqual([expected, expected, expected]);
+      } finally {
+        await server.close();
+      }
+    },
+  );
+});
+
+describe("audit: docs/testing.md, a call returns once the request's afterResponse() work has finished", () => {
+  it("sees the effect of an asynchronous task queued by the handler, and of a second one it queued", async () => {
+    const done: string[] = [];
+    const later = endpoint({
+      returns: PlainTextResponse,
+      handler: (request) => {
+        request.afterResponse(async () => {
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          done.push("first");
+        });
+        request.afterResponse(async () => {
+          await new Promise((resolve) => setImmediate(resolve));
+          done.push("second");
+        });
+        return new PlainTextResponse("answered");
+      },
+    });
+    const client = testClient(createApp({ routes: [path("/later", { endpoint: later })] }));
+    const response = await client.get("/later");
+    expect([response.status, response.text, [...done].sort()]).toEqual([
+      200,
+      "answered",
+      ["first", "second"],
+    ]);
   });
 });
