@@ -65,8 +65,13 @@ export class RouteTable {
       if (!this.router.add(method, route.path, target)) {
         // A declaration error, told like the others when the app is built (the CLI's one line).
         const first = this.targetsByPath.get(route.path)?.find((each) => each.route.methods.includes(method));
+        // Two routes without a name of their own have the same one, made of the method and path.
+        const routes =
+          first?.route.name === route.name
+            ? `Two routes named "${route.name}"`
+            : `The routes "${first?.route.name}" and "${route.name}"`;
         throw new ValueError(
-          `The routes "${first?.route.name}" and "${route.name}" both answer ${method} ${route.path}; give each route its own path or method.`,
+          `${routes} both answer ${method} ${route.path}; give each route its own path or method.`,
         );
       }
     }

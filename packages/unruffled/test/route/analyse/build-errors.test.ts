@@ -370,6 +370,14 @@ describe("two routes may not answer one method at one path", () => {
     );
   });
 
+  it("refuses two routes of one name on one method and path, naming it once", () => {
+    expect(() =>
+      createApp({ routes: [path("/a", { endpoint: probe }), path("/a", { endpoint: probe })] }),
+    ).toThrow(
+      new ValueError('Two routes named "get_a" both answer GET /a; give each route its own path or method.'),
+    );
+  });
+
   it("refuses two names for the placeholder at one place of two paths with a ValueError", () => {
     const byId = endpoint({
       params: { id: p.Path(z.int()) },
