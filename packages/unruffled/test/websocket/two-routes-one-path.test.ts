@@ -24,3 +24,14 @@ it("refuses two WebSocket routes at one path with a ValueError, when the app is 
   expect(thrown).toBeInstanceOf(ValueError);
   expect((thrown as Error).message).toBe("Two WebSocket routes answer /live; give each route its own path.");
 });
+
+// docs/websockets.md, "Declaring a route": a WebSocket route takes no middleware (its type says so;
+// an app written in JavaScript is told when the route is made).
+it("refuses middleware on a WebSocket route with a ValueError that says to check the upgrade with dependencies", () => {
+  const declaring = () =>
+    path("/live", { websocket: socket(), middleware: [async (request, next) => next(request)] } as never);
+  expect(declaring).toThrow(ValueError);
+  expect(declaring).toThrow(
+    'path("/live"): a WebSocket route takes no middleware; check the upgrade with dependencies.',
+  );
+});
