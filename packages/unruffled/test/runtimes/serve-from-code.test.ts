@@ -7,6 +7,7 @@ import { afterAll, expect, it } from "vitest";
 import { runtimeCommand, startOn } from "./runtime-process.ts";
 
 const host = fileURLToPath(new URL("./serve-host.ts", import.meta.url));
+const listenHost = fileURLToPath(new URL("./listen-host.ts", import.meta.url));
 
 afterAll(endProcessGroups);
 
@@ -30,6 +31,25 @@ it.each([
     expect(JSON.parse(line)).toEqual({ runtime, server, hostname: "127.0.0.1", port: served.port });
     const live = await fetch(`${served.origin}/livez`);
     expect([live.status, await live.json()]).toEqual([200, { status: "pass" }]);
+    served.child.kill("SIGTERM");
+    expect(await served.exited).toBe(0);
+  },
+);
+
+// "app.listen() itself starts Node's http server on every runtime".
+it.each(["node", "bun", "deno"] as const)(
+  "on %s, app.listen() serves the app on Node's http, and closes on SIGTERM",
+  async (runtime) => {
+    const served = await startOn(
+      runtime,
+      runtimeCommand(runtime, listenHost, []),
+      {},
+      /listening on http:\/\/127\.0\.0\.1:(\d+) /,
+    );
+    const hello = await fetch(`${served.origin}/hello?name=${runtime}`);
+    expect([hello.status, await hello.text()]).toEqual([200, `Hello, ${runtime}!`]);
+    const refused = await fetch(`${served.origin}/items/0`);
+    expect([refused.status, (await refused.json()).detail[0].loc]).toEqual([422, ["path", "item_id"]]);
     served.child.kill("SIGTERM");
     expect(await served.exited).toBe(0);
   },
