@@ -49,7 +49,10 @@ it.each(["node", "bun", "deno"] as const)(
     const hello = await fetch(`${served.origin}/hello?name=${runtime}`);
     expect([hello.status, await hello.text()]).toEqual([200, `Hello, ${runtime}!`]);
     const refused = await fetch(`${served.origin}/items/0`);
-    expect([refused.status, (await refused.json()).detail[0].loc]).toEqual([422, ["path", "item_id"]]);
+    expect([
+      refused.status,
+      ((await refused.json()) as { detail: { loc: unknown }[] }).detail[0]!.loc,
+    ]).toEqual([422, ["path", "item_id"]]);
     served.child.kill("SIGTERM");
     expect(await served.exited).toBe(0);
   },
