@@ -196,6 +196,13 @@ describe("an upgrade that fails before the handshake", () => {
   });
 });
 
+describe("a GET whose Connection does not name upgrade", () => {
+  it("is no upgrade, whatever its Upgrade says: a plain GET of the path, 404 at a WebSocket route's", async () => {
+    const answer = await upgrade("/plain", { headers: { connection: "keep-alive" } });
+    expect([answer.status, answer.body]).toEqual([404, { detail: "Not Found: /plain" }]);
+  });
+});
+
 describe("the Origin an upgrade may come from", () => {
   const statusFrom = async (target: string, origin: string | undefined) =>
     (await upgrade(target, { headers: { origin } })).status;
