@@ -32,4 +32,14 @@ describe.each([
       ),
     );
   });
+
+  // docs/command-line.md's errors: a listen that fails for the --port or --host given is one line, exit 1.
+  it("says in one line, without a stack, when --host names no host it can resolve", async () => {
+    const [command, args] = serveCommand(runtime, fixture, ["--host", "no-such-host.invalid"]);
+    const { code, stderr } = await runToEnd(command, args, { cwd: packageRoot });
+    expect([code, stderr]).toEqual([
+      1,
+      "unruffled serve: Cannot listen on no-such-host.invalid:0 (ENOTFOUND); choose another --port or --host.\n",
+    ]);
+  });
 });
