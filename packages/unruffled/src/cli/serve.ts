@@ -48,6 +48,7 @@ export const serveCommand: CliCommand = {
   async run(args, io) {
     const options = readServeOptions(args, io.cwd);
     refuseWhatTheRuntimeCannot(options);
+    await checkHostResolves(options);
     await sharePortZero(options);
     if (options.watch) {
       return serveWatched(
@@ -94,7 +95,6 @@ async function checkHostResolves(options: ServeOptions): Promise<void> {
 async function serveInThisProcess(options: ServeOptions, io: CliIo): Promise<void> {
   const app = await loadApp(options.modulePath, options.exportName);
   if (options.logLevel !== undefined) app.logger.level = options.logLevel;
-  await checkHostResolves(options);
   let server: Awaited<ReturnType<typeof serve>>;
   try {
     server = await serve(app, { port: options.port, host: options.host });
