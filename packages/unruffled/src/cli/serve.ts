@@ -1,4 +1,5 @@
 import cluster from "node:cluster";
+import { lookup } from "node:dns/promises";
 import { type AddressInfo, createServer } from "node:net";
 import type { LevelWithSilent } from "pino";
 import { DEFAULT_DRAIN_DELAY_MS } from "../health/health-options.ts";
@@ -47,6 +48,7 @@ export const serveCommand: CliCommand = {
   async run(args, io) {
     const options = readServeOptions(args, io.cwd);
     refuseWhatTheRuntimeCannot(options);
+    await checkHostResolves(options);
     await sharePortZero(options);
     if (options.watch) {
       return serveWatched(
@@ -72,6 +74,24 @@ export const serveCommand: CliCommand = {
   },
 };
 
+/** What a listen fails with for a port or a host the user chose: one line, not a stack. */
+const LISTEN_FAILURES = new Set(["EADDRINUSE", "EACCES", "EADDRNOTAVAIL", "ENOTFOUND", "EAI_AGAIN"]);
+
+/**
+ * A --host that names no address is told as a taken port is. Looked up first because Bun's and
+ * Deno's servers fail on it their own ways (EINVAL; an Error without a code).
+ */
+async function checkHostResolves(options: ServeOptions): Promise<void> {
+  try {
+    await lookup(options.host);
+  } catch (error) {
+    const code = (error as { code?: string }).code ?? "ENOTFOUND";
+    throw new CliFailure(
+      `Cannot listen on ${options.host}:${options.port} (${code}); choose another --port or --host.`,
+    );
+  }
+}
+
 async function serveInThisProcess(options: ServeOptions, io: CliIo): Promise<void> {
   const app = await loadApp(options.modulePath, options.exportName);
   if (options.logLevel !== undefined) app.logger.level = options.logLevel;
@@ -87,7 +107,7 @@ async function serveInThisProcess(options: ServeOptions, io: CliIo): Promise<voi
       throw new CliFailure(`${(error as Error).message}${stack}`);
     }
     const code = (error as { code?: string }).code;
-    if (code === "EADDRINUSE" || code === "EACCES" || code === "EADDRNOTAVAIL") {
+    if (code !== undefined && LISTEN_FAILURES.has(code)) {
       throw new CliFailure(
         `Cannot listen on ${options.host}:${options.port} (${code}); choose another --port or --host.`,
       );

@@ -66,4 +66,56 @@ describe("memory footprint", () => {
     ].join("\n");
     expect(JSON.parse(await runFresh(script))).toEqual(HEAVY_BUILTINS);
   });
+
+  // docs/websockets.md: an app without WebSocket routes does not load ws; docs/pubsub.md: pg and
+  // redis are loaded on a broker's first use, so an app that uses neither loads neither.
+  const optionalPeers = (body: string[]) =>
+    [
+      'import { registerHooks } from "node:module";',
+      "const resolved = [];",
+      "registerHooks({ resolve(specifier, context, next) { resolved.push(specifier); return next(specifier, context); } });",
+      'const { createApp } = await import("unruffled");',
+      'const { JsonResponse } = await import("unruffled/http");',
+      'const { endpoint, path } = await import("unruffled/route");',
+      'const { postgresPubSub, redisPubSub } = await import("unruffled/pubsub");',
+      'const { websocket } = await import("unruffled/websocket");',
+      'const { z } = await import("zod");',
+      'const hello = endpoint({ returns: JsonResponse, handler: () => new JsonResponse({ hello: "world" }) });',
+      ...body,
+      'const peers = ["ws", "pg", "redis"].filter((name) => resolved.includes(name));',
+      "console.log(JSON.stringify({ answer, peers }));",
+    ].join("\n");
+
+  it("an app without WebSocket routes, on the default broker, loads none of ws, pg and redis", async () => {
+    const script = optionalPeers([
+      'const app = createApp({ routes: [path("/hello", { endpoint: hello })] });',
+      // Made but never used: a broker loads its client on first use.
+      'postgresPubSub({ connectionString: "postgres://127.0.0.1:1/none" });',
+      'redisPubSub({ url: "redis://127.0.0.1:1" });',
+      "const heard = [];",
+      'await app.pubsub.subscribe("news", (message) => heard.push(message));',
+      'await app.pubsub.publish("news", "hi");',
+      "const server = await app.listen({ port: 0 });",
+      "const response = await fetch(`http://127.0.0.1:${server.address().port}/hello`);",
+      "const answer = [response.status, await response.text(), heard];",
+      "await app.close();",
+    ]);
+    expect(JSON.parse(await runFresh(script))).toEqual({
+      answer: [200, '{"hello":"world"}', ["hi"]],
+      peers: [],
+    });
+  });
+
+  it("the check sees ws once an app with a WebSocket route is served", async () => {
+    const script = optionalPeers([
+      'const noop = z.object({ type: z.literal("noop") });',
+      "const live = websocket({ inbound: noop, outbound: noop, handler: async () => {} });",
+      'const app = createApp({ routes: [path("/hello", { endpoint: hello }), path("/live", { websocket: live })] });',
+      "const server = await app.listen({ port: 0 });",
+      "const response = await fetch(`http://127.0.0.1:${server.address().port}/hello`);",
+      "const answer = [response.status, await response.text()];",
+      "await app.close();",
+    ]);
+    expect(JSON.parse(await runFresh(script))).toEqual({ answer: [200, '{"hello":"world"}'], peers: ["ws"] });
+  });
 });

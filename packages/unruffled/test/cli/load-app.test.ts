@@ -1,8 +1,9 @@
 // How every command loads the app module: the import styles of a usual TypeScript project, and
 // what a project that Node loads as CommonJS is told.
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { CliProcess, FIXTURES, runCli } from "./support/cli-process.ts";
 
@@ -56,6 +57,36 @@ describe.each([
       stderr: `Wrote the client to ${out}\n`,
     });
     expect(await readFile(out, "utf8")).toContain("hello(");
+  });
+});
+
+// docs/command-line.md: `./x.cjs` loads `./x.cts` beside it when it does not exist, as `./x.js` loads `./x.ts`.
+it("loads the .cts file for a relative import of a .cjs file that does not exist", async () => {
+  const project = join(folder, "cts-import");
+  await mkdir(project, { recursive: true });
+  await writeFile(join(project, "package.json"), '{ "type": "module" }\n');
+  // The repository's packages, as a project's own node_modules would hold them.
+  await symlink(
+    fileURLToPath(new URL("../../../../node_modules", import.meta.url)),
+    join(project, "node_modules"),
+  );
+  await writeFile(join(project, "names.cts"), 'module.exports = { PATH: "/from-cts" as string };\n');
+  await writeFile(
+    join(project, "app.ts"),
+    [
+      'import { createApp } from "unruffled";',
+      'import { PlainTextResponse } from "unruffled/http";',
+      'import { endpoint, path } from "unruffled/route";',
+      'import names from "./names.cjs";',
+      'const hello = endpoint({ returns: PlainTextResponse, handler: () => new PlainTextResponse("hi") });',
+      'export const app = createApp({ routes: [path(names.PATH, { endpoint: hello, name: "hello" })] });',
+      "",
+    ].join("\n"),
+  );
+  expect(await runCli("routes", join(project, "app.ts"))).toEqual({
+    code: 0,
+    stdout: "METHOD  PATH       NAME   PARAMETERS\nGET     /from-cts  hello  -\n",
+    stderr: "",
   });
 });
 

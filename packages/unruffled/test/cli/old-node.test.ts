@@ -1,7 +1,8 @@
 // The `unruffled` bin on a Node below the floor, for real: it needs a Node older than 22.18 beside
 // the repository's own, such as Debian's /usr/bin/node (20), and skips saying so when there is none.
 import { execFile, execFileSync } from "node:child_process";
-import { existsSync, readFileSync, realpathSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { expect, it } from "vitest";
 import { FIXTURES, ROOT } from "./support/cli-process.ts";
@@ -64,4 +65,26 @@ it("tells an older Node given no app module which Node it needs, without speakin
     stdout: "",
     stderr: `unruffled: Node 22.18 or later is needed (this is Node ${node!.version}).\n`,
   });
+});
+
+// docs/command-line.md: "An older Node is told so in one line (exit code 1), for a TypeScript or a
+// JavaScript app module alike."
+it("tells an older Node the same one line for a JavaScript app module", async ({ skip }) => {
+  const node = olderNode();
+  skip(node === undefined, "no Node older than 22.18 on PATH or at /usr/bin/node");
+  const folder = mkdtempSync(join(tmpdir(), "unruffled-old-node-"));
+  try {
+    const app = join(folder, "app.js");
+    writeFileSync(
+      app,
+      'import { createApp } from "unruffled";\nexport const app = createApp({ routes: [] });\n',
+    );
+    expect(await runBin(node!.file, ["routes", app])).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: `unruffled: Node 22.18 or later is needed to run TypeScript app modules (this is Node ${node!.version}).\n`,
+    });
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
 });

@@ -210,6 +210,38 @@ describe("unruffled serve", () => {
     expect((await fetch(`http://127.0.0.1:${port}/hello`)).status).toBe(200);
   });
 
+  it("says in one line when --host names no host it can resolve, without a stack", async () => {
+    // .invalid never resolves (RFC 6761): the listen fails as a taken port does.
+    expect(await runCli("serve", SHOP, "--host", "no-such-host.invalid", "--port", "0")).toEqual({
+      code: 1,
+      stdout: "",
+      stderr:
+        "unruffled serve: Cannot listen on no-such-host.invalid:0 (ENOTFOUND); choose another --port or --host.\n",
+    });
+  });
+
+  it("listens on 127.0.0.1:8000 when neither --port nor PORT is given", async () => {
+    // Held here (or by someone else): the command's refusal names the port and host it tried.
+    const saved = process.env.PORT;
+    delete process.env.PORT;
+    const blocker = createServer();
+    const held = await new Promise<boolean>((resolve) => {
+      blocker.once("error", () => resolve(false));
+      blocker.listen(8000, "127.0.0.1", () => resolve(true));
+    });
+    try {
+      expect(await runCli("serve", SHOP)).toEqual({
+        code: 1,
+        stdout: "",
+        stderr:
+          "unruffled serve: Cannot listen on 127.0.0.1:8000 (EADDRINUSE); choose another --port or --host.\n",
+      });
+    } finally {
+      if (held) blocker.close();
+      if (saved !== undefined) process.env.PORT = saved;
+    }
+  });
+
   it("takes --port over PORT", async () => {
     const port = await freePort();
     const server = serveWithEnv({ PORT: "http" }, SHOP, "--port", String(port));

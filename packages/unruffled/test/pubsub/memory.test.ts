@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { memoryPubSub } from "../../src/pubsub/index.ts";
+import { defaultPubSub, memoryPubSub, workersPubSub } from "../../src/pubsub/index.ts";
 import { activeResources, brokerRules, nothingLeftBehind } from "./support/broker-rules.ts";
 
 describe("memoryPubSub", () => {
@@ -78,5 +78,27 @@ describe("memoryPubSub", () => {
     remove();
     await local.close();
     expect(gaps).toEqual([]);
+  });
+});
+
+// docs/pubsub.md: "defaultPubSub() (and the app's default) picks [the workers broker] in a worker of
+// runWorkers, and the memory broker elsewhere" (in a worker: pubsub/workers.test.ts, through app.pubsub).
+describe("defaultPubSub outside a worker", () => {
+  it("is the memory broker: it delivers before publish() resolves, and names itself memory once closed", async () => {
+    const pubsub = defaultPubSub();
+    const received: string[] = [];
+    await pubsub.subscribe("news", (message) => received.push(message));
+    await pubsub.publish("news", "hello");
+    expect(received).toEqual(["hello"]);
+    await pubsub.close();
+    await expect(pubsub.publish("news", "late")).rejects.toThrow(
+      "The memory PubSub is closed: publish and subscribe on a new one",
+    );
+  });
+
+  it("is needed there: workersPubSub() outside a worker says to use memoryPubSub()", () => {
+    expect(() => workersPubSub()).toThrow(
+      "workersPubSub() runs in a worker of `unruffled serve --workers N` (or runWorkers), whose primary relays the messages; use memoryPubSub() in one process",
+    );
   });
 });

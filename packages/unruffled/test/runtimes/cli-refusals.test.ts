@@ -18,6 +18,16 @@ it("refuses --workers on Deno, with exit code 2", async () => {
   );
 });
 
+it("says in one line, without a stack, when --host names no host it can resolve, under --workers 2 on Bun", async () => {
+  // Bun's primary picks the shared free port on that host before it forks.
+  const [command, args] = serveCommand("bun", fixture, ["--host", "no-such-host.invalid", "--workers", "2"]);
+  const { code, stderr } = await runToEnd(command, args, { cwd: packageRoot });
+  expect([code, stderr]).toEqual([
+    1,
+    "unruffled serve: Cannot listen on no-such-host.invalid:0 (ENOTFOUND); choose another --port or --host.\n",
+  ]);
+});
+
 describe.each([
   ["bun", "Bun", "bun --watch"],
   ["deno", "Deno", "deno run --watch"],
@@ -31,5 +41,15 @@ describe.each([
         `^--watch restarts through node --watch, which ${name} [\\d.]+ does not have; use ${watch} instead\\.\\n`,
       ),
     );
+  });
+
+  // docs/command-line.md's errors: a listen that fails for the --port or --host given is one line, exit 1.
+  it("says in one line, without a stack, when --host names no host it can resolve", async () => {
+    const [command, args] = serveCommand(runtime, fixture, ["--host", "no-such-host.invalid"]);
+    const { code, stderr } = await runToEnd(command, args, { cwd: packageRoot });
+    expect([code, stderr]).toEqual([
+      1,
+      "unruffled serve: Cannot listen on no-such-host.invalid:0 (ENOTFOUND); choose another --port or --host.\n",
+    ]);
   });
 });

@@ -431,6 +431,10 @@ describe.each(["node", "bun"] as const satisfies readonly RuntimeName[])(
         expect.stringContaining("Unsupported WebSocket version; use 13"),
       ]);
       expect((await answer(`${handshake("POST", key, "13")}Content-Length: 0\r\n`))[0]).toBe(405);
+      // Without upgrade in Connection it is no upgrade: a plain GET of the path, 404.
+      expect(
+        await answer(handshake("GET", key, "13").replace("Connection: Upgrade", "Connection: keep-alive")),
+      ).toEqual([404, expect.stringContaining("Not Found: /small")]);
       // curl --http2 offers h2c this way: the HTTP route answers as it would without the offer.
       const plain = await fetch(`${served.origin}/journal`);
       expect(

@@ -1,6 +1,6 @@
 // docs/websockets.md, "Secured before the handshake": an upgrade is an HTTP GET, answered like any
 // request until it succeeds. Each refusal here is read off a real connection, byte for byte.
-import { createApp, exceptionHandler, HttpError } from "unruffled";
+import { cors, createApp, exceptionHandler, HttpError } from "unruffled";
 import { JsonResponse, PlainTextResponse } from "unruffled/http";
 import { dependency, endpoint, type ParamDeclarations, p, path } from "unruffled/route";
 import { httpBearer } from "unruffled/security";
@@ -196,6 +196,13 @@ describe("an upgrade that fails before the handshake", () => {
   });
 });
 
+describe("a GET whose Connection does not name upgrade", () => {
+  it("is no upgrade, whatever its Upgrade says: a plain GET of the path, 404 at a WebSocket route's", async () => {
+    const answer = await upgrade("/plain", { headers: { connection: "keep-alive" } });
+    expect([answer.status, answer.body]).toEqual([404, { detail: "Not Found: /plain" }]);
+  });
+});
+
 describe("the Origin an upgrade may come from", () => {
   const statusFrom = async (target: string, origin: string | undefined) =>
     (await upgrade(target, { headers: { origin } })).status;
@@ -259,6 +266,58 @@ describe("an upgrade to another protocol", () => {
     expect([refused.status, refused.body]).toEqual([
       400,
       { detail: "A WebSocket route is opened with Upgrade: websocket" },
+    ]);
+  });
+});
+
+describe("an upgrade in an app with cors() middleware (docs/websockets.md, Origins)", () => {
+  // cors() answers preflights, which WebSockets do not make: it admits no origin to a socket.
+  const corsApp = createApp({
+    middleware: [cors({ origins: ["https://app.example.com"] })],
+    routes: [
+      path("/hello", { endpoint: hello }),
+      path("/plain", { websocket: socketOf({}) }),
+      path("/listed", {
+        websocket: websocket({
+          inbound: noop,
+          outbound: noop,
+          origins: ["https://pages.example.com"],
+          handler: async () => {},
+        }),
+      }),
+    ],
+  });
+  let corsPort: number;
+  beforeAll(async () => {
+    await corsApp.listen({ port: 0 });
+    corsPort = corsApp.address()!.port;
+  });
+  afterAll(() => corsApp.close());
+
+  const upgradeFrom = async (target: string, origin: string) => {
+    const exchange = await openRaw(corsPort);
+    await exchange.write(
+      `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1:${corsPort}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
+        `Sec-WebSocket-Key: ${KEY}\r\nSec-WebSocket-Version: 13\r\nOrigin: ${origin}\r\n\r\n`,
+    );
+    await expect.poll(() => complete(exchange.received()), { timeout: 15_000 }).toBe(true);
+    exchange.socket.destroy();
+    const raw = exchange.received();
+    return [statusOf(raw), statusOf(raw) === 101 ? null : JSON.parse(bodyOf(raw))];
+  };
+
+  it("does not admit an origin that the app's cors() lists to a route that does not list it", async () => {
+    expect(await upgradeFrom("/plain", "https://app.example.com")).toEqual([
+      403,
+      { detail: "The origin https://app.example.com may not open this WebSocket" },
+    ]);
+  });
+
+  it("admits the origins the route lists, whatever cors() lists", async () => {
+    expect(await upgradeFrom("/listed", "https://pages.example.com")).toEqual([101, null]);
+    expect(await upgradeFrom("/listed", "https://app.example.com")).toEqual([
+      403,
+      { detail: "The origin https://app.example.com may not open this WebSocket" },
     ]);
   });
 });

@@ -118,6 +118,23 @@ describe("WebSocket topics", () => {
     await app.close();
   });
 
+  it("stop after one unsubscribe for a socket that subscribed twice: twice is still once", async () => {
+    const { app, client, counts } = setUp();
+    const socket = await client.websocket(feed);
+    for (let time = 0; time < 2; time++) {
+      await socket.send({ type: "follow", topic: "a" });
+      await socket.receive();
+    }
+    await socket.send({ type: "unfollow", topic: "a" });
+    expect(await socket.receive()).toEqual({ type: "unfollowed", topic: "a" });
+    expect(counts.open).toBe(0);
+    await publish(app, feed, "a", news("a", 1));
+    await socket.send({ type: "follow", topic: "b" });
+    // Had the message on "a" arrived, it would come before this answer.
+    expect(await socket.receive()).toEqual({ type: "following", topic: "b" });
+    await app.close();
+  });
+
   it("end with the socket: its subscriptions are released when it closes", async () => {
     const { app, client, counts } = setUp();
     const socket = await client.websocket(feed);

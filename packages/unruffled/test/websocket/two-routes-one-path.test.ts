@@ -1,6 +1,6 @@
 // docs/endpoints-and-routes.md, "The app": two routes at one path are refused when the app is built,
 // as the declaration error they are (a ValueError, which `unruffled serve` tells in one line).
-import { createApp, ValueError } from "unruffled";
+import { createApp, type Middleware, ValueError } from "unruffled";
 import { path } from "unruffled/route";
 import { websocket } from "unruffled/websocket";
 import { expect, it } from "vitest";
@@ -23,4 +23,16 @@ it("refuses two WebSocket routes at one path with a ValueError, when the app is 
   }
   expect(thrown).toBeInstanceOf(ValueError);
   expect((thrown as Error).message).toBe("Two WebSocket routes answer /live; give each route its own path.");
+});
+
+// docs/websockets.md, "Declaring a route": a WebSocket route takes no middleware (its type says so;
+// an app written in JavaScript is told when the route is made).
+const stamp: Middleware = async (request, next) => next(request);
+
+it("refuses middleware on a WebSocket route with a ValueError that says to check the upgrade with dependencies", () => {
+  const declaring = () => path("/live", { websocket: socket(), middleware: [stamp] } as never);
+  expect(declaring).toThrow(ValueError);
+  expect(declaring).toThrow(
+    'path("/live"): a WebSocket route takes no middleware; check the upgrade with dependencies.',
+  );
 });

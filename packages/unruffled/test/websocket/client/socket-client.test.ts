@@ -1,8 +1,9 @@
 // The generated client's WebSocket members, on Node's own WebSocket, against a running app.
 import { readFile } from "node:fs/promises";
+import { type AddressInfo, createServer, type Socket } from "node:net";
 import { waitFor } from "process-support";
 import { type RunningServer, startServer } from "unruffled/testing";
-import { afterAll, beforeAll, expect, expectTypeOf, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from "vitest";
 import { generateClient } from "../../../src/client-generator/index.ts";
 import { settledNow } from "../../support/settled-now.ts";
 import { type ChatOutbound, type Client, createClient } from "./socket-client.generated.ts";
@@ -140,3 +141,57 @@ it.each([
     expect(await connecting).toEqual({ ok: false, close: { code: 1006, reason, wasClean: false } });
   },
 );
+
+describe("options.signal (docs/websockets.md, In the generated client)", () => {
+  it("resolves an upgrade no one answers to a close (1006) once it aborts, instead of waiting forever", async () => {
+    // A server that takes the connection and never answers the upgrade.
+    const connections = new Set<Socket>();
+    const silent = createServer((connection) => {
+      connections.add(connection);
+      connection.on("close", () => connections.delete(connection));
+    });
+    await new Promise<void>((listening) => silent.listen(0, "127.0.0.1", listening));
+    const { port } = silent.address() as AddressInfo;
+    try {
+      const abort = new AbortController();
+      const connecting = createClient({ baseUrl: `http://127.0.0.1:${port}` }).chat(
+        { room: "lobby", nick: "ann" },
+        { signal: abort.signal },
+      );
+      await waitFor("the client to connect to the silent server", () => connections.size === 1 || undefined);
+      abort.abort();
+      const result = await connecting;
+      expect(result.ok).toBe(false);
+      if (result.ok) return;
+      expect(result.close).toMatchObject({ code: 1006, wasClean: false });
+    } finally {
+      for (const connection of connections) connection.destroy();
+      await new Promise((closed) => silent.close(closed));
+    }
+  });
+
+  it("closes an open socket (1000) when it aborts, which ends the loop", async () => {
+    const abort = new AbortController();
+    const result = await client.chat({ room: "lobby", nick: "ann" }, { ...auth, signal: abort.signal });
+    if (!result.ok) throw new Error(`not open: ${result.close.code}`);
+    const received: ChatOutbound[] = [];
+    for await (const message of result.socket) {
+      received.push(message);
+      abort.abort();
+    }
+    expect(received).toEqual([{ type: "joined", room: "lobby", nick: "ann", user: "ann" }]);
+    expect(await result.socket.closed).toEqual({ code: 1000, reason: "", wasClean: true });
+    // A message sent once the socket closed is dropped, not thrown.
+    expect(result.socket.send({ type: "say", text: "too late" })).toBeUndefined();
+  });
+
+  it("resolves to a close (1006) for a signal aborted already, without opening", async () => {
+    const result = await client.chat(
+      { room: "lobby", nick: "ann" },
+      { ...auth, signal: AbortSignal.abort() },
+    );
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.close).toMatchObject({ code: 1006, wasClean: false });
+  });
+});

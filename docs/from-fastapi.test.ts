@@ -1,0 +1,307 @@
+// docs/from-fastapi.md, "Mapping": a FastAPI user writes the unruffled column of a row word for word.
+// Each test takes a row (or a few that go together) and checks that what it names does what the row says.
+import { gunzipSync } from "node:zlib";
+import {
+  compression,
+  createApp,
+  exceptionHandler,
+  HttpError,
+  NotFoundError,
+  RequestValidationError,
+} from "unruffled";
+import { HtmlResponse, HttpResponse, JsonResponse } from "unruffled/http";
+import { dependency, endpoint, p, path } from "unruffled/route";
+import { testClient } from "unruffled/testing";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+
+const Message = z.object({ message: z.string() }).meta({ id: "Message" });
+
+describe("the parameter rows", () => {
+  const read = endpoint({
+    params: {
+      q: p.Query(z.string(), { alias: "item-query" }),
+      tags: p.Query(z.array(z.string())),
+      user_agent: p.Header(z.string()),
+      session: p.Cookie(z.string()),
+    },
+    returns: JsonResponse,
+    handler: (_request, params) => new JsonResponse(params),
+  });
+  const camel = endpoint({
+    params: { userAgent: p.Header(z.string()) },
+    returns: JsonResponse,
+    handler: (_request, params) => new JsonResponse(params),
+  });
+  const upload = endpoint({
+    params: { title: p.Form(z.string()), file: p.File(), more: p.File({ list: true }) },
+    returns: JsonResponse,
+    handler: async (_request, { title, file, more }) =>
+      new JsonResponse({
+        title,
+        file: [file.filename, file.size, file.contentType, (await file.read()).toString()],
+        more: more.map((one) => one.filename),
+      }),
+  });
+  const client = testClient(
+    createApp({
+      routes: [
+        path("/read", { endpoint: read }),
+        path("/camel", { endpoint: camel }),
+        path("/upload", { endpoint: upload, methods: ["POST"] }),
+      ],
+    }),
+  );
+
+  it("reads an alias, a list from repeated query fields, user_agent from user-agent, and a cookie", async () => {
+    const response = await client.get("/read", {
+      query: { "item-query": "teapot", tags: ["a", "b"] },
+      headers: { "user-agent": "curl/8" },
+      cookies: { session: "s1" },
+    });
+    expect([response.status, response.json()]).toEqual([
+      200,
+      { q: "teapot", tags: ["a", "b"], user_agent: "curl/8", session: "s1" },
+    ]);
+    const camel = await client.get("/camel", { headers: { "user-agent": "curl/8" } });
+    expect([camel.status, camel.json()]).toEqual([200, { userAgent: "curl/8" }]);
+  });
+
+  it("reads a form field, a file (filename, size, contentType, read()) and a list of files", async () => {
+    const response = await client.post("/upload", {
+      form: { title: "Notes" },
+      files: {
+        file: { filename: "a.txt", content: "hello", contentType: "text/plain" },
+        more: [
+          { filename: "b.txt", content: "b" },
+          { filename: "c.txt", content: "c" },
+        ],
+      },
+    });
+    expect([response.status, response.json()]).toEqual([
+      200,
+      { title: "Notes", file: ["a.txt", 5, "text/plain", "hello"], more: ["b.txt", "c.txt"] },
+    ]);
+  });
+});
+
+describe("the response rows", () => {
+  const Item = z.object({ id: z.int(), note: z.string().nullish(), size: z.int().default(1) });
+  const created = endpoint({
+    returns: [p.ResponseSpec({ code: "201", model: Item, exclude_none: true, exclude_defaults: true })],
+    handler: () => new JsonResponse({ id: 7, note: null, size: 1, secret: "s" } as never),
+  });
+  const missing = endpoint({
+    returns: [HttpResponse, p.ResponseSpec({ code: "404", model: Message })],
+    handler: () => new JsonResponse({ message: "gone", extra: 1 } as never, { status: 404 }),
+  });
+  const page = endpoint({
+    returns: HtmlResponse,
+    handler: () => new HtmlResponse("<p>hi</p>").setCookie("seen", "1"),
+  });
+  const hidden = endpoint({ returns: JsonResponse, handler: () => new JsonResponse({}) });
+  const student = endpoint({
+    params: { id: p.Path(z.int()) },
+    returns: JsonResponse,
+    handler: (_request, { id }) => {
+      if (id === 1) throw new HttpError(404, "Student 1 not found");
+      throw new NotFoundError(`Student ${id} not found`);
+    },
+  });
+  const app = createApp({
+    settings: { OPENAPI: { info: { title: "Rows", version: "1" }, allow_public: true } },
+    routes: [
+      path("/created", { endpoint: created, methods: ["POST"], operationId: "create_item", tags: ["items"] }),
+      path("/missing", { endpoint: missing }),
+      path("/page", { endpoint: page }),
+      path("/hidden", { endpoint: hidden, includeInSchema: false }),
+      path("/students/{id}", { endpoint: student }),
+    ],
+  });
+  const client = testClient(app);
+
+  it("answers the one success status of ResponseSpec({ code: '201' }), the model filtering, without nulls and defaults", async () => {
+    const response = await client.post("/created");
+    expect([response.status, response.json()]).toEqual([201, { id: 7 }]);
+  });
+
+  it("sends a 404 body through its ResponseSpec's model beside HttpResponse", async () => {
+    const response = await client.get("/missing");
+    expect([response.status, response.json()]).toEqual([404, { message: "gone" }]);
+  });
+
+  it("answers HTML with HtmlResponse, and setCookie sets a cookie", async () => {
+    const response = await client.get("/page");
+    expect([response.status, response.headers.get("content-type"), response.text]).toEqual([
+      200,
+      "text/html; charset=utf-8",
+      "<p>hi</p>",
+    ]);
+    expect(response.headers.getSetCookie()).toEqual([expect.stringMatching(/^seen=1(;|$)/)]);
+  });
+
+  it("names the operation by operationId, tags it, and leaves out a route with includeInSchema: false", () => {
+    const document = app.openapi() as {
+      paths: Record<string, Record<string, { operationId: string; tags: string[] }>>;
+    };
+    expect(document.paths["/created"]?.post).toMatchObject({ operationId: "create_item", tags: ["items"] });
+    expect(document.paths["/hidden"]).toBeUndefined();
+  });
+
+  it("answers HttpError(404, …) and NotFoundError(…) with 404 and the detail", async () => {
+    for (const id of [1, 2]) {
+      const response = await client.get(`/students/${id}`);
+      expect([response.status, response.json()]).toEqual([404, { detail: `Student ${id} not found` }]);
+    }
+  });
+
+  it("serves /openapi/docs, /openapi/redoc and /openapi/openapi.json", async () => {
+    for (const page of ["/openapi/docs", "/openapi/redoc", "/openapi/openapi.json"]) {
+      expect([page, (await client.get(page)).status]).toEqual([page, 200]);
+    }
+  });
+});
+
+describe("the error, dependency and lifecycle rows", () => {
+  class OutOfStock extends Error {}
+  const events: string[] = [];
+
+  const database = dependency({ resolve: () => "the real database" });
+  const fakeDatabase = dependency({ resolve: () => "a fake database" });
+  const perFunction = dependency({
+    scope: "function",
+    *resolve() {
+      events.push("function: entered");
+      yield "handle";
+      events.push("function: ended");
+    },
+  });
+  const conflict = dependency({
+    async *resolve() {
+      try {
+        yield undefined;
+      } catch {
+        throw new HttpError(409, "Conflict in the clean-up");
+      }
+    },
+  });
+  const stamp = dependency({
+    params: { draft: p.Response() },
+    resolve: (_request, { draft }) => {
+      draft.setHeader("x-stamp", "1").setCookie("visited", "yes");
+      draft.status = 202;
+    },
+  });
+  const appWide = dependency({
+    resolve: () => {
+      events.push("app dependency");
+    },
+  });
+
+  const buy = endpoint({
+    params: { count: p.Query(z.int()) },
+    returns: JsonResponse,
+    handler: () => {
+      throw new OutOfStock("Sold out");
+    },
+  });
+  const work = endpoint({
+    params: { db: p.Depends(database), handle: p.Depends(perFunction), _stamp: p.Depends(stamp) },
+    returns: JsonResponse,
+    handler: (request, { db, handle }) => {
+      events.push("handler");
+      request.afterResponse(() => {
+        events.push("after the response");
+      });
+      return new JsonResponse({ db, handle, text: "x".repeat(2_000) });
+    },
+  });
+  const fail = endpoint({
+    params: { _conflict: p.Depends(conflict) },
+    returns: JsonResponse,
+    handler: () => {
+      throw new Error("The handler failed");
+    },
+  });
+  const app = createApp({
+    dependencies: [appWide],
+    middleware: [
+      async (request, next) => {
+        const response = await next(request);
+        response.headers["x-middleware"] = "seen";
+        return response;
+      },
+      compression({ threshold: 1_000 }),
+    ],
+    exceptionHandlers: [
+      exceptionHandler(
+        OutOfStock,
+        (error) => new JsonResponse({ out_of_stock: error.message }, { status: 409 }),
+        {
+          responses: [p.ResponseSpec({ code: "409", model: Message })],
+        },
+      ),
+      exceptionHandler(
+        RequestValidationError,
+        (error) => new JsonResponse({ problems: error.issues.length }, { status: 400 }),
+      ),
+    ],
+    onStartup: () => {
+      events.push("startup");
+    },
+    onClose: () => {
+      events.push("close");
+    },
+    routes: [
+      path("/buy", { endpoint: buy }),
+      path("/work", { endpoint: work }),
+      path("/fail", { endpoint: fail }),
+    ],
+  });
+
+  it("answers a custom error through exceptionHandler(MyError, handle, { responses }), documenting its answer", async () => {
+    const response = await testClient(app).get("/buy", { query: { count: 1 } });
+    expect([response.status, response.json()]).toEqual([409, { out_of_stock: "Sold out" }]);
+    const document = app.openapi() as {
+      paths: Record<string, { get: { responses: Record<string, unknown> } }>;
+    };
+    expect(Object.keys(document.paths["/buy"]!.get.responses)).toContain("409");
+  });
+
+  it("hands RequestValidationError's issues to its handler", async () => {
+    const response = await testClient(app).get("/buy", { query: { count: "many" } });
+    expect([response.status, response.json()]).toEqual([400, { problems: 1 }]);
+  });
+
+  it("runs onStartup once before the first request; the app's dependencies, a function-scoped dependency before the answer, p.Response(), middleware, compression and afterResponse", async () => {
+    expect((await testClient(app).get("/buy", { query: { count: 1 } })).status).toBe(409);
+    expect(events.filter((event) => event === "startup")).toHaveLength(1);
+    events.length = 0;
+    const response = await testClient(app, { overrides: [[database, fakeDatabase]] }).get("/work", {
+      headers: { "accept-encoding": "gzip" },
+    });
+    expect(response.status).toBe(202);
+    expect([response.headers.get("x-stamp"), response.headers.get("x-middleware")]).toEqual(["1", "seen"]);
+    expect(response.headers.get("content-encoding")).toBe("gzip");
+    expect(response.headers.getSetCookie()).toEqual([expect.stringMatching(/^visited=yes(;|$)/)]);
+    expect(JSON.parse(gunzipSync(response.body).toString())).toEqual({
+      db: "a fake database",
+      handle: "handle",
+      text: "x".repeat(2_000),
+    });
+    // A testClient with overrides starts its own copy of the app, whose onStartup runs too.
+    await expect
+      .poll(() => events.filter((event) => event !== "startup"))
+      .toEqual(["app dependency", "function: entered", "handler", "function: ended", "after the response"]);
+  });
+
+  it("answers the HttpError a yield dependency throws in its catch", async () => {
+    const response = await testClient(app).get("/fail");
+    expect([response.status, response.json()]).toEqual([409, { detail: "Conflict in the clean-up" }]);
+  });
+
+  it("runs onClose at the close", async () => {
+    await app.close();
+    expect(events.at(-1)).toBe("close");
+  });
+});
