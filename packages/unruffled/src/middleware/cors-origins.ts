@@ -29,29 +29,31 @@ export function isSerializedOrigin(text: string): boolean {
  * compared exactly (lower case, as browsers send it); a pattern and the function only see
  * well-formed origins; `null` (a sandboxed page, a file) passes only when listed as `"null"`.
  *
+ * `owner` names what declared them in a refusal: `cors()`, or a WebSocket route's label.
+ *
  * @example originCheck(["https://app.example.com", /^https:\/\/[a-z]+\.example\.com$/])
  */
-export function originCheck(origins: Exclude<CorsOrigins, "*">): OriginCheck {
+export function originCheck(origins: Exclude<CorsOrigins, "*">, owner = "cors()"): OriginCheck {
   if (typeof origins === "function") {
     return (origin, request) => (origin === "null" || isSerializedOrigin(origin)) && origins(origin, request);
   }
   if (!Array.isArray(origins)) {
     throw new ValueError(
-      'cors(): origins must be "*", a list of origins, or a function (origin, request) => boolean.',
+      `${owner}: origins must be "*", a list of origins, or a function (origin, request) => boolean.`,
     );
   }
   const exact = new Set<string>();
   const patterns: RegExp[] = [];
   for (const entry of origins) {
     if (entry instanceof RegExp) patterns.push(entry);
-    else exact.add(checkedOrigin(entry));
+    else exact.add(checkedOrigin(entry, owner));
   }
   if (patterns.length === 0) return (origin) => exact.has(origin);
   return (origin) =>
     exact.has(origin) || (isSerializedOrigin(origin) && patterns.some((pattern) => pattern.test(origin)));
 }
 
-function checkedOrigin(entry: unknown): string {
+function checkedOrigin(entry: unknown, owner: string): string {
   if (entry === "null") return entry;
   if (typeof entry === "string" && isSerializedOrigin(entry)) {
     // A browser leaves the scheme's default port out of the origin it sends: listed with it, the
@@ -60,16 +62,16 @@ function checkedOrigin(entry: unknown): string {
     const sent = URL.canParse(origin) ? new URL(origin).origin : origin;
     if (sent !== origin && sent !== "null") {
       throw new ValueError(
-        `cors(): ${JSON.stringify(entry)} never matches: browsers send an origin without its scheme's default port; write "${sent}"`,
+        `${owner}: ${JSON.stringify(entry)} never matches: browsers send an origin without its scheme's default port; write "${sent}"`,
       );
     }
     return origin;
   }
   if (entry === "*")
-    throw new ValueError('cors(): give origins: "*" for any origin, not a list holding "*".');
+    throw new ValueError(`${owner}: give origins: "*" for any origin, not a list holding "*".`);
   const origin = typeof entry === "string" && URL.canParse(entry) ? new URL(entry).origin : "null";
   const hint = origin === "null" ? "" : `; did you mean "${origin}"?`;
   throw new ValueError(
-    `cors(): ${JSON.stringify(entry)} is not an origin: write scheme://host[:port], without a path${hint}`,
+    `${owner}: ${JSON.stringify(entry)} is not an origin: write scheme://host[:port], without a path${hint}`,
   );
 }

@@ -102,7 +102,7 @@ export function analyseWebSocket(
     lowWaterMark,
     onBackpressure,
     pingInterval,
-    allowsOrigin: origins === undefined ? undefined : origins === "*" ? "*" : originCheck(origins),
+    allowsOrigin: origins === undefined ? undefined : origins === "*" ? "*" : originCheck(origins, label),
   };
 }
 

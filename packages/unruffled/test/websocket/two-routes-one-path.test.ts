@@ -36,3 +36,29 @@ it("refuses middleware on a WebSocket route with a ValueError that says to check
     'path("/live"): a WebSocket route takes no middleware; check the upgrade with dependencies.',
   );
 });
+
+it("names the WebSocket route, not cors(), in a refusal of its origins", () => {
+  const declared = (origins: unknown) => () =>
+    createApp({
+      routes: [
+        path("/chat", {
+          websocket: websocket({
+            inbound: z.string(),
+            outbound: z.string(),
+            origins: origins as never,
+            handler: async () => {},
+          }),
+        }),
+      ],
+    });
+  expect(declared(42)).toThrow(
+    new ValueError(
+      'websocket "websocket_chat" (GET /chat): origins must be "*", a list of origins, or a function (origin, request) => boolean.',
+    ),
+  );
+  expect(declared(["https://a.example/x"])).toThrow(
+    new ValueError(
+      'websocket "websocket_chat" (GET /chat): "https://a.example/x" is not an origin: write scheme://host[:port], without a path; did you mean "https://a.example"?',
+    ),
+  );
+});
