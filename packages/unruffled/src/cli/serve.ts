@@ -190,7 +190,12 @@ export function readServeOptions(args: readonly string[], cwd: string): ServeOpt
     watch: { type: "boolean", default: false },
     "log-level": { type: "string" },
   });
-  const port = wholeNumber("--port", values.port ?? process.env.PORT ?? "8000", 0, 65_535);
+  // PORT as most hosts set it; an empty one counts as none.
+  const fromEnvironment = process.env.PORT === "" ? undefined : process.env.PORT;
+  const port =
+    values.port !== undefined
+      ? wholeNumber("--port", values.port, 0, 65_535)
+      : wholeNumber("PORT", fromEnvironment ?? "8000", 0, 65_535);
   const workers = wholeNumber("--workers", values.workers ?? "1", 1, 1_024);
   if (values.watch && workers > 1) {
     throw new CliUsageError("--watch restarts one process for development; leave out --workers with it.");

@@ -242,6 +242,33 @@ describe("unruffled serve", () => {
     }
   });
 
+  it("names PORT, not --port, when the variable holds no port", async () => {
+    expect(await runCliWithEnv({ PORT: "http" }, "serve", SHOP)).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: `PORT must be a whole number from 0 to 65535, got "http".\n${USAGE}`,
+    });
+  });
+
+  it("reads an empty PORT as none given", async () => {
+    const blocker = createServer();
+    const held = await new Promise<boolean>((resolve) => {
+      blocker.once("error", () => resolve(false));
+      blocker.listen(8000, "127.0.0.1", () => resolve(true));
+    });
+    try {
+      // 8000 held: the refusal names the default port it tried.
+      expect(await runCliWithEnv({ PORT: "" }, "serve", SHOP)).toEqual({
+        code: 1,
+        stdout: "",
+        stderr:
+          "unruffled serve: Cannot listen on 127.0.0.1:8000 (EADDRINUSE); choose another --port or --host.\n",
+      });
+    } finally {
+      if (held) blocker.close();
+    }
+  });
+
   it("takes --port over PORT", async () => {
     const port = await freePort();
     const server = serveWithEnv({ PORT: "http" }, SHOP, "--port", String(port));
