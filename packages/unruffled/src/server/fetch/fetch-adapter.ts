@@ -1,4 +1,3 @@
-import type { FixedRoute } from "../../handling/fixed-routes.ts";
 import { NodeBodySource } from "../../http/body.ts";
 import { EventFrames } from "../../http/event-frames.ts";
 import type { HttpRequest, RawRequest } from "../../http/request.ts";
@@ -217,85 +216,8 @@ export function webResponseOf(response: HttpResponse): Response {
   return webResponse(body, response.status, response.headers);
 }
 
-/**
- * The answer to a request the runtime's server matched to `route` itself (`Bun.serve`'s routes):
- * the app's answer for that route, without its router, and with the URL read only if something
- * asks for it.
- *
- * @example routes[route.path] = { [route.method]: (request, server) => answerFixed(app, inFlight, route, request, server) };
- */
-export function answerFixed(
-  app: FetchTarget,
-  inFlight: StreamsInFlight,
-  route: FixedRoute,
-  webRequest: Request,
-  context: unknown,
-): Response | Promise<Response> {
-  const client = new WebClient(webRequest, context, inFlight.peer);
-  // The route's own method: Bun matched it (reading the request's again costs a native call).
-  const request = requestOf(app, inFlight, webRequest, route.method, webRequest, client);
-  const response = route.answer(request);
-  return toWebWhenReady(app, inFlight, response, webRequest, request, client);
-}
-
-/**
- * `answerFixed` for a route whose first step is reading a JSON body (`route.readsJsonFirst`): on
- * Bun, a body of announced length within the limit, of a JSON media type, is read here, with one
- * `await request.text()` as a hand-written handler does, and held in the request's body source;
- * the route then answers at once. Through `answerFixed` the same body took three more turns of the
- * microtask queue (the read's checks, the request's callback, the route's and the adapter's
- * `then`). Any other request is `answerFixed`'s, unchanged.
- *
- * @example routes[route.path] = { POST: (request, server) => answerFixedJson(app, inFlight, route, request, server) };
- */
-export function answerFixedJson(
-  app: FetchTarget,
-  inFlight: StreamsInFlight,
-  route: FixedRoute,
-  webRequest: Request,
-  context: unknown,
-): Response | Promise<Response> {
-  const client = new WebClient(webRequest, context, inFlight.peer);
-  const body = new WebRequestBody(webRequest, webRequest.headers);
-  const request = requestOf(app, inFlight, webRequest, route.method, webRequest, client, body);
-  if (!body.readsTextWithin(request.limits.body) || !route.readsBodyOf(request)) {
-    return toWebWhenReady(app, inFlight, route.answer(request), webRequest, request, client);
-  }
-  return answerWithBody(app, inFlight, route, webRequest, request, client, body);
-}
-
-/** Reads the body, holds it (or its failure) in `body`, then answers as `answerFixed` does. */
-async function answerWithBody(
-  app: FetchTarget,
-  inFlight: StreamsInFlight,
-  route: FixedRoute,
-  webRequest: Request,
-  request: HttpRequest,
-  client: WebClient,
-  body: WebRequestBody,
-): Promise<Response> {
-  const started = route.begin(request);
-  let text: string | undefined;
-  let failure: unknown;
-  try {
-    text = await webRequest.text();
-  } catch (error) {
-    failure = error;
-  }
-  body.hold(text, failure, request.limits.body);
-  const response = route.answerBegun(request, started);
-  return toWeb(
-    app,
-    inFlight,
-    response instanceof Promise ? await response : response,
-    webRequest,
-    request,
-    client,
-  );
-}
-
 /** The app's request for a web `Request`: its headers as one object, its body read on demand. */
-function requestOf(
+export function requestOf(
   app: FetchTarget,
   inFlight: StreamsInFlight | undefined,
   webRequest: Request,
@@ -342,7 +264,7 @@ function answerFromNode(
 }
 
 /** `toWeb` of an answer ready now, or once its promise resolves: a ready one is not put in a promise. */
-function toWebWhenReady(
+export function toWebWhenReady(
   app: FetchTarget,
   inFlight: StreamsInFlight | undefined,
   response: HttpResponse | Promise<HttpResponse>,
@@ -356,7 +278,7 @@ function toWebWhenReady(
 }
 
 /** The app's answer as the runtime's `Response`, with the work after it set to start once it is sent. */
-function toWeb(
+export function toWeb(
   app: FetchTarget,
   inFlight: StreamsInFlight | undefined,
   response: HttpResponse,
