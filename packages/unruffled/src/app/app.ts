@@ -179,6 +179,10 @@ export class App {
   private started = false;
   /** Ends the wait of a running `drain()` early. */
   private endDrain: (() => void) | undefined;
+  /** The app a copy was made from (`withOverrides()`): its `close()` closes the copy too. */
+  private original: App | undefined;
+  /** This app's copies that started (each ran `onStartup`) and have not closed since. */
+  private readonly startedCopies = new Set<App>();
 
   constructor(options: AppOptions, overrides?: Overrides) {
     this.options = options;
@@ -368,6 +372,7 @@ export class App {
   withOverrides<const O extends readonly DependencyOverride[]>(overrides: O & CheckedOverrides<O>): App {
     const copy = new App(this.options, overridesOf(overrides));
     copy.appPubSub = this.appPubSub;
+    copy.original = this.original ?? this;
     return copy;
   }
 
@@ -439,6 +444,8 @@ export class App {
    * @example await app.startup(); const response = await app.handle(request);
    */
   startup(): Promise<void> {
+    // A copy that starts holds what onStartup opened until it closes: its original closes it too.
+    if (this.starting === undefined) this.original?.startedCopies.add(this);
     this.starting ??= runStartupHooks(this.startupHooks).then(() => {
       this.started = true;
       if (this.health) {
@@ -498,10 +505,18 @@ export class App {
    * (`reqId`, `method`, `path`) for each request whose work it abandons, closes `app.pubsub`, and
    * runs `onClose`. Does nothing more than close `app.pubsub` for an app that neither listens nor
    * started; a closed app runs `onStartup` again when it next starts (and makes a new default broker).
+   * The copies `withOverrides()` made (those `testClient` and `startServer` serve with `overrides`)
+   * that started are closed with it, each running `onClose` for its own start.
    *
    * @example process.once("SIGTERM", () => app.close({ timeout: 5_000 }).then(() => process.exit(0)));
    */
   async close(options: CloseOptions = {}): Promise<void> {
+    this.original?.startedCopies.delete(this);
+    await this.closeThis(options);
+    await Promise.all([...this.startedCopies].map((copy) => copy.close(options)));
+  }
+
+  private async closeThis(options: CloseOptions): Promise<void> {
     // A drain still waiting ends here: close() was asked for now.
     this.endDrain?.();
     if (options.drain !== undefined && options.drain !== false) await this.drain(options.drain);

@@ -1,7 +1,7 @@
 import { waitFor } from "process-support";
 import { createApp, StartupError, ValueError } from "unruffled";
 import { PlainTextResponse } from "unruffled/http";
-import { endpoint, path } from "unruffled/route";
+import { dependency, endpoint, path } from "unruffled/route";
 import { startServer, testClient } from "unruffled/testing";
 import { describe, expect, it } from "vitest";
 
@@ -110,6 +110,27 @@ describe("createApp({ onStartup })", () => {
     await app.close();
     await app.close();
     expect(events).toEqual(["startup", "close", "startup", "close"]);
+  });
+
+  it("closes, with the app, the copies that overrides made and that started", async () => {
+    const events: string[] = [];
+    const app = createApp({
+      routes,
+      onStartup: () => void events.push("startup"),
+      onClose: () => void events.push("close"),
+    });
+    const replaced = dependency({ resolve: () => "original" });
+    const fake = dependency({ resolve: () => "fake" });
+    // One copy that started (a request), one that never did: only the first has anything to close.
+    await testClient(app, { overrides: [[replaced, fake]] }).get("/hello");
+    testClient(app, { overrides: [[replaced, fake]] });
+    const server = await startServer(app, { overrides: [[replaced, fake]] });
+    await server.close();
+    expect(events).toEqual(["startup", "startup", "close"]);
+    await app.close();
+    expect(events).toEqual(["startup", "startup", "close", "close"]);
+    await app.close();
+    expect(events).toEqual(["startup", "startup", "close", "close"]);
   });
 
   it("refuses an onStartup that is not a function or a list of them when the app is built", () => {
