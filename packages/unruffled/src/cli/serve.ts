@@ -81,14 +81,18 @@ const LISTEN_FAILURES = new Set(["EADDRINUSE", "EACCES", "EADDRNOTAVAIL", "ENOTF
  * A --host that names no address is told as a taken port is. Looked up first because Bun's and
  * Deno's servers fail on it their own ways (EINVAL; an Error without a code).
  */
+/** The one line for a port or host the server cannot listen on, with the error's code. */
+function cannotListen(options: ServeOptions, code: string): CliFailure {
+  return new CliFailure(
+    `Cannot listen on ${options.host}:${options.port} (${code}); choose another --port or --host.`,
+  );
+}
+
 async function checkHostResolves(options: ServeOptions): Promise<void> {
   try {
     await lookup(options.host);
   } catch (error) {
-    const code = (error as { code?: string }).code ?? "ENOTFOUND";
-    throw new CliFailure(
-      `Cannot listen on ${options.host}:${options.port} (${code}); choose another --port or --host.`,
-    );
+    throw cannotListen(options, (error as { code?: string }).code ?? "ENOTFOUND");
   }
 }
 
@@ -108,9 +112,7 @@ async function serveInThisProcess(options: ServeOptions, io: CliIo): Promise<voi
     }
     const code = (error as { code?: string }).code;
     if (code !== undefined && LISTEN_FAILURES.has(code)) {
-      throw new CliFailure(
-        `Cannot listen on ${options.host}:${options.port} (${code}); choose another --port or --host.`,
-      );
+      throw cannotListen(options, code);
     }
     throw error;
   }

@@ -200,12 +200,7 @@ export function isAnyValue(schema: z.ZodType): boolean {
 
 function scalarShape(schema: z.ZodType): { kind: "scalar"; coerce: Coercer | undefined } | undefined {
   const base = unwrap(schema);
-  const d = base._zod.def as unknown as {
-    type: string;
-    entries?: Record<string, unknown>;
-    values?: unknown[];
-    options?: z.ZodType[];
-  };
+  const d = base._zod.def as unknown as { type: string; options?: z.ZodType[] };
   switch (d.type) {
     case "string":
       return { kind: "scalar", coerce: undefined };
@@ -215,13 +210,12 @@ function scalarShape(schema: z.ZodType): { kind: "scalar"; coerce: Coercer | und
       return { kind: "scalar", coerce: toBoolean };
     case "date":
       return { kind: "scalar", coerce: toDate };
-    case "enum":
-      return { kind: "scalar", coerce: coercerForValues(Object.values(d.entries!)) };
     // A literal null, undefined or big integer is never in a text value: every request would get a 422.
-    case "literal":
-      return d.values!.every(carriedByText)
-        ? { kind: "scalar", coerce: coercerForValues(d.values!) }
-        : undefined;
+    case "enum":
+    case "literal": {
+      const values = literalValues(base)!;
+      return values.every(carriedByText) ? { kind: "scalar", coerce: coercerForValues(values) } : undefined;
+    }
     case "union": {
       const values: unknown[] = [];
       for (const option of d.options!) {
