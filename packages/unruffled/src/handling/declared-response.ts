@@ -30,29 +30,36 @@ export function writeThroughModel(
     response.status = answers.defaultStatus;
   }
   if (response instanceof JsonResponse) {
-    const serializer =
-      answers.byStatus.get(response.status) ?? answers.undeclaredSuccess(response.status, "json");
+    const own = answers.byStatus.get(response.status);
+    const serializer = own ?? answers.undeclaredSuccess(response.status, "json");
     if (serializer === undefined) response.serialize();
     else if (serializer.format === "json") {
       response.serialize(strict ? serializer.writeChecked : serializer.write);
-    } else throw kindMismatch(serializer, "a JSON body");
+    } else throw kindMismatch(serializer, "a JSON body", own !== undefined);
     return;
   }
   if (response instanceof EventStreamResponse) {
-    const serializer =
-      answers.byStatus.get(response.status) ?? answers.undeclaredSuccess(response.status, "events");
+    const own = answers.byStatus.get(response.status);
+    const serializer = own ?? answers.undeclaredSuccess(response.status, "events");
     if (serializer === undefined) return;
     if (serializer.format === "events") {
       response.serializeDataWith(strict ? serializer.writeChecked : serializer.write);
-    } else throw kindMismatch(serializer, "an event stream");
+    } else throw kindMismatch(serializer, "an event stream", own !== undefined);
   }
 }
-function kindMismatch(serializer: ResponseSerializer, given: string): ResponseValidationError {
-  const declared = serializer.format === "json" ? "a JSON body" : "an event stream";
-  return new ResponseValidationError(
-    serializer.endpoint,
-    serializer.status,
-    "",
-    `${given} where its ResponseSpec declares ${declared}`,
-  );
+/**
+ * The error for an answer of the other kind than its model's: the status's own ResponseSpec, or, for
+ * a success status that declares none, the endpoint's success ResponseSpecs, which are all of the
+ * other kind (else one of them would have been used).
+ */
+function kindMismatch(
+  serializer: ResponseSerializer,
+  given: string,
+  ofItsStatus: boolean,
+): ResponseValidationError {
+  const declared = serializer.format === "json" ? "JSON bodies" : "event streams";
+  const said = ofItsStatus
+    ? `${given} where its ResponseSpec declares ${serializer.format === "json" ? "a JSON body" : "an event stream"}`
+    : `${given}, a status it declares no ResponseSpec for, where its success ResponseSpecs declare only ${declared}`;
+  return new ResponseValidationError(serializer.endpoint, serializer.status, "", said);
 }

@@ -233,7 +233,7 @@ describe("audit: docs/responses.md, status codes", () => {
         1,
       ]);
       expect((logger.error.mock.calls[0]![0].err as Error).message).toBe(
-        'endpoint "follow" (GET /follow) answered 203 with a JSON body where its ResponseSpec declares an event stream',
+        'endpoint "follow" (GET /follow) answered 203 with a JSON body, a status it declares no ResponseSpec for, where its success ResponseSpecs declare only event streams',
       );
     }
   });
@@ -248,7 +248,7 @@ describe("audit: docs/responses.md, status codes", () => {
       const { status, body, logger } = await answer([path("/rows", { endpoint: rows })], "/rows", validate);
       expect([validate, status, body]).toEqual([validate, 500, '{"detail":"Internal Server Error"}']);
       expect((logger.error.mock.calls[0]![0].err as Error).message).toBe(
-        'endpoint "rows" (GET /rows) answered 203 with an event stream where its ResponseSpec declares a JSON body',
+        'endpoint "rows" (GET /rows) answered 203 with an event stream, a status it declares no ResponseSpec for, where its success ResponseSpecs declare only JSON bodies',
       );
     }
   });
