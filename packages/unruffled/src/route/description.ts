@@ -58,6 +58,12 @@ export interface ParamDescription {
   fileSizeLimit: number | undefined;
   /** For a JSON parameter whose schema holds dates: reads their ISO strings into Dates. */
   readDates?: DateReader | undefined;
+  /**
+   * On the first strict model (`z.strictObject`) that shares the body with other parameters, or
+   * renames its fields: every name the body's parameters read. The body's other names are handed to
+   * it, so that Zod refuses them as it does in a body of the model's own.
+   */
+  bodyNames?: ReadonlySet<string> | undefined;
 }
 
 /** Where an argument of a dependency or of the handler comes from. */

@@ -831,6 +831,43 @@ describe("edge cases of the document", () => {
     });
   });
 
+  it("closes a body that a strict model shares, as the server refuses the names no parameter reads", () => {
+    const Login = z.strictObject({ username: z.string(), password: z.string() });
+    const app = createApp({
+      routes: [
+        path("/form", {
+          endpoint: ok(JsonResponse, {
+            login: p.Form(Login),
+            remember: p.Form(z.boolean(), { default: false }),
+          }),
+          methods: ["POST"],
+        }),
+        path("/json", {
+          endpoint: ok(JsonResponse, {
+            login: p.Json(Login),
+            remember: p.Json(z.boolean(), { default: false }),
+          }),
+          methods: ["POST"],
+        }),
+      ],
+    });
+    const doc = app.openapi() as any;
+    const closed = {
+      type: "object",
+      properties: {
+        username: { type: "string" },
+        password: { type: "string" },
+        remember: { default: false, type: "boolean" },
+      },
+      required: ["username", "password"],
+      additionalProperties: false,
+    };
+    expect(doc.paths["/form"].post.requestBody.content["application/x-www-form-urlencoded"].schema).toEqual(
+      closed,
+    );
+    expect(doc.paths["/json"].post.requestBody.content["application/json"].schema).toEqual(closed);
+  });
+
   it("documents a nullable value read from text (path, query, header, cookie, form) without null, which text cannot carry", () => {
     const app = createApp({
       routes: [

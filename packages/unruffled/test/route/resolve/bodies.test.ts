@@ -298,6 +298,73 @@ describe("form bodies", () => {
   });
 });
 
+// FastAPI's form model with extra="forbid" (request_form_models tutorial002) is z.strictObject here.
+describe("a strict model that shares the body refuses the body's names no parameter reads", () => {
+  const Login = z.strictObject({ username: z.string(), password: z.string() });
+  const FORM_HEADERS = { "content-type": "application/x-www-form-urlencoded" };
+  const unrecognized = (input: object) => ({
+    status: 422,
+    body: {
+      detail: [{ loc: ["body"], msg: 'Unrecognized key: "extra"', type: "unrecognized_keys", input }],
+    },
+  });
+
+  it("refuses a field a strict form model does not declare, alone or beside a scalar", async () => {
+    const server = await serve([
+      path("/alone", { endpoint: echo({ login: p.Form(Login) }), methods: ["POST"] }),
+      path("/beside", {
+        endpoint: echo({ login: p.Form(Login), remember: p.Form(z.boolean(), { default: false }) }),
+        methods: ["POST"],
+      }),
+    ]);
+    const send = (target: string, body: string) =>
+      jsonOf(server.fetch(target, { method: "POST", headers: FORM_HEADERS, body }));
+    expect(await send("/alone", "username=ann&password=secret&extra=x")).toEqual(
+      unrecognized({ username: "ann", password: "secret", extra: "x" }),
+    );
+    expect(await send("/beside", "username=ann&password=secret&remember=on&extra=x")).toEqual(
+      unrecognized({ username: "ann", password: "secret", extra: "x" }),
+    );
+    expect(await send("/beside", "username=ann&password=secret&remember=on")).toEqual({
+      status: 200,
+      body: { login: { username: "ann", password: "secret" }, remember: true },
+    });
+  });
+
+  it("refuses a text field of a multipart body that neither the strict model nor a file reads", async () => {
+    const server = await serveEndpoint(
+      "/profile",
+      echo({ login: p.Form(Login), avatar: p.File({ optional: true }) }),
+      ["POST"],
+    );
+    const form = new FormData();
+    form.append("username", "ann");
+    form.append("password", "secret");
+    form.append("avatar", new Blob(["png"]), "a.png");
+    form.append("extra", "x");
+    expect(await jsonOf(server.fetch("/profile", { method: "POST", body: form }))).toEqual(
+      unrecognized({ username: "ann", password: "secret", extra: "x" }),
+    );
+  });
+
+  it("refuses a top-level key of a JSON body that neither the strict model nor another parameter reads", async () => {
+    const server = await serveEndpoint(
+      "/login",
+      echo({ login: p.Json(Login), remember: p.Json(z.boolean(), { default: false }) }),
+      ["POST"],
+    );
+    const send = (body: string) =>
+      jsonOf(server.fetch("/login", { method: "POST", headers: JSON_HEADERS, body }));
+    expect(await send('{"username":"ann","password":"secret","remember":true,"extra":"x"}')).toEqual(
+      unrecognized({ username: "ann", password: "secret", extra: "x" }),
+    );
+    expect(await send('{"username":"ann","password":"secret","remember":true}')).toEqual({
+      status: 200,
+      body: { login: { username: "ann", password: "secret" }, remember: true },
+    });
+  });
+});
+
 describe("bodies sent with a content coding", () => {
   const upload = echo({ note: p.File() });
 
