@@ -64,6 +64,11 @@ export interface ParamDescription {
    * it, so that Zod refuses them as it does in a body of the model's own.
    */
   bodyNames?: ReadonlySet<string> | undefined;
+  /**
+   * A form model, or a JSON model that shares the body, whose schema accepts undefined (`.optional()`,
+   * a default): undefined when none of its fields is sent, rather than an empty object.
+   */
+  absentWhenEmpty?: boolean | undefined;
 }
 
 /** Where an argument of a dependency or of the handler comes from. */

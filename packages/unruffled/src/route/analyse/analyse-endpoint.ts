@@ -68,6 +68,8 @@ export function analyseEndpoint(endpoint: EndpointDefinition, options: AnalyseOp
     );
   }
   const only = jsonParams.length === 1 ? jsonParams[0]! : undefined;
+  // Alone, a JSON model is the body even when it renames its fields: `{}` is the model sent empty.
+  if (only !== undefined) only.absentWhenEmpty = false;
   if (only?.shape === "model" && only.fields.every((field) => field.wireName === field.key))
     only.wholeBody = true;
   const strict = byLocation.body.find(

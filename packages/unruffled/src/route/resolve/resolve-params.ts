@@ -186,6 +186,8 @@ function gatherBody(params: readonly ParamDescription[], body: ReadBody, values:
     );
     for (const param of params) {
       if (param.bodyNames !== undefined) addUnreadNames(values[param.key] as Values, param, fields);
+      if (param.absentWhenEmpty === true && isEmpty(values[param.key] as Values))
+        values[param.key] = undefined;
       if (param.marker !== "file") continue;
       const files = body.files?.[param.fields[0]!.wireName];
       values[param.key] = param.shape === "file-list" ? files : files?.[files.length - 1];
@@ -204,7 +206,7 @@ function gatherBody(params: readonly ParamDescription[], body: ReadBody, values:
           model[field.key!] = (json as Values)[field.wireName];
       }
       if (param.bodyNames !== undefined) addUnreadNames(model, param, json as Values);
-      values[param.key] = model;
+      values[param.key] = param.absentWhenEmpty === true && isEmpty(model) ? undefined : model;
     } else if (isObject) {
       const wireName = param.fields[0]!.wireName;
       values[param.key] = Object.hasOwn(json as object, wireName) ? (json as Values)[wireName] : undefined;
@@ -212,6 +214,11 @@ function gatherBody(params: readonly ParamDescription[], body: ReadBody, values:
     // Compiled at route build, and only for a schema that holds dates.
     if (param.readDates !== undefined) values[param.key] = param.readDates(values[param.key]);
   }
+}
+
+function isEmpty(model: Values): boolean {
+  for (const _ in model) return false;
+  return true;
 }
 
 /**

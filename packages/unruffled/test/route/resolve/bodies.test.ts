@@ -560,6 +560,53 @@ describe("form bodies", () => {
   });
 });
 
+// docs/parameters.md: "A value that may be absent is either .optional() (the handler gets undefined)
+// or has a default", and the document does not require such a body.
+describe("an optional model that shares the body, none of whose fields is sent", () => {
+  const Address = z.object({ street: z.string(), number: z.int().optional() });
+
+  it("is undefined in a form, and checked as a whole once one of its fields is sent", async () => {
+    const server = await serveEndpoint(
+      "/order",
+      echo({ address: p.Form(Address.optional()), note: p.Form(z.string(), { default: "" }) }),
+      ["POST"],
+    );
+    const send = (body?: string) =>
+      jsonOf(
+        server.fetch("/order", {
+          method: "POST",
+          headers: body === undefined ? {} : { "content-type": "application/x-www-form-urlencoded" },
+          body,
+        }),
+      );
+    expect(await send("note=ring")).toEqual({ status: 200, body: { note: "ring" } });
+    expect(await send()).toEqual({ status: 200, body: { note: "" } });
+    expect(await send("number=4")).toEqual({
+      status: 422,
+      body: { detail: [{ loc: ["body", "street"], msg: "Field required", type: "missing", input: null }] },
+    });
+    expect(await send("street=Main&number=4")).toEqual({
+      status: 200,
+      body: { address: { street: "Main", number: 4 }, note: "" },
+    });
+  });
+
+  it("is undefined beside another JSON parameter", async () => {
+    const server = await serveEndpoint(
+      "/order",
+      echo({ address: p.Json(Address.optional()), note: p.Json(z.string(), { default: "" }) }),
+      ["POST"],
+    );
+    const send = (body: string) =>
+      jsonOf(server.fetch("/order", { method: "POST", headers: JSON_HEADERS, body }));
+    expect(await send('{"note":"ring"}')).toEqual({ status: 200, body: { note: "ring" } });
+    expect(await send('{"number":4}')).toEqual({
+      status: 422,
+      body: { detail: [{ loc: ["body", "street"], msg: "Field required", type: "missing", input: null }] },
+    });
+  });
+});
+
 // FastAPI's form model with extra="forbid" (request_form_models tutorial002) is z.strictObject here.
 describe("a strict model that shares the body refuses the body's names no parameter reads", () => {
   const Login = z.strictObject({ username: z.string(), password: z.string() });
