@@ -58,6 +58,17 @@ export interface ParamDescription {
   fileSizeLimit: number | undefined;
   /** For a JSON parameter whose schema holds dates: reads their ISO strings into Dates. */
   readDates?: DateReader | undefined;
+  /**
+   * On the first strict model (`z.strictObject`) that shares the body with other parameters, or
+   * renames its fields: every name the body's parameters read. The body's other names are handed to
+   * it, so that Zod refuses them as it does in a body of the model's own.
+   */
+  bodyNames?: ReadonlySet<string> | undefined;
+  /**
+   * A form model, or a JSON model that shares the body, whose schema accepts undefined (`.optional()`,
+   * a default): undefined when none of its fields is sent, rather than an empty object.
+   */
+  absentWhenEmpty?: boolean | undefined;
 }
 
 /** Where an argument of a dependency or of the handler comes from. */

@@ -451,3 +451,59 @@ describe("audit-b: what docs/uploads.md promises of UploadFile and other bodies"
     });
   });
 });
+
+// test_file_and_form_order_issue_9116, test_list_bytes_file_order_preserved_issue_14811, and the
+// request_forms_and_files tutorial.
+describe("files and form fields in one multipart body, as FastAPI's tests send them", () => {
+  it("keeps a list's files in the order they were sent, whether the form field comes before, between or after", async () => {
+    const { JsonResponse } = await import("unruffled/http");
+    const { endpoint } = await import("unruffled/route");
+    const server = await serveEndpoint(
+      "/upload",
+      endpoint({
+        params: { files: p.File({ list: true }), city: p.Form(z.string()) },
+        returns: JsonResponse,
+        handler: async (_request, { files, city }) =>
+          new JsonResponse({ contents: await Promise.all(files.map((file) => file.text())), city }),
+      }),
+      ["POST"],
+    );
+    for (const at of [0, 1, 2]) {
+      const form = new FormData();
+      const parts: [string, string | Blob, string?][] = [
+        ["files", new Blob(["foo"]), "1.txt"],
+        ["files", new Blob(["bar"]), "2.txt"],
+      ];
+      parts.splice(at, 0, ["city", "Thimphu"]);
+      for (const [name, value, filename] of parts) {
+        if (filename === undefined) form.append(name, value);
+        else form.append(name, value, filename);
+      }
+      expect(await jsonOf(server.fetch("/upload", { method: "POST", body: form }))).toEqual({
+        status: 200,
+        body: { contents: ["foo", "bar"], city: "Thimphu" },
+      });
+    }
+  });
+
+  it("reports each missing file and field of a body that has only some of them", async () => {
+    const server = await serveEndpoint(
+      "/files",
+      echo({ file: p.File(), fileb: p.File(), token: p.Form(z.string()) }),
+      ["POST"],
+    );
+    const form = new FormData();
+    form.set("token", "foo");
+    expect(await jsonOf(server.fetch("/files", { method: "POST", body: form }))).toEqual({
+      status: 422,
+      body: {
+        detail: ["file", "fileb"].map((name) => ({
+          loc: ["body", name],
+          msg: "Field required",
+          type: "missing",
+          input: null,
+        })),
+      },
+    });
+  });
+});

@@ -220,6 +220,54 @@ describe("the document (spec section 5)", () => {
     });
   });
 
+  // FastAPI's body_multiple_params tutorial001 (item: Item | None = None) and optional files.
+  it("does not require a body whose parameters may all be left out", () => {
+    const Item = z.object({ name: z.string(), price: z.number() });
+    const answer = () => new JsonResponse({});
+    const app = createApp({
+      routes: [
+        path("/items/{item_id}", {
+          endpoint: endpoint({
+            params: { item_id: p.Path(z.int()), item: p.Json(Item.optional()) },
+            returns: JsonResponse,
+            handler: answer,
+          }),
+          methods: ["PUT"],
+        }),
+        path("/files", {
+          endpoint: endpoint({
+            params: { files: p.File({ list: true, optional: true }) },
+            returns: JsonResponse,
+            handler: answer,
+          }),
+          methods: ["POST"],
+        }),
+      ],
+    });
+    const doc = app.openapi() as any;
+    expect(doc.paths["/items/{item_id}"].put.requestBody).toEqual({
+      required: false,
+      content: jsonBody({
+        type: "object",
+        properties: { name: { type: "string" }, price: { type: "number" } },
+        required: ["name", "price"],
+      }),
+    });
+    expect(doc.paths["/files"].post.requestBody).toEqual({
+      required: false,
+      content: {
+        "multipart/form-data": {
+          schema: {
+            type: "object",
+            properties: {
+              files: { default: [], type: "array", items: { type: "string", format: "binary" } },
+            },
+          },
+        },
+      },
+    });
+  });
+
   it("has no request body where the endpoint reads none", () => {
     expect("requestBody" in operation("/api/students", "get")).toBe(false);
     expect("requestBody" in operation("/hello", "get")).toBe(false);
@@ -829,6 +877,43 @@ describe("edge cases of the document", () => {
       properties: { user: { type: "string" }, password: { type: "string", minLength: 8 } },
       required: ["user", "password"],
     });
+  });
+
+  it("closes a body that a strict model shares, as the server refuses the names no parameter reads", () => {
+    const Login = z.strictObject({ username: z.string(), password: z.string() });
+    const app = createApp({
+      routes: [
+        path("/form", {
+          endpoint: ok(JsonResponse, {
+            login: p.Form(Login),
+            remember: p.Form(z.boolean(), { default: false }),
+          }),
+          methods: ["POST"],
+        }),
+        path("/json", {
+          endpoint: ok(JsonResponse, {
+            login: p.Json(Login),
+            remember: p.Json(z.boolean(), { default: false }),
+          }),
+          methods: ["POST"],
+        }),
+      ],
+    });
+    const doc = app.openapi() as any;
+    const closed = {
+      type: "object",
+      properties: {
+        username: { type: "string" },
+        password: { type: "string" },
+        remember: { default: false, type: "boolean" },
+      },
+      required: ["username", "password"],
+      additionalProperties: false,
+    };
+    expect(doc.paths["/form"].post.requestBody.content["application/x-www-form-urlencoded"].schema).toEqual(
+      closed,
+    );
+    expect(doc.paths["/json"].post.requestBody.content["application/json"].schema).toEqual(closed);
   });
 
   it("documents a nullable value read from text (path, query, header, cookie, form) without null, which text cannot carry", () => {

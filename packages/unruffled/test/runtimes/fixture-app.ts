@@ -71,6 +71,16 @@ const logIn = endpoint({
   handler: (_request, { username, remember }) => new JsonResponse({ username, remember }),
 });
 
+// A strict model beside a scalar: the names neither reads are refused, whatever parser gave the fields.
+const strictLogIn = endpoint({
+  params: {
+    login: p.Form(z.strictObject({ username: z.string().min(1) })),
+    remember: p.Form(z.boolean(), { default: false }),
+  },
+  returns: JsonResponse,
+  handler: (_request, params) => new JsonResponse(params),
+});
+
 const Student = z.object({ id: z.int(), name: z.string() }).meta({ id: "Student" });
 
 const declared = endpoint({
@@ -251,6 +261,7 @@ export const app = createApp({
     path("/students/{student_id}/enrolments", { endpoint: allSources, methods: ["POST"] }),
     path("/uploads", { endpoint: upload, methods: ["POST"] }),
     path("/login", { endpoint: logIn, methods: ["POST"] }),
+    path("/strict-login", { endpoint: strictLogIn, methods: ["POST"] }),
     path("/declared/{id}", { endpoint: declared }),
     path("/empty", { endpoint: empty, methods: ["DELETE"] }),
     path("/work", { endpoint: withWork }),

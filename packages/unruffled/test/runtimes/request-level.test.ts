@@ -210,6 +210,28 @@ describe.each(RUNTIMES)("on %s", (runtime) => {
     expect(await response.json()).toEqual({ username: "ada", remember: true });
   });
 
+  it("refuses a form field a strict model does not declare, urlencoded and multipart", async () => {
+    const fields = new URLSearchParams({ username: "ada", remember: "on", extra: "x" });
+    const form = new FormData();
+    for (const [name, value] of fields) form.append(name, value);
+    for (const body of [fields, form]) {
+      const response = await fetch(url("/strict-login"), { method: "POST", body });
+      expect([response.status, await response.json()]).toEqual([
+        422,
+        {
+          detail: [
+            {
+              loc: ["body"],
+              msg: 'Unrecognized key: "extra"',
+              type: "unrecognized_keys",
+              input: { username: "ada", extra: "x" },
+            },
+          ],
+        },
+      ]);
+    }
+  });
+
   it("refuses more form fields than LIMITS.fields with 413, urlencoded and multipart", async () => {
     const many = new URLSearchParams({ username: "ada" });
     for (let index = 0; index < 100; index++) many.append(`f${index}`, "1");

@@ -7,7 +7,7 @@ import { QueryReader } from "../wire/query-reader.ts";
 import { bodyFormatOf } from "./body-format.ts";
 import { buildDependencyGraph } from "./dependency-graph.ts";
 import { describeReturns } from "./describe-returns.ts";
-import { wholeValueName } from "./schema-shape.ts";
+import { isStrictObject, wholeValueName } from "./schema-shape.ts";
 
 export interface AnalyseOptions {
   /** The route's full path, with its `{name}` placeholders. */
@@ -68,8 +68,17 @@ export function analyseEndpoint(endpoint: EndpointDefinition, options: AnalyseOp
     );
   }
   const only = jsonParams.length === 1 ? jsonParams[0]! : undefined;
+  // Alone, a JSON model is the body even when it renames its fields: `{}` is the model sent empty.
+  if (only !== undefined) only.absentWhenEmpty = false;
   if (only?.shape === "model" && only.fields.every((field) => field.wireName === field.key))
     only.wholeBody = true;
+  const strict = byLocation.body.find(
+    (param) => param.shape === "model" && !param.wholeBody && isStrictObject(param.schema),
+  );
+  if (strict !== undefined)
+    strict.bodyNames = new Set(
+      byLocation.body.flatMap((param) => param.fields.map((field) => field.wireName)),
+    );
 
   const plain = graph.dependencies.length === 0 && graph.handlerArgs.every((arg) => arg.key === arg.name);
   return {

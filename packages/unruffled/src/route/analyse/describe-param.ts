@@ -186,6 +186,7 @@ function describeMarked(
     fileSizeLimit: undefined,
     // JSON has no dates: those of a JSON body arrive as ISO strings, read into Dates before validation.
     readDates: kind === "json" ? dateReaderOf(schema) : undefined,
+    absentWhenEmpty: shape.kind === "model" && LOCATION_OF[kind] === "body" && acceptsMissing(schema),
   };
 }
 

@@ -22,6 +22,7 @@ type Def = {
   innerType?: z.ZodType;
   in?: z.ZodType;
   element?: z.ZodType;
+  catchall?: z.ZodType;
   options?: z.ZodType[];
 };
 
@@ -59,6 +60,12 @@ export function hasOwnDefault(schema: z.ZodType): boolean {
     if (WRAPPERS.has(d.type) && d.innerType) current = d.innerType;
     else return false;
   }
+}
+
+/** True for a model that refuses keys it does not declare (`z.strictObject`, `.strict()`). */
+export function isStrictObject(schema: z.ZodType): boolean {
+  const base = def(unwrap(schema));
+  return base.type === "object" && base.catchall !== undefined && def(base.catchall).type === "never";
 }
 
 /** True when the schema accepts a missing value (optional or defaulted). */

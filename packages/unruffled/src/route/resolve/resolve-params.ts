@@ -177,13 +177,17 @@ function readString(source: StringSource, field: WireField, commaLists: boolean)
 
 function gatherBody(params: readonly ParamDescription[], body: ReadBody, values: Values): void {
   if (body.fields !== undefined || body.files !== undefined) {
+    const fields = body.fields ?? {};
     gatherStrings(
       params.filter((param) => param.marker === "form"),
-      body.fields ?? {},
+      fields,
       false,
       values,
     );
     for (const param of params) {
+      if (param.bodyNames !== undefined) addUnreadNames(values[param.key] as Values, param, fields);
+      if (param.absentWhenEmpty === true && isEmpty(values[param.key] as Values))
+        values[param.key] = undefined;
       if (param.marker !== "file") continue;
       const files = body.files?.[param.fields[0]!.wireName];
       values[param.key] = param.shape === "file-list" ? files : files?.[files.length - 1];
@@ -201,13 +205,39 @@ function gatherBody(params: readonly ParamDescription[], body: ReadBody, values:
         if (Object.hasOwn(json as object, field.wireName))
           model[field.key!] = (json as Values)[field.wireName];
       }
-      values[param.key] = model;
+      if (param.bodyNames !== undefined) addUnreadNames(model, param, json as Values);
+      values[param.key] = param.absentWhenEmpty === true && isEmpty(model) ? undefined : model;
     } else if (isObject) {
       const wireName = param.fields[0]!.wireName;
       values[param.key] = Object.hasOwn(json as object, wireName) ? (json as Values)[wireName] : undefined;
     }
     // Compiled at route build, and only for a schema that holds dates.
     if (param.readDates !== undefined) values[param.key] = param.readDates(values[param.key]);
+  }
+}
+
+function isEmpty(model: Values): boolean {
+  for (const _ in model) return false;
+  return true;
+}
+
+/**
+ * Hands a strict model the body's names that no parameter reads (nor one of its own fields' keys,
+ * which would be read as that field), so that Zod refuses them as it does in a body of its own.
+ */
+function addUnreadNames(
+  model: Values,
+  param: ParamDescription,
+  source: Readonly<Record<string, unknown>>,
+): void {
+  const read = param.bodyNames!;
+  for (const name of Object.keys(source)) {
+    if (read.has(name) || param.fields.some((field) => field.key === name)) continue;
+    // A multipart field arrives as a list: one value is quoted as itself, as urlencoded gives it.
+    const raw = source[name];
+    const value = Array.isArray(raw) && raw.length === 1 ? raw[0] : raw;
+    // An own property even for "__proto__", which an assignment would make the prototype.
+    Object.defineProperty(model, name, { value, enumerable: true, writable: true, configurable: true });
   }
 }
 

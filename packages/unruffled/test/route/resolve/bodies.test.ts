@@ -200,6 +200,184 @@ describe("JSON values with no fixed fields: the whole body, as FastAPI reads Uni
   });
 });
 
+// What FastAPI's own body tests check (test_body*, test_body_multiple_params*, test_body_nested_models*,
+// test_union_*body, test_put_no_body), where unruffled reads the body the same way.
+describe("JSON bodies as FastAPI's body tests read them", () => {
+  const Item = z.object({
+    name: z.string(),
+    price: z.number(),
+    description: z.string().optional(),
+    tax: z.number().optional(),
+  });
+  const User = z.object({ username: z.string(), full_name: z.string().optional() });
+  const send = (
+    server: { fetch: (path: string, init: RequestInit) => Promise<Response> },
+    target: string,
+    body?: string,
+  ) => jsonOf(server.fetch(target, { method: "PUT", headers: body === undefined ? {} : JSON_HEADERS, body }));
+  const missing = (...names: string[]) =>
+    names.map((name) => ({ loc: ["body", name], msg: "Field required", type: "missing", input: null }));
+
+  it("runs the handler without an optional model when no body is sent, reading the other sources", async () => {
+    const server = await serveEndpoint(
+      "/items/{item_id}",
+      echo({ item_id: p.Path(z.int()), q: p.Query(z.string().optional()), item: p.Json(Item.optional()) }),
+      ["PUT"],
+    );
+    expect(await send(server, "/items/5?q=bar")).toEqual({ status: 200, body: { item_id: 5, q: "bar" } });
+    expect(await send(server, "/items/5", '{"name":"Foo","price":50.5}')).toEqual({
+      status: 200,
+      body: { item_id: 5, item: { name: "Foo", price: 50.5 } },
+    });
+  });
+
+  it("reports every missing field of the models and scalars that share the body, together", async () => {
+    const server = await serveEndpoint(
+      "/items/{item_id}",
+      echo({
+        item_id: p.Path(z.int()),
+        item: p.Json(Item),
+        user: p.Json(User),
+        importance: p.Json(z.int().gt(0)),
+      }),
+      ["PUT"],
+    );
+    expect(await send(server, "/items/5", "{}")).toEqual({
+      status: 422,
+      body: { detail: missing("name", "price", "username", "importance") },
+    });
+    expect(
+      await send(server, "/items/5", '{"name":"Foo","price":50.5,"username":"dave","importance":0}'),
+    ).toEqual({
+      status: 422,
+      body: {
+        detail: [
+          {
+            loc: ["body", "importance"],
+            msg: "Too small: expected number to be >0",
+            type: "too_small",
+            input: 0,
+          },
+        ],
+      },
+    });
+    expect(
+      await send(server, "/items/5", '{"name":"Foo","price":50.5,"username":"dave","importance":2}'),
+    ).toEqual({
+      status: 200,
+      body: { item_id: 5, item: { name: "Foo", price: 50.5 }, user: { username: "dave" }, importance: 2 },
+    });
+  });
+
+  it("points at a nested model's field, a list item's field, and a list that is not one", async () => {
+    const Image = z.object({ url: z.url(), name: z.string() });
+    const Offer = z.object({
+      name: z.string(),
+      tags: z.array(z.string()).default([]),
+      image: Image.optional(),
+      images: z.array(Image).optional(),
+    });
+    const server = await serveEndpoint("/offers", echo({ offer: p.Json(Offer) }), ["PUT"]);
+    expect(
+      await send(server, "/offers", '{"name":"Foo","image":{"url":"http://example.com/a.png"}}'),
+    ).toEqual({
+      status: 422,
+      body: {
+        detail: [{ loc: ["body", "image", "name"], msg: "Field required", type: "missing", input: null }],
+      },
+    });
+    expect(
+      await send(server, "/offers", '{"name":"Foo","images":[{"url":"not a valid url","name":"a"}]}'),
+    ).toEqual({
+      status: 422,
+      body: {
+        detail: [
+          {
+            loc: ["body", "images", 0, "url"],
+            msg: "Invalid URL",
+            type: "invalid_format",
+            input: "not a valid url",
+          },
+        ],
+      },
+    });
+    expect(
+      await send(server, "/offers", '{"name":"Foo","images":{"url":"http://example.com/","name":"a"}}'),
+    ).toEqual({
+      status: 422,
+      body: {
+        detail: [
+          {
+            loc: ["body", "images"],
+            msg: "Invalid input: expected array, received object",
+            type: "invalid_type",
+            input: { url: "http://example.com/", name: "a" },
+          },
+        ],
+      },
+    });
+    expect(await send(server, "/offers", '{"name":"Foo"}')).toEqual({
+      status: 200,
+      body: { offer: { name: "Foo", tags: [] } },
+    });
+  });
+
+  it("reads a record whose keys are integers from the body's names, and refuses a name that is not one", async () => {
+    const server = await serveEndpoint(
+      "/index-weights",
+      echo({ weights: p.Json(z.record(z.int(), z.number())) }),
+      ["PUT"],
+    );
+    expect(await send(server, "/index-weights", '{"2":2.2,"3":3.3}')).toEqual({
+      status: 200,
+      body: { weights: { "2": 2.2, "3": 3.3 } },
+    });
+    expect(await send(server, "/index-weights", '{"foo":2.2,"3":3.3}')).toEqual({
+      status: 422,
+      body: {
+        detail: [{ loc: ["body", "foo"], msg: "Invalid key in record", type: "invalid_key", input: "foo" }],
+      },
+    });
+  });
+
+  it("reads a union of models that share no discriminator as the first that accepts the body", async () => {
+    const Base = z.object({ name: z.string().optional() });
+    const Extended = Base.extend({ age: z.int() });
+    const server = await serve([
+      path("/other", {
+        endpoint: echo({ item: p.Json(z.union([z.object({ price: z.int() }), Base])) }),
+        methods: ["PUT"],
+      }),
+      path("/inherited", { endpoint: echo({ item: p.Json(z.union([Extended, Base])) }), methods: ["PUT"] }),
+    ]);
+    expect(await send(server, "/other", '{"price":100}')).toEqual({
+      status: 200,
+      body: { item: { price: 100 } },
+    });
+    expect(await send(server, "/other", '{"name":"Foo"}')).toEqual({
+      status: 200,
+      body: { item: { name: "Foo" } },
+    });
+    expect(await send(server, "/inherited", '{"name":"Foo","age":5}')).toEqual({
+      status: 200,
+      body: { item: { name: "Foo", age: 5 } },
+    });
+    expect(await send(server, "/inherited", '{"name":"Foo"}')).toEqual({
+      status: 200,
+      body: { item: { name: "Foo" } },
+    });
+  });
+
+  it("ignores a body sent to an endpoint that reads none", async () => {
+    const server = await serveEndpoint("/items/{item_id}", echo({ item_id: p.Path(z.string()) }), ["PUT"]);
+    expect(await send(server, "/items/foo", '{"name":"Foo"}')).toEqual({
+      status: 200,
+      body: { item_id: "foo" },
+    });
+    expect(await send(server, "/items/foo")).toEqual({ status: 200, body: { item_id: "foo" } });
+  });
+});
+
 describe("deeply nested JSON", () => {
   // Regression: 10,000 levels of "[" parsed fine, then the 422 that echoed the value overflowed the
   // stack in JSON.stringify and the client got a 500.
@@ -286,6 +464,90 @@ describe("form bodies", () => {
     ).toEqual({ status: 200, body: { name: "last" } });
   });
 
+  // test_forms_single_model, test_request_forms, test_forms_from_non_typing_sequences
+  it("fills a form model: repeated names for a list, a field's alias, the fields' defaults", async () => {
+    const Person = z.object({
+      username: z.string(),
+      lastname: z.string(),
+      age: z.int().optional(),
+      tags: z.array(z.string()).default(["foo", "bar"]),
+      alias_with: z.string().default("nothing").meta({ alias: "with" }),
+    });
+    const server = await serveEndpoint("/form", echo({ user: p.Form(Person) }), ["POST"]);
+    const send = (body: string) =>
+      jsonOf(
+        server.fetch("/form", {
+          method: "POST",
+          headers: { "content-type": "application/x-www-form-urlencoded" },
+          body,
+        }),
+      );
+    expect(
+      await send("username=Rick&lastname=Sanchez&age=70&tags=plumbus&tags=citadel&with=something"),
+    ).toEqual({
+      status: 200,
+      body: {
+        user: {
+          username: "Rick",
+          lastname: "Sanchez",
+          age: 70,
+          tags: ["plumbus", "citadel"],
+          alias_with: "something",
+        },
+      },
+    });
+    expect(await send("username=Rick&lastname=Sanchez")).toEqual({
+      status: 200,
+      body: { user: { username: "Rick", lastname: "Sanchez", tags: ["foo", "bar"], alias_with: "nothing" } },
+    });
+    expect(await send("username=Rick&lastname=Sanchez&age=seventy")).toEqual({
+      status: 422,
+      body: {
+        detail: [
+          {
+            loc: ["body", "age"],
+            msg: "Invalid input: expected number, received string",
+            type: "invalid_type",
+            input: "seventy",
+          },
+        ],
+      },
+    });
+  });
+
+  it("reports every required form field of a request sent without a body", async () => {
+    const server = await serveEndpoint(
+      "/login",
+      echo({
+        username: p.Form(z.string()),
+        password: p.Form(z.string()),
+        items: p.Form(z.array(z.string())),
+      }),
+      ["POST"],
+    );
+    expect(await jsonOf(server.fetch("/login", { method: "POST" }))).toEqual({
+      status: 422,
+      body: {
+        detail: ["username", "password", "items"].map((name) => ({
+          loc: ["body", name],
+          msg: "Field required",
+          type: "missing",
+          input: null,
+        })),
+      },
+    });
+    const body = new URLSearchParams([
+      ["username", "Foo"],
+      ["password", "secret"],
+      ["items", "first"],
+      ["items", "second"],
+    ]);
+    expect(await jsonOf(server.fetch("/login", { method: "POST", body }))).toEqual({
+      status: 200,
+      body: { username: "Foo", password: "secret", items: ["first", "second"] },
+    });
+  });
+
   it("refuses a JSON body sent to a form endpoint with 415", async () => {
     const server = await serveEndpoint("/f", echo({ name: p.Form(z.string()) }), ["POST"]);
     expect(await jsonOf(server.fetch("/f", { method: "POST", headers: JSON_HEADERS, body: "{}" }))).toEqual({
@@ -294,6 +556,120 @@ describe("form bodies", () => {
         detail:
           "Expected a form body (application/x-www-form-urlencoded or multipart/form-data), got application/json",
       },
+    });
+  });
+});
+
+// docs/parameters.md: "A value that may be absent is either .optional() (the handler gets undefined)
+// or has a default", and the document does not require such a body.
+describe("an optional model that shares the body, none of whose fields is sent", () => {
+  const Address = z.object({ street: z.string(), number: z.int().optional() });
+
+  it("is undefined in a form, and checked as a whole once one of its fields is sent", async () => {
+    const server = await serveEndpoint(
+      "/order",
+      echo({ address: p.Form(Address.optional()), note: p.Form(z.string(), { default: "" }) }),
+      ["POST"],
+    );
+    const send = (body?: string) =>
+      jsonOf(
+        server.fetch("/order", {
+          method: "POST",
+          headers: body === undefined ? {} : { "content-type": "application/x-www-form-urlencoded" },
+          body,
+        }),
+      );
+    expect(await send("note=ring")).toEqual({ status: 200, body: { note: "ring" } });
+    expect(await send()).toEqual({ status: 200, body: { note: "" } });
+    expect(await send("number=4")).toEqual({
+      status: 422,
+      body: { detail: [{ loc: ["body", "street"], msg: "Field required", type: "missing", input: null }] },
+    });
+    expect(await send("street=Main&number=4")).toEqual({
+      status: 200,
+      body: { address: { street: "Main", number: 4 }, note: "" },
+    });
+  });
+
+  it("is undefined beside another JSON parameter", async () => {
+    const server = await serveEndpoint(
+      "/order",
+      echo({ address: p.Json(Address.optional()), note: p.Json(z.string(), { default: "" }) }),
+      ["POST"],
+    );
+    const send = (body: string) =>
+      jsonOf(server.fetch("/order", { method: "POST", headers: JSON_HEADERS, body }));
+    expect(await send('{"note":"ring"}')).toEqual({ status: 200, body: { note: "ring" } });
+    expect(await send('{"number":4}')).toEqual({
+      status: 422,
+      body: { detail: [{ loc: ["body", "street"], msg: "Field required", type: "missing", input: null }] },
+    });
+  });
+});
+
+// FastAPI's form model with extra="forbid" (request_form_models tutorial002) is z.strictObject here.
+describe("a strict model that shares the body refuses the body's names no parameter reads", () => {
+  const Login = z.strictObject({ username: z.string(), password: z.string() });
+  const FORM_HEADERS = { "content-type": "application/x-www-form-urlencoded" };
+  const unrecognized = (input: object) => ({
+    status: 422,
+    body: {
+      detail: [{ loc: ["body"], msg: 'Unrecognized key: "extra"', type: "unrecognized_keys", input }],
+    },
+  });
+
+  it("refuses a field a strict form model does not declare, alone or beside a scalar", async () => {
+    const server = await serve([
+      path("/alone", { endpoint: echo({ login: p.Form(Login) }), methods: ["POST"] }),
+      path("/beside", {
+        endpoint: echo({ login: p.Form(Login), remember: p.Form(z.boolean(), { default: false }) }),
+        methods: ["POST"],
+      }),
+    ]);
+    const send = (target: string, body: string) =>
+      jsonOf(server.fetch(target, { method: "POST", headers: FORM_HEADERS, body }));
+    expect(await send("/alone", "username=ann&password=secret&extra=x")).toEqual(
+      unrecognized({ username: "ann", password: "secret", extra: "x" }),
+    );
+    expect(await send("/beside", "username=ann&password=secret&remember=on&extra=x")).toEqual(
+      unrecognized({ username: "ann", password: "secret", extra: "x" }),
+    );
+    expect(await send("/beside", "username=ann&password=secret&remember=on")).toEqual({
+      status: 200,
+      body: { login: { username: "ann", password: "secret" }, remember: true },
+    });
+  });
+
+  it("refuses a text field of a multipart body that neither the strict model nor a file reads", async () => {
+    const server = await serveEndpoint(
+      "/profile",
+      echo({ login: p.Form(Login), avatar: p.File({ optional: true }) }),
+      ["POST"],
+    );
+    const form = new FormData();
+    form.append("username", "ann");
+    form.append("password", "secret");
+    form.append("avatar", new Blob(["png"]), "a.png");
+    form.append("extra", "x");
+    expect(await jsonOf(server.fetch("/profile", { method: "POST", body: form }))).toEqual(
+      unrecognized({ username: "ann", password: "secret", extra: "x" }),
+    );
+  });
+
+  it("refuses a top-level key of a JSON body that neither the strict model nor another parameter reads", async () => {
+    const server = await serveEndpoint(
+      "/login",
+      echo({ login: p.Json(Login), remember: p.Json(z.boolean(), { default: false }) }),
+      ["POST"],
+    );
+    const send = (body: string) =>
+      jsonOf(server.fetch("/login", { method: "POST", headers: JSON_HEADERS, body }));
+    expect(await send('{"username":"ann","password":"secret","remember":true,"extra":"x"}')).toEqual(
+      unrecognized({ username: "ann", password: "secret", extra: "x" }),
+    );
+    expect(await send('{"username":"ann","password":"secret","remember":true}')).toEqual({
+      status: 200,
+      body: { login: { username: "ann", password: "secret" }, remember: true },
     });
   });
 });

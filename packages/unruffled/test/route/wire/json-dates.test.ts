@@ -279,3 +279,88 @@ describe("audit: docs/validation.md, answers write a Date as its ISO string", ()
     ]);
   });
 });
+
+// FastAPI's extra_data_types tutorial: a UUID in the path; dates, a duration and a time in the body.
+describe("extra data types in and out, as FastAPI's extra_data_types tutorial sends them", () => {
+  const Schedule = z
+    .object({
+      start_datetime: z.date(),
+      end_datetime: z.date(),
+      process_after: z.number().meta({ description: "Seconds" }),
+      repeat_at: z.iso.time().optional(),
+    })
+    .meta({ id: "Schedule" });
+  const Answer = Schedule.extend({ item_id: z.uuid(), start_process: z.date(), duration: z.number() });
+  const schedule = endpoint({
+    params: { item_id: p.Path(z.uuid()), schedule: p.Json(Schedule) },
+    returns: [p.ResponseSpec({ model: Answer })],
+    handler(_request, { item_id, schedule }) {
+      const start_process = new Date(schedule.start_datetime.getTime() + schedule.process_after * 1000);
+      const duration = (schedule.end_datetime.getTime() - start_process.getTime()) / 1000;
+      return new JsonResponse({ item_id, ...schedule, start_process, duration });
+    },
+  });
+  const put = (body: unknown) => ({ ...post(body), method: "PUT" });
+  const id = "ff97dd87-a4a5-4a12-b412-cde99f33e00e";
+
+  it("reads a UUID and dates, and answers the dates as ISO strings", async () => {
+    const server = await serveEndpoint("/items/{item_id}", schedule, ["PUT"]);
+    const body = {
+      start_datetime: "2018-12-22T14:00:00+00:00",
+      end_datetime: "2018-12-24T15:00:00+00:00",
+      repeat_at: "15:30:00",
+      process_after: 300,
+    };
+    expect(await jsonOf(server.fetch(`/items/${id}`, put(body)))).toEqual({
+      status: 200,
+      body: {
+        item_id: id,
+        start_datetime: "2018-12-22T14:00:00.000Z",
+        end_datetime: "2018-12-24T15:00:00.000Z",
+        repeat_at: "15:30:00",
+        process_after: 300,
+        start_process: "2018-12-22T14:05:00.000Z",
+        duration: 176_100,
+      },
+    });
+  });
+
+  it("refuses an id that is no UUID and a date that is none, quoting them", async () => {
+    const server = await serveEndpoint("/items/{item_id}", schedule, ["PUT"]);
+    const body = {
+      start_datetime: "not a date",
+      end_datetime: "2018-12-24T15:00:00+00:00",
+      process_after: 300,
+    };
+    expect(await jsonOf(server.fetch("/items/nope", put(body)))).toEqual({
+      status: 422,
+      body: {
+        detail: [
+          { loc: ["path", "item_id"], msg: "Invalid UUID", type: "invalid_format", input: "nope" },
+          {
+            loc: ["body", "start_datetime"],
+            msg: "Invalid input: expected date, received string",
+            type: "invalid_type",
+            input: "not a date",
+          },
+        ],
+      },
+    });
+  });
+
+  it("documents the UUID and the dates by their formats, the time by its pattern", () => {
+    const doc = createApp({
+      routes: [path("/items/{item_id}", { endpoint: schedule, methods: ["PUT"] })],
+    }).openapi() as any;
+    expect(doc.paths["/items/{item_id}"].put.parameters).toEqual([
+      { name: "item_id", in: "path", required: true, schema: { type: "string", format: "uuid" } },
+    ]);
+    expect(doc.components.schemas.Schedule.properties).toEqual({
+      start_datetime: { type: "string", format: "date-time" },
+      end_datetime: { type: "string", format: "date-time" },
+      process_after: { type: "number", description: "Seconds" },
+      // Zod names no format for a time without an offset (JSON Schema's "time" requires one).
+      repeat_at: { type: "string", pattern: "^(?:[01]\\d|2[0-3]):[0-5]\\d(?::[0-5]\\d(?:\\.\\d+)?)?$" },
+    });
+  });
+});
