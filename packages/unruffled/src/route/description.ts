@@ -58,6 +58,12 @@ export interface ParamDescription {
   fileSizeLimit: number | undefined;
   /** For a JSON parameter whose schema holds dates: reads their ISO strings into Dates. */
   readDates?: DateReader | undefined;
+  /**
+   * For a strict model (`z.strictObject`) of the query, the headers or the cookies: the names of its
+   * source that are not extra (those its location's parameters read, and its own field keys). Any
+   * other key sent is passed to the model, which refuses it. Undefined for every other parameter.
+   */
+  knownNames?: ReadonlySet<string> | undefined;
 }
 
 /** Where an argument of a dependency or of the handler comes from. */

@@ -186,7 +186,21 @@ function describeMarked(
     fileSizeLimit: undefined,
     // JSON has no dates: those of a JSON body arrive as ISO strings, read into Dates before validation.
     readDates: kind === "json" ? dateReaderOf(schema) : undefined,
+    // Completed by analyseEndpoint with the names the location's other parameters read.
+    knownNames:
+      shape.kind === "model" && STRICT_SOURCES.has(kind) && isStrict(declaredSchema)
+        ? new Set(fields.flatMap((field) => [field.wireName, field.key!]))
+        : undefined,
   };
+}
+
+/** Where a strict model's extra keys are refused, as FastAPI refuses them with `extra="forbid"`. */
+const STRICT_SOURCES: ReadonlySet<MarkerKind> = new Set(["query", "header", "cookie"]);
+
+/** True for `z.strictObject(...)` (or `.strict()`): a model whose other keys are refused. */
+function isStrict(schema: z.ZodType): boolean {
+  const catchall = (unwrap(schema)._zod.def as { catchall?: z.ZodType }).catchall;
+  return catchall !== undefined && catchall._zod.def.type === "never";
 }
 
 function modelWireField(kind: MarkerKind, field: ModelField): WireField {

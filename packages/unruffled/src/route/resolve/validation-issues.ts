@@ -22,6 +22,19 @@ export function toValidationIssues(
   for (const issue of issues) {
     const [paramKey, ...rest] = issue.path as (string | number)[];
     const param = description.params.find((candidate) => candidate.key === paramKey);
+    if (issue.code === "unrecognized_keys" && param?.knownNames !== undefined && rest.length === 0) {
+      // A strict model of the query, the headers or the cookies: one issue per key sent, as FastAPI's.
+      for (const key of issue.keys) {
+        const input = (issue.input as Record<string, unknown> | undefined)?.[key] ?? null;
+        result.push({
+          loc: [param.location, key],
+          msg: `Unrecognized key: ${JSON.stringify(key)}`,
+          type: issue.code,
+          input,
+        });
+      }
+      continue;
+    }
     const loc = param ? locOf(param, rest) : (issue.path as (string | number)[]);
     const missing = MISSING_CODES.has(issue.code) && (!("input" in issue) || issue.input === undefined);
     const entry: ValidationIssue = missing
