@@ -196,6 +196,22 @@ describe("rule 4: Header reads HTTP headers", () => {
   });
 });
 
+describe("rule 4: an alias names the header exactly, underscores included", () => {
+  it("reads strange_header from the header strange_header, not strange-header (FastAPI's convert_underscores=False)", async () => {
+    const server = await serveEndpoint(
+      "/h",
+      echo({ strange: p.Header(z.string(), { alias: "strange_header", default: "none" }) }),
+    );
+    const send = async (line: string) => {
+      const exchange = await openRaw(server.port);
+      await exchange.write(`GET /h HTTP/1.1\r\nHost: x\r\n${line}\r\nConnection: close\r\n\r\n`);
+      return JSON.parse(bodyOf(await exchange.closed()));
+    };
+    expect(await send("strange_header: FastAPI test")).toEqual({ strange: "FastAPI test" });
+    expect(await send("strange-header: FastAPI test")).toEqual({ strange: "none" });
+  });
+});
+
 describe("rule 4: a list header may also come repeated", () => {
   it("fills a list from the header repeated, each line split at its commas", async () => {
     const server = await serveEndpoint(
