@@ -4,7 +4,7 @@ import { type FieldOptions, FileParam, MARKER_NAMES, type MarkerKind, Param } fr
 import type { Location, ParamDescription, WireField } from "../description.ts";
 import { dateReaderOf } from "../wire/json-dates.ts";
 import { describeFile } from "./describe-file.ts";
-import { applyFieldOptions } from "./field-options.ts";
+import { applyFieldOptions, unknownOption } from "./field-options.ts";
 import { notCarriedByJson } from "./json-carriage.ts";
 import {
   acceptsMissing,
@@ -139,6 +139,8 @@ function describeMarked(
       `${where}: a model has no wire name of its own; give aliases on its fields with .meta({ alias: "…" }).`,
     );
   }
+  const unknown = unknownOption(fieldOptions);
+  if (unknown !== undefined) throw new ValueError(`${where} ${unknown}.`);
   const schema = applyFieldOptions(declaredSchema, fieldOptions);
   if (typeof schema === "string") throw new ValueError(`${where}: ${schema}.`);
 
