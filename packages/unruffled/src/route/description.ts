@@ -69,6 +69,12 @@ export interface ParamDescription {
    * a default): undefined when none of its fields is sent, rather than an empty object.
    */
   absentWhenEmpty?: boolean | undefined;
+  /**
+   * For a strict model (`z.strictObject`) of the query, the headers or the cookies: the names of its
+   * source that are not extra (those its location's parameters read, and its own field keys). Any
+   * other key sent is passed to the model, which refuses it. Undefined for every other parameter.
+   */
+  knownNames?: ReadonlySet<string> | undefined;
 }
 
 /** Where an argument of a dependency or of the handler comes from. */

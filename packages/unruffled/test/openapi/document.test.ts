@@ -1120,3 +1120,63 @@ describe("audit: docs/openapi.md, two different schemas with one id are refused 
     ]);
   });
 });
+
+// FastAPI's query_params_str_validations (tutorial010) and path_params_numeric_validations tutorials.
+describe("a parameter's options in the document, as FastAPI's tutorials document them", () => {
+  it("names a query parameter by its alias and gives its title, description, constraints, pattern and deprecation", () => {
+    const app = createApp({
+      routes: [
+        path("/items/{item_id}", {
+          endpoint: endpoint({
+            params: {
+              item_id: p.Path(z.int(), { title: "The ID of the item to get", ge: 0, le: 1000 }),
+              q: p.Query(z.string().optional(), {
+                alias: "item-query",
+                title: "Query string",
+                description: "Query string for the items to search in the database that have a good match",
+                minLength: 3,
+                maxLength: 50,
+                pattern: "^fixedquery$",
+                deprecated: true,
+              }),
+              size: p.Query(z.number(), { gt: 0, lt: 10.5 }),
+            },
+            returns: JsonResponse,
+            handler: (_request, values) => new JsonResponse(values),
+          }),
+        }),
+      ],
+    });
+    const description = "Query string for the items to search in the database that have a good match";
+    expect(app.openapi().paths["/items/{item_id}"]!.get!.parameters).toEqual([
+      {
+        name: "item_id",
+        in: "path",
+        required: true,
+        schema: { type: "integer", minimum: 0, maximum: 1000, title: "The ID of the item to get" },
+      },
+      {
+        name: "item-query",
+        in: "query",
+        required: false,
+        schema: {
+          title: "Query string",
+          description,
+          deprecated: true,
+          type: "string",
+          minLength: 3,
+          maxLength: 50,
+          pattern: "^fixedquery$",
+        },
+        description,
+        deprecated: true,
+      },
+      {
+        name: "size",
+        in: "query",
+        required: true,
+        schema: { type: "number", exclusiveMinimum: 0, exclusiveMaximum: 10.5 },
+      },
+    ]);
+  });
+});

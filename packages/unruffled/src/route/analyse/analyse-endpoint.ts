@@ -57,6 +57,12 @@ export function analyseEndpoint(endpoint: EndpointDefinition, options: AnalyseOp
     LOCATIONS.map((location) => [location, [] as ParamDescription[]]),
   ) as Record<Location, ParamDescription[]>;
   for (const param of params) byLocation[param.location].push(param);
+  // A strict model refuses the keys of its source that no parameter of that source reads.
+  for (const param of params) {
+    if (param.knownNames === undefined) continue;
+    const read = byLocation[param.location].flatMap((other) => other.fields.map((field) => field.wireName));
+    param.knownNames = new Set([...param.knownNames, ...read]);
+  }
   // A JSON model alone in the body is validated on the body itself (its errors then point at
   // `body`, and strict or loose objects keep their meaning), unless aliases rename its fields.
   const jsonParams = byLocation.body.filter((param) => param.marker === "json");
@@ -93,7 +99,10 @@ export function analyseEndpoint(endpoint: EndpointDefinition, options: AnalyseOp
     queryReader:
       byLocation.query.length === 0
         ? undefined
-        : new QueryReader(byLocation.query.flatMap((param) => param.fields.map((field) => field.wireName))),
+        : new QueryReader(
+            byLocation.query.flatMap((param) => param.fields.map((field) => field.wireName)),
+            byLocation.query.some((param) => param.knownNames !== undefined),
+          ),
     bodyFormat,
     fileSizeLimits: new Map(
       params.flatMap((param) =>

@@ -4,7 +4,7 @@ import { type FieldOptions, FileParam, MARKER_NAMES, type MarkerKind, Param } fr
 import type { Location, ParamDescription, WireField } from "../description.ts";
 import { dateReaderOf } from "../wire/json-dates.ts";
 import { describeFile } from "./describe-file.ts";
-import { applyFieldOptions } from "./field-options.ts";
+import { applyFieldOptions, unknownOption } from "./field-options.ts";
 import { notCarriedByJson } from "./json-carriage.ts";
 import {
   acceptsMissing,
@@ -139,6 +139,8 @@ function describeMarked(
       `${where}: a model has no wire name of its own; give aliases on its fields with .meta({ alias: "…" }).`,
     );
   }
+  const unknown = unknownOption(fieldOptions);
+  if (unknown !== undefined) throw new ValueError(`${where} ${unknown}.`);
   const schema = applyFieldOptions(declaredSchema, fieldOptions);
   if (typeof schema === "string") throw new ValueError(`${where}: ${schema}.`);
 
@@ -187,7 +189,21 @@ function describeMarked(
     // JSON has no dates: those of a JSON body arrive as ISO strings, read into Dates before validation.
     readDates: kind === "json" ? dateReaderOf(schema) : undefined,
     absentWhenEmpty: shape.kind === "model" && LOCATION_OF[kind] === "body" && acceptsMissing(schema),
+    // Completed by analyseEndpoint with the names the location's other parameters read.
+    knownNames:
+      shape.kind === "model" && STRICT_SOURCES.has(kind) && isStrict(declaredSchema)
+        ? new Set(fields.flatMap((field) => [field.wireName, field.key!]))
+        : undefined,
   };
+}
+
+/** Where a strict model's extra keys are refused, as FastAPI refuses them with `extra="forbid"`. */
+const STRICT_SOURCES: ReadonlySet<MarkerKind> = new Set(["query", "header", "cookie"]);
+
+/** True for `z.strictObject(...)` (or `.strict()`): a model whose other keys are refused. */
+function isStrict(schema: z.ZodType): boolean {
+  const catchall = (unwrap(schema)._zod.def as { catchall?: z.ZodType }).catchall;
+  return catchall !== undefined && catchall._zod.def.type === "never";
 }
 
 function modelWireField(kind: MarkerKind, field: ModelField): WireField {

@@ -3,6 +3,42 @@ import type { FieldOptions } from "../declare/markers.ts";
 import { typeName } from "./schema-shape.ts";
 
 const NUMERIC = new Set(["number", "bigint"]);
+
+/** Every option of `FieldOptions`, in the order the docs list them. */
+const OPTION_NAMES: readonly string[] = [
+  "default",
+  "alias",
+  "title",
+  "description",
+  "example",
+  "examples",
+  "deprecated",
+  "ge",
+  "gt",
+  "le",
+  "lt",
+  "multipleOf",
+  "minLength",
+  "maxLength",
+  "pattern",
+];
+
+/**
+ * The sentence that refuses an option `FieldOptions` does not have (FastAPI's `min_length`,
+ * `include_in_schema`, …), which would otherwise be ignored without a word; undefined when all are known.
+ *
+ * @example unknownOption({ min_length: 3 }) // 'has no option "min_length" (write "minLength"); the options are …'
+ */
+export function unknownOption(options: object): string | undefined {
+  for (const [name, value] of Object.entries(options)) {
+    if (value === undefined || OPTION_NAMES.includes(name)) continue;
+    const camel = name.replace(/_([a-z])/g, (_match, letter: string) => letter.toUpperCase());
+    const instead = name === "regex" ? "pattern" : OPTION_NAMES.includes(camel) ? camel : undefined;
+    const hint = instead === undefined ? "" : ` (write "${instead}")`;
+    return `has no option "${name}"${hint}; the options are ${OPTION_NAMES.join(", ")}`;
+  }
+  return undefined;
+}
 const LENGTHY = new Set(["string", "array"]);
 
 /**

@@ -153,10 +153,22 @@ function gatherStrings(
         const value = readString(source, field, commaLists);
         if (value !== undefined) model[field.key!] = value;
       }
+      if (param.knownNames !== undefined) addExtraKeys(source, param.knownNames, model);
       values[param.key] = model;
     } else {
       values[param.key] = readString(source, param.fields[0]!, commaLists);
     }
+  }
+}
+
+/** The keys of the source that no parameter reads, as sent, for a strict model to refuse. */
+function addExtraKeys(source: StringSource, knownNames: ReadonlySet<string>, model: Values): void {
+  for (const name of Object.keys(source)) {
+    const raw = source[name];
+    if (raw === undefined || knownNames.has(name)) continue;
+    // Defined, not assigned: a key named __proto__ is a key like any other, never the model's prototype.
+    const value = typeof raw === "string" ? raw : raw.slice();
+    Object.defineProperty(model, name, { value, enumerable: true, writable: true, configurable: true });
   }
 }
 

@@ -6,9 +6,9 @@ import type { EndpointDescription, ParamDescription } from "../description.ts";
 const MISSING_CODES = new Set(["invalid_type", "invalid_value", "invalid_union"]);
 
 /**
- * Turns Zod issues into `{loc, msg, type, input}` with the wire names the client used:
- * `["query", "size"]`, `["header", "x-token"]`, `["body", "student_id"]`. The description's third
- * reader, beside the request path and the document.
+ * Turns Zod issues into `{loc, msg, type, input}` with the names the document gives:
+ * `["query", "size"]`, `["header", "x-token"]`, `["header", "X-Trace"]` (an alias as declared),
+ * `["body", "student_id"]`. The description's third reader, beside the request path and the document.
  *
  * @example toValidationIssues(description, result.error.issues)[0] // { loc: ["query", "size"], msg: "Too big: …", type: "too_big", input: 500 }
  */
@@ -22,6 +22,19 @@ export function toValidationIssues(
   for (const issue of issues) {
     const [paramKey, ...rest] = issue.path as (string | number)[];
     const param = description.params.find((candidate) => candidate.key === paramKey);
+    if (issue.code === "unrecognized_keys" && param?.knownNames !== undefined && rest.length === 0) {
+      // A strict model of the query, the headers or the cookies: one issue per key sent, as FastAPI's.
+      for (const key of issue.keys) {
+        const input = (issue.input as Record<string, unknown> | undefined)?.[key] ?? null;
+        result.push({
+          loc: [param.location, key],
+          msg: `Unrecognized key: ${JSON.stringify(key)}`,
+          type: issue.code,
+          input,
+        });
+      }
+      continue;
+    }
     const loc = param ? locOf(param, rest) : (issue.path as (string | number)[]);
     const missing = MISSING_CODES.has(issue.code) && (!("input" in issue) || issue.input === undefined);
     const entry: ValidationIssue = missing
@@ -38,14 +51,17 @@ export function toValidationIssues(
   return result;
 }
 
-/** Where a parameter's issue points: its source and wire name, then the path inside the value. */
+/**
+ * Where a parameter's issue points: its source and its name as documented (a header's alias keeps its
+ * capitals, as FastAPI reports it; the lower-case wire name is only for lookup), then the path inside.
+ */
 function locOf(param: ParamDescription, rest: (string | number)[]): (string | number)[] {
   if (param.wholeBody && param.shape !== "model") return [param.location, ...rest];
-  if (param.shape !== "model") return [param.location, param.fields[0]!.wireName, ...rest];
+  if (param.shape !== "model") return [param.location, param.fields[0]!.documentedName, ...rest];
   if (rest.length === 0) return [param.location];
   const [key, ...deeper] = rest;
   const field = param.fields.find((candidate) => candidate.key === key);
-  return [param.location, field ? field.wireName : key!, ...deeper];
+  return [param.location, field ? field.documentedName : key!, ...deeper];
 }
 
 function isInfinite(value: unknown): value is number {

@@ -6,27 +6,28 @@ import type { StringSource } from "./string-source.ts";
  * costliest step of a small validated GET; this reads only the declared names.
  *
  * It gives exactly what `request.query` would, or `undefined` when it can't be sure and the caller
- * must use `request.query`: a string that needs decoding (`%`, `+`), or a route that declares the
- * empty name.
+ * must use `request.query`: a string that needs decoding (`%`, `+`), a route that declares the
+ * empty name, or one that needs every key (`everyKey`: a strict model refuses the others).
  *
  * @example new QueryReader(["page", "size"]).read("page=2&page=3&x=1") // { page: ["2", "3"], size: undefined }
  */
 export class QueryReader {
   private readonly names: readonly string[];
-  // An empty key has rules of its own in Node's parser ("=x" counts, "&&" doesn't): not repeated here.
-  private readonly declaresEmptyName: boolean;
+  // An empty key has rules of its own in Node's parser ("=x" counts, "&&" doesn't): not repeated here;
+  // and a strict model needs the keys no parameter declares. Either leaves the query to request.query.
+  private readonly defers: boolean;
   // Every declared name as an own property: a name such as "constructor" never reads Object.prototype.
   private readonly unset: Record<string, undefined>;
 
-  constructor(names: readonly string[]) {
+  constructor(names: readonly string[], everyKey = false) {
     this.names = names;
-    this.declaresEmptyName = names.includes("");
+    this.defers = everyKey || names.includes("");
     this.unset = Object.fromEntries(names.map((name) => [name, undefined]));
   }
 
   read(queryString: string): StringSource | undefined {
     const length = queryString.length;
-    if (this.declaresEmptyName || queryString.includes("%") || queryString.includes("+")) return undefined;
+    if (this.defers || queryString.includes("%") || queryString.includes("+")) return undefined;
     const values: Record<string, string | string[] | undefined> = { ...this.unset };
     let start = 0;
     // The next "=" at or after `start`, searched again only once passed: linear in the string.

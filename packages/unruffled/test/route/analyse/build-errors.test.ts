@@ -255,6 +255,29 @@ describe("rule 14: unsupported parameter types are rejected", () => {
   });
 });
 
+describe("rule 10: a marker option the framework does not know is refused, not ignored", () => {
+  const options =
+    "default, alias, title, description, example, examples, deprecated, ge, gt, le, lt, multipleOf, minLength, maxLength, pattern";
+
+  it("refuses FastAPI's spelling of a constraint, naming the option to write instead", () => {
+    const error = buildError({ q: p.Query(z.string(), { min_length: 3 } as never) });
+    expect(error).toBeInstanceOf(ValueError);
+    expect((error as Error).message).toBe(
+      `${label}, parameter "q" has no option "min_length" (write "minLength"); the options are ${options}.`,
+    );
+  });
+
+  it("refuses an option no marker has, such as FastAPI's include_in_schema", () => {
+    const error = buildError({
+      hidden: p.Query(z.string().optional(), { include_in_schema: false } as never),
+    });
+    expect(error).toBeInstanceOf(ValueError);
+    expect((error as Error).message).toBe(
+      `${label}, parameter "hidden" has no option "include_in_schema"; the options are ${options}.`,
+    );
+  });
+});
+
 describe("rule 15: two parameters of one source may not read the same name", () => {
   it("rejects two models sharing a field", () => {
     const error = buildError({

@@ -196,6 +196,22 @@ describe("rule 4: Header reads HTTP headers", () => {
   });
 });
 
+describe("rule 4: an alias names the header exactly, underscores included", () => {
+  it("reads strange_header from the header strange_header, not strange-header (FastAPI's convert_underscores=False)", async () => {
+    const server = await serveEndpoint(
+      "/h",
+      echo({ strange: p.Header(z.string(), { alias: "strange_header", default: "none" }) }),
+    );
+    const send = async (line: string) => {
+      const exchange = await openRaw(server.port);
+      await exchange.write(`GET /h HTTP/1.1\r\nHost: x\r\n${line}\r\nConnection: close\r\n\r\n`);
+      return JSON.parse(bodyOf(await exchange.closed()));
+    };
+    expect(await send("strange_header: FastAPI test")).toEqual({ strange: "FastAPI test" });
+    expect(await send("strange-header: FastAPI test")).toEqual({ strange: "none" });
+  });
+});
+
 describe("rule 4: a list header may also come repeated", () => {
   it("fills a list from the header repeated, each line split at its commas", async () => {
     const server = await serveEndpoint(
@@ -256,6 +272,115 @@ describe("rule 5: Cookie reads request cookies", () => {
     expect(await jsonOf(server.fetch("/c", { headers: { cookie: "session=s%201; theme=dark" } }))).toEqual({
       status: 200,
       body: { session: "s 1", prefs: { theme: "dark", font_size: 12 } },
+    });
+  });
+});
+
+describe("a strict model (z.strictObject) of the query, the headers or the cookies refuses what it does not declare", () => {
+  it("refuses a query key no parameter reads, one issue per key with the value sent; keys other parameters read are not extra", async () => {
+    const Filters = z.strictObject({ limit: z.int().default(100), tags: z.array(z.string()).default([]) });
+    const server = await serveEndpoint(
+      "/items",
+      echo({ filters: p.Query(Filters), page: p.Query(z.int(), { default: 1 }) }),
+    );
+    expect(await jsonOf(server.fetch("/items?limit=10&page=2&tags=a&tags=b"))).toEqual({
+      status: 200,
+      body: { filters: { limit: 10, tags: ["a", "b"] }, page: 2 },
+    });
+    expect(
+      await jsonOf(server.fetch("/items?limit=10&tool=plumbus&x=1&x=2&__proto__=p&__proto__=q")),
+    ).toEqual({
+      status: 422,
+      body: {
+        detail: [
+          {
+            loc: ["query", "tool"],
+            msg: 'Unrecognized key: "tool"',
+            type: "unrecognized_keys",
+            input: "plumbus",
+          },
+          { loc: ["query", "x"], msg: 'Unrecognized key: "x"', type: "unrecognized_keys", input: ["1", "2"] },
+          {
+            loc: ["query", "__proto__"],
+            msg: 'Unrecognized key: "__proto__"',
+            type: "unrecognized_keys",
+            input: ["p", "q"],
+          },
+        ],
+      },
+    });
+  });
+
+  it("refuses a cookie it does not declare", async () => {
+    const Cookies = z.strictObject({ session_id: z.string(), tracker: z.string().optional() });
+    const server = await serveEndpoint("/c", echo({ cookies: p.Cookie(Cookies) }));
+    expect(await jsonOf(server.fetch("/c", { headers: { cookie: "session_id=123" } }))).toEqual({
+      status: 200,
+      body: { cookies: { session_id: "123" } },
+    });
+    const refused = server.fetch("/c", { headers: { cookie: "session_id=123; shopping_cart=cookies" } });
+    expect(await jsonOf(refused)).toEqual({
+      status: 422,
+      body: {
+        detail: [
+          {
+            loc: ["cookie", "shopping_cart"],
+            msg: 'Unrecognized key: "shopping_cart"',
+            type: "unrecognized_keys",
+            input: "cookies",
+          },
+        ],
+      },
+    });
+  });
+
+  it("refuses a header it does not declare: every header the client sends counts, Host included", async () => {
+    const Headers = z.strictObject({
+      host: z.string(),
+      save_data: z.boolean(),
+      x_tag: z.array(z.string()).default([]),
+    });
+    const server = await serveEndpoint("/h", echo({ headers: p.Header(Headers) }));
+    const send = async (lines: string) => {
+      const exchange = await openRaw(server.port);
+      await exchange.write(`GET /h HTTP/1.1\r\nHost: x\r\n${lines}Connection: close\r\n\r\n`);
+      return JSON.parse(bodyOf(await exchange.closed()));
+    };
+    expect(await send("Save-Data: true\r\nX-Tag: one\r\nX-Tag: two\r\n")).toEqual({
+      detail: [
+        {
+          loc: ["header", "connection"],
+          msg: 'Unrecognized key: "connection"',
+          type: "unrecognized_keys",
+          input: "close",
+        },
+      ],
+    });
+    const Declared = Headers.extend({ connection: z.string() });
+    const declared = await serveEndpoint("/h", echo({ headers: p.Header(Declared) }));
+    const exchange = await openRaw(declared.port);
+    await exchange.write(
+      "GET /h HTTP/1.1\r\nHost: x\r\nSave-Data: true\r\nTool: plumbus\r\nConnection: close\r\n\r\n",
+    );
+    expect(JSON.parse(bodyOf(await exchange.closed()))).toEqual({
+      detail: [
+        {
+          loc: ["header", "tool"],
+          msg: 'Unrecognized key: "tool"',
+          type: "unrecognized_keys",
+          input: "plumbus",
+        },
+      ],
+    });
+  });
+
+  it("neither reads a field from a header spelt as its key (save_data for save-data) nor calls that header extra", async () => {
+    const Headers = z.strictObject({ host: z.string(), connection: z.string(), save_data: z.boolean() });
+    const server = await serveEndpoint("/h", echo({ headers: p.Header(Headers) }));
+    const exchange = await openRaw(server.port);
+    await exchange.write("GET /h HTTP/1.1\r\nHost: x\r\nSave_Data: yes\r\nConnection: close\r\n\r\n");
+    expect(JSON.parse(bodyOf(await exchange.closed()))).toEqual({
+      detail: [{ loc: ["header", "save-data"], msg: "Field required", type: "missing", input: null }],
     });
   });
 });

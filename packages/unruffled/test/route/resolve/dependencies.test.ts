@@ -411,7 +411,7 @@ describe("route, group and app dependencies", () => {
     const refused = await client.get("/admin/b");
     expect([refused.status, refused.json()]).toEqual([
       422,
-      { detail: [{ loc: ["header", "x-tenant"], msg: "Field required", type: "missing", input: null }] },
+      { detail: [{ loc: ["header", "X-Tenant"], msg: "Field required", type: "missing", input: null }] },
     ]);
     expect(calls).toEqual(["counted", "tenant acme", "counted"]);
     const document = app.openapi();
@@ -460,7 +460,7 @@ describe("app dependencies with parameters and security", () => {
     const response = await client.get("/g/b", { headers: { authorization: "Bearer staff-token" } });
     expect([response.status, response.json()]).toEqual([
       422,
-      { detail: [{ loc: ["header", "x-tenant"], msg: "Field required", type: "missing", input: null }] },
+      { detail: [{ loc: ["header", "X-Tenant"], msg: "Field required", type: "missing", input: null }] },
     ]);
   });
 

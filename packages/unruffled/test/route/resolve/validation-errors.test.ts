@@ -1,4 +1,6 @@
-import { p } from "unruffled/route";
+import { createApp } from "unruffled";
+import { p, path } from "unruffled/route";
+import { startServer } from "unruffled/testing";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { echo } from "../../support/echo.ts";
@@ -109,7 +111,7 @@ describe("rule 16: everything read is validated, and failures of all sources com
     });
   });
 
-  it("names an aliased parameter by its alias, in every source", async () => {
+  it("names an aliased parameter by its alias as declared, in every source (a header's too, as the document does)", async () => {
     const server = await serveEndpoint(
       "/a",
       echo({
@@ -129,7 +131,7 @@ describe("rule 16: everything read is validated, and failures of all sources com
             input: 500,
           },
           {
-            loc: ["header", "x-count"],
+            loc: ["header", "X-Count"],
             msg: "Invalid input: expected number, received string",
             type: "invalid_type",
             input: "many",
@@ -156,10 +158,42 @@ describe("rule 16: everything read is validated, and failures of all sources com
             type: "too_big",
             input: 99,
           },
-          { loc: ["header", "x-api-key"], msg: "Field required", type: "missing", input: null },
+          { loc: ["header", "X-Api-Key"], msg: "Field required", type: "missing", input: null },
         ],
       },
     });
+  });
+
+  it("names a header in the 422 as the document's parameter names it: an alias as declared, a model field's alias too", async () => {
+    const Tracing = z.object({ spanId: z.string().meta({ alias: "X-Span-ID" }) });
+    const app = createApp({
+      routes: [
+        path("/h", {
+          endpoint: echo({
+            trace: p.Header(z.string(), { alias: "X-Trace" }),
+            x_token: p.Header(z.string()),
+            tracing: p.Header(Tracing),
+          }),
+        }),
+      ],
+    });
+    const documented = app.openapi().paths["/h"]!.get!.parameters!.map((parameter) => parameter.name);
+    expect(documented).toEqual(["X-Trace", "x-token", "X-Span-ID"]);
+    const server = await startServer(app);
+    try {
+      const { status, body } = await jsonOf(server.fetch("/h"));
+      expect(status).toBe(422);
+      expect(body).toEqual({
+        detail: documented.map((name) => ({
+          loc: ["header", name],
+          msg: "Field required",
+          type: "missing",
+          input: null,
+        })),
+      });
+    } finally {
+      await server.close();
+    }
   });
 
   it("points at the whole body when a JSON model gets something that is not an object", async () => {

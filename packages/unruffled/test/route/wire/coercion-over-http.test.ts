@@ -265,3 +265,97 @@ describe("audit: docs/validation.md, enums of an enum-like object (a TypeScript 
     });
   });
 });
+
+// FastAPI's tests/test_path.py, test_query.py, test_multi_query_errors.py and the parameter
+// tutorials, where no test above holds the same rule. Messages and types are Zod's (docs/validation.md).
+describe("FastAPI's parameter tests, as unruffled reads them", () => {
+  it("keeps a z.string() value as sent, even when it spells a number or a boolean", async () => {
+    const server = await serveEndpoint(
+      "/s/{item_id}",
+      echo({ item_id: p.Path(z.string()), q: p.Query(z.string()) }),
+    );
+    expect(await jsonOf(server.fetch("/s/42?q=True"))).toEqual({
+      status: 200,
+      body: { item_id: "42", q: "True" },
+    });
+  });
+
+  it("reads a z.number() placeholder as a whole or a decimal number, and refuses a word", async () => {
+    const server = await serveEndpoint("/f/{item_id}", echo({ item_id: p.Path(z.number()) }));
+    expect(await jsonOf(server.fetch("/f/42"))).toEqual({ status: 200, body: { item_id: 42 } });
+    expect(await jsonOf(server.fetch("/f/42.5"))).toEqual({ status: 200, body: { item_id: 42.5 } });
+    expect(await jsonOf(server.fetch("/f/True"))).toEqual({
+      status: 422,
+      body: {
+        detail: [
+          {
+            loc: ["path", "item_id"],
+            msg: "Invalid input: expected number, received string",
+            type: "invalid_type",
+            input: "True",
+          },
+        ],
+      },
+    });
+  });
+
+  it("requires a nullable value without a default, and ignores a key no parameter declares", async () => {
+    const server = await serveEndpoint("/q", echo({ q: p.Query(z.string().nullable(), { minLength: 3 }) }));
+    expect(await jsonOf(server.fetch("/q?not_declared=baz"))).toEqual({
+      status: 422,
+      body: { detail: [{ loc: ["query", "q"], msg: "Field required", type: "missing", input: null }] },
+    });
+    expect(await jsonOf(server.fetch("/q?q=foo&not_declared=baz"))).toEqual({
+      status: 200,
+      body: { q: "foo" },
+    });
+  });
+
+  it("reports every bad item of a list, each by its index", async () => {
+    const server = await serveEndpoint("/items", echo({ q: p.Query(z.array(z.int()).optional()) }));
+    expect(await jsonOf(server.fetch("/items?q=5&q=6"))).toEqual({ status: 200, body: { q: [5, 6] } });
+    expect(await jsonOf(server.fetch("/items?q=five&q=six"))).toEqual({
+      status: 422,
+      body: {
+        detail: [
+          {
+            loc: ["query", "q", 0],
+            msg: "Invalid input: expected number, received string",
+            type: "invalid_type",
+            input: "five",
+          },
+          {
+            loc: ["query", "q", 1],
+            msg: "Invalid input: expected number, received string",
+            type: "invalid_type",
+            input: "six",
+          },
+        ],
+      },
+    });
+  });
+
+  it("answers a refinement's failure with its own message, type custom (FastAPI's AfterValidator)", async () => {
+    const validId = z
+      .string()
+      .refine((id) => /^(isbn|imdb)-/.test(id), 'Invalid ID format, it must start with "isbn-" or "imdb-"');
+    const server = await serveEndpoint("/items", echo({ id: p.Query(validId.optional()) }));
+    expect(await jsonOf(server.fetch("/items?id=isbn-9781529046137"))).toEqual({
+      status: 200,
+      body: { id: "isbn-9781529046137" },
+    });
+    expect(await jsonOf(server.fetch("/items?id=wtf-yes"))).toEqual({
+      status: 422,
+      body: {
+        detail: [
+          {
+            loc: ["query", "id"],
+            msg: 'Invalid ID format, it must start with "isbn-" or "imdb-"',
+            type: "custom",
+            input: "wtf-yes",
+          },
+        ],
+      },
+    });
+  });
+});
