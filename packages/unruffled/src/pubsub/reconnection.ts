@@ -66,6 +66,10 @@ export class Reconnection<C> {
     let connection: C | undefined;
     try {
       connection = await this.options.open((error) => this.lost(connection, error));
+    } catch (error) {
+      // An attempt that a subscribe started during an outage took the timer's place: keep trying.
+      if (this.outage !== undefined) this.retry();
+      throw error;
     } finally {
       this.opening = undefined;
     }

@@ -169,3 +169,83 @@ describe("redisPubSub when the server restarts", () => {
     }
   });
 });
+
+describe("redisPubSub's reconnection, attempt by attempt", () => {
+  let own: TestRedis;
+  beforeAll(async () => {
+    own = await startRedis();
+  });
+  afterAll(() => own?.stop());
+
+  it("tries again after 100 ms, then twice as long after each failed attempt, up to 2 s, while anyone subscribes", async () => {
+    // The relay records each attempt to connect; the real server behind it is stopped.
+    const relay = await silentRelay(own.port);
+    const before = activeResources();
+    const log = recordingLog();
+    const subscriber = redisPubSub({ url: `redis://127.0.0.1:${relay.port}`, log });
+    const publisher = redisPubSub({ url: own.url, log: recordingLog() });
+    try {
+      const gaps: (Error | undefined)[] = [];
+      subscriber.onGap((error) => gaps.push(error));
+      const unsubscribe = await subscriber.subscribe("news", () => {});
+      expect(relay.connections).toBe(1);
+      await own.kill();
+      await waitFor(() => relay.connections === 9, "eight attempts to reconnect", 30_000);
+      await unsubscribe();
+      const attempts = relay.acceptedAt.slice(1);
+      const apart = attempts.slice(1).map((at, index) => at - attempts[index]!);
+      // Each wait is at least its delay (timers never fire early; 5 ms for the clocks' rounding).
+      const delays = [200, 400, 800, 1_600, 2_000, 2_000, 2_000];
+      apart.forEach((ms, index) => expect(ms).toBeGreaterThanOrEqual(delays[index]! - 5));
+      // The cap: without it the last two waits would be 6.4 s and 12.8 s; 2 s of slack for a busy machine.
+      for (const ms of apart.slice(-2)) expect(ms).toBeLessThan(4_000);
+      // Nobody subscribes any more: the attempts stop, and nothing is left running.
+      await nothingLeftBehind(before);
+      const attemptsMade = relay.connections;
+      expect(gaps).toEqual([]);
+      expect(log.records.map((record) => record.message)).toEqual([
+        "PubSub: lost the Redis connection; reconnecting. Messages published until it is back are lost",
+      ]);
+      // Back, the next subscribe connects, and the gap of the outage is told then.
+      await own.start();
+      const received: string[] = [];
+      await subscriber.subscribe("news", (message) => received.push(message));
+      expect(relay.connections).toBe(attemptsMade + 1);
+      expect(gaps).toHaveLength(1);
+      await publisher.publish("news", "back");
+      await waitFor(() => received.length === 1, "the message after the outage");
+      expect(received).toEqual(["back"]);
+    } finally {
+      await Promise.all([subscriber.close(), publisher.close()]);
+    }
+    await relay.close();
+    await nothingLeftBehind(before);
+  });
+
+  it("goes on reconnecting after a subscribe made during the outage failed, and delivers on both topics", async () => {
+    const log = recordingLog();
+    const subscriber = redisPubSub({ url: own.url, log });
+    const publisher = redisPubSub({ url: own.url, log: recordingLog() });
+    try {
+      const received: string[] = [];
+      const gaps: (Error | undefined)[] = [];
+      subscriber.onGap((error) => gaps.push(error));
+      await subscriber.subscribe("news", (message) => received.push(`news ${message}`));
+      await own.kill();
+      await waitFor(() => log.records.length === 1, "the gap's record");
+      await expect(subscriber.subscribe("sport", () => {})).rejects.toThrow(
+        `connect ECONNREFUSED 127.0.0.1:${own.port}`,
+      );
+      await own.start();
+      await waitFor(() => gaps.length === 1, "onGap", 30_000);
+      await subscriber.subscribe("sport", (message) => received.push(`sport ${message}`));
+      await publisher.publish("news", "a");
+      await publisher.publish("sport", "b");
+      await waitFor(() => received.length === 2, "both messages");
+      expect(received).toEqual(["news a", "sport b"]);
+      expect(log.records).toHaveLength(1);
+    } finally {
+      await Promise.all([subscriber.close(), publisher.close()]);
+    }
+  });
+});
