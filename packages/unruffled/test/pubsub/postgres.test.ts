@@ -10,6 +10,7 @@ import { silentRelay } from "../support/silent-relay.ts";
 import {
   activeResources,
   brokerRules,
+  expectReconnectionSchedule,
   freshTopic,
   nothingLeftBehind,
   waitFor,
@@ -245,6 +246,132 @@ describe("postgresPubSub when the server restarts", () => {
     } finally {
       await subscriber.close();
       await publisher.close();
+    }
+  });
+});
+
+describe("postgresPubSub's reconnection, attempt by attempt", () => {
+  let own: Awaited<ReturnType<typeof startPrivatePostgres>>;
+  let ownUrl: string;
+  beforeAll(async () => {
+    own = await startPrivatePostgres();
+    ownUrl = await own.createDatabase();
+  });
+  afterAll(() => own?.stop());
+
+  /** The same database, through `relay`. */
+  function through(relay: { port: number }): string {
+    const relayed = new URL(ownUrl);
+    relayed.port = String(relay.port);
+    return relayed.toString();
+  }
+
+  it("tries again after 100 ms, then twice as long after each failed attempt, up to 2 s, while anyone subscribes", async () => {
+    // The relay records each attempt to connect; the real server behind it is stopped.
+    const relay = await silentRelay(Number(new URL(ownUrl).port));
+    const before = activeResources();
+    const log = recordingLog();
+    const subscriber = postgresPubSub({ connectionString: through(relay), log });
+    const publisher = postgresPubSub({ connectionString: ownUrl, log: recordingLog() });
+    try {
+      const gaps: (Error | undefined)[] = [];
+      subscriber.onGap((error) => gaps.push(error));
+      const unsubscribe = await subscriber.subscribe("news", () => {});
+      expect(relay.connections).toBe(1);
+      await own.control.kill();
+      await waitFor(() => relay.connections === 9, "eight attempts to reconnect", 30_000);
+      await unsubscribe();
+      expectReconnectionSchedule(log.records[0]!.at, relay.acceptedAt.slice(1));
+      // Nobody subscribes any more: the attempts stop, and nothing is left running.
+      await nothingLeftBehind(before);
+      const attemptsMade = relay.connections;
+      expect(gaps).toEqual([]);
+      expect(log.records.map((record) => record.message)).toEqual([
+        "PubSub: lost the PostgreSQL connection; reconnecting. Messages published until it is back are lost",
+      ]);
+      // Back, the next subscribe connects, and the gap of the outage is told then.
+      await own.control.start();
+      const received: string[] = [];
+      await subscriber.subscribe("news", (message) => received.push(message));
+      expect(relay.connections).toBe(attemptsMade + 1);
+      expect(gaps).toHaveLength(1);
+      for (let attempt = 0; received.length === 0; attempt++) {
+        // The publisher's connection dropped with the server: its next publish opens a new one.
+        await publisher.publish("news", "back").catch(() => undefined);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        if (attempt > 300) throw new Error("no message after the outage");
+      }
+      expect(received[0]).toBe("back");
+    } finally {
+      await Promise.all([subscriber.close(), publisher.close()]);
+    }
+    await relay.close();
+    await nothingLeftBehind(before);
+  });
+
+  it("goes on reconnecting after a subscribe made during the outage failed", async () => {
+    const log = recordingLog();
+    const subscriber = postgresPubSub({ connectionString: ownUrl, log });
+    const publisher = postgresPubSub({ connectionString: ownUrl, log: recordingLog() });
+    try {
+      const received: string[] = [];
+      const gaps: (Error | undefined)[] = [];
+      subscriber.onGap((error) => gaps.push(error));
+      await subscriber.subscribe("news", (message) => received.push(`news ${message}`));
+      await own.control.kill();
+      await waitFor(() => log.records.length === 1, "the gap's record");
+      await expect(subscriber.subscribe("sport", () => {})).rejects.toThrow(
+        `connect ECONNREFUSED 127.0.0.1:${new URL(ownUrl).port}`,
+      );
+      await own.control.start();
+      await waitFor(() => gaps.length === 1, "onGap", 30_000);
+      await subscriber.subscribe("sport", (message) => received.push(`sport ${message}`));
+      for (let attempt = 0; received.length === 0; attempt++) {
+        await publisher.publish("news", "a").catch(() => undefined);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        if (attempt > 300) throw new Error("no message after the outage");
+      }
+      await publisher.publish("sport", "b");
+      await waitFor(() => received.includes("sport b"), "the message on the topic subscribed after");
+      expect(received).toEqual(["news a", "sport b"]);
+      expect(log.records).toHaveLength(1);
+    } finally {
+      await Promise.all([subscriber.close(), publisher.close()]);
+    }
+  });
+
+  it("after pg_terminate_backend of its listening connection: one warn, onGap once, and delivery again", async () => {
+    const log = recordingLog();
+    const subscriber = postgresPubSub({ connectionString: ownUrl, log });
+    const publisher = postgresPubSub({ connectionString: ownUrl, log: recordingLog() });
+    const admin = new pg.Client({ connectionString: ownUrl });
+    await admin.connect();
+    try {
+      const received: string[] = [];
+      const gaps: (Error | undefined)[] = [];
+      subscriber.onGap((error) => gaps.push(error));
+      await subscriber.subscribe("news", (message) => received.push(message));
+      await publisher.publish("news", "before");
+      await waitFor(() => received.length === 1, "the message before");
+      const terminated = await admin.query<{ terminated: boolean }>(
+        "select pg_terminate_backend(pid) as terminated from pg_stat_activity where application_name = 'unruffled-pubsub' and query = 'LISTEN unruffled_pubsub'",
+      );
+      expect(terminated.rows).toEqual([{ terminated: true }]);
+      await waitFor(() => gaps.length === 1, "onGap", 30_000);
+      // The publisher's connection was not touched: the next message arrives on the new listener.
+      await publisher.publish("news", "after");
+      await waitFor(() => received.length === 2, "the message after");
+      expect(received).toEqual(["before", "after"]);
+      expect(gaps[0]).toBeInstanceOf(Error);
+      expect(log.records.map((record) => [record.level, record.message])).toEqual([
+        [
+          "warn",
+          "PubSub: lost the PostgreSQL connection; reconnecting. Messages published until it is back are lost",
+        ],
+      ]);
+    } finally {
+      await admin.end();
+      await Promise.all([subscriber.close(), publisher.close()]);
     }
   });
 });
