@@ -15,6 +15,7 @@ import {
   nothingLeftBehind,
   waitFor,
 } from "./support/broker-rules.ts";
+import { queryCounter } from "./support/postgres-queries.ts";
 import { recordingLog } from "./support/recording-log.ts";
 
 vi.setConfig({ testTimeout: 60_000 });
@@ -168,6 +169,45 @@ describe("postgresPubSub", () => {
     await nothingLeftBehind(before);
     for (let count = await connections(); count !== connectionsBefore; count = await connections()) {
       await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  });
+});
+
+describe("postgresPubSub's batches", () => {
+  it("sends the publishes made while a query runs together, up to 500 in one query, each resolving after its own", async () => {
+    const queries = queryCounter();
+    const relay = await silentRelay(Number(new URL(url).port), queries.watch);
+    const relayed = new URL(url);
+    relayed.hostname = "127.0.0.1";
+    relayed.port = String(relay.port);
+    const publisher = open({ connectionString: relayed.toString() });
+    const subscriber = open();
+    try {
+      const topic = freshTopic("batches");
+      const received: string[] = [];
+      await subscriber.subscribe(topic, (message) => received.push(message));
+      await publisher.publish(topic, "first");
+      expect(queries.count).toBe(1);
+      const sent: string[] = ["first"];
+      // For each publish, how many queries the publisher had sent when it resolved.
+      for (const count of [1_000, 1_001]) {
+        const queriesBefore = queries.count;
+        const messages = Array.from({ length: count }, (_, index) => `${count}:${index}`);
+        sent.push(...messages);
+        const seenAt = await Promise.all(
+          messages.map((message) =>
+            publisher.publish(topic, message).then(() => queries.count - queriesBefore),
+          ),
+        );
+        const batches = Math.ceil(count / 500);
+        expect(seenAt).toEqual(messages.map((_, index) => Math.floor(index / 500) + 1));
+        expect(queries.count - queriesBefore).toBe(batches);
+      }
+      await waitFor(() => received.length === sent.length, "every message");
+      expect(received).toEqual(sent);
+    } finally {
+      await publisher.close();
+      await relay.close();
     }
   });
 });
