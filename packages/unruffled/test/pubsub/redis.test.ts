@@ -243,4 +243,25 @@ describe("redisPubSub's reconnection, attempt by attempt", () => {
       await Promise.all([subscriber.close(), publisher.close()]);
     }
   });
+
+  it("closes while it is trying to reconnect: close resolves, and no timer, socket or attempt is left", async () => {
+    const relay = await silentRelay(own.port);
+    const before = activeResources();
+    const log = recordingLog();
+    const subscriber = redisPubSub({ url: `redis://127.0.0.1:${relay.port}`, log });
+    const gaps: unknown[] = [];
+    subscriber.onGap((error) => gaps.push(error));
+    await subscriber.subscribe("news", () => {});
+    await own.kill();
+    try {
+      await waitFor(() => relay.connections >= 3, "two attempts to reconnect");
+      await subscriber.close();
+      await nothingLeftBehind(before);
+      expect(gaps).toEqual([]);
+      expect(log.records).toHaveLength(1);
+    } finally {
+      await relay.close();
+      await own.start();
+    }
+  });
 });
