@@ -7,6 +7,7 @@ import {
   expectReconnectionSchedule,
   freshTopic,
   nothingLeftBehind,
+  publishOnceConnected,
   waitFor,
 } from "./support/broker-rules.ts";
 import { recordingLog } from "./support/recording-log.ts";
@@ -103,7 +104,7 @@ describe("redisPubSub when Redis takes the connection and never answers", () => 
   it("fails a publish that Redis stops answering, and publishes again on a new connection", async () => {
     const relay = await silentRelay(redis.port);
     const pubsub = redisPubSub({ url: `redis://127.0.0.1:${relay.port}`, log: recordingLog(), timeout: 200 });
-    await pubsub.publish("t", "first");
+    await publishOnceConnected(pubsub, "t", "first");
     relay.mute();
     await expect(pubsub.publish("t", "second")).rejects.toThrow(
       'Redis did not answer the publish to "t" within 200 ms',
