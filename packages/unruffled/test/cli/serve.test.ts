@@ -118,7 +118,10 @@ describe("unruffled serve", () => {
     const workers = [...server.stderr.matchAll(/^worker \d \(pid (\d+)\) started$/gm)].map((match) =>
       Number(match[1]),
     );
+    const signalled = performance.now();
     expect(await server.stop("SIGTERM")).toBe(1);
+    // A lower bound only: a busy machine makes the wait longer, never shorter.
+    expect(performance.now() - signalled).toBeGreaterThanOrEqual(16_000);
     const killed = [...server.stderr.matchAll(/^worker (\d+) still running after (\d+) ms; killing it$/gm)];
     expect(killed.map((match) => [Number(match[1]), match[2]]).sort()).toEqual(
       workers.map((pid) => [pid, "16000"]).sort(),
