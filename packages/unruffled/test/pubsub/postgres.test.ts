@@ -396,7 +396,8 @@ describe("postgresPubSub's reconnection, attempt by attempt", () => {
       await publisher.publish("news", "before");
       await waitFor(() => received.length === 1, "the message before");
       const terminated = await admin.query<{ terminated: boolean }>(
-        "select pg_terminate_backend(pid) as terminated from pg_stat_activity where application_name = 'unruffled-pubsub' and query = 'LISTEN unruffled_pubsub'",
+        // The broker's listening connection: its other one last sent a pg_notify.
+        "select pg_terminate_backend(pid) as terminated from pg_stat_activity where application_name = 'unruffled-pubsub' and query not like '%pg_notify%'",
       );
       expect(terminated.rows).toEqual([{ terminated: true }]);
       await waitFor(() => gaps.length === 1, "onGap", 30_000);
@@ -435,6 +436,40 @@ describe("postgresPubSub's reconnection, attempt by attempt", () => {
     } finally {
       await relay.close();
       await own.control.start();
+    }
+  });
+
+  it("notices a network cut of its subscribing connection (no answer within its timeout), then reconnects and tells the gap", async () => {
+    // The relay keeps the connection open and passes nothing either way, as a cut network does.
+    const relay = await silentRelay(Number(new URL(ownUrl).port));
+    const log = recordingLog();
+    const subscriber = postgresPubSub({ connectionString: through(relay), log, timeout: 500 });
+    const publisher = postgresPubSub({ connectionString: ownUrl, log: recordingLog() });
+    try {
+      const received: string[] = [];
+      const gaps: (Error | undefined)[] = [];
+      subscriber.onGap((error) => gaps.push(error));
+      await subscriber.subscribe("news", (message) => received.push(message));
+      await publisher.publish("news", "before");
+      await waitFor(() => received.length === 1, "the message before the cut");
+      relay.mute();
+      await publisher.publish("news", "lost");
+      await waitFor(() => log.records.length === 1, "the gap's record", 30_000);
+      expect(log.records.map((record) => [record.level, record.message])).toEqual([
+        [
+          "warn",
+          "PubSub: lost the PostgreSQL connection; reconnecting. Messages published until it is back are lost",
+        ],
+      ]);
+      relay.unmute();
+      await waitFor(() => gaps.length === 1, "onGap", 30_000);
+      await publisher.publish("news", "after");
+      await waitFor(() => received.length === 2, "the message after the cut");
+      expect(received).toEqual(["before", "after"]);
+      expect(log.records).toHaveLength(1);
+    } finally {
+      await Promise.all([subscriber.close(), publisher.close()]);
+      await relay.close();
     }
   });
 });

@@ -265,4 +265,38 @@ describe("redisPubSub's reconnection, attempt by attempt", () => {
       await own.start();
     }
   });
+
+  it("notices a network cut of its subscribing connection (no answer within its timeout), then reconnects and tells the gap", async () => {
+    // The relay keeps the connection open and passes nothing either way, as a cut network does.
+    const relay = await silentRelay(own.port);
+    const log = recordingLog();
+    const subscriber = redisPubSub({ url: `redis://127.0.0.1:${relay.port}`, log, timeout: 500 });
+    const publisher = redisPubSub({ url: own.url, log: recordingLog() });
+    try {
+      const received: string[] = [];
+      const gaps: (Error | undefined)[] = [];
+      subscriber.onGap((error) => gaps.push(error));
+      await subscriber.subscribe("news", (message) => received.push(message));
+      await publisher.publish("news", "before");
+      await waitFor(() => received.length === 1, "the message before the cut");
+      relay.mute();
+      await publisher.publish("news", "lost");
+      await waitFor(() => log.records.length === 1, "the gap's record", 30_000);
+      expect(log.records.map((record) => [record.level, record.message])).toEqual([
+        [
+          "warn",
+          "PubSub: lost the Redis connection; reconnecting. Messages published until it is back are lost",
+        ],
+      ]);
+      relay.unmute();
+      await waitFor(() => gaps.length === 1, "onGap", 30_000);
+      await publisher.publish("news", "after");
+      await waitFor(() => received.length === 2, "the message after the cut");
+      expect(received).toEqual(["before", "after"]);
+      expect(log.records).toHaveLength(1);
+    } finally {
+      await Promise.all([subscriber.close(), publisher.close()]);
+      await relay.close();
+    }
+  });
 });
