@@ -26,7 +26,8 @@ export interface PostgresPubSubOptions {
   /**
    * How long a publish may wait for the database's answer, in ms (default 5 s): a server that stops
    * answering on an open connection fails the publish (the connection is dropped, and the next
-   * publish opens a new one) instead of holding it for ever.
+   * publish opens a new one) instead of holding it for ever. The listening connection is asked for
+   * an answer (`select 1`) this often, and one that gives none within as long counts as lost.
    */
   timeout?: number;
 }
@@ -127,6 +128,8 @@ class PostgresPubSub extends Broker {
       wanted: () => this.topics.count() > 0,
       open: (lost) => this.openListener(lost),
       close: (client) => client.end(),
+      check: (client) => client.query("select 1"),
+      checkEvery: this.timeout,
     });
     this.publisher = new PublishingConnection({
       open: (dropped) => this.openPublisher(dropped),

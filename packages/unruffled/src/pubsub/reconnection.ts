@@ -1,3 +1,4 @@
+import { settleWithin } from "../settle-within.ts";
 import type { GapListeners } from "./gap-listeners.ts";
 import { closedError, type PubSubLog } from "./pubsub.ts";
 
@@ -11,6 +12,12 @@ export interface ReconnectionOptions<C> {
   /** Opens a subscribed connection; calls `lost` when it drops later. */
   open: (lost: (error: Error) => void) => Promise<C>;
   close: (connection: C) => Promise<unknown>;
+  /**
+   * Asks the open connection for an answer (PING, `select 1`) every `checkEvery` ms: one that gives
+   * none within as long counts as lost. A cut network drops nothing, so it shows only this way.
+   */
+  check: (connection: C) => Promise<unknown>;
+  checkEvery: number;
 }
 
 // After a loss: 100 ms, then twice as long after each failed attempt, up to 2 s.
@@ -27,6 +34,7 @@ export class Reconnection<C> {
   private current: C | undefined;
   private opening: Promise<C> | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
+  private checkTimer: ReturnType<typeof setTimeout> | undefined;
   private attempts = 0;
   private outage: Error | undefined;
   private closed = false;
@@ -52,6 +60,8 @@ export class Reconnection<C> {
     this.closed = true;
     clearTimeout(this.timer);
     this.timer = undefined;
+    clearTimeout(this.checkTimer);
+    this.checkTimer = undefined;
     const current = this.current;
     this.current = undefined;
     await Promise.all([
@@ -66,6 +76,10 @@ export class Reconnection<C> {
     let connection: C | undefined;
     try {
       connection = await this.options.open((error) => this.lost(connection, error));
+    } catch (error) {
+      // An attempt that a subscribe started during an outage took the timer's place: keep trying.
+      if (this.outage !== undefined) this.retry();
+      throw error;
     } finally {
       this.opening = undefined;
     }
@@ -75,6 +89,7 @@ export class Reconnection<C> {
     }
     this.current = connection;
     this.attempts = 0;
+    this.scheduleCheck(connection);
     if (this.outage !== undefined) {
       const outage = this.outage;
       this.outage = undefined;
@@ -87,6 +102,8 @@ export class Reconnection<C> {
     // A failure while opening is the opener's to report; a connection already replaced is done with.
     if (connection === undefined || connection !== this.current) return;
     this.current = undefined;
+    clearTimeout(this.checkTimer);
+    this.checkTimer = undefined;
     this.options.close(connection).catch(() => undefined);
     if (this.closed) return;
     if (this.outage === undefined) {
@@ -97,6 +114,26 @@ export class Reconnection<C> {
       );
     }
     this.retry();
+  }
+
+  private scheduleCheck(connection: C): void {
+    const { check, checkEvery, name } = this.options;
+    this.checkTimer = setTimeout(async () => {
+      this.checkTimer = undefined;
+      try {
+        await settleWithin(
+          check(connection),
+          checkEvery,
+          () => new Error(`The ${name} connection did not answer within ${checkEvery} ms`),
+        );
+      } catch (error) {
+        this.lost(connection, error instanceof Error ? error : new Error(String(error)));
+        return;
+      }
+      if (connection === this.current && !this.closed) this.scheduleCheck(connection);
+    }, checkEvery);
+    // The connection's socket keeps the process alive while it is needed; the check alone does not.
+    this.checkTimer.unref();
   }
 
   private retry(): void {

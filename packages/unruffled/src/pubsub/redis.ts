@@ -13,7 +13,9 @@ export interface RedisPubSubOptions {
   /**
    * How long Redis may take to answer a connection's handshake or a publish, in ms (default 5 s):
    * a server that takes the connection and then says nothing fails the publish (its connection is
-   * dropped, and the next publish opens a new one) instead of holding it for ever.
+   * dropped, and the next publish opens a new one) instead of holding it for ever. The subscribing
+   * connection is asked for an answer (PING) this often, and one that gives none within as long
+   * counts as lost.
    */
   timeout?: number;
 }
@@ -21,6 +23,7 @@ export interface RedisPubSubOptions {
 // What the broker uses of a node-redis client: its full generic type is heavier than it helps here.
 interface RedisClient {
   connect(): Promise<unknown>;
+  ping(): Promise<unknown>;
   publish(channel: string, message: string): Promise<unknown>;
   subscribe(channel: string, listener: (message: string, channel: string) => void): Promise<void>;
   unsubscribe(channel: string, listener: (message: string, channel: string) => void): Promise<void>;
@@ -82,6 +85,8 @@ class RedisPubSub extends Broker {
       wanted: () => this.topics.count() > 0,
       open: (lost) => this.openSubscriber(lost),
       close: async (client) => client.destroy(),
+      check: (client) => client.ping(),
+      checkEvery: this.timeout,
     });
     this.publisher = new PublishingConnection({
       open: (dropped) => this.openPublisher(dropped),

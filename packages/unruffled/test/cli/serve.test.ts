@@ -109,6 +109,26 @@ describe("unruffled serve", () => {
     expect(server.stderr.match(/exited with code 0/g)).toHaveLength(2);
   });
 
+  it("kills, with --workers, a worker still closing after the drain delay, the close timeout and 5 s, and exits 1", async () => {
+    // The app drains for 1 s and its close never ends: the primary waits 1 + 10 + 5 s.
+    const server = serve(join(FIXTURES, "stuck-close-app.ts"), "--port", "0", "--workers", "2");
+    await server.served(1);
+    await server.served(2);
+    await server.waitFor(/^worker 2 \(pid \d+\) started$/m);
+    const workers = [...server.stderr.matchAll(/^worker \d \(pid (\d+)\) started$/gm)].map((match) =>
+      Number(match[1]),
+    );
+    const signalled = performance.now();
+    expect(await server.stop("SIGTERM")).toBe(1);
+    // A lower bound only: a busy machine makes the wait longer, never shorter.
+    expect(performance.now() - signalled).toBeGreaterThanOrEqual(16_000);
+    const killed = [...server.stderr.matchAll(/^worker (\d+) still running after (\d+) ms; killing it$/gm)];
+    expect(killed.map((match) => [Number(match[1]), match[2]]).sort()).toEqual(
+      workers.map((pid) => [pid, "16000"]).sort(),
+    );
+    expect(server.stderr.match(/exited by SIGKILL/g)).toHaveLength(2);
+  });
+
   it("runs onStartup in every worker with --workers, and not in the primary", async () => {
     const server = serve(join(FIXTURES, "startup-per-worker-app.ts"), "--port", "0", "--workers", "2");
     const url = await server.served(1);

@@ -10,10 +10,13 @@ import { silentRelay } from "../support/silent-relay.ts";
 import {
   activeResources,
   brokerRules,
+  expectReconnectionSchedule,
   freshTopic,
   nothingLeftBehind,
+  publishOnceConnected,
   waitFor,
 } from "./support/broker-rules.ts";
+import { queryCounter } from "./support/postgres-queries.ts";
 import { recordingLog } from "./support/recording-log.ts";
 
 vi.setConfig({ testTimeout: 60_000 });
@@ -171,6 +174,45 @@ describe("postgresPubSub", () => {
   });
 });
 
+describe("postgresPubSub's batches", () => {
+  it("sends the publishes made while a query runs together, up to 500 in one query, each resolving after its own", async () => {
+    const queries = queryCounter();
+    const relay = await silentRelay(Number(new URL(url).port), queries.watch);
+    const relayed = new URL(url);
+    relayed.hostname = "127.0.0.1";
+    relayed.port = String(relay.port);
+    const publisher = open({ connectionString: relayed.toString() });
+    const subscriber = open();
+    try {
+      const topic = freshTopic("batches");
+      const received: string[] = [];
+      await subscriber.subscribe(topic, (message) => received.push(message));
+      await publisher.publish(topic, "first");
+      expect(queries.count).toBe(1);
+      const sent: string[] = ["first"];
+      // For each publish, how many queries the publisher had sent when it resolved.
+      for (const count of [1_000, 1_001]) {
+        const queriesBefore = queries.count;
+        const messages = Array.from({ length: count }, (_, index) => `${count}:${index}`);
+        sent.push(...messages);
+        const seenAt = await Promise.all(
+          messages.map((message) =>
+            publisher.publish(topic, message).then(() => queries.count - queriesBefore),
+          ),
+        );
+        const batches = Math.ceil(count / 500);
+        expect(seenAt).toEqual(messages.map((_, index) => Math.floor(index / 500) + 1));
+        expect(queries.count - queriesBefore).toBe(batches);
+      }
+      await waitFor(() => received.length === sent.length, "every message");
+      expect(received).toEqual(sent);
+    } finally {
+      await publisher.close();
+      await relay.close();
+    }
+  });
+});
+
 describe("postgresPubSub when the database stops answering on an open connection", () => {
   it("refuses a timeout that is not a whole number of ms from 1", () => {
     expect(() => postgresPubSub({ connectionString: "postgres://u@h/d", timeout: 1.5 })).toThrow(
@@ -184,13 +226,14 @@ describe("postgresPubSub when the database stops answering on an open connection
     through.hostname = "127.0.0.1";
     through.port = String(relay.port);
     const pubsub = open({ connectionString: through.toString(), timeout: 300 });
-    await pubsub.publish("t", "first");
+    await publishOnceConnected(pubsub, "t", "first");
+    const connected = relay.connections;
     relay.mute();
     await expect(pubsub.publish("t", "second")).rejects.toThrow("Query read timeout");
     relay.unmute();
     await pubsub.publish("t", "third");
-    // The silent connection was given up: the third went on a second one.
-    expect(relay.connections).toBe(2);
+    // The silent connection was given up: the third went on a new one.
+    expect(relay.connections).toBe(connected + 1);
     await pubsub.close();
     await relay.close();
   });
@@ -245,6 +288,188 @@ describe("postgresPubSub when the server restarts", () => {
     } finally {
       await subscriber.close();
       await publisher.close();
+    }
+  });
+});
+
+describe("postgresPubSub's reconnection, attempt by attempt", () => {
+  let own: Awaited<ReturnType<typeof startPrivatePostgres>>;
+  let ownUrl: string;
+  beforeAll(async () => {
+    own = await startPrivatePostgres();
+    ownUrl = await own.createDatabase();
+  });
+  afterAll(() => own?.stop());
+
+  /** The same database, through `relay`. */
+  function through(relay: { port: number }): string {
+    const relayed = new URL(ownUrl);
+    relayed.port = String(relay.port);
+    return relayed.toString();
+  }
+
+  it("tries again after 100 ms, then twice as long after each failed attempt, up to 2 s, while anyone subscribes", async () => {
+    // The relay records each attempt to connect; the real server behind it is stopped.
+    const relay = await silentRelay(Number(new URL(ownUrl).port));
+    const before = activeResources();
+    const log = recordingLog();
+    const subscriber = postgresPubSub({ connectionString: through(relay), log });
+    const publisher = postgresPubSub({ connectionString: ownUrl, log: recordingLog() });
+    try {
+      const gaps: (Error | undefined)[] = [];
+      subscriber.onGap((error) => gaps.push(error));
+      const unsubscribe = await subscriber.subscribe("news", () => {});
+      expect(relay.connections).toBe(1);
+      await own.control.kill();
+      await waitFor(() => relay.connections === 9, "eight attempts to reconnect", 30_000);
+      await unsubscribe();
+      expectReconnectionSchedule(log.records[0]!.at, relay.acceptedAt.slice(1));
+      // Nobody subscribes any more: the attempts stop, and nothing is left running.
+      await nothingLeftBehind(before);
+      const attemptsMade = relay.connections;
+      expect(gaps).toEqual([]);
+      expect(log.records.map((record) => record.message)).toEqual([
+        "PubSub: lost the PostgreSQL connection; reconnecting. Messages published until it is back are lost",
+      ]);
+      // Back, the next subscribe connects, and the gap of the outage is told then.
+      await own.control.start();
+      const received: string[] = [];
+      await subscriber.subscribe("news", (message) => received.push(message));
+      expect(relay.connections).toBe(attemptsMade + 1);
+      expect(gaps).toHaveLength(1);
+      for (let attempt = 0; received.length === 0; attempt++) {
+        // The publisher's connection dropped with the server: its next publish opens a new one.
+        await publisher.publish("news", "back").catch(() => undefined);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        if (attempt > 300) throw new Error("no message after the outage");
+      }
+      expect(received[0]).toBe("back");
+    } finally {
+      await Promise.all([subscriber.close(), publisher.close()]);
+    }
+    await relay.close();
+    await nothingLeftBehind(before);
+  });
+
+  it("goes on reconnecting after a subscribe made during the outage failed", async () => {
+    const log = recordingLog();
+    const subscriber = postgresPubSub({ connectionString: ownUrl, log });
+    const publisher = postgresPubSub({ connectionString: ownUrl, log: recordingLog() });
+    try {
+      const received: string[] = [];
+      const gaps: (Error | undefined)[] = [];
+      subscriber.onGap((error) => gaps.push(error));
+      await subscriber.subscribe("news", (message) => received.push(`news ${message}`));
+      await own.control.kill();
+      await waitFor(() => log.records.length === 1, "the gap's record");
+      await expect(subscriber.subscribe("sport", () => {})).rejects.toThrow(
+        `connect ECONNREFUSED 127.0.0.1:${new URL(ownUrl).port}`,
+      );
+      await own.control.start();
+      await waitFor(() => gaps.length === 1, "onGap", 30_000);
+      await subscriber.subscribe("sport", (message) => received.push(`sport ${message}`));
+      for (let attempt = 0; received.length === 0; attempt++) {
+        await publisher.publish("news", "a").catch(() => undefined);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        if (attempt > 300) throw new Error("no message after the outage");
+      }
+      await publisher.publish("sport", "b");
+      await waitFor(() => received.includes("sport b"), "the message on the topic subscribed after");
+      expect(received).toEqual(["news a", "sport b"]);
+      expect(log.records).toHaveLength(1);
+    } finally {
+      await Promise.all([subscriber.close(), publisher.close()]);
+    }
+  });
+
+  it("after pg_terminate_backend of its listening connection: one warn, onGap once, and delivery again", async () => {
+    const log = recordingLog();
+    const subscriber = postgresPubSub({ connectionString: ownUrl, log });
+    const publisher = postgresPubSub({ connectionString: ownUrl, log: recordingLog() });
+    const admin = new pg.Client({ connectionString: ownUrl });
+    await admin.connect();
+    try {
+      const received: string[] = [];
+      const gaps: (Error | undefined)[] = [];
+      subscriber.onGap((error) => gaps.push(error));
+      await subscriber.subscribe("news", (message) => received.push(message));
+      await publisher.publish("news", "before");
+      await waitFor(() => received.length === 1, "the message before");
+      const terminated = await admin.query<{ terminated: boolean }>(
+        // The broker's listening connection: its other one last sent a pg_notify.
+        "select pg_terminate_backend(pid) as terminated from pg_stat_activity where application_name = 'unruffled-pubsub' and query not like '%pg_notify%'",
+      );
+      expect(terminated.rows).toEqual([{ terminated: true }]);
+      await waitFor(() => gaps.length === 1, "onGap", 30_000);
+      // The publisher's connection was not touched: the next message arrives on the new listener.
+      await publisher.publish("news", "after");
+      await waitFor(() => received.length === 2, "the message after");
+      expect(received).toEqual(["before", "after"]);
+      expect(gaps[0]).toBeInstanceOf(Error);
+      expect(log.records.map((record) => [record.level, record.message])).toEqual([
+        [
+          "warn",
+          "PubSub: lost the PostgreSQL connection; reconnecting. Messages published until it is back are lost",
+        ],
+      ]);
+    } finally {
+      await admin.end();
+      await Promise.all([subscriber.close(), publisher.close()]);
+    }
+  });
+
+  it("closes while it is trying to reconnect: close resolves, and no timer, socket or attempt is left", async () => {
+    const relay = await silentRelay(Number(new URL(ownUrl).port));
+    const before = activeResources();
+    const log = recordingLog();
+    const subscriber = postgresPubSub({ connectionString: through(relay), log });
+    const gaps: unknown[] = [];
+    subscriber.onGap((error) => gaps.push(error));
+    await subscriber.subscribe("news", () => {});
+    await own.control.kill();
+    try {
+      await waitFor(() => relay.connections >= 3, "two attempts to reconnect");
+      await subscriber.close();
+      await nothingLeftBehind(before);
+      expect(gaps).toEqual([]);
+      expect(log.records).toHaveLength(1);
+    } finally {
+      await relay.close();
+      await own.control.start();
+    }
+  });
+
+  it("notices a network cut of its subscribing connection (no answer within its timeout), then reconnects and tells the gap", async () => {
+    // The relay keeps the connection open and passes nothing either way, as a cut network does.
+    const relay = await silentRelay(Number(new URL(ownUrl).port));
+    const log = recordingLog();
+    const subscriber = postgresPubSub({ connectionString: through(relay), log, timeout: 500 });
+    const publisher = postgresPubSub({ connectionString: ownUrl, log: recordingLog() });
+    try {
+      const received: string[] = [];
+      const gaps: (Error | undefined)[] = [];
+      subscriber.onGap((error) => gaps.push(error));
+      await subscriber.subscribe("news", (message) => received.push(message));
+      await publisher.publish("news", "before");
+      await waitFor(() => received.length === 1, "the message before the cut");
+      relay.mute();
+      await publisher.publish("news", "lost");
+      await waitFor(() => log.records.length === 1, "the gap's record", 30_000);
+      expect(log.records.map((record) => [record.level, record.message])).toEqual([
+        [
+          "warn",
+          "PubSub: lost the PostgreSQL connection; reconnecting. Messages published until it is back are lost",
+        ],
+      ]);
+      relay.unmute();
+      await waitFor(() => gaps.length === 1, "onGap", 30_000);
+      await publisher.publish("news", "after");
+      await waitFor(() => received.length === 2, "the message after the cut");
+      expect(received).toEqual(["before", "after"]);
+      expect(log.records).toHaveLength(1);
+    } finally {
+      await Promise.all([subscriber.close(), publisher.close()]);
+      await relay.close();
     }
   });
 });

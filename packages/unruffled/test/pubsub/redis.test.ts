@@ -4,8 +4,10 @@ import { silentRelay } from "../support/silent-relay.ts";
 import {
   activeResources,
   brokerRules,
+  expectReconnectionSchedule,
   freshTopic,
   nothingLeftBehind,
+  publishOnceConnected,
   waitFor,
 } from "./support/broker-rules.ts";
 import { recordingLog } from "./support/recording-log.ts";
@@ -102,7 +104,7 @@ describe("redisPubSub when Redis takes the connection and never answers", () => 
   it("fails a publish that Redis stops answering, and publishes again on a new connection", async () => {
     const relay = await silentRelay(redis.port);
     const pubsub = redisPubSub({ url: `redis://127.0.0.1:${relay.port}`, log: recordingLog(), timeout: 200 });
-    await pubsub.publish("t", "first");
+    await publishOnceConnected(pubsub, "t", "first");
     relay.mute();
     await expect(pubsub.publish("t", "second")).rejects.toThrow(
       'Redis did not answer the publish to "t" within 200 ms',
@@ -166,6 +168,135 @@ describe("redisPubSub when the server restarts", () => {
       ]);
     } finally {
       await Promise.all([subscriber.close(), publisher.close()]);
+    }
+  });
+});
+
+describe("redisPubSub's reconnection, attempt by attempt", () => {
+  let own: TestRedis;
+  beforeAll(async () => {
+    own = await startRedis();
+  });
+  afterAll(() => own?.stop());
+
+  it("tries again after 100 ms, then twice as long after each failed attempt, up to 2 s, while anyone subscribes", async () => {
+    // The relay records each attempt to connect; the real server behind it is stopped.
+    const relay = await silentRelay(own.port);
+    const before = activeResources();
+    const log = recordingLog();
+    const subscriber = redisPubSub({ url: `redis://127.0.0.1:${relay.port}`, log });
+    const publisher = redisPubSub({ url: own.url, log: recordingLog() });
+    try {
+      const gaps: (Error | undefined)[] = [];
+      subscriber.onGap((error) => gaps.push(error));
+      const unsubscribe = await subscriber.subscribe("news", () => {});
+      expect(relay.connections).toBe(1);
+      await own.kill();
+      await waitFor(() => relay.connections === 9, "eight attempts to reconnect", 30_000);
+      await unsubscribe();
+      expectReconnectionSchedule(log.records[0]!.at, relay.acceptedAt.slice(1));
+      // Nobody subscribes any more: the attempts stop, and nothing is left running.
+      await nothingLeftBehind(before);
+      const attemptsMade = relay.connections;
+      expect(gaps).toEqual([]);
+      expect(log.records.map((record) => record.message)).toEqual([
+        "PubSub: lost the Redis connection; reconnecting. Messages published until it is back are lost",
+      ]);
+      // Back, the next subscribe connects, and the gap of the outage is told then.
+      await own.start();
+      const received: string[] = [];
+      await subscriber.subscribe("news", (message) => received.push(message));
+      expect(relay.connections).toBe(attemptsMade + 1);
+      expect(gaps).toHaveLength(1);
+      await publisher.publish("news", "back");
+      await waitFor(() => received.length === 1, "the message after the outage");
+      expect(received).toEqual(["back"]);
+    } finally {
+      await Promise.all([subscriber.close(), publisher.close()]);
+    }
+    await relay.close();
+    await nothingLeftBehind(before);
+  });
+
+  it("goes on reconnecting after a subscribe made during the outage failed, and delivers on both topics", async () => {
+    const log = recordingLog();
+    const subscriber = redisPubSub({ url: own.url, log });
+    const publisher = redisPubSub({ url: own.url, log: recordingLog() });
+    try {
+      const received: string[] = [];
+      const gaps: (Error | undefined)[] = [];
+      subscriber.onGap((error) => gaps.push(error));
+      await subscriber.subscribe("news", (message) => received.push(`news ${message}`));
+      await own.kill();
+      await waitFor(() => log.records.length === 1, "the gap's record");
+      await expect(subscriber.subscribe("sport", () => {})).rejects.toThrow(
+        `connect ECONNREFUSED 127.0.0.1:${own.port}`,
+      );
+      await own.start();
+      await waitFor(() => gaps.length === 1, "onGap", 30_000);
+      await subscriber.subscribe("sport", (message) => received.push(`sport ${message}`));
+      await publisher.publish("news", "a");
+      await publisher.publish("sport", "b");
+      await waitFor(() => received.length === 2, "both messages");
+      expect(received).toEqual(["news a", "sport b"]);
+      expect(log.records).toHaveLength(1);
+    } finally {
+      await Promise.all([subscriber.close(), publisher.close()]);
+    }
+  });
+
+  it("closes while it is trying to reconnect: close resolves, and no timer, socket or attempt is left", async () => {
+    const relay = await silentRelay(own.port);
+    const before = activeResources();
+    const log = recordingLog();
+    const subscriber = redisPubSub({ url: `redis://127.0.0.1:${relay.port}`, log });
+    const gaps: unknown[] = [];
+    subscriber.onGap((error) => gaps.push(error));
+    await subscriber.subscribe("news", () => {});
+    await own.kill();
+    try {
+      await waitFor(() => relay.connections >= 3, "two attempts to reconnect");
+      await subscriber.close();
+      await nothingLeftBehind(before);
+      expect(gaps).toEqual([]);
+      expect(log.records).toHaveLength(1);
+    } finally {
+      await relay.close();
+      await own.start();
+    }
+  });
+
+  it("notices a network cut of its subscribing connection (no answer within its timeout), then reconnects and tells the gap", async () => {
+    // The relay keeps the connection open and passes nothing either way, as a cut network does.
+    const relay = await silentRelay(own.port);
+    const log = recordingLog();
+    const subscriber = redisPubSub({ url: `redis://127.0.0.1:${relay.port}`, log, timeout: 500 });
+    const publisher = redisPubSub({ url: own.url, log: recordingLog() });
+    try {
+      const received: string[] = [];
+      const gaps: (Error | undefined)[] = [];
+      subscriber.onGap((error) => gaps.push(error));
+      await subscriber.subscribe("news", (message) => received.push(message));
+      await publisher.publish("news", "before");
+      await waitFor(() => received.length === 1, "the message before the cut");
+      relay.mute();
+      await publisher.publish("news", "lost");
+      await waitFor(() => log.records.length === 1, "the gap's record", 30_000);
+      expect(log.records.map((record) => [record.level, record.message])).toEqual([
+        [
+          "warn",
+          "PubSub: lost the Redis connection; reconnecting. Messages published until it is back are lost",
+        ],
+      ]);
+      relay.unmute();
+      await waitFor(() => gaps.length === 1, "onGap", 30_000);
+      await publisher.publish("news", "after");
+      await waitFor(() => received.length === 2, "the message after the cut");
+      expect(received).toEqual(["before", "after"]);
+      expect(log.records).toHaveLength(1);
+    } finally {
+      await Promise.all([subscriber.close(), publisher.close()]);
+      await relay.close();
     }
   });
 });

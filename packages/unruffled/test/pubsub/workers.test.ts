@@ -120,4 +120,33 @@ describe("app.pubsub under unruffled serve --workers 2", () => {
       expect(state.b).toEqual([]);
     }
   });
+
+  it("refuses publish and subscribe on a closed workers broker, naming it", async () => {
+    const server = new CliProcess(["serve", APP, "--port", "0", "--workers", "2"]);
+    running.push(server);
+    const url = await server.served(1);
+    const closed = "The workers PubSub is closed: publish and subscribe on a new one";
+    expect(await call(url, "POST", "/closed-broker")).toEqual({ refusals: [closed, closed] });
+  });
+
+  it("ends a worker whose primary died: there is no outage to come back from", async () => {
+    const server = new CliProcess(["serve", APP, "--port", "0", "--workers", "2"]);
+    running.push(server);
+    const url = await server.served(1);
+    await server.served(2);
+    const workers = (await bothStates(url)).map((state) => state.pid);
+    server.child.kill("SIGKILL");
+    const alive = (pid: number) => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    await waitFor("both workers to end", async () => (workers.some(alive) ? undefined : true), {
+      timeoutMs: 60_000,
+    });
+    expect(workers.filter(alive)).toEqual([]);
+  });
 });

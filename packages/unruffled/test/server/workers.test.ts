@@ -164,4 +164,28 @@ describe("audit-b: the primary's shutdownTimeout", () => {
     expect(killed.sort()).toEqual([...seen].sort());
     expect(cluster.output().match(/exited by SIGKILL/g)).toHaveLength(2);
   });
+
+  it("waits 15 s by default before it kills a worker still running after SIGTERM", async () => {
+    const port = await freePort();
+    const cluster = startCluster("stubborn", port, { SHUTDOWN_TIMEOUT: "default" });
+    const seen = new Set<number>();
+    await waitFor(
+      "answers from both workers",
+      async () => {
+        const pid = await pidOf(port);
+        if (pid !== undefined) seen.add(pid);
+        return seen.size === 2 ? true : undefined;
+      },
+      { timeoutMs: START_MS },
+    );
+    const signalled = performance.now();
+    cluster.child.kill("SIGTERM");
+    expect(await cluster.exited).toBe(1);
+    // A lower bound only: a busy machine makes the wait longer, never shorter.
+    expect(performance.now() - signalled).toBeGreaterThanOrEqual(15_000);
+    const killed = [
+      ...cluster.output().matchAll(/worker (\d+) still running after 15000 ms; killing it/g),
+    ].map((match) => Number(match[1]));
+    expect(killed.sort()).toEqual([...seen].sort());
+  });
 });

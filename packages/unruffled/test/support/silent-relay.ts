@@ -6,6 +6,8 @@ export interface SilentRelay {
   readonly port: number;
   /** How many connections it accepted so far. */
   readonly connections: number;
+  /** When it accepted each connection (`performance.now()`): a client's attempts to connect, in order. */
+  readonly acceptedAt: readonly number[];
   /** Keeps every connection open and passes nothing either way, until `unmute()`. */
   mute(): void;
   unmute(): void;
@@ -17,17 +19,24 @@ export interface SilentRelay {
 /**
  * A TCP server that takes connections and never answers, as a server does that is overloaded, cut
  * off mid-connection, or another service on its port; with `relayTo`, it passes the bytes to that
- * loopback port (a real Redis or PostgreSQL) until it is muted or silenced.
+ * loopback port (a real Redis or PostgreSQL) until it is muted or silenced, and a side that closes
+ * (the server stopped, the client left) closes the other. `watch` is made for each connection and
+ * sees the bytes the client sends, as they come.
  *
  * @example const relay = await silentRelay(redis.port); relay.mute(); // the next command is never answered
  */
-export async function silentRelay(relayTo?: number): Promise<SilentRelay> {
+export async function silentRelay(
+  relayTo?: number,
+  watch?: () => (clientBytes: Buffer) => void,
+): Promise<SilentRelay> {
   let relaying = relayTo !== undefined;
   let muted = false;
   let connections = 0;
+  const acceptedAt: number[] = [];
   const sockets = new Set<Socket>();
   const server = createServer((socket) => {
     connections++;
+    acceptedAt.push(performance.now());
     sockets.add(socket);
     socket.on("error", () => {});
     socket.on("close", () => sockets.delete(socket));
@@ -35,8 +44,16 @@ export async function silentRelay(relayTo?: number): Promise<SilentRelay> {
     const upstream = connect(relayTo, "127.0.0.1");
     sockets.add(upstream);
     upstream.on("error", () => socket.destroy());
-    upstream.on("close", () => sockets.delete(upstream));
-    socket.on("data", (chunk) => muted || upstream.write(chunk));
+    upstream.on("close", () => {
+      sockets.delete(upstream);
+      socket.destroy();
+    });
+    socket.on("close", () => upstream.destroy());
+    const watcher = watch?.();
+    socket.on("data", (chunk) => {
+      watcher?.(chunk);
+      if (!muted) upstream.write(chunk);
+    });
     upstream.on("data", (chunk) => muted || socket.write(chunk));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -46,6 +63,7 @@ export async function silentRelay(relayTo?: number): Promise<SilentRelay> {
     get connections() {
       return connections;
     },
+    acceptedAt,
     mute() {
       muted = true;
     },

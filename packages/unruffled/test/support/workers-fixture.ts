@@ -33,5 +33,8 @@ await runWorkers({
   start: serve,
   restartDelay: 100,
   maxRestartDelay: 400,
-  shutdownTimeout: Number(process.env.SHUTDOWN_TIMEOUT ?? 5_000),
+  // SHUTDOWN_TIMEOUT=default: the primary's own default.
+  ...(process.env.SHUTDOWN_TIMEOUT === "default"
+    ? {}
+    : { shutdownTimeout: Number(process.env.SHUTDOWN_TIMEOUT ?? 5_000) }),
 });

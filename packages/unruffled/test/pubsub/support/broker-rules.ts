@@ -162,3 +162,34 @@ export async function nothingLeftBehind(before: string[]): Promise<void> {
     throw new Error(`Left behind: ${excess().join(", ")}`);
   });
 }
+
+/**
+ * Checks when a broker tried to reconnect: `lostAt` (its `warn` record), then each attempt. Each wait
+ * is at least its delay: 100 ms, twice as long after each failed attempt, up to 2 s. Only the cap is
+ * checked against a ceiling, with 2 s of slack for a busy machine: without it the seventh and eighth
+ * waits would be 6.4 s and 12.8 s.
+ */
+export function expectReconnectionSchedule(lostAt: number, attemptsAt: readonly number[]): void {
+  const times = [lostAt, ...attemptsAt];
+  const waits = times.slice(1).map((at, index) => at - times[index]!);
+  expect(waits.length).toBeGreaterThanOrEqual(8);
+  for (const [index, ms] of waits.entries()) {
+    // Timers never fire early; 5 ms for the rounding of the clocks.
+    expect(ms, `wait ${index + 1}`).toBeGreaterThanOrEqual(Math.min(2_000, 100 * 2 ** index) - 5);
+    if (index >= 6) expect(ms, `wait ${index + 1}`).toBeLessThan(4_000);
+  }
+}
+
+/**
+ * Publishes until one publish succeeds: on a busy machine a broker with a short `timeout` may give
+ * up on its first connection, and the test is about what comes after it.
+ */
+export async function publishOnceConnected(pubsub: PubSub, topic: string, message: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await pubsub.publish(topic, message);
+    } catch (error) {
+      if (attempt === 50) throw error;
+    }
+  }
+}
