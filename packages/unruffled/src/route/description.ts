@@ -59,20 +59,15 @@ export interface ParamDescription {
   /** For a JSON parameter whose schema holds dates: reads their ISO strings into Dates. */
   readDates?: DateReader | undefined;
   /**
-   * On the first strict model (`z.strictObject`) that shares the body with other parameters, or
-   * renames its fields: every name the body's parameters read. The body's other names are handed to
-   * it, so that Zod refuses them as it does in a body of the model's own.
-   */
-  bodyNames?: ReadonlySet<string> | undefined;
-  /**
    * A form model, or a JSON model that shares the body, whose schema accepts undefined (`.optional()`,
    * a default): undefined when none of its fields is sent, rather than an empty object.
    */
   absentWhenEmpty?: boolean | undefined;
   /**
-   * For a strict model (`z.strictObject`) of the query, the headers or the cookies: the names of its
-   * source that are not extra (those its location's parameters read, and its own field keys). Any
-   * other key sent is passed to the model, which refuses it. Undefined for every other parameter.
+   * For the first strict model (`z.strictObject`) of the query, the headers, the cookies or a body it
+   * shares with other parameters (or whose fields it renames): the names of its source that are not
+   * extra (those its location's parameters read, and its own fields' keys). Any other key sent is
+   * handed to the model, which refuses it, one issue a key. Undefined for every other parameter.
    */
   knownNames?: ReadonlySet<string> | undefined;
 }

@@ -1,12 +1,10 @@
 import type { z } from "zod";
 import type { ValidationIssue } from "../errors.ts";
 import { parseJsonBody, parseJsonText } from "../http/request.ts";
+import { issuesAt } from "../route/resolve/validation-issues.ts";
 
 /** An inbound message after its checks: its value, or the issues to send back. */
 export type InboundResult = { ok: true; value: unknown } | { ok: false; issues: ValidationIssue[] };
-
-// A value that is absent fails as invalid_type, invalid_value (enums) or invalid_union alike.
-const MISSING_CODES = new Set(["invalid_type", "invalid_value", "invalid_union"]);
 
 /**
  * Parses one text message as JSON (nested no deeper than the app's JSON limit) and validates it
@@ -35,14 +33,10 @@ export function readInbound(message: Buffer | string, model: z.ZodType, jsonDept
   }
   const result = model.safeParse(json, { reportInput: true });
   if (result.success) return { ok: true, value: result.data };
-  return { ok: false, issues: result.error.issues.map(toIssue) };
-}
-
-function toIssue(issue: z.core.$ZodIssue): ValidationIssue {
-  const loc = ["message", ...(issue.path as (string | number)[])];
-  const input = "input" in issue ? issue.input : undefined;
-  if (MISSING_CODES.has(issue.code) && input === undefined) {
-    return { loc, msg: "Field required", type: "missing", input: null };
-  }
-  return { loc, msg: issue.message, type: issue.code, input: input ?? null };
+  return {
+    ok: false,
+    issues: result.error.issues.flatMap((issue) =>
+      issuesAt(["message", ...(issue.path as (string | number)[])], issue),
+    ),
+  };
 }

@@ -174,14 +174,13 @@ describe("inbound WebSocket messages are checked as request bodies are", () => {
         const socket = await client.websocket(notes, {});
         await socket.sendRaw(JSON.stringify({ text: "hi", extra: 1 }));
         expect(await socket.receive()).toEqual({
-          detail: [
-            { loc: ["message"], msg: bodyIssue!.msg, type: bodyIssue!.type, input: { text: "hi", extra: 1 } },
-          ],
+          detail: [{ loc: ["message", "extra"], msg: bodyIssue!.msg, type: bodyIssue!.type, input: 1 }],
         });
-        expect(bodyIssue).toMatchObject({
-          loc: ["body"],
+        expect(bodyIssue).toEqual({
+          loc: ["body", "extra"],
           msg: 'Unrecognized key: "extra"',
           type: "unrecognized_keys",
+          input: 1,
         });
         await socket.close();
       } finally {

@@ -53,8 +53,8 @@ export function toOpenApiRequestBody(
   }
   const schema: JsonSchema = { type: "object", properties };
   if (required.length > 0) schema.required = required;
-  // A strict model refuses the names no parameter reads (ParamDescription.bodyNames).
-  if (params.some((param) => param.bodyNames !== undefined)) schema.additionalProperties = false;
+  // A strict model refuses the names no parameter reads (ParamDescription.knownNames).
+  if (params.some((param) => param.knownNames !== undefined)) schema.additionalProperties = false;
   return { required: required.length > 0, content: { [MEDIA_TYPES[format]]: { schema } } };
 }
 

@@ -7,7 +7,7 @@ import { QueryReader } from "../wire/query-reader.ts";
 import { bodyFormatOf } from "./body-format.ts";
 import { buildDependencyGraph } from "./dependency-graph.ts";
 import { describeReturns } from "./describe-returns.ts";
-import { isStrictObject, wholeValueName } from "./schema-shape.ts";
+import { wholeValueName } from "./schema-shape.ts";
 
 export interface AnalyseOptions {
   /** The route's full path, with its `{name}` placeholders. */
@@ -57,12 +57,6 @@ export function analyseEndpoint(endpoint: EndpointDefinition, options: AnalyseOp
     LOCATIONS.map((location) => [location, [] as ParamDescription[]]),
   ) as Record<Location, ParamDescription[]>;
   for (const param of params) byLocation[param.location].push(param);
-  // A strict model refuses the keys of its source that no parameter of that source reads.
-  for (const param of params) {
-    if (param.knownNames === undefined) continue;
-    const read = byLocation[param.location].flatMap((other) => other.fields.map((field) => field.wireName));
-    param.knownNames = new Set([...param.knownNames, ...read]);
-  }
   // A JSON model alone in the body is validated on the body itself (its errors then point at
   // `body`, and strict or loose objects keep their meaning), unless aliases rename its fields.
   const jsonParams = byLocation.body.filter((param) => param.marker === "json");
@@ -78,13 +72,7 @@ export function analyseEndpoint(endpoint: EndpointDefinition, options: AnalyseOp
   if (only !== undefined) only.absentWhenEmpty = false;
   if (only?.shape === "model" && only.fields.every((field) => field.wireName === field.key))
     only.wholeBody = true;
-  const strict = byLocation.body.find(
-    (param) => param.shape === "model" && !param.wholeBody && isStrictObject(param.schema),
-  );
-  if (strict !== undefined)
-    strict.bodyNames = new Set(
-      byLocation.body.flatMap((param) => param.fields.map((field) => field.wireName)),
-    );
+  knowNames(byLocation);
 
   const plain = graph.dependencies.length === 0 && graph.handlerArgs.every((arg) => arg.key === arg.name);
   return {
@@ -127,4 +115,25 @@ const NO_OVERRIDES: Overrides = new Map();
 
 function placeholdersOf(path: string): Set<string> {
   return new Set(Array.from(path.matchAll(/\{([^}]+)\}/g), (match) => match[1]!));
+}
+
+/**
+ * Completes the names a strict model of each source takes as known: those every parameter of that
+ * source reads. The first strict model of a source is handed the other keys (one issue each); a
+ * second would report them again, and a model that is the whole JSON body is strict by itself.
+ */
+function knowNames(byLocation: Record<Location, ParamDescription[]>): void {
+  for (const location of LOCATIONS) {
+    let handed = false;
+    for (const param of byLocation[location]) {
+      if (param.knownNames === undefined) continue;
+      if (handed || param.wholeBody) {
+        param.knownNames = undefined;
+        continue;
+      }
+      const read = byLocation[location].flatMap((other) => other.fields.map((field) => field.wireName));
+      param.knownNames = new Set([...param.knownNames, ...read]);
+      handed = true;
+    }
+  }
 }

@@ -10,6 +10,7 @@ import {
   acceptsMissing,
   hasOwnDefault,
   isAnyValue,
+  isStrictObject,
   isZodSchema,
   type ModelField,
   type SchemaShape,
@@ -191,19 +192,10 @@ function describeMarked(
     absentWhenEmpty: shape.kind === "model" && LOCATION_OF[kind] === "body" && acceptsMissing(schema),
     // Completed by analyseEndpoint with the names the location's other parameters read.
     knownNames:
-      shape.kind === "model" && STRICT_SOURCES.has(kind) && isStrict(declaredSchema)
+      shape.kind === "model" && kind !== "path" && isStrictObject(declaredSchema)
         ? new Set(fields.flatMap((field) => [field.wireName, field.key!]))
         : undefined,
   };
-}
-
-/** Where a strict model's extra keys are refused, as FastAPI refuses them with `extra="forbid"`. */
-const STRICT_SOURCES: ReadonlySet<MarkerKind> = new Set(["query", "header", "cookie"]);
-
-/** True for `z.strictObject(...)` (or `.strict()`): a model whose other keys are refused. */
-function isStrict(schema: z.ZodType): boolean {
-  const catchall = (unwrap(schema)._zod.def as { catchall?: z.ZodType }).catchall;
-  return catchall !== undefined && catchall._zod.def.type === "never";
 }
 
 function modelWireField(kind: MarkerKind, field: ModelField): WireField {

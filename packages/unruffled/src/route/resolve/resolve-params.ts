@@ -153,7 +153,7 @@ function gatherStrings(
         const value = readString(source, field, commaLists);
         if (value !== undefined) model[field.key!] = value;
       }
-      if (param.knownNames !== undefined) addExtraKeys(source, param.knownNames, model);
+      if (param.knownNames !== undefined) addExtraKeys(source, param.knownNames, model, true);
       values[param.key] = model;
     } else {
       values[param.key] = readString(source, param.fields[0]!, commaLists);
@@ -161,13 +161,23 @@ function gatherStrings(
   }
 }
 
-/** The keys of the source that no parameter reads, as sent, for a strict model to refuse. */
-function addExtraKeys(source: StringSource, knownNames: ReadonlySet<string>, model: Values): void {
+/**
+ * Hands a strict model the keys of its source that no parameter reads (nor spelt as one of its own
+ * fields' keys, which would be taken for that field), so that Zod refuses each as it refuses extras.
+ */
+function addExtraKeys(
+  source: Readonly<Record<string, unknown>>,
+  knownNames: ReadonlySet<string>,
+  model: Values,
+  fromText: boolean,
+): void {
   for (const name of Object.keys(source)) {
     const raw = source[name];
     if (raw === undefined || knownNames.has(name)) continue;
+    // Text arrives as a string or, repeated, a list (a multipart field always as a list): one value
+    // is quoted as itself. A JSON value is quoted as sent.
+    const value = fromText && Array.isArray(raw) ? (raw.length === 1 ? raw[0] : raw.slice()) : raw;
     // Defined, not assigned: a key named __proto__ is a key like any other, never the model's prototype.
-    const value = typeof raw === "string" ? raw : raw.slice();
     Object.defineProperty(model, name, { value, enumerable: true, writable: true, configurable: true });
   }
 }
@@ -197,7 +207,6 @@ function gatherBody(params: readonly ParamDescription[], body: ReadBody, values:
       values,
     );
     for (const param of params) {
-      if (param.bodyNames !== undefined) addUnreadNames(values[param.key] as Values, param, fields);
       if (param.absentWhenEmpty === true && isEmpty(values[param.key] as Values))
         values[param.key] = undefined;
       if (param.marker !== "file") continue;
@@ -217,7 +226,7 @@ function gatherBody(params: readonly ParamDescription[], body: ReadBody, values:
         if (Object.hasOwn(json as object, field.wireName))
           model[field.key!] = (json as Values)[field.wireName];
       }
-      if (param.bodyNames !== undefined) addUnreadNames(model, param, json as Values);
+      if (param.knownNames !== undefined) addExtraKeys(json as Values, param.knownNames, model, false);
       values[param.key] = param.absentWhenEmpty === true && isEmpty(model) ? undefined : model;
     } else if (isObject) {
       const wireName = param.fields[0]!.wireName;
@@ -231,26 +240,6 @@ function gatherBody(params: readonly ParamDescription[], body: ReadBody, values:
 function isEmpty(model: Values): boolean {
   for (const _ in model) return false;
   return true;
-}
-
-/**
- * Hands a strict model the body's names that no parameter reads (nor one of its own fields' keys,
- * which would be read as that field), so that Zod refuses them as it does in a body of its own.
- */
-function addUnreadNames(
-  model: Values,
-  param: ParamDescription,
-  source: Readonly<Record<string, unknown>>,
-): void {
-  const read = param.bodyNames!;
-  for (const name of Object.keys(source)) {
-    if (read.has(name) || param.fields.some((field) => field.key === name)) continue;
-    // A multipart field arrives as a list: one value is quoted as itself, as urlencoded gives it.
-    const raw = source[name];
-    const value = Array.isArray(raw) && raw.length === 1 ? raw[0] : raw;
-    // An own property even for "__proto__", which an assignment would make the prototype.
-    Object.defineProperty(model, name, { value, enumerable: true, writable: true, configurable: true });
-  }
 }
 
 function validate(description: EndpointDescription, input: Values, jsonSource?: Buffer | string): Values {

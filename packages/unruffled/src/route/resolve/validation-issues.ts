@@ -22,33 +22,42 @@ export function toValidationIssues(
   for (const issue of issues) {
     const [paramKey, ...rest] = issue.path as (string | number)[];
     const param = description.params.find((candidate) => candidate.key === paramKey);
-    if (issue.code === "unrecognized_keys" && param?.knownNames !== undefined && rest.length === 0) {
-      // A strict model of the query, the headers or the cookies: one issue per key sent, as FastAPI's.
-      for (const key of issue.keys) {
-        const input = (issue.input as Record<string, unknown> | undefined)?.[key] ?? null;
-        result.push({
-          loc: [param.location, key],
-          msg: `Unrecognized key: ${JSON.stringify(key)}`,
-          type: issue.code,
-          input,
-        });
-      }
-      continue;
-    }
     const loc = param ? locOf(param, rest) : (issue.path as (string | number)[]);
-    const missing = MISSING_CODES.has(issue.code) && (!("input" in issue) || issue.input === undefined);
-    const entry: ValidationIssue = missing
-      ? { loc, msg: "Field required", type: "missing", input: null }
-      : { loc, msg: issue.message, type: issue.code, input: "input" in issue ? issue.input : null };
-    if (jsonSource !== undefined && loc[0] === "body" && isInfinite(entry.input)) {
-      entry.input = numberAsSent(jsonSource, loc.slice(1)) ?? entry.input;
+    for (const entry of issuesAt(loc, issue)) {
+      if (jsonSource !== undefined && entry.loc[0] === "body" && isInfinite(entry.input)) {
+        entry.input = numberAsSent(jsonSource, entry.loc.slice(1)) ?? entry.input;
+      }
+      const key = JSON.stringify([entry.loc, entry.type, entry.msg]);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      result.push(entry);
     }
-    const key = JSON.stringify([entry.loc, entry.type, entry.msg]);
-    if (seen.has(key)) continue;
-    seen.add(key);
-    result.push(entry);
   }
   return result;
+}
+
+/**
+ * One Zod issue as the 422's entries at `loc`: an absent value is "Field required" (type `missing`);
+ * a strict model's extra keys are one entry a key, at the key, with its value (as FastAPI's
+ * `extra_forbidden`); any other issue keeps Zod's message and code. A WebSocket message's issues
+ * are made here too, so that they read as a body's.
+ *
+ * @example issuesAt(["message"], issue) // [{ loc: ["message", "extra"], msg: 'Unrecognized key: "extra"', type: "unrecognized_keys", input: 1 }]
+ */
+export function issuesAt(loc: (string | number)[], issue: z.core.$ZodIssue): ValidationIssue[] {
+  const input = "input" in issue ? issue.input : undefined;
+  if (issue.code === "unrecognized_keys") {
+    return issue.keys.map((key) => ({
+      loc: [...loc, key],
+      msg: `Unrecognized key: ${JSON.stringify(key)}`,
+      type: issue.code,
+      input: (input as Record<string, unknown> | undefined)?.[key] ?? null,
+    }));
+  }
+  if (MISSING_CODES.has(issue.code) && input === undefined) {
+    return [{ loc, msg: "Field required", type: "missing", input: null }];
+  }
+  return [{ loc, msg: issue.message, type: issue.code, input: input ?? null }];
 }
 
 /**

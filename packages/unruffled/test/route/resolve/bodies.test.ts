@@ -611,12 +611,14 @@ describe("an optional model that shares the body, none of whose fields is sent",
 describe("a strict model that shares the body refuses the body's names no parameter reads", () => {
   const Login = z.strictObject({ username: z.string(), password: z.string() });
   const FORM_HEADERS = { "content-type": "application/x-www-form-urlencoded" };
-  const unrecognized = (input: object) => ({
+  const unrecognized = {
     status: 422,
     body: {
-      detail: [{ loc: ["body"], msg: 'Unrecognized key: "extra"', type: "unrecognized_keys", input }],
+      detail: [
+        { loc: ["body", "extra"], msg: 'Unrecognized key: "extra"', type: "unrecognized_keys", input: "x" },
+      ],
     },
-  });
+  };
 
   it("refuses a field a strict form model does not declare, alone or beside a scalar", async () => {
     const server = await serve([
@@ -628,12 +630,8 @@ describe("a strict model that shares the body refuses the body's names no parame
     ]);
     const send = (target: string, body: string) =>
       jsonOf(server.fetch(target, { method: "POST", headers: FORM_HEADERS, body }));
-    expect(await send("/alone", "username=ann&password=secret&extra=x")).toEqual(
-      unrecognized({ username: "ann", password: "secret", extra: "x" }),
-    );
-    expect(await send("/beside", "username=ann&password=secret&remember=on&extra=x")).toEqual(
-      unrecognized({ username: "ann", password: "secret", extra: "x" }),
-    );
+    expect(await send("/alone", "username=ann&password=secret&extra=x")).toEqual(unrecognized);
+    expect(await send("/beside", "username=ann&password=secret&remember=on&extra=x")).toEqual(unrecognized);
     expect(await send("/beside", "username=ann&password=secret&remember=on")).toEqual({
       status: 200,
       body: { login: { username: "ann", password: "secret" }, remember: true },
@@ -651,9 +649,7 @@ describe("a strict model that shares the body refuses the body's names no parame
     form.append("password", "secret");
     form.append("avatar", new Blob(["png"]), "a.png");
     form.append("extra", "x");
-    expect(await jsonOf(server.fetch("/profile", { method: "POST", body: form }))).toEqual(
-      unrecognized({ username: "ann", password: "secret", extra: "x" }),
-    );
+    expect(await jsonOf(server.fetch("/profile", { method: "POST", body: form }))).toEqual(unrecognized);
   });
 
   it("refuses a top-level key of a JSON body that neither the strict model nor another parameter reads", async () => {
@@ -665,7 +661,7 @@ describe("a strict model that shares the body refuses the body's names no parame
     const send = (body: string) =>
       jsonOf(server.fetch("/login", { method: "POST", headers: JSON_HEADERS, body }));
     expect(await send('{"username":"ann","password":"secret","remember":true,"extra":"x"}')).toEqual(
-      unrecognized({ username: "ann", password: "secret", extra: "x" }),
+      unrecognized,
     );
     expect(await send('{"username":"ann","password":"secret","remember":true}')).toEqual({
       status: 200,

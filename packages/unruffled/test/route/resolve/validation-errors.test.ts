@@ -336,3 +336,34 @@ describe("audit: docs/validation.md, JSON bodies are not converted", () => {
     });
   });
 });
+
+describe("a strict model's extra keys", () => {
+  it("are one issue a key, at the key and with its value, in a JSON body alone and nested in it (FastAPI's extra_forbidden)", async () => {
+    const Address = z.strictObject({ street: z.string() });
+    const server = await serveEndpoint(
+      "/people",
+      echo({ person: p.Json(z.strictObject({ name: z.string(), address: Address })) }),
+      ["POST"],
+    );
+    const response = server.fetch("/people", {
+      method: "POST",
+      headers: JSON_HEADERS,
+      body: JSON.stringify({ name: "Ada", nick: 1, age: null, address: { street: "Main", floor: [2] } }),
+    });
+    expect(await jsonOf(response)).toEqual({
+      status: 422,
+      body: {
+        detail: [
+          {
+            loc: ["body", "address", "floor"],
+            msg: 'Unrecognized key: "floor"',
+            type: "unrecognized_keys",
+            input: [2],
+          },
+          { loc: ["body", "nick"], msg: 'Unrecognized key: "nick"', type: "unrecognized_keys", input: 1 },
+          { loc: ["body", "age"], msg: 'Unrecognized key: "age"', type: "unrecognized_keys", input: null },
+        ],
+      },
+    });
+  });
+});
