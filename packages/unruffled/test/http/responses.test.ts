@@ -3,6 +3,7 @@ import { HttpResponse, JsonResponse, PlainTextResponse, parseCookies, serializeC
 import { endpoint, path } from "unruffled/route";
 import { startServer, testClient } from "unruffled/testing";
 import { describe, expect, it } from "vitest";
+import { bodyOf, openRaw } from "../support/raw-http.ts";
 import { serve } from "../support/serve.ts";
 
 describe("responses", () => {
@@ -191,6 +192,33 @@ describe("headers that could not be written", () => {
       "ERR_INVALID_CHAR",
       "ERR_INVALID_CHAR",
     ]);
+  });
+
+  it("make a whole 500 over HTTP, with its own status line, where the refused answer was a 304, a 204 or a 200", async () => {
+    // The header is changed after the response was built, which the constructor's check cannot see.
+    const answering = (status: number) =>
+      endpoint({
+        returns: HttpResponse,
+        handler: (request) => {
+          const response = new HttpResponse(status === 200 ? "ok" : null, { status });
+          response.headers["x-echo"] = String(request.query.v);
+          return response;
+        },
+      });
+    const server = await serve(
+      [200, 204, 304].map((status) => path(`/${status}`, { endpoint: answering(status) })),
+      { logger },
+    );
+    for (const status of [304, 204, 200]) {
+      const exchange = await openRaw(server.port);
+      await exchange.write(`GET /${status}?v=a%0Ab HTTP/1.1\r\nHost: x\r\n\r\n`);
+      const raw = await exchange.waitFor('{"detail":"Internal Server Error"}');
+      expect([raw.slice(0, raw.indexOf("\r\n")), bodyOf(raw)]).toEqual([
+        "HTTP/1.1 500 Internal Server Error",
+        '{"detail":"Internal Server Error"}',
+      ]);
+      exchange.socket.destroy();
+    }
   });
 
   it("make a 500 through fetch(Request) too", async () => {

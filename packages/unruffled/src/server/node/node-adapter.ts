@@ -8,7 +8,7 @@ import { NodeBodySource } from "../../http/body.ts";
 import type { BodyLimits } from "../../http/body-limits.ts";
 import { EventFrames } from "../../http/event-frames.ts";
 import type { HttpRequest, RawRequest } from "../../http/request.ts";
-import { checkedStatus, type HttpResponse, statusHasNoBody } from "../../http/response.ts";
+import { checkedStatus, checkHeaders, type HttpResponse, statusHasNoBody } from "../../http/response.ts";
 import { requestIdFrom } from "../../logging/request-id.ts";
 import { createServer, Readable } from "../../node-builtins.ts";
 import { clientErrorListener, type ErrorBodyOf } from "../client-errors.ts";
@@ -153,7 +153,11 @@ export class NodeAdapter {
       // What Node refuses to write (a header changed after the response was built, to a value with a
       // line break) is a 500, not an exception that would stop the process.
       if (res.headersSent) res.destroy();
-      else writeNodeResponse(res, this.requests.unwritable(error, request), request, this.encoder);
+      else {
+        // writeHead set the refused status's reason phrase before it refused a header: the 500 says its own.
+        res.statusMessage = "";
+        writeNodeResponse(res, this.requests.unwritable(error, request), request, this.encoder);
+      }
     }
   }
 
@@ -271,6 +275,9 @@ function writeNodeResponse(
   // Node would send a 1xx as if informational and leave the client waiting: refused like a bad header.
   checkedStatus(response.status);
   const headers = response.headers as Record<string, string | string[]>;
+  // For a 204 or 304, writeHead marks the answer bodiless before it checks the headers: were one
+  // refused there, the 500 sent instead would lose its body. Checked first, for these statuses only.
+  if (statusHasNoBody(response.status)) checkHeaders(headers);
   const body = response.body;
   if (request.bodySource.abandoned) headers.connection = "close";
   if (body instanceof Readable) {
