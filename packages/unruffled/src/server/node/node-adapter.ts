@@ -275,9 +275,11 @@ function writeNodeResponse(
   // Node would send a 1xx as if informational and leave the client waiting: refused like a bad header.
   checkedStatus(response.status);
   const headers = response.headers as Record<string, string | string[]>;
-  // For a 204 or 304, writeHead marks the answer bodiless before it checks the headers: were one
-  // refused there, the 500 sent instead would lose its body. Checked first, for these statuses only.
-  if (statusHasNoBody(response.status)) checkHeaders(headers);
+  // A 204 or 304 ends after its head (RFC 9110 §6.4.1). For one, writeHead marks the answer bodiless
+  // before it checks the headers: were one refused there, the 500 sent instead would lose its body.
+  // Checked first, for these statuses only.
+  const noBody = statusHasNoBody(response.status);
+  if (noBody) checkHeaders(headers);
   const body = response.body;
   if (request.bodySource.abandoned) headers.connection = "close";
   if (body instanceof Readable) {
@@ -294,8 +296,7 @@ function writeNodeResponse(
     return;
   }
   const head = request.method === "HEAD";
-  // A 204 or 304 ends after its head (RFC 9110 §6.4.1): Node drops a body, and no length is made up for it.
-  const noBody = statusHasNoBody(response.status);
+  // Node drops a 204's or 304's body, and no length is made up for it.
   let bytes: Buffer | undefined;
   if (headers["content-length"] === undefined && !noBody) {
     if (typeof body === "string") {
