@@ -126,37 +126,42 @@ function gather(
   // and Zod's output is the handler's values as they are.
   const input: Values = {};
   const { byLocation, queryReader } = description;
-  if (byLocation.path.length > 0) gatherStrings(byLocation.path, request.pathParams, false, input);
+  if (byLocation.path.length > 0) gatherStrings(byLocation.path, request.pathParams, false, false, input);
   if (queryReader !== undefined) {
     // The reader gives up (undefined) where only request.query's own parsing is sure to be right.
     const query = (options.rawQuery ? queryReader.read(request.queryString) : undefined) ?? request.query;
-    gatherStrings(byLocation.query, query, false, input);
+    gatherStrings(byLocation.query, query, false, false, input);
   }
   if (byLocation.header.length > 0)
-    gatherStrings(byLocation.header, request.headers as StringSource, true, input);
-  if (byLocation.cookie.length > 0) gatherStrings(byLocation.cookie, request.cookies, false, input);
+    gatherStrings(byLocation.header, request.headers as StringSource, true, false, input);
+  if (byLocation.cookie.length > 0) gatherStrings(byLocation.cookie, request.cookies, false, false, input);
   if (byLocation.body.length > 0 && body !== undefined) gatherBody(byLocation.body, body, input);
   return input;
 }
 
-/** Writes each parameter's raw value (coerced from its string) into `values`, under its name. */
+/**
+ * Writes each parameter's raw value (coerced from its string) into `values`, under its name.
+ * `emptyIsAbsent`: a form's `""` is a value not sent (browsers send every unfilled input), as FastAPI
+ * reads a form field; in the query, a header or a cookie it is a value.
+ */
 function gatherStrings(
   params: readonly ParamDescription[],
   source: StringSource,
   commaLists: boolean,
+  emptyIsAbsent: boolean,
   values: Values,
 ): void {
   for (const param of params) {
     if (param.shape === "model") {
       const model: Values = {};
       for (const field of param.fields) {
-        const value = readString(source, field, commaLists);
+        const value = readString(source, field, commaLists, emptyIsAbsent);
         if (value !== undefined) model[field.key!] = value;
       }
       if (param.knownNames !== undefined) addExtraKeys(source, param.knownNames, model, true);
       values[param.key] = model;
     } else {
-      values[param.key] = readString(source, param.fields[0]!, commaLists);
+      values[param.key] = readString(source, param.fields[0]!, commaLists, emptyIsAbsent);
     }
   }
 }
@@ -182,8 +187,16 @@ function addExtraKeys(
   }
 }
 
-/** One wire name's value: the last of repeated keys for a scalar, all of them for a list. */
-function readString(source: StringSource, field: WireField, commaLists: boolean): unknown {
+/**
+ * One wire name's value: the last of repeated keys for a scalar, all of them for a list. Under
+ * `emptyIsAbsent`, a scalar whose value is `""` is not sent; a list keeps its empty items.
+ */
+function readString(
+  source: StringSource,
+  field: WireField,
+  commaLists: boolean,
+  emptyIsAbsent: boolean,
+): unknown {
   const raw = source[field.wireName];
   if (raw === undefined) return undefined;
   const coerce = field.coerce;
@@ -194,6 +207,7 @@ function readString(source: StringSource, field: WireField, commaLists: boolean)
     return coerce ? items.map(coerce) : items.slice();
   }
   const value = typeof raw === "string" ? raw : raw[raw.length - 1]!;
+  if (emptyIsAbsent && value === "") return undefined;
   return coerce ? coerce(value) : value;
 }
 
@@ -204,6 +218,7 @@ function gatherBody(params: readonly ParamDescription[], body: ReadBody, values:
       params.filter((param) => param.marker === "form"),
       fields,
       false,
+      true,
       values,
     );
     for (const param of params) {

@@ -560,6 +560,145 @@ describe("form bodies", () => {
   });
 });
 
+// FastAPI's _get_multidict_value: a browser sends every input it has, unfilled ones as `age=`; a form
+// field's "" is not sent (test_form_default, test_request_params/test_form).
+describe("an empty form value is a value not sent, as FastAPI reads HTML forms", () => {
+  const FORM_HEADERS = { "content-type": "application/x-www-form-urlencoded" };
+  const missing = (...names: string[]) => ({
+    status: 422,
+    body: {
+      detail: names.map((name) => ({
+        loc: ["body", name],
+        msg: "Field required",
+        type: "missing",
+        input: null,
+      })),
+    },
+  });
+
+  // test_form_default.py
+  it("gives an optional field sent empty its absence, urlencoded and in a multipart body", async () => {
+    const server = await serve([
+      path("/urlencoded", { endpoint: echo({ age: p.Form(z.int().optional()) }), methods: ["POST"] }),
+      path("/multipart", {
+        endpoint: echo({ age: p.Form(z.int().optional()), file: p.File({ optional: true }) }),
+        methods: ["POST"],
+      }),
+    ]);
+    const urlencoded = server.fetch("/urlencoded", { method: "POST", headers: FORM_HEADERS, body: "age=" });
+    expect(await jsonOf(urlencoded)).toEqual({ status: 200, body: {} });
+    const form = new FormData();
+    form.append("age", "");
+    expect(await jsonOf(server.fetch("/multipart", { method: "POST", body: form }))).toEqual({
+      status: 200,
+      body: {},
+    });
+  });
+
+  it("gives a field sent empty its default, for every type, a string's included", async () => {
+    const server = await serveEndpoint(
+      "/f",
+      echo({
+        page: p.Form(z.int(), { default: 1 }),
+        note: p.Form(z.string(), { default: "none" }),
+        active: p.Form(z.boolean(), { default: true }),
+      }),
+      ["POST"],
+    );
+    const response = server.fetch("/f", {
+      method: "POST",
+      headers: FORM_HEADERS,
+      body: "page=&note=&active=",
+    });
+    expect(await jsonOf(response)).toEqual({ status: 200, body: { page: 1, note: "none", active: true } });
+  });
+
+  it("reports a required field sent empty as missing, a string's included", async () => {
+    const server = await serveEndpoint(
+      "/login",
+      echo({ username: p.Form(z.string()), age: p.Form(z.int()) }),
+      ["POST"],
+    );
+    const send = (body: string) =>
+      jsonOf(server.fetch("/login", { method: "POST", headers: FORM_HEADERS, body }));
+    expect(await send("username=&age=")).toEqual(missing("username", "age"));
+    const form = new FormData();
+    form.append("username", "");
+    form.append("age", "");
+    expect(await jsonOf(server.fetch("/login", { method: "POST", body: form }))).toEqual(
+      missing("username", "age"),
+    );
+  });
+
+  it("reads the last of repeated values, and only it: an empty last value is not sent", async () => {
+    const server = await serveEndpoint("/f", echo({ age: p.Form(z.int().optional()) }), ["POST"]);
+    const send = (body: string) =>
+      jsonOf(server.fetch("/f", { method: "POST", headers: FORM_HEADERS, body }));
+    expect(await send("age=&age=3")).toEqual({ status: 200, body: { age: 3 } });
+    expect(await send("age=3&age=")).toEqual({ status: 200, body: {} });
+  });
+
+  it("applies to the fields of a form model: an optional one is absent, a required one missing", async () => {
+    const Person = z.object({
+      username: z.string(),
+      age: z.int().optional(),
+      city: z.string().default("Paris"),
+    });
+    const server = await serveEndpoint("/form", echo({ user: p.Form(Person) }), ["POST"]);
+    const send = (body: string) =>
+      jsonOf(server.fetch("/form", { method: "POST", headers: FORM_HEADERS, body }));
+    expect(await send("username=Rick&age=&city=")).toEqual({
+      status: 200,
+      body: { user: { username: "Rick", city: "Paris" } },
+    });
+    expect(await send("username=&age=")).toEqual(missing("username"));
+  });
+
+  it("keeps the empty items of a list: only a single value counts as not sent", async () => {
+    const server = await serveEndpoint("/f", echo({ tags: p.Form(z.array(z.string()), { default: [] }) }), [
+      "POST",
+    ]);
+    const response = server.fetch("/f", { method: "POST", headers: FORM_HEADERS, body: "tags=&tags=a" });
+    expect(await jsonOf(response)).toEqual({ status: 200, body: { tags: ["", "a"] } });
+  });
+
+  it("leaves the query, the headers and the cookies as they were: there an empty value is a value", async () => {
+    const server = await serveEndpoint(
+      "/c",
+      echo({
+        q: p.Query(z.int().optional()),
+        x_age: p.Header(z.int().optional()),
+        age: p.Cookie(z.int().optional()),
+      }),
+    );
+    const response = server.fetch("/c?q=", { headers: { "x-age": "", cookie: "age=" } });
+    expect(await jsonOf(response)).toEqual({
+      status: 422,
+      body: {
+        detail: [
+          {
+            loc: ["query", "q"],
+            msg: "Invalid input: expected number, received string",
+            type: "invalid_type",
+            input: "",
+          },
+          {
+            loc: ["header", "x-age"],
+            msg: "Invalid input: expected number, received string",
+            type: "invalid_type",
+            input: "",
+          },
+          {
+            loc: ["cookie", "age"],
+            msg: "Invalid input: expected number, received string",
+            type: "invalid_type",
+            input: "",
+          },
+        ],
+      },
+    });
+  });
+});
 // docs/parameters.md: "A value that may be absent is either .optional() (the handler gets undefined)
 // or has a default", and the document does not require such a body.
 describe("an optional model that shares the body, none of whose fields is sent", () => {
