@@ -5,9 +5,17 @@ import { parseJsonBody, parseJsonText } from "../../http/request.ts";
 import type { EndpointDescription, ParamDescription, WireField } from "../description.ts";
 import type { StringSource } from "../wire/string-source.ts";
 import { checkContentCoding, checkJsonMediaType, type ReadBody, readFormBody } from "./read-body.ts";
-import { toValidationIssues } from "./validation-issues.ts";
+import { type RefusedKey, toValidationIssues, withRefusedKeys } from "./validation-issues.ts";
 
 type Values = Record<string, unknown>;
+
+/**
+ * Where the gathered input keeps the keys a strict model refuses outside Zod (spelt as a field's
+ * key, which Zod would take for that field); a symbol, which the validator never reads.
+ */
+const REFUSED_KEYS = Symbol("refused keys");
+
+type Gathered = Values & { [REFUSED_KEYS]?: RefusedKey[] };
 
 const NO_VALUES: Values = Object.freeze({}) as Values;
 
@@ -121,10 +129,10 @@ function gather(
   request: HttpRequest,
   options: ResolveOptions,
   body: ReadBody | undefined,
-): Values {
+): Gathered {
   // One flat object by parameter name, the shape of the validator: no object per location to build,
   // and Zod's output is the handler's values as they are.
-  const input: Values = {};
+  const input: Gathered = {};
   const { byLocation, queryReader } = description;
   if (byLocation.path.length > 0) gatherStrings(byLocation.path, request.pathParams, false, false, input);
   if (queryReader !== undefined) {
@@ -149,7 +157,7 @@ function gatherStrings(
   source: StringSource,
   commaLists: boolean,
   emptyIsAbsent: boolean,
-  values: Values,
+  values: Gathered,
 ): void {
   for (const param of params) {
     if (param.shape === "model") {
@@ -158,7 +166,7 @@ function gatherStrings(
         const value = readString(source, field, commaLists, emptyIsAbsent);
         if (value !== undefined) model[field.key!] = value;
       }
-      if (param.knownNames !== undefined) addExtraKeys(source, param.knownNames, model, true);
+      if (param.knownNames !== undefined) addExtraKeys(source, param, model, true, values);
       values[param.key] = model;
     } else {
       values[param.key] = readString(source, param.fields[0]!, commaLists, emptyIsAbsent);
@@ -167,24 +175,37 @@ function gatherStrings(
 }
 
 /**
- * Hands a strict model the keys of its source that no parameter reads (nor spelt as one of its own
- * fields' keys, which would be taken for that field), so that Zod refuses each as it refuses extras.
+ * Hands a strict model the keys of its source that no parameter reads, so that Zod refuses each as it
+ * refuses extras; a key spelt as one of its fields' keys (not its wire name) would be taken for that
+ * field, so it is refused beside the model instead (`values[REFUSED_KEYS]`).
  */
 function addExtraKeys(
   source: Readonly<Record<string, unknown>>,
-  knownNames: ReadonlySet<string>,
+  param: ParamDescription,
   model: Values,
   fromText: boolean,
+  values: Gathered,
 ): void {
+  const knownNames = param.knownNames!;
   for (const name of Object.keys(source)) {
     const raw = source[name];
     if (raw === undefined || knownNames.has(name)) continue;
     // Text arrives as a string or, repeated, a list (a multipart field always as a list): one value
     // is quoted as itself. A JSON value is quoted as sent.
     const value = fromText && Array.isArray(raw) ? (raw.length === 1 ? raw[0] : raw.slice()) : raw;
+    if (param.fields.some((field) => field.key === name)) {
+      refuseBeside(values, { param, name, input: value });
+      continue;
+    }
     // Defined, not assigned: a key named __proto__ is a key like any other, never the model's prototype.
     Object.defineProperty(model, name, { value, enumerable: true, writable: true, configurable: true });
   }
+}
+
+function refuseBeside(values: Gathered, key: RefusedKey): void {
+  const refused = values[REFUSED_KEYS];
+  if (refused === undefined) values[REFUSED_KEYS] = [key];
+  else refused.push(key);
 }
 
 /**
@@ -211,16 +232,11 @@ function readString(
   return coerce ? coerce(value) : value;
 }
 
-function gatherBody(params: readonly ParamDescription[], body: ReadBody, values: Values): void {
+function gatherBody(params: readonly ParamDescription[], body: ReadBody, values: Gathered): void {
   if (body.fields !== undefined || body.files !== undefined) {
     const fields = body.fields ?? {};
-    gatherStrings(
-      params.filter((param) => param.marker === "form"),
-      fields,
-      false,
-      true,
-      values,
-    );
+    const formParams = params.filter((param) => param.marker === "form");
+    gatherStrings(formParams, fields, false, true, values);
     for (const param of params) {
       if (param.absentWhenEmpty === true && isEmpty(values[param.key] as Values))
         values[param.key] = undefined;
@@ -241,7 +257,7 @@ function gatherBody(params: readonly ParamDescription[], body: ReadBody, values:
         if (Object.hasOwn(json as object, field.wireName))
           model[field.key!] = (json as Values)[field.wireName];
       }
-      if (param.knownNames !== undefined) addExtraKeys(json as Values, param.knownNames, model, false);
+      if (param.knownNames !== undefined) addExtraKeys(json as Values, param, model, false, values);
       values[param.key] = param.absentWhenEmpty === true && isEmpty(model) ? undefined : model;
     } else if (isObject) {
       const wireName = param.fields[0]!.wireName;
@@ -257,10 +273,13 @@ function isEmpty(model: Values): boolean {
   return true;
 }
 
-function validate(description: EndpointDescription, input: Values, jsonSource?: Buffer | string): Values {
+function validate(description: EndpointDescription, input: Gathered, jsonSource?: Buffer | string): Values {
   const result = description.validator!.safeParse(input, { reportInput: true });
-  if (!result.success) {
-    throw new RequestValidationError(toValidationIssues(description, result.error.issues, jsonSource));
+  const refused = input[REFUSED_KEYS];
+  if (!result.success || refused !== undefined) {
+    const issues = result.success ? [] : result.error.issues;
+    const all = refused === undefined ? issues : withRefusedKeys(description, issues, refused);
+    throw new RequestValidationError(toValidationIssues(description, all, jsonSource));
   }
   return result.data as Values;
 }
