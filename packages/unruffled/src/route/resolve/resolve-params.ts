@@ -1,4 +1,5 @@
 import { RequestValidationError } from "../../errors.ts";
+import type { UploadFileSummary } from "../../file/upload-file.ts";
 import type { UploadLimits } from "../../file/upload-limits.ts";
 import type { HttpRequest } from "../../http/request.ts";
 import { parseJsonBody, parseJsonText } from "../../http/request.ts";
@@ -202,6 +203,32 @@ function addExtraKeys(
   }
 }
 
+/**
+ * Hands a strict form model the files of a multipart body that no parameter reads, quoted by their
+ * summaries (their bytes were never kept); beside a text field of the same name, after its values.
+ */
+function addUnreadFiles(
+  unreadFiles: Readonly<Record<string, UploadFileSummary[]>>,
+  param: ParamDescription,
+  model: Values,
+  values: Gathered,
+): void {
+  for (const name of Object.keys(unreadFiles)) {
+    if (param.knownNames!.has(name)) continue;
+    const files = unreadFiles[name]!;
+    const refusedBeside = param.fields.some((field) => field.key === name);
+    const entry = refusedBeside
+      ? values[REFUSED_KEYS]?.find((refused) => refused.param === param && refused.name === name)
+      : undefined;
+    const text = refusedBeside ? entry?.input : Object.hasOwn(model, name) ? model[name] : undefined;
+    const value =
+      text === undefined ? (files.length === 1 ? files[0] : files.slice()) : [...[text].flat(), ...files];
+    if (entry !== undefined) entry.input = value;
+    else if (refusedBeside) refuseBeside(values, { param, name, input: value });
+    else Object.defineProperty(model, name, { value, enumerable: true, writable: true, configurable: true });
+  }
+}
+
 function refuseBeside(values: Gathered, key: RefusedKey): void {
   const refused = values[REFUSED_KEYS];
   if (refused === undefined) values[REFUSED_KEYS] = [key];
@@ -237,6 +264,12 @@ function gatherBody(params: readonly ParamDescription[], body: ReadBody, values:
     const fields = body.fields ?? {};
     const formParams = params.filter((param) => param.marker === "form");
     gatherStrings(formParams, fields, false, true, values);
+    if (body.unreadFiles !== undefined) {
+      for (const param of formParams) {
+        if (param.knownNames !== undefined)
+          addUnreadFiles(body.unreadFiles, param, values[param.key] as Values, values);
+      }
+    }
     for (const param of params) {
       if (param.absentWhenEmpty === true && isEmpty(values[param.key] as Values))
         values[param.key] = undefined;

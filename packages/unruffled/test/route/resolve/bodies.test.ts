@@ -791,6 +791,83 @@ describe("a strict model that shares the body refuses the body's names no parame
     expect(await jsonOf(server.fetch("/profile", { method: "POST", body: form }))).toEqual(unrecognized);
   });
 
+  // FastAPI hands a form model every part it received, files too: pydantic's extra="forbid" refuses a
+  // file under a name no field reads (extra_forbidden), where this dropped it.
+  it("refuses a file part that neither the strict model nor a File parameter reads, quoting the file", async () => {
+    const server = await serve([
+      path("/profile", {
+        endpoint: echo({ login: p.Form(Login), avatar: p.File({ optional: true }) }),
+        methods: ["POST"],
+      }),
+      path("/login", { endpoint: echo({ login: p.Form(Login) }), methods: ["POST"] }),
+    ]);
+    const form = (...files: [string, string, string][]) => {
+      const body = new FormData();
+      body.append("username", "ann");
+      body.append("password", "secret");
+      body.append("avatar", new Blob(["png"], { type: "image/png" }), "a.png");
+      for (const [name, filename, content] of files)
+        body.append(name, new Blob([content], { type: "text/plain" }), filename);
+      return body;
+    };
+    const send = (target: string, body: FormData) => jsonOf(server.fetch(target, { method: "POST", body }));
+    const notes = { filename: "notes.txt", contentType: "text/plain", size: 5 };
+    expect(await send("/profile", form(["notes", "notes.txt", "hello"]))).toEqual({
+      status: 422,
+      body: {
+        detail: [
+          {
+            loc: ["body", "notes"],
+            msg: 'Unrecognized key: "notes"',
+            type: "unrecognized_keys",
+            input: notes,
+          },
+        ],
+      },
+    });
+    expect(await send("/login", form(["notes", "notes.txt", "hello"], ["notes", "b.txt", "hi"]))).toEqual({
+      status: 422,
+      body: {
+        detail: [
+          {
+            loc: ["body", "avatar"],
+            msg: 'Unrecognized key: "avatar"',
+            type: "unrecognized_keys",
+            input: { filename: "a.png", contentType: "image/png", size: 3 },
+          },
+          {
+            loc: ["body", "notes"],
+            msg: 'Unrecognized key: "notes"',
+            type: "unrecognized_keys",
+            input: [notes, { filename: "b.txt", contentType: "text/plain", size: 2 }],
+          },
+        ],
+      },
+    });
+    expect(await send("/profile", form())).toEqual({
+      status: 200,
+      body: {
+        login: { username: "ann", password: "secret" },
+        avatar: { filename: "a.png", contentType: "image/png", size: 3 },
+      },
+    });
+  });
+
+  it("takes a browser's unfilled file input (no file name, no bytes) for no file, not an extra part", async () => {
+    const server = await serveEndpoint("/login", echo({ login: p.Form(Login) }), ["POST"]);
+    const body = [
+      '--b\r\nContent-Disposition: form-data; name="username"\r\n\r\nann\r\n',
+      '--b\r\nContent-Disposition: form-data; name="password"\r\n\r\nsecret\r\n',
+      '--b\r\nContent-Disposition: form-data; name="notes"; filename=""\r\n',
+      "Content-Type: application/octet-stream\r\n\r\n\r\n--b--\r\n",
+    ].join("");
+    const headers = { "content-type": "multipart/form-data; boundary=b" };
+    expect(await jsonOf(server.fetch("/login", { method: "POST", headers, body }))).toEqual({
+      status: 200,
+      body: { login: { username: "ann", password: "secret" } },
+    });
+  });
+
   it("refuses a top-level key of a JSON body that neither the strict model nor another parameter reads", async () => {
     const server = await serveEndpoint(
       "/login",
@@ -839,6 +916,28 @@ describe("a strict model refuses a key spelt as a field's name instead of its al
       },
     });
     expect(await send("userName=ann")).toEqual({ status: 200, body: { account: { user_name: "ann" } } });
+  });
+
+  it("in a multipart body, a file under the field's name too, quoted after the text sent under it", async () => {
+    const server = await serveEndpoint("/a", echo({ account: p.Form(Account) }), ["POST"]);
+    const body = new FormData();
+    body.append("userName", "ann");
+    body.append("user_name", "bob");
+    body.append("user_name", new Blob(["hi"], { type: "text/plain" }), "b.txt");
+    body.append("notes", "n");
+    body.append("notes", new Blob(["hello"], { type: "text/plain" }), "notes.txt");
+    expect(await jsonOf(server.fetch("/a", { method: "POST", body }))).toEqual({
+      status: 422,
+      body: {
+        detail: [
+          unrecognized("body", "notes", ["n", { filename: "notes.txt", contentType: "text/plain", size: 5 }]),
+          unrecognized("body", "user_name", [
+            "bob",
+            { filename: "b.txt", contentType: "text/plain", size: 2 },
+          ]),
+        ],
+      },
+    });
   });
 
   it("in a JSON body, the model alone or beside another parameter", async () => {
