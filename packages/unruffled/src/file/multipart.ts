@@ -2,12 +2,14 @@ import type { IncomingHttpHeaders } from "node:http";
 import type { BusboyConstructor, BusboyFileStream } from "@fastify/busboy";
 import { MalformedBodyError, PayloadTooLargeError } from "../errors.ts";
 import type { BodySource } from "../http/body.ts";
-import { UploadFile } from "./upload-file.ts";
+import { UploadFile, type UploadFileSummary } from "./upload-file.ts";
 import type { UploadLimits } from "./upload-limits.ts";
 
 export interface MultipartBody {
   fields: Record<string, string[]>;
   files: Record<string, UploadFile[]>;
+  /** The files of fields nobody declared, by field name: what they were, their bytes dropped. */
+  unreadFiles: Record<string, UploadFileSummary[]>;
 }
 
 // Loaded on the first multipart body: many apps never parse one, and the parser costs memory.
@@ -18,7 +20,8 @@ let busboy: Promise<{ Busboy: BusboyConstructor }> | undefined;
  * answered with 413 at once and the rest of the body is never read.
  *
  * `fileLimits` maps each declared file field to the size limit of its files; the bytes of a file
- * field nobody declared are counted and dropped.
+ * field nobody declared are counted and dropped, and only its summary kept (a strict form model
+ * refuses it).
  */
 export async function readMultipart(
   source: BodySource,
@@ -34,7 +37,11 @@ export async function readMultipart(
   busboy ??= import("@fastify/busboy");
   const { Busboy } = await busboy;
   return new Promise((resolve, reject) => {
-    const body: MultipartBody = { fields: Object.create(null), files: Object.create(null) };
+    const body: MultipartBody = {
+      fields: Object.create(null),
+      files: Object.create(null),
+      unreadFiles: Object.create(null),
+    };
     const input = source.readable();
     let settled = false;
     let parserFinished = false;
@@ -97,7 +104,19 @@ export async function readMultipart(
         // Busboy reports a body cut short on the file stream too (the parser's own error settles the
         // request); unheard, that 'error' event would crash the process.
         stream.on("error", ignore);
-        stream.resume();
+        openFiles++;
+        let size = 0;
+        stream.on("data", (chunk: Buffer) => {
+          size += chunk.length;
+        });
+        stream.on("end", () => {
+          openFiles--;
+          if (filename !== "" || size > 0) {
+            const contentType = mimeType || "application/octet-stream";
+            appendTo(body.unreadFiles, name, { filename, contentType, size });
+          }
+          finishIfDone();
+        });
         return;
       }
       openFiles++;

@@ -1,5 +1,12 @@
 import { Readable } from "../node-builtins.ts";
 
+/** What a file is, without its bytes: its JSON form, and how a 422 quotes a file no parameter reads. */
+export interface UploadFileSummary {
+  filename: string;
+  contentType: string;
+  size: number;
+}
+
 /**
  * A file received in a multipart body. Its bytes were streamed in under the configured limits and
  * are held until the response is sent.
@@ -50,7 +57,7 @@ export class UploadFile {
     return Readable.from(this.chunks);
   }
 
-  toJSON(): { filename: string; contentType: string; size: number } {
+  toJSON(): UploadFileSummary {
     return { filename: this.filename, contentType: this.contentType, size: this.size };
   }
 }

@@ -66,8 +66,9 @@ export interface ParamDescription {
   /**
    * For the first strict model (`z.strictObject`) of the query, the headers, the cookies or a body it
    * shares with other parameters (or whose fields it renames): the names of its source that are not
-   * extra (those its location's parameters read, and its own fields' keys). Any other key sent is
-   * handed to the model, which refuses it, one issue a key. Undefined for every other parameter.
+   * extra (those its location's parameters read, and a header field's key when it has no alias). Any
+   * other key sent is refused, one issue a key: handed to the model, or, spelt as one of its fields'
+   * keys (which Zod would take for that field), refused beside it. Undefined for every other parameter.
    */
   knownNames?: ReadonlySet<string> | undefined;
 }

@@ -193,7 +193,7 @@ function describeMarked(
     // Completed by analyseEndpoint with the names the location's other parameters read.
     knownNames:
       shape.kind === "model" && kind !== "path" && isStrictObject(declaredSchema)
-        ? new Set(fields.flatMap((field) => [field.wireName, field.key!]))
+        ? new Set(shape.fields.flatMap((field, index) => namesNotExtra(kind, field, fields[index]!)))
         : undefined,
   };
 }
@@ -208,6 +208,17 @@ function modelWireField(kind: MarkerKind, field: ModelField): WireField {
     schema: field.schema,
     required: !acceptsMissing(field.schema),
   };
+}
+
+/**
+ * The names of a strict model's field that are not extra: its wire name and, for a header without an
+ * alias, the field's key (`save_data` beside `save-data`), dropped as FastAPI drops it. A key spelt
+ * instead of an alias is extra, as pydantic's `extra="forbid"` takes it.
+ */
+function namesNotExtra(kind: MarkerKind, field: ModelField, wire: WireField): string[] {
+  return kind === "header" && aliasOf(field.schema) === undefined
+    ? [wire.wireName, field.key]
+    : [wire.wireName];
 }
 
 /** A model field's alias, given with `.meta({ alias: "X-Token" })`. */

@@ -1,6 +1,6 @@
 import { UnsupportedMediaTypeError } from "../../errors.ts";
 import { readMultipart } from "../../file/multipart.ts";
-import type { UploadFile } from "../../file/upload-file.ts";
+import type { UploadFile, UploadFileSummary } from "../../file/upload-file.ts";
 import type { UploadLimits } from "../../file/upload-limits.ts";
 import type { HttpRequest } from "../../http/request.ts";
 import type { EndpointDescription } from "../description.ts";
@@ -16,6 +16,8 @@ export interface ReadBody {
   jsonSource?: Buffer | string;
   fields?: StringSource;
   files?: Readonly<Record<string, UploadFile[]>>;
+  /** A multipart body's files that no parameter reads, without their bytes: a strict model refuses them. */
+  unreadFiles?: Readonly<Record<string, UploadFileSummary[]>>;
 }
 
 /**
@@ -96,5 +98,5 @@ async function readMultipartBody(
   limits: UploadLimits,
 ): Promise<ReadBody> {
   const body = await readMultipart(request.bodySource, request.headers, limits, description.fileSizeLimits);
-  return { fields: body.fields, files: body.files };
+  return { fields: body.fields, files: body.files, unreadFiles: body.unreadFiles };
 }

@@ -1,13 +1,22 @@
 import { RequestValidationError } from "../../errors.ts";
+import type { UploadFileSummary } from "../../file/upload-file.ts";
 import type { UploadLimits } from "../../file/upload-limits.ts";
 import type { HttpRequest } from "../../http/request.ts";
 import { parseJsonBody, parseJsonText } from "../../http/request.ts";
 import type { EndpointDescription, ParamDescription, WireField } from "../description.ts";
 import type { StringSource } from "../wire/string-source.ts";
 import { checkContentCoding, checkJsonMediaType, type ReadBody, readFormBody } from "./read-body.ts";
-import { toValidationIssues } from "./validation-issues.ts";
+import { type RefusedKey, toValidationIssues, withRefusedKeys } from "./validation-issues.ts";
 
 type Values = Record<string, unknown>;
+
+/**
+ * Where the gathered input keeps the keys a strict model refuses outside Zod (spelt as a field's
+ * key, which Zod would take for that field); a symbol, which the validator never reads.
+ */
+const REFUSED_KEYS = Symbol("refused keys");
+
+type Gathered = Values & { [REFUSED_KEYS]?: RefusedKey[] };
 
 const NO_VALUES: Values = Object.freeze({}) as Values;
 
@@ -121,69 +130,121 @@ function gather(
   request: HttpRequest,
   options: ResolveOptions,
   body: ReadBody | undefined,
-): Values {
+): Gathered {
   // One flat object by parameter name, the shape of the validator: no object per location to build,
   // and Zod's output is the handler's values as they are.
-  const input: Values = {};
+  const input: Gathered = {};
   const { byLocation, queryReader } = description;
-  if (byLocation.path.length > 0) gatherStrings(byLocation.path, request.pathParams, false, input);
+  if (byLocation.path.length > 0) gatherStrings(byLocation.path, request.pathParams, false, false, input);
   if (queryReader !== undefined) {
     // The reader gives up (undefined) where only request.query's own parsing is sure to be right.
     const query = (options.rawQuery ? queryReader.read(request.queryString) : undefined) ?? request.query;
-    gatherStrings(byLocation.query, query, false, input);
+    gatherStrings(byLocation.query, query, false, false, input);
   }
   if (byLocation.header.length > 0)
-    gatherStrings(byLocation.header, request.headers as StringSource, true, input);
-  if (byLocation.cookie.length > 0) gatherStrings(byLocation.cookie, request.cookies, false, input);
+    gatherStrings(byLocation.header, request.headers as StringSource, true, false, input);
+  if (byLocation.cookie.length > 0) gatherStrings(byLocation.cookie, request.cookies, false, false, input);
   if (byLocation.body.length > 0 && body !== undefined) gatherBody(byLocation.body, body, input);
   return input;
 }
 
-/** Writes each parameter's raw value (coerced from its string) into `values`, under its name. */
+/**
+ * Writes each parameter's raw value (coerced from its string) into `values`, under its name.
+ * `emptyIsAbsent`: a form's `""` is a value not sent (browsers send every unfilled input), as FastAPI
+ * reads a form field; in the query, a header or a cookie it is a value.
+ */
 function gatherStrings(
   params: readonly ParamDescription[],
   source: StringSource,
   commaLists: boolean,
-  values: Values,
+  emptyIsAbsent: boolean,
+  values: Gathered,
 ): void {
   for (const param of params) {
     if (param.shape === "model") {
       const model: Values = {};
       for (const field of param.fields) {
-        const value = readString(source, field, commaLists);
+        const value = readString(source, field, commaLists, emptyIsAbsent);
         if (value !== undefined) model[field.key!] = value;
       }
-      if (param.knownNames !== undefined) addExtraKeys(source, param.knownNames, model, true);
+      if (param.knownNames !== undefined) addExtraKeys(source, param, model, true, values);
       values[param.key] = model;
     } else {
-      values[param.key] = readString(source, param.fields[0]!, commaLists);
+      values[param.key] = readString(source, param.fields[0]!, commaLists, emptyIsAbsent);
     }
   }
 }
 
 /**
- * Hands a strict model the keys of its source that no parameter reads (nor spelt as one of its own
- * fields' keys, which would be taken for that field), so that Zod refuses each as it refuses extras.
+ * Hands a strict model the keys of its source that no parameter reads, so that Zod refuses each as it
+ * refuses extras; a key spelt as one of its fields' keys (not its wire name) would be taken for that
+ * field, so it is refused beside the model instead (`values[REFUSED_KEYS]`).
  */
 function addExtraKeys(
   source: Readonly<Record<string, unknown>>,
-  knownNames: ReadonlySet<string>,
+  param: ParamDescription,
   model: Values,
   fromText: boolean,
+  values: Gathered,
 ): void {
+  const knownNames = param.knownNames!;
   for (const name of Object.keys(source)) {
     const raw = source[name];
     if (raw === undefined || knownNames.has(name)) continue;
     // Text arrives as a string or, repeated, a list (a multipart field always as a list): one value
     // is quoted as itself. A JSON value is quoted as sent.
     const value = fromText && Array.isArray(raw) ? (raw.length === 1 ? raw[0] : raw.slice()) : raw;
+    if (param.fields.some((field) => field.key === name)) {
+      refuseBeside(values, { param, name, input: value });
+      continue;
+    }
     // Defined, not assigned: a key named __proto__ is a key like any other, never the model's prototype.
     Object.defineProperty(model, name, { value, enumerable: true, writable: true, configurable: true });
   }
 }
 
-/** One wire name's value: the last of repeated keys for a scalar, all of them for a list. */
-function readString(source: StringSource, field: WireField, commaLists: boolean): unknown {
+/**
+ * Hands a strict form model the files of a multipart body that no parameter reads, quoted by their
+ * summaries (their bytes were never kept); beside a text field of the same name, after its values.
+ */
+function addUnreadFiles(
+  unreadFiles: Readonly<Record<string, UploadFileSummary[]>>,
+  param: ParamDescription,
+  model: Values,
+  values: Gathered,
+): void {
+  for (const name of Object.keys(unreadFiles)) {
+    if (param.knownNames!.has(name)) continue;
+    const files = unreadFiles[name]!;
+    const refusedBeside = param.fields.some((field) => field.key === name);
+    const entry = refusedBeside
+      ? values[REFUSED_KEYS]?.find((refused) => refused.param === param && refused.name === name)
+      : undefined;
+    const text = refusedBeside ? entry?.input : Object.hasOwn(model, name) ? model[name] : undefined;
+    const value =
+      text === undefined ? (files.length === 1 ? files[0] : files.slice()) : [...[text].flat(), ...files];
+    if (entry !== undefined) entry.input = value;
+    else if (refusedBeside) refuseBeside(values, { param, name, input: value });
+    else Object.defineProperty(model, name, { value, enumerable: true, writable: true, configurable: true });
+  }
+}
+
+function refuseBeside(values: Gathered, key: RefusedKey): void {
+  const refused = values[REFUSED_KEYS];
+  if (refused === undefined) values[REFUSED_KEYS] = [key];
+  else refused.push(key);
+}
+
+/**
+ * One wire name's value: the last of repeated keys for a scalar, all of them for a list. Under
+ * `emptyIsAbsent`, a scalar whose value is `""` is not sent; a list keeps its empty items.
+ */
+function readString(
+  source: StringSource,
+  field: WireField,
+  commaLists: boolean,
+  emptyIsAbsent: boolean,
+): unknown {
   const raw = source[field.wireName];
   if (raw === undefined) return undefined;
   const coerce = field.coerce;
@@ -194,18 +255,21 @@ function readString(source: StringSource, field: WireField, commaLists: boolean)
     return coerce ? items.map(coerce) : items.slice();
   }
   const value = typeof raw === "string" ? raw : raw[raw.length - 1]!;
+  if (emptyIsAbsent && value === "") return undefined;
   return coerce ? coerce(value) : value;
 }
 
-function gatherBody(params: readonly ParamDescription[], body: ReadBody, values: Values): void {
+function gatherBody(params: readonly ParamDescription[], body: ReadBody, values: Gathered): void {
   if (body.fields !== undefined || body.files !== undefined) {
     const fields = body.fields ?? {};
-    gatherStrings(
-      params.filter((param) => param.marker === "form"),
-      fields,
-      false,
-      values,
-    );
+    const formParams = params.filter((param) => param.marker === "form");
+    gatherStrings(formParams, fields, false, true, values);
+    if (body.unreadFiles !== undefined) {
+      for (const param of formParams) {
+        if (param.knownNames !== undefined)
+          addUnreadFiles(body.unreadFiles, param, values[param.key] as Values, values);
+      }
+    }
     for (const param of params) {
       if (param.absentWhenEmpty === true && isEmpty(values[param.key] as Values))
         values[param.key] = undefined;
@@ -226,7 +290,7 @@ function gatherBody(params: readonly ParamDescription[], body: ReadBody, values:
         if (Object.hasOwn(json as object, field.wireName))
           model[field.key!] = (json as Values)[field.wireName];
       }
-      if (param.knownNames !== undefined) addExtraKeys(json as Values, param.knownNames, model, false);
+      if (param.knownNames !== undefined) addExtraKeys(json as Values, param, model, false, values);
       values[param.key] = param.absentWhenEmpty === true && isEmpty(model) ? undefined : model;
     } else if (isObject) {
       const wireName = param.fields[0]!.wireName;
@@ -242,10 +306,13 @@ function isEmpty(model: Values): boolean {
   return true;
 }
 
-function validate(description: EndpointDescription, input: Values, jsonSource?: Buffer | string): Values {
+function validate(description: EndpointDescription, input: Gathered, jsonSource?: Buffer | string): Values {
   const result = description.validator!.safeParse(input, { reportInput: true });
-  if (!result.success) {
-    throw new RequestValidationError(toValidationIssues(description, result.error.issues, jsonSource));
+  const refused = input[REFUSED_KEYS];
+  if (!result.success || refused !== undefined) {
+    const issues = result.success ? [] : result.error.issues;
+    const all = refused === undefined ? issues : withRefusedKeys(description, issues, refused);
+    throw new RequestValidationError(toValidationIssues(description, all, jsonSource));
   }
   return result.data as Values;
 }

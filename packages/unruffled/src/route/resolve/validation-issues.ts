@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import type { ValidationIssue } from "../../errors.ts";
-import type { EndpointDescription, ParamDescription } from "../description.ts";
+import { type EndpointDescription, LOCATIONS, type ParamDescription } from "../description.ts";
 
 // A value that is absent fails as invalid_type, invalid_value (enums) or invalid_union alike.
 const MISSING_CODES = new Set(["invalid_type", "invalid_value", "invalid_union"]);
@@ -34,6 +34,46 @@ export function toValidationIssues(
     }
   }
   return result;
+}
+
+/** A key of a strict model's source refused beside Zod: spelt as a field's key, not its wire name. */
+export interface RefusedKey {
+  param: ParamDescription;
+  name: string;
+  input: unknown;
+}
+
+/**
+ * Zod's issues with a strict model's keys refused beside it, each as the `unrecognized_keys` issue
+ * Zod gives an extra key, placed after the model's own issues (the order of the validator's sources).
+ *
+ * @example withRefusedKeys(description, [], [{ param, name: "user_name", input: "bob" }]) // [{ code: "unrecognized_keys", keys: ["user_name"], path: ["account"], … }]
+ */
+export function withRefusedKeys(
+  description: EndpointDescription,
+  issues: readonly z.core.$ZodIssue[],
+  refused: readonly RefusedKey[],
+): z.core.$ZodIssue[] {
+  const order = LOCATIONS.flatMap((location) => description.byLocation[location].map((param) => param.key));
+  const rank = (issue: z.core.$ZodIssue) => {
+    const index = order.indexOf(issue.path[0] as string);
+    return index < 0 ? order.length : index;
+  };
+  const merged = issues.slice();
+  for (const { param, name, input } of refused) {
+    const own = order.indexOf(param.key);
+    let at = merged.length;
+    while (at > 0 && rank(merged[at - 1]!) > own) at--;
+    merged.splice(at, 0, {
+      code: "unrecognized_keys",
+      keys: [name],
+      path: [param.key],
+      // A computed key defines a property: a key named __proto__ stays a key.
+      input: { [name]: input },
+      message: `Unrecognized key: ${JSON.stringify(name)}`,
+    });
+  }
+  return merged;
 }
 
 /**

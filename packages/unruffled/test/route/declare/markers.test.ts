@@ -1,9 +1,9 @@
-import { p } from "unruffled/route";
+import { p, path } from "unruffled/route";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { echo } from "../../support/echo.ts";
 import { bodyOf, openRaw } from "../../support/raw-http.ts";
-import { JSON_HEADERS, jsonOf, serveEndpoint } from "../../support/serve.ts";
+import { JSON_HEADERS, jsonOf, serve, serveEndpoint } from "../../support/serve.ts";
 
 describe("rule 2: Path reads the {name} placeholders", () => {
   it("fills a scalar from its placeholder", async () => {
@@ -381,6 +381,55 @@ describe("a strict model (z.strictObject) of the query, the headers or the cooki
     await exchange.write("GET /h HTTP/1.1\r\nHost: x\r\nSave_Data: yes\r\nConnection: close\r\n\r\n");
     expect(JSON.parse(bodyOf(await exchange.closed()))).toEqual({
       detail: [{ loc: ["header", "save-data"], msg: "Field required", type: "missing", input: null }],
+    });
+  });
+
+  // pydantic with extra="forbid" and an alias (populate_by_name off) takes a key spelt as the field's
+  // own name for an extra one: FastAPI reports it extra_forbidden at that key.
+  it("refuses a key spelt as a field's name instead of its alias, in the query, the headers and the cookies", async () => {
+    const unrecognized = (location: string, name: string, input: unknown) => ({
+      loc: [location, name],
+      msg: `Unrecognized key: ${JSON.stringify(name)}`,
+      type: "unrecognized_keys",
+      input,
+    });
+    const Query = z.strictObject({ user_name: z.string().meta({ alias: "userName" }) });
+    const Cookies = z.strictObject({ session_id: z.string().meta({ alias: "sessionId" }) });
+    const Headers = z.strictObject({
+      host: z.string(),
+      connection: z.string(),
+      token: z.string().meta({ alias: "X-Token" }),
+    });
+    const server = await serve([
+      path("/q", { endpoint: echo({ query: p.Query(Query) }) }),
+      path("/c", { endpoint: echo({ cookies: p.Cookie(Cookies) }) }),
+      path("/h", { endpoint: echo({ headers: p.Header(Headers) }) }),
+    ]);
+    expect(await jsonOf(server.fetch("/q?userName=ann&user_name=bob"))).toEqual({
+      status: 422,
+      body: { detail: [unrecognized("query", "user_name", "bob")] },
+    });
+    expect(await jsonOf(server.fetch("/q?user_name=bob"))).toEqual({
+      status: 422,
+      body: {
+        detail: [
+          { loc: ["query", "userName"], msg: "Field required", type: "missing", input: null },
+          unrecognized("query", "user_name", "bob"),
+        ],
+      },
+    });
+    expect(await jsonOf(server.fetch("/c", { headers: { cookie: "sessionId=1; session_id=2" } }))).toEqual({
+      status: 422,
+      body: { detail: [unrecognized("cookie", "session_id", "2")] },
+    });
+    const exchange = await openRaw(server.port);
+    await exchange.write("GET /h HTTP/1.1\r\nHost: x\r\nX-Token: a\r\nToken: b\r\nConnection: close\r\n\r\n");
+    expect(JSON.parse(bodyOf(await exchange.closed()))).toEqual({
+      detail: [unrecognized("header", "token", "b")],
+    });
+    expect(await jsonOf(server.fetch("/q?userName=ann"))).toEqual({
+      status: 200,
+      body: { query: { user_name: "ann" } },
     });
   });
 });

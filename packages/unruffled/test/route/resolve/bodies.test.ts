@@ -560,6 +560,145 @@ describe("form bodies", () => {
   });
 });
 
+// FastAPI's _get_multidict_value: a browser sends every input it has, unfilled ones as `age=`; a form
+// field's "" is not sent (test_form_default, test_request_params/test_form).
+describe("an empty form value is a value not sent, as FastAPI reads HTML forms", () => {
+  const FORM_HEADERS = { "content-type": "application/x-www-form-urlencoded" };
+  const missing = (...names: string[]) => ({
+    status: 422,
+    body: {
+      detail: names.map((name) => ({
+        loc: ["body", name],
+        msg: "Field required",
+        type: "missing",
+        input: null,
+      })),
+    },
+  });
+
+  // test_form_default.py
+  it("gives an optional field sent empty its absence, urlencoded and in a multipart body", async () => {
+    const server = await serve([
+      path("/urlencoded", { endpoint: echo({ age: p.Form(z.int().optional()) }), methods: ["POST"] }),
+      path("/multipart", {
+        endpoint: echo({ age: p.Form(z.int().optional()), file: p.File({ optional: true }) }),
+        methods: ["POST"],
+      }),
+    ]);
+    const urlencoded = server.fetch("/urlencoded", { method: "POST", headers: FORM_HEADERS, body: "age=" });
+    expect(await jsonOf(urlencoded)).toEqual({ status: 200, body: {} });
+    const form = new FormData();
+    form.append("age", "");
+    expect(await jsonOf(server.fetch("/multipart", { method: "POST", body: form }))).toEqual({
+      status: 200,
+      body: {},
+    });
+  });
+
+  it("gives a field sent empty its default, for every type, a string's included", async () => {
+    const server = await serveEndpoint(
+      "/f",
+      echo({
+        page: p.Form(z.int(), { default: 1 }),
+        note: p.Form(z.string(), { default: "none" }),
+        active: p.Form(z.boolean(), { default: true }),
+      }),
+      ["POST"],
+    );
+    const response = server.fetch("/f", {
+      method: "POST",
+      headers: FORM_HEADERS,
+      body: "page=&note=&active=",
+    });
+    expect(await jsonOf(response)).toEqual({ status: 200, body: { page: 1, note: "none", active: true } });
+  });
+
+  it("reports a required field sent empty as missing, a string's included", async () => {
+    const server = await serveEndpoint(
+      "/login",
+      echo({ username: p.Form(z.string()), age: p.Form(z.int()) }),
+      ["POST"],
+    );
+    const send = (body: string) =>
+      jsonOf(server.fetch("/login", { method: "POST", headers: FORM_HEADERS, body }));
+    expect(await send("username=&age=")).toEqual(missing("username", "age"));
+    const form = new FormData();
+    form.append("username", "");
+    form.append("age", "");
+    expect(await jsonOf(server.fetch("/login", { method: "POST", body: form }))).toEqual(
+      missing("username", "age"),
+    );
+  });
+
+  it("reads the last of repeated values, and only it: an empty last value is not sent", async () => {
+    const server = await serveEndpoint("/f", echo({ age: p.Form(z.int().optional()) }), ["POST"]);
+    const send = (body: string) =>
+      jsonOf(server.fetch("/f", { method: "POST", headers: FORM_HEADERS, body }));
+    expect(await send("age=&age=3")).toEqual({ status: 200, body: { age: 3 } });
+    expect(await send("age=3&age=")).toEqual({ status: 200, body: {} });
+  });
+
+  it("applies to the fields of a form model: an optional one is absent, a required one missing", async () => {
+    const Person = z.object({
+      username: z.string(),
+      age: z.int().optional(),
+      city: z.string().default("Paris"),
+    });
+    const server = await serveEndpoint("/form", echo({ user: p.Form(Person) }), ["POST"]);
+    const send = (body: string) =>
+      jsonOf(server.fetch("/form", { method: "POST", headers: FORM_HEADERS, body }));
+    expect(await send("username=Rick&age=&city=")).toEqual({
+      status: 200,
+      body: { user: { username: "Rick", city: "Paris" } },
+    });
+    expect(await send("username=&age=")).toEqual(missing("username"));
+  });
+
+  it("keeps the empty items of a list: only a single value counts as not sent", async () => {
+    const server = await serveEndpoint("/f", echo({ tags: p.Form(z.array(z.string()), { default: [] }) }), [
+      "POST",
+    ]);
+    const response = server.fetch("/f", { method: "POST", headers: FORM_HEADERS, body: "tags=&tags=a" });
+    expect(await jsonOf(response)).toEqual({ status: 200, body: { tags: ["", "a"] } });
+  });
+
+  it("leaves the query, the headers and the cookies as they were: there an empty value is a value", async () => {
+    const server = await serveEndpoint(
+      "/c",
+      echo({
+        q: p.Query(z.int().optional()),
+        x_age: p.Header(z.int().optional()),
+        age: p.Cookie(z.int().optional()),
+      }),
+    );
+    const response = server.fetch("/c?q=", { headers: { "x-age": "", cookie: "age=" } });
+    expect(await jsonOf(response)).toEqual({
+      status: 422,
+      body: {
+        detail: [
+          {
+            loc: ["query", "q"],
+            msg: "Invalid input: expected number, received string",
+            type: "invalid_type",
+            input: "",
+          },
+          {
+            loc: ["header", "x-age"],
+            msg: "Invalid input: expected number, received string",
+            type: "invalid_type",
+            input: "",
+          },
+          {
+            loc: ["cookie", "age"],
+            msg: "Invalid input: expected number, received string",
+            type: "invalid_type",
+            input: "",
+          },
+        ],
+      },
+    });
+  });
+});
 // docs/parameters.md: "A value that may be absent is either .optional() (the handler gets undefined)
 // or has a default", and the document does not require such a body.
 describe("an optional model that shares the body, none of whose fields is sent", () => {
@@ -652,6 +791,83 @@ describe("a strict model that shares the body refuses the body's names no parame
     expect(await jsonOf(server.fetch("/profile", { method: "POST", body: form }))).toEqual(unrecognized);
   });
 
+  // FastAPI hands a form model every part it received, files too: pydantic's extra="forbid" refuses a
+  // file under a name no field reads (extra_forbidden), where this dropped it.
+  it("refuses a file part that neither the strict model nor a File parameter reads, quoting the file", async () => {
+    const server = await serve([
+      path("/profile", {
+        endpoint: echo({ login: p.Form(Login), avatar: p.File({ optional: true }) }),
+        methods: ["POST"],
+      }),
+      path("/login", { endpoint: echo({ login: p.Form(Login) }), methods: ["POST"] }),
+    ]);
+    const form = (...files: [string, string, string][]) => {
+      const body = new FormData();
+      body.append("username", "ann");
+      body.append("password", "secret");
+      body.append("avatar", new Blob(["png"], { type: "image/png" }), "a.png");
+      for (const [name, filename, content] of files)
+        body.append(name, new Blob([content], { type: "text/plain" }), filename);
+      return body;
+    };
+    const send = (target: string, body: FormData) => jsonOf(server.fetch(target, { method: "POST", body }));
+    const notes = { filename: "notes.txt", contentType: "text/plain", size: 5 };
+    expect(await send("/profile", form(["notes", "notes.txt", "hello"]))).toEqual({
+      status: 422,
+      body: {
+        detail: [
+          {
+            loc: ["body", "notes"],
+            msg: 'Unrecognized key: "notes"',
+            type: "unrecognized_keys",
+            input: notes,
+          },
+        ],
+      },
+    });
+    expect(await send("/login", form(["notes", "notes.txt", "hello"], ["notes", "b.txt", "hi"]))).toEqual({
+      status: 422,
+      body: {
+        detail: [
+          {
+            loc: ["body", "avatar"],
+            msg: 'Unrecognized key: "avatar"',
+            type: "unrecognized_keys",
+            input: { filename: "a.png", contentType: "image/png", size: 3 },
+          },
+          {
+            loc: ["body", "notes"],
+            msg: 'Unrecognized key: "notes"',
+            type: "unrecognized_keys",
+            input: [notes, { filename: "b.txt", contentType: "text/plain", size: 2 }],
+          },
+        ],
+      },
+    });
+    expect(await send("/profile", form())).toEqual({
+      status: 200,
+      body: {
+        login: { username: "ann", password: "secret" },
+        avatar: { filename: "a.png", contentType: "image/png", size: 3 },
+      },
+    });
+  });
+
+  it("takes a browser's unfilled file input (no file name, no bytes) for no file, not an extra part", async () => {
+    const server = await serveEndpoint("/login", echo({ login: p.Form(Login) }), ["POST"]);
+    const body = [
+      '--b\r\nContent-Disposition: form-data; name="username"\r\n\r\nann\r\n',
+      '--b\r\nContent-Disposition: form-data; name="password"\r\n\r\nsecret\r\n',
+      '--b\r\nContent-Disposition: form-data; name="notes"; filename=""\r\n',
+      "Content-Type: application/octet-stream\r\n\r\n\r\n--b--\r\n",
+    ].join("");
+    const headers = { "content-type": "multipart/form-data; boundary=b" };
+    expect(await jsonOf(server.fetch("/login", { method: "POST", headers, body }))).toEqual({
+      status: 200,
+      body: { login: { username: "ann", password: "secret" } },
+    });
+  });
+
   it("refuses a top-level key of a JSON body that neither the strict model nor another parameter reads", async () => {
     const server = await serveEndpoint(
       "/login",
@@ -666,6 +882,80 @@ describe("a strict model that shares the body refuses the body's names no parame
     expect(await send('{"username":"ann","password":"secret","remember":true}')).toEqual({
       status: 200,
       body: { login: { username: "ann", password: "secret" }, remember: true },
+    });
+  });
+});
+
+// pydantic with extra="forbid" and an alias (populate_by_name off) takes a key spelt as the field's
+// own name for an extra one: FastAPI reports it extra_forbidden at that key.
+describe("a strict model refuses a key spelt as a field's name instead of its alias", () => {
+  const Account = z.strictObject({ user_name: z.string().meta({ alias: "userName" }) });
+  const FORM_HEADERS = { "content-type": "application/x-www-form-urlencoded" };
+  const unrecognized = (location: string, name: string, input: unknown) => ({
+    loc: [location, name],
+    msg: `Unrecognized key: ${JSON.stringify(name)}`,
+    type: "unrecognized_keys",
+    input,
+  });
+
+  it("in a form, beside the alias or instead of it", async () => {
+    const server = await serveEndpoint("/a", echo({ account: p.Form(Account) }), ["POST"]);
+    const send = (body: string) =>
+      jsonOf(server.fetch("/a", { method: "POST", headers: FORM_HEADERS, body }));
+    expect(await send("userName=ann&user_name=bob")).toEqual({
+      status: 422,
+      body: { detail: [unrecognized("body", "user_name", "bob")] },
+    });
+    expect(await send("user_name=bob")).toEqual({
+      status: 422,
+      body: {
+        detail: [
+          { loc: ["body", "userName"], msg: "Field required", type: "missing", input: null },
+          unrecognized("body", "user_name", "bob"),
+        ],
+      },
+    });
+    expect(await send("userName=ann")).toEqual({ status: 200, body: { account: { user_name: "ann" } } });
+  });
+
+  it("in a multipart body, a file under the field's name too, quoted after the text sent under it", async () => {
+    const server = await serveEndpoint("/a", echo({ account: p.Form(Account) }), ["POST"]);
+    const body = new FormData();
+    body.append("userName", "ann");
+    body.append("user_name", "bob");
+    body.append("user_name", new Blob(["hi"], { type: "text/plain" }), "b.txt");
+    body.append("notes", "n");
+    body.append("notes", new Blob(["hello"], { type: "text/plain" }), "notes.txt");
+    expect(await jsonOf(server.fetch("/a", { method: "POST", body }))).toEqual({
+      status: 422,
+      body: {
+        detail: [
+          unrecognized("body", "notes", ["n", { filename: "notes.txt", contentType: "text/plain", size: 5 }]),
+          unrecognized("body", "user_name", [
+            "bob",
+            { filename: "b.txt", contentType: "text/plain", size: 2 },
+          ]),
+        ],
+      },
+    });
+  });
+
+  it("in a JSON body, the model alone or beside another parameter", async () => {
+    const server = await serve([
+      path("/alone", { endpoint: echo({ account: p.Json(Account) }), methods: ["POST"] }),
+      path("/beside", {
+        endpoint: echo({ account: p.Json(Account), remember: p.Json(z.boolean(), { default: false }) }),
+        methods: ["POST"],
+      }),
+    ]);
+    const send = (target: string, body: string) =>
+      jsonOf(server.fetch(target, { method: "POST", headers: JSON_HEADERS, body }));
+    const refused = { status: 422, body: { detail: [unrecognized("body", "user_name", 7)] } };
+    expect(await send("/alone", '{"userName":"ann","user_name":7}')).toEqual(refused);
+    expect(await send("/beside", '{"userName":"ann","user_name":7,"remember":true}')).toEqual(refused);
+    expect(await send("/beside", '{"userName":"ann","remember":true}')).toEqual({
+      status: 200,
+      body: { account: { user_name: "ann" }, remember: true },
     });
   });
 });
