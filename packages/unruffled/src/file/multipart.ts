@@ -98,7 +98,9 @@ export async function readMultipart(
       }
       appendTo(body.fields, name, value);
     });
-    parser.on("file", (name, stream: BusboyFileStream, filename, _encoding, mimeType) => {
+    parser.on("file", (name, stream: BusboyFileStream, sentName: string | undefined, _encoding, mimeType) => {
+      // Busboy takes a part of a binary media type without a filename for a file too, and gives it none.
+      const filename = sentName ?? "";
       const limit = fileLimits.get(name);
       if (limit === undefined) {
         // Busboy reports a body cut short on the file stream too (the parser's own error settles the

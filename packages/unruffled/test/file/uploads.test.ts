@@ -280,6 +280,22 @@ describe("uploads are streamed and limited", () => {
     });
   });
 
+  it("gives a file part that names no file name an empty filename, not undefined", async () => {
+    const server = await serveEndpoint("/upload", upload, ["POST"]);
+    // What undici's FormData sends for append(name, blob, ""): a Content-Type and no filename.
+    const body =
+      '--b\r\nContent-Disposition: form-data; name="files"\r\nContent-Type: application/octet-stream\r\n\r\nabc\r\n--b--\r\n';
+    const response = server.fetch("/upload", {
+      method: "POST",
+      headers: { "content-type": "multipart/form-data; boundary=b" },
+      body,
+    });
+    expect(await jsonOf(response)).toEqual({
+      status: 200,
+      body: { files: [{ filename: "", contentType: "application/octet-stream", size: 3 }], note: "" },
+    });
+  });
+
   it("reads a File parameter's alias as the field name on the wire", async () => {
     const server = await serveEndpoint("/upload", echo({ avatar: p.File({ alias: "avatar-image" }) }), [
       "POST",
