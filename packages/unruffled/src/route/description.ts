@@ -70,6 +70,12 @@ export interface ParamDescription {
    * handed to the model, which refuses it, one issue a key. Undefined for every other parameter.
    */
   knownNames?: ReadonlySet<string> | undefined;
+  /**
+   * A placeholder of the route path that no parameter reads (`/items/{ids}`, read by middleware in
+   * `request.pathParams`): documented and filled by clients as a required string, but outside the
+   * validator, so never handed to the handler.
+   */
+  unread?: true | undefined;
 }
 
 /** Where an argument of a dependency or of the handler comes from. */

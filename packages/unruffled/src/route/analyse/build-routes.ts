@@ -4,7 +4,13 @@ import { checkedPolicies, type RateLimitCompiler } from "../../rate-limit/compil
 import type { RateLimitPolicy } from "../../rate-limit/policy.ts";
 import type { EndpointDefinition } from "../declare/endpoint.ts";
 import type { Overrides } from "../declare/overrides.ts";
-import type { HttpMethod, RouteDefinition, RouteDependency, RoutedWebSocket } from "../declare/path.ts";
+import {
+  checkRestLast,
+  type HttpMethod,
+  type RouteDefinition,
+  type RouteDependency,
+  type RoutedWebSocket,
+} from "../declare/path.ts";
 import type { EndpointDescription } from "../description.ts";
 import { analyseEndpoint } from "./analyse-endpoint.ts";
 
@@ -119,6 +125,7 @@ function collect(
       );
     }
     const fullPath = joinPaths(prefix, definition.path);
+    checkRestLast(fullPath);
     const routeTags = [...tags, ...(definition.options.tags ?? [])];
     const included = includeInSchema && definition.options.includeInSchema !== false;
     const routeDependencies = [
@@ -197,6 +204,11 @@ function placeWebSocket(
   if (options.websockets === undefined) {
     throw new ValueError(`path("${fullPath}"): WebSocket routes are served by an app, not here.`);
   }
+  if (fullPath.includes(":path}")) {
+    throw new ValueError(
+      `The WebSocket route "${fullPath}" has a {name:path} placeholder; a WebSocket route takes {name} placeholders only.`,
+    );
+  }
   const { websocket } = definition;
   const routeOptions = definition.options;
   const name = routeOptions.name ?? websocket.name ?? derivedName("websocket", fullPath);
@@ -233,6 +245,7 @@ export function joinPaths(prefix: string, path: string): string {
 /** `GET /api/enroll/student-list/{id}` → `get_api_enroll_student_list_id`: the name of an unnamed route. */
 export function derivedName(method: string, path: string): string {
   const words = path
+    .replace(/:path\}/g, "")
     .replace(/[{}]/g, "")
     .split(/[^A-Za-z0-9]+/)
     .filter(Boolean);

@@ -429,3 +429,68 @@ describe("two routes may not answer one method at one path", () => {
     );
   });
 });
+
+describe("a {name:path} placeholder is the last segment of its path (docs/parameters.md, The rest of the path)", () => {
+  it("rejects one before the last segment when the route is declared", () => {
+    expect(() => path("/files/{file_path:path}/meta", { routes: [] })).toThrow(
+      new ValueError(
+        'The route path "/files/{file_path:path}/meta" has {file_path:path} before its last segment; a {name:path} placeholder takes the rest of the path, so only the last segment may be one.',
+      ),
+    );
+  });
+
+  it("rejects one that a group prefix puts before the route's own path, when the app is built", () => {
+    const probe = endpoint({ returns: JsonResponse, handler: () => new JsonResponse(null) });
+    expect(() =>
+      createApp({
+        routes: [path("/files/{file_path:path}", { routes: [path("/meta", { endpoint: probe })] })],
+      }),
+    ).toThrow(
+      new ValueError(
+        'The route path "/files/{file_path:path}/meta" has {file_path:path} before its last segment; a {name:path} placeholder takes the rest of the path, so only the last segment may be one.',
+      ),
+    );
+  });
+
+  it("rejects a convertor other than :path, pointing at the parameter's type", () => {
+    expect(() => path("/items/{item_id:int}", { routes: [] })).toThrow(
+      new ValueError(
+        'The route path "/items/{item_id:int}" has the placeholder "{item_id:int}"; the only convertor is :path ({file_path:path}, the rest of the path). Give the type to the parameter instead: item_id: z.int().',
+      ),
+    );
+  });
+
+  it("rejects two rest placeholders of different names at one place", () => {
+    const probe = endpoint({ returns: JsonResponse, handler: () => new JsonResponse(null) });
+    expect(() =>
+      createApp({
+        routes: [
+          path("/files/{file_path:path}", { endpoint: probe }),
+          path("/files/{name:path}", { endpoint: probe, methods: ["PUT"] }),
+        ],
+      }),
+    ).toThrow(
+      new ValueError(
+        'The placeholder {name:path} in "/files/{name:path}" clashes with {file_path:path} at the same place of another route; name it the same in both.',
+      ),
+    );
+  });
+});
+
+describe("a placeholder that no parameter reads", () => {
+  it("refuses a list named like it (rule 9 sends lists to the query): a path placeholder holds one value", () => {
+    const error = buildError({ ids: z.array(z.string()) }, "/probe/{ids}");
+    expect(error).toBeInstanceOf(ValueError);
+    expect((error as Error).message).toBe(
+      'endpoint "probe" (GET /probe/{ids}), parameter "ids" is a list, named like the placeholder {ids} of the route path "/probe/{ids}", which holds one value: a list is read from the query, and the placeholder would be read by nothing. Declare one value (ids: z.string()) to read the placeholder, or rename the parameter to read a list from the query.',
+    );
+  });
+
+  it("refuses another parameter named like it that reads another source", () => {
+    const error = buildError({ ids: p.Query(z.string()) }, "/probe/{ids}");
+    expect(error).toBeInstanceOf(ValueError);
+    expect((error as Error).message).toBe(
+      'endpoint "probe" (GET /probe/{ids}), parameter "ids" reads the query, but it is named like the placeholder {ids} of the route path "/probe/{ids}", which no parameter reads. Read the placeholder with it (ids: p.Path(z.string())), or rename the parameter.',
+    );
+  });
+});
