@@ -10,6 +10,7 @@ import {
   type RouteDefinition,
   type RouteDependency,
   type RoutedWebSocket,
+  templatePath,
 } from "../declare/path.ts";
 import type { EndpointDescription } from "../description.ts";
 import { analyseEndpoint } from "./analyse-endpoint.ts";
@@ -99,7 +100,50 @@ export function buildRoutes(
       operationIds.set(id, `${method} ${route.path}`);
     }
   }
+  refuseTemplateClashes(routes);
   return routes;
+}
+
+/**
+ * Refuses two documented routes that the OpenAPI document could not tell apart: a `{name:path}`
+ * route and a `{name}` one at the same place are one template there (`/files/{name}`).
+ */
+function refuseTemplateClashes(routes: readonly BuiltRoute[]): void {
+  if (!routes.some((route) => route.path.includes(":path}"))) return;
+  const byHierarchy = new Map<string, BuiltRoute>();
+  for (const route of routes) {
+    if (!route.includeInSchema) continue;
+    const template = templatePath(route.path);
+    const first = byHierarchy.get(hierarchyOf(template));
+    if (first === undefined) {
+      byHierarchy.set(hierarchyOf(template), route);
+      continue;
+    }
+    // One path, or two of one kind whose names differ: the router's to refuse, in its words.
+    if (first.path === route.path || first.path.includes(":path}") === route.path.includes(":path}"))
+      continue;
+    const firstTemplate = templatePath(first.path);
+    if (firstTemplate !== template) {
+      throw new ValueError(
+        `The routes ${documentedMethod(first)} ${first.path} and ${documentedMethod(route)} ${route.path} are the paths ${firstTemplate} and ${template} of the OpenAPI document, which OpenAPI takes for one; name the two placeholders the same, give one of the routes another path, or leave one out of the document (includeInSchema: false).`,
+      );
+    }
+    const shared = route.methods.find((method) => method !== "HEAD" && first.methods.includes(method));
+    if (shared !== undefined) {
+      throw new ValueError(
+        `The routes ${shared} ${first.path} and ${shared} ${route.path} are one operation of the OpenAPI document, ${shared} ${template}, which cannot tell one segment from the rest of the path; give one of them another path or method, or leave one out of the document (includeInSchema: false).`,
+      );
+    }
+  }
+}
+
+function documentedMethod(route: BuiltRoute): string {
+  return route.methods.find((method) => method !== "HEAD") ?? "GET";
+}
+
+/** `/files/{name}` → `/files/{}`: what OpenAPI compares templated paths by. */
+function hierarchyOf(template: string): string {
+  return template.replace(/\{[^}]*\}/g, "{}");
 }
 
 /** What a group passes down to the routes under it. */

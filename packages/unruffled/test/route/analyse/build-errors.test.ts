@@ -477,6 +477,62 @@ describe("a {name:path} placeholder is the last segment of its path (docs/parame
   });
 });
 
+describe("a {name:path} route and a {name} route at one place are one path of the document", () => {
+  it("refuses them for one method: the document would keep one operation of the two", () => {
+    const probe = endpoint({ returns: JsonResponse, handler: () => new JsonResponse(null) });
+    expect(() =>
+      createApp({
+        routes: [
+          path("/files/{name}", { endpoint: probe, name: "one_file" }),
+          path("/files/{name:path}", { endpoint: probe, name: "any_file" }),
+        ],
+      }),
+    ).toThrow(
+      new ValueError(
+        "The routes GET /files/{name} and GET /files/{name:path} are one operation of the OpenAPI document, GET /files/{name}, which cannot tell one segment from the rest of the path; give one of them another path or method, or leave one out of the document (includeInSchema: false).",
+      ),
+    );
+  });
+
+  it("refuses them with placeholders of different names: OpenAPI forbids two templates of one hierarchy", () => {
+    const probe = endpoint({ returns: JsonResponse, handler: () => new JsonResponse(null) });
+    expect(() =>
+      createApp({
+        routes: [
+          path("/files/{name}", { endpoint: probe, name: "one_file" }),
+          path("/files/{rest:path}", { endpoint: probe, name: "any_file", methods: ["PUT"] }),
+        ],
+      }),
+    ).toThrow(
+      new ValueError(
+        "The routes GET /files/{name} and PUT /files/{rest:path} are the paths /files/{name} and /files/{rest} of the OpenAPI document, which OpenAPI takes for one; name the two placeholders the same, give one of the routes another path, or leave one out of the document (includeInSchema: false).",
+      ),
+    );
+  });
+
+  it("documents them as one path for different methods and one placeholder name", () => {
+    const probe = endpoint({ returns: JsonResponse, handler: () => new JsonResponse(null) });
+    const app = createApp({
+      routes: [
+        path("/files/{name}", { endpoint: probe, name: "one_file" }),
+        path("/files/{name:path}", { endpoint: probe, name: "any_file", methods: ["PUT"] }),
+      ],
+    });
+    expect(Object.keys((app.openapi().paths as any)["/files/{name}"])).toEqual(["get", "put"]);
+  });
+
+  it("serves both when one is left out of the document", () => {
+    const probe = endpoint({ returns: JsonResponse, handler: () => new JsonResponse(null) });
+    const app = createApp({
+      routes: [
+        path("/files/{name}", { endpoint: probe, name: "one_file" }),
+        path("/files/{rest:path}", { endpoint: probe, name: "any_file", includeInSchema: false }),
+      ],
+    });
+    expect(Object.keys(app.openapi().paths ?? {})).toEqual(["/files/{name}"]);
+  });
+});
+
 describe("a placeholder that no parameter reads", () => {
   it("refuses a list named like it (rule 9 sends lists to the query): a path placeholder holds one value", () => {
     const error = buildError({ ids: z.array(z.string()) }, "/probe/{ids}");
