@@ -85,6 +85,21 @@ describe("the parameter rows", () => {
   });
 });
 
+describe("the path rows", () => {
+  it('serves path("/files/{file_path:path}", { endpoint }): the rest of the path, slashes included', async () => {
+    const readFile = endpoint({
+      params: { file_path: z.string() },
+      returns: JsonResponse,
+      handler: (_request, params) => new JsonResponse(params),
+    });
+    const client = testClient(
+      createApp({ routes: [path("/files/{file_path:path}", { endpoint: readFile })] }),
+    );
+    const response = await client.get("/files/docs/a/b.txt");
+    expect([response.status, response.json()]).toEqual([200, { file_path: "docs/a/b.txt" }]);
+  });
+});
+
 describe("the response rows", () => {
   const Item = z.object({ id: z.int(), note: z.string().nullish(), size: z.int().default(1) });
   const created = endpoint({

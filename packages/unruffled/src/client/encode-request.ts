@@ -102,11 +102,15 @@ function encodeBody(
 }
 
 function fillPath(path: string, values: Readonly<Record<string, string>>): string {
-  return path.replace(/\{([^}]+)\}/g, (_placeholder, name: string) => {
+  return path.replace(/\{([^}:]+)(:path)?\}/g, (_placeholder, name: string, rest: string | undefined) => {
     const value = values[name];
     // The types require every path parameter; a missing one is sent as an empty segment, and the
     // server answers for it (404 or 422) rather than the client throwing.
-    return value === undefined ? "" : encodeURIComponent(value);
+    if (value === undefined) return "";
+    // The rest of the path keeps its slashes; every other character is encoded as in a segment.
+    return rest === undefined
+      ? encodeURIComponent(value)
+      : value.split("/").map(encodeURIComponent).join("/");
   });
 }
 

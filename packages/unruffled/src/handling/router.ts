@@ -2,7 +2,8 @@ import { ValueError } from "../errors.ts";
 
 /**
  * Finds the route for a method and a path. Static paths are one map lookup; paths with placeholders
- * walk a tree of segments, static children before placeholders.
+ * walk a tree of segments, static children before placeholders, and a `{name:path}` placeholder (the
+ * rest of the path, slashes included, empty too) last.
  */
 export interface RouteMatch<T> {
   /** The handlers of the path, by method. */
@@ -16,11 +17,13 @@ export interface RouteMatch<T> {
 interface Node<T> {
   children: Map<string, Node<T>>;
   param: { name: string; node: Node<T> } | undefined;
+  /** A `{name:path}` placeholder here: it takes every segment left, so its node only has a match. */
+  rest: { name: string; node: Node<T> } | undefined;
   match: RouteMatch<T> | undefined;
 }
 
 function newNode<T>(): Node<T> {
-  return { children: new Map(), param: undefined, match: undefined };
+  return { children: new Map(), param: undefined, rest: undefined, match: undefined };
 }
 
 export class Router<T> {
@@ -39,7 +42,16 @@ export class Router<T> {
     } else {
       let node = this.root;
       for (const segment of path.split("/").slice(1)) {
-        if (segment.startsWith("{")) {
+        if (segment.endsWith(":path}")) {
+          const name = segment.slice(1, -":path}".length);
+          if (!node.rest) node.rest = { name, node: newNode() };
+          else if (node.rest.name !== name) {
+            throw new ValueError(
+              `The placeholder ${segment} in "${path}" clashes with {${node.rest.name}:path} at the same place of another route; name it the same in both.`,
+            );
+          }
+          node = node.rest.node;
+        } else if (segment.startsWith("{")) {
           const name = segment.slice(1, -1);
           if (!node.param) node.param = { name, node: newNode() };
           else if (node.param.name !== name) {
@@ -100,6 +112,10 @@ export class Router<T> {
         params[node.param.name] = segment;
         return found;
       }
+    }
+    if (node.rest) {
+      params[node.rest.name] = segments.slice(index).join("/");
+      return node.rest.node;
     }
     return undefined;
   }

@@ -1,5 +1,6 @@
 import { RequestValidationError } from "../errors.ts";
 import type { BuiltRoute } from "../route/analyse/build-routes.ts";
+import { templatePath } from "../route/declare/path.ts";
 import type { ResponseSpec } from "../route/declare/response-spec.ts";
 import { mergeComponents } from "./merge-components.ts";
 import { bodyResponses } from "./operation/body-responses.ts";
@@ -77,8 +78,9 @@ function buildDocument(app: DocumentedApp): OpenApiDocument {
     for (const method of route.methods) {
       const operationId = route.operationIds[method];
       if (method === "HEAD" || operationId === undefined) continue;
-      paths[route.path] ??= {};
-      paths[route.path]![method.toLowerCase() as OperationMethod] = toOperation(
+      const template = templatePath(route.path);
+      paths[template] ??= {};
+      paths[template]![method.toLowerCase() as OperationMethod] = toOperation(
         route,
         operationId,
         handlerResponses,

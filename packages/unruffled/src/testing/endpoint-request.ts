@@ -97,11 +97,17 @@ function wireEntries(param: ParamDescription, value: unknown, asText: boolean): 
 }
 
 function fillPath(route: BuiltRoute, values: Record<string, string>): string {
-  return route.path.replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_placeholder, name: string) => {
-    const value = values[name];
-    if (value === undefined) {
-      throw new TypeError(`The call to ${route.path} needs a value for the path parameter {${name}}.`);
-    }
-    return encodeURIComponent(value);
-  });
+  return route.path.replace(
+    /\{([A-Za-z_][A-Za-z0-9_]*)(:path)?\}/g,
+    (_placeholder, name: string, rest: string | undefined) => {
+      const value = values[name];
+      if (value === undefined) {
+        throw new TypeError(`The call to ${route.path} needs a value for the path parameter {${name}}.`);
+      }
+      // The rest of the path keeps its slashes; every other character is encoded as in a segment.
+      return rest === undefined
+        ? encodeURIComponent(value)
+        : value.split("/").map(encodeURIComponent).join("/");
+    },
+  );
 }

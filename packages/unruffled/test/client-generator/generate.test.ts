@@ -295,6 +295,39 @@ describe("the generated module", () => {
     );
   });
 
+  it("fills a placeholder no parameter reads, and a {name:path} one with its slashes kept and the rest encoded", async () => {
+    const seen = endpoint({
+      params: { file_path: z.string() },
+      returns: JsonResponse,
+      handler: (request, values) => new JsonResponse({ values, pathParams: request.pathParams }),
+    });
+    const app = createApp({
+      routes: [path("/shelves/{shelf}/files/{file_path:path}", { endpoint: seen, name: "read_file" })],
+    });
+    const generated = generateClient(app);
+    expect(generated).toContain(
+      ["export interface ReadFileParams {", "  file_path: string;", "  shelf: string;", "}"].join("\n"),
+    );
+    const plans = JSON.parse(/JSON\.parse\(`([\s\S]*?)`\)/.exec(generated)![1]!);
+    expect(plans.read_file.path).toBe("/shelves/{shelf}/files/{file_path:path}");
+    const server = await startServer(app);
+    try {
+      const client = bindOperations<{ read_file(params: object): Promise<unknown> }>(plans, {
+        baseUrl: server.url,
+      });
+      expect(await client.read_file({ shelf: "a/b", file_path: "docs/a b?#%.txt" })).toMatchObject({
+        kind: "documented",
+        status: 200,
+        body: {
+          values: { file_path: "docs/a b?#%.txt" },
+          pathParams: { shelf: "a/b", file_path: "docs/a b?#%.txt" },
+        },
+      });
+    } finally {
+      await server.close();
+    }
+  });
+
   it("refuses two routes with one name, naming them", () => {
     const hello = endpoint({ returns: PlainTextResponse, handler: () => new PlainTextResponse("hi") });
     const app = createApp({

@@ -184,3 +184,85 @@ describe("two routes at one place are a declaration error (docs/endpoints-and-ro
     });
   });
 });
+
+describe("a {name:path} placeholder takes the rest of the path (docs/parameters.md, The rest of the path)", () => {
+  const files = [
+    path("/files/{file_path:path}", { endpoint: echo({ file_path: z.string() }), name: "read_file" }),
+    path("/files/readme", { endpoint: echo({}), name: "readme" }),
+    path("/texts/{name:path}", {
+      endpoint: echo({ name: p.Path(z.string().regex(/\.txt$/)) }),
+      name: "read_text",
+    }),
+  ];
+
+  it("hands the parameter the rest of the path, slashes included", async () => {
+    const server = await serve(files);
+    expect(await jsonOf(server.fetch("/files/a/b/c.txt"))).toEqual({
+      status: 200,
+      body: { file_path: "a/b/c.txt" },
+    });
+    expect(await jsonOf(server.fetch("/files/one.txt"))).toEqual({
+      status: 200,
+      body: { file_path: "one.txt" },
+    });
+  });
+
+  it("percent-decodes the rest as the other placeholders are decoded, an encoded slash included", async () => {
+    const server = await serve(files);
+    expect(await jsonOf(server.fetch("/files/a%20b/c%2Fd.txt"))).toEqual({
+      status: 200,
+      body: { file_path: "a b/c/d.txt" },
+    });
+    expect(await jsonOf(server.fetch("/files/a/%E0%A4%A"))).toEqual({
+      status: 400,
+      body: { detail: "Malformed percent-encoding in the path: a/%E0%A4%A" },
+    });
+  });
+
+  it("matches an empty rest after the slash, as Starlette's path convertor does, but not the path without it", async () => {
+    const server = await serve(files);
+    expect(await jsonOf(server.fetch("/files/"))).toEqual({ status: 200, body: { file_path: "" } });
+    expect(await jsonOf(server.fetch("/files"))).toEqual({
+      status: 404,
+      body: { detail: "Not Found: /files" },
+    });
+  });
+
+  it("prefers a static path over the rest placeholder", async () => {
+    const server = await serve(files);
+    expect(await jsonOf(server.fetch("/files/readme"))).toEqual({ status: 200, body: {} });
+    expect(await jsonOf(server.fetch("/files/readme/more"))).toEqual({
+      status: 200,
+      body: { file_path: "readme/more" },
+    });
+  });
+
+  it("validates the whole rest with the parameter's schema", async () => {
+    const server = await serve(files);
+    expect(await jsonOf(server.fetch("/texts/notes/a.txt"))).toEqual({
+      status: 200,
+      body: { name: "notes/a.txt" },
+    });
+    const refused = await jsonOf(server.fetch("/texts/notes/a.png"));
+    expect(refused.status).toBe(422);
+    expect((refused.body as { detail: { loc: unknown[]; input: unknown }[] }).detail).toMatchObject([
+      { loc: ["path", "name"], input: "notes/a.png" },
+    ]);
+  });
+});
+
+describe("a placeholder no parameter reads", () => {
+  const seen = endpoint({
+    params: { q: z.string() },
+    returns: JsonResponse,
+    handler: (request, values) => new JsonResponse({ values, pathParams: request.pathParams }),
+  });
+
+  it("still matches and is in request.pathParams, but is not handed to the handler", async () => {
+    const server = await serve([path("/items/{ids}", { endpoint: seen })]);
+    expect(await jsonOf(server.fetch("/items/a%2Cb?q=x"))).toEqual({
+      status: 200,
+      body: { values: { q: "x" }, pathParams: { ids: "a,b" } },
+    });
+  });
+});

@@ -1180,3 +1180,47 @@ describe("a parameter's options in the document, as FastAPI's tutorials document
     ]);
   });
 });
+
+describe("placeholders in the document (OpenAPI 3.1: every template expression has its path parameter)", () => {
+  const echoed = (params: any) =>
+    endpoint({ params, returns: JsonResponse, handler: () => new JsonResponse({}) });
+  const app = createApp({
+    routes: [
+      path("/items/{ids}", { endpoint: echoed({}), name: "read_items" }),
+      path("/shelves/{shelf}/items/{ids}", { endpoint: echoed({ shelf: z.int() }), name: "shelf_items" }),
+      path("/files/{file_path:path}", { endpoint: echoed({ file_path: z.string().min(1) }) }),
+      path("/raw/{rest:path}", { endpoint: echoed({}), name: "raw" }),
+    ],
+  });
+  const document = app.openapi();
+  const operationAt = (route: string) => (document.paths as any)[route].get;
+
+  it("documents a placeholder no parameter reads as a required string path parameter, with no validation error of its own", () => {
+    expect(operationAt("/items/{ids}").parameters).toEqual([
+      { name: "ids", in: "path", required: true, schema: { type: "string" } },
+    ]);
+    expect(Object.keys(operationAt("/items/{ids}").responses)).toEqual(["200"]);
+    expect(operationAt("/shelves/{shelf}/items/{ids}").parameters).toEqual([
+      { name: "shelf", in: "path", required: true, schema: { type: "integer" } },
+      { name: "ids", in: "path", required: true, schema: { type: "string" } },
+    ]);
+  });
+
+  it("documents a {name:path} placeholder as {name}, with its parameter, as FastAPI's document shows it", () => {
+    expect(Object.keys(document.paths ?? {})).toEqual([
+      "/items/{ids}",
+      "/shelves/{shelf}/items/{ids}",
+      "/files/{file_path}",
+      "/raw/{rest}",
+    ]);
+    expect(operationAt("/files/{file_path}")).toMatchObject({
+      operationId: "get_files_file_path",
+      parameters: [
+        { name: "file_path", in: "path", required: true, schema: { type: "string", minLength: 1 } },
+      ],
+    });
+    expect(operationAt("/raw/{rest}").parameters).toEqual([
+      { name: "rest", in: "path", required: true, schema: { type: "string" } },
+    ]);
+  });
+});

@@ -4,14 +4,35 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { Validator } from "@seriousme/openapi-schema-validator";
+import { createApp } from "unruffled";
+import { JsonResponse } from "unruffled/http";
 import type { OpenApiDocument } from "unruffled/openapi";
+import { endpoint, path } from "unruffled/route";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { securedApp } from "../security/secured-app.ts";
 import { envelopeValidationHandler, fixtureApp } from "./fixture-app.ts";
 import { REPOSITORY_ROOT } from "./support/repository.ts";
 import { hasSampleService, openSampleService } from "./support/sample-service.ts";
 
 const run = promisify(execFile);
+
+/** Routes whose placeholders the endpoint does not all read, one of them the rest of the path. */
+function placeholdersApp() {
+  const plain = endpoint({ returns: JsonResponse, handler: () => new JsonResponse({}) });
+  const file = endpoint({
+    params: { file_path: z.string() },
+    returns: JsonResponse,
+    handler: () => new JsonResponse({}),
+  });
+  return createApp({
+    routes: [
+      path("/items/{ids}", { endpoint: plain, name: "read_items" }),
+      path("/files/{file_path:path}", { endpoint: file, name: "read_file" }),
+      path("/raw/{rest:path}", { endpoint: plain, name: "raw" }),
+    ],
+  });
+}
 const REDOCLY = join(REPOSITORY_ROOT, "node_modules/@redocly/cli/bin/cli.js");
 
 const documents: Record<string, () => Promise<OpenApiDocument>> = {
@@ -19,6 +40,8 @@ const documents: Record<string, () => Promise<OpenApiDocument>> = {
   "the fixture app (200 envelope for validation errors)": async () =>
     fixtureApp({ exceptionHandlers: [envelopeValidationHandler] }).openapi(),
   "an app with every kind of security scheme": async () => securedApp().openapi(),
+  "an app with a placeholder no parameter reads and a {name:path} placeholder": async () =>
+    placeholdersApp().openapi(),
 };
 if (hasSampleService) {
   documents["the enrollment sample service"] = async () => {

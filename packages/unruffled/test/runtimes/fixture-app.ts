@@ -246,6 +246,13 @@ const whoAmI = endpoint({
   handler: (_request, { user }) => new JsonResponse(user),
 });
 
+// A {name:path} placeholder: the rest of the path, which no runtime's own router is handed.
+const readFile = endpoint({
+  params: { file_path: z.string() },
+  returns: JsonResponse,
+  handler: (_request, { file_path }) => new JsonResponse({ file_path }),
+});
+
 const readJournal = endpoint({
   returns: JsonResponse,
   handler: () => new JsonResponse(journal),
@@ -276,6 +283,7 @@ export const app = createApp({
     path("/headers-seen", { endpoint: headersSeen }),
     path("/whoami", { endpoint: whoAmI }),
     path("/journal", { endpoint: readJournal }),
+    path("/files/{file_path:path}", { endpoint: readFile }),
   ],
   // Told on standard output, which the test reads once the process has exited.
   onClose: () => {

@@ -474,6 +474,19 @@ describe.each(RUNTIMES)("on %s", (runtime) => {
     );
   });
 
+  it("hands a {name:path} placeholder the rest of the path, slashes included and percent-decoded", async () => {
+    expect(await (await fetch(url("/files/a/b%2Fc%20d.txt"))).json()).toEqual({ file_path: "a/b/c d.txt" });
+    expect(await (await fetch(url("/files/"))).json()).toEqual({ file_path: "" });
+  });
+
+  it("hands a {name:path} placeholder dot segments as the server leaves them (Bun and @hono/node-server remove them)", async () => {
+    const removes = runtime === "bun" || runtime === "node-fetch";
+    expect(await sentAsWritten("/files/a/../secret.txt")).toEqual([
+      "HTTP/1.1 200 OK",
+      removes ? '{"file_path":"secret.txt"}' : '{"file_path":"a/../secret.txt"}',
+    ]);
+  });
+
   it("sends only the fields a declared model declares", async () => {
     const response = await fetch(url("/declared/3"));
     expect(response.status).toBe(200);

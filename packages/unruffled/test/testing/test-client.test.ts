@@ -256,6 +256,15 @@ describe("calls by endpoint", () => {
     expect(response.json()).toEqual({ item_id: 3, verbose: true, x_token: "t", session: "s" });
   });
 
+  it("fills a {name:path} placeholder with its slashes kept and every other character encoded", async () => {
+    const readFile = echo({ file_path: z.string() });
+    const files = testClient(
+      createApp({ routes: [path("/files/{file_path:path}", { endpoint: readFile })] }),
+    );
+    const response = await files.call(readFile, { file_path: "a/b c?.txt" });
+    expect([response.status, response.json()]).toEqual([200, { file_path: "a/b c?.txt" }]);
+  });
+
   it("spreads a query model over its fields and repeats list keys", async () => {
     const response = await client.call(search, { filters: { status: "done", tag: ["x", "y"] } });
     expect(response.json()).toEqual({ filters: { status: "done", tag: ["x", "y"] }, page: 1 });

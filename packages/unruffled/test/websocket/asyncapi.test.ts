@@ -164,3 +164,20 @@ describe("the AsyncAPI document", () => {
     expect((await testClient(closed).get("/asyncapi.json")).status).toBe(404);
   });
 });
+
+describe("a placeholder the upgrade reads with no parameter", () => {
+  it("is a parameter of the channel all the same, as AsyncAPI requires of every address expression", async () => {
+    const socket = websocket({
+      inbound: z.string(),
+      outbound: z.string(),
+      origins: "*",
+      handler: async () => {},
+    });
+    const lobby = createApp({ routes: [path("/lobby/{floor}", { websocket: socket, name: "lobby" })] });
+    const document = generateAsyncApi(lobby) as any;
+    expect(document.channels.lobby.address).toBe("/lobby/{floor}");
+    expect(document.channels.lobby.parameters).toEqual({ floor: {} });
+    const { diagnostics } = await new Parser().parse(JSON.stringify(document));
+    expect(diagnostics.filter((diagnostic) => diagnostic.severity === 0)).toEqual([]);
+  });
+});

@@ -62,3 +62,12 @@ it("names the WebSocket route, not cors(), in a refusal of its origins", () => {
     ),
   );
 });
+
+// docs/parameters.md, "The rest of the path": a {name:path} placeholder is an HTTP route's.
+it("refuses a {name:path} placeholder on a WebSocket route with a ValueError, when the app is built", () => {
+  expect(() => createApp({ routes: [path("/live/{room:path}", { websocket: socket() })] })).toThrow(
+    new ValueError(
+      'The WebSocket route "/live/{room:path}" has a {name:path} placeholder; a WebSocket route takes {name} placeholders only.',
+    ),
+  );
+});

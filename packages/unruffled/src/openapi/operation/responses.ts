@@ -42,7 +42,8 @@ export function toOpenApiResponses(
     responses["200"] = responseOfClasses(description.responseClasses);
   for (const spec of description.responses) responses[spec.code] = toOpenApiResponse(spec, schemas);
   const fromHandlers = [
-    ...(description.params.length > 0 ? handlerResponses.validation : []),
+    // Only what the validator reads can be refused (a placeholder no parameter reads is not).
+    ...(description.validator !== undefined ? handlerResponses.validation : []),
     ...(handlerResponses.security ?? []),
     ...(handlerResponses.body ?? []),
     ...(handlerResponses.rateLimit ?? []),

@@ -2,10 +2,12 @@ import { z } from "zod";
 import { ValueError } from "../../errors.ts";
 import type { EndpointDefinition } from "../declare/endpoint.ts";
 import type { Overrides } from "../declare/overrides.ts";
+import { placeholderNames } from "../declare/path.ts";
 import { type EndpointDescription, LOCATIONS, type Location, type ParamDescription } from "../description.ts";
 import { QueryReader } from "../wire/query-reader.ts";
 import { bodyFormatOf } from "./body-format.ts";
 import { buildDependencyGraph } from "./dependency-graph.ts";
+import type { ParamContext } from "./describe-param.ts";
 import { describeReturns } from "./describe-returns.ts";
 import { wholeValueName } from "./schema-shape.ts";
 
@@ -41,7 +43,7 @@ export function analyseEndpoint(endpoint: EndpointDefinition, options: AnalyseOp
   const context = {
     label,
     path: options.path,
-    placeholders: placeholdersOf(options.path),
+    placeholders: new Set(placeholderNames(options.path)),
     fileSizeLimit: options.fileSizeLimit,
   };
   const declared = (endpoint.params ?? {}) as Record<string, unknown>;
@@ -73,6 +75,12 @@ export function analyseEndpoint(endpoint: EndpointDefinition, options: AnalyseOp
   if (only?.shape === "model" && only.fields.every((field) => field.wireName === field.key))
     only.wholeBody = true;
   knowNames(byLocation);
+  const validator = buildValidator(byLocation);
+  // After the validator: a placeholder no parameter reads is documented and filled, never validated.
+  for (const param of unreadPlaceholders(context, params)) {
+    params.push(param);
+    byLocation.path.push(param);
+  }
 
   const plain = graph.dependencies.length === 0 && graph.handlerArgs.every((arg) => arg.key === arg.name);
   return {
@@ -97,7 +105,7 @@ export function analyseEndpoint(endpoint: EndpointDefinition, options: AnalyseOp
         param.fileSizeLimit === undefined ? [] : [[param.fields[0]!.wireName, param.fileSizeLimit] as const],
       ),
     ),
-    validator: buildValidator(byLocation),
+    validator,
     ...returns,
   };
 }
@@ -113,9 +121,73 @@ function buildValidator(byLocation: Record<Location, ParamDescription[]>): z.Zod
 
 const NO_OVERRIDES: Overrides = new Map();
 
-function placeholdersOf(path: string): Set<string> {
-  return new Set(Array.from(path.matchAll(/\{([^}]+)\}/g), (match) => match[1]!));
+const ANY_TEXT = z.string();
+
+/**
+ * The route path's placeholders that no parameter reads, each as a required string path parameter
+ * (OpenAPI requires one per placeholder, and clients fill it; middleware reads it in
+ * `request.pathParams`). A parameter named like one but read elsewhere is refused: it would be taken
+ * for it (FastAPI refuses it too).
+ */
+function unreadPlaceholders(context: ParamContext, params: readonly ParamDescription[]): ParamDescription[] {
+  const read = new Set(
+    params.flatMap((param) => (param.location === "path" ? param.fields.map((field) => field.wireName) : [])),
+  );
+  const unread: ParamDescription[] = [];
+  for (const name of context.placeholders) {
+    if (read.has(name)) continue;
+    const named = params.find((param) => param.name === name);
+    if (named !== undefined) refuseNamedLike(context, named);
+    const field = {
+      key: null,
+      wireName: name,
+      documentedName: name,
+      list: false,
+      coerce: undefined,
+      schema: ANY_TEXT,
+      required: true,
+    };
+    unread.push({
+      name,
+      key: name,
+      owner: undefined,
+      marker: "path",
+      location: "path",
+      detected: true,
+      shape: "scalar",
+      schema: ANY_TEXT,
+      required: true,
+      fields: [field],
+      options: {},
+      wholeBody: false,
+      fileSizeLimit: undefined,
+      unread: true,
+    });
+  }
+  return unread;
 }
+
+function refuseNamedLike(context: ParamContext, param: ParamDescription): never {
+  const where = `${context.label}, parameter "${param.name}"${param.owner === undefined ? "" : ` of ${param.owner}`}`;
+  const placeholder = `the placeholder {${param.name}} of the route path "${context.path}"`;
+  if (param.shape === "list") {
+    throw new ValueError(
+      `${where} is a list, named like ${placeholder}, which holds one value: a list is read from the query, and the placeholder would be read by nothing. Declare one value (${param.name}: z.string()) to read the placeholder, or rename the parameter to read a list from the query.`,
+    );
+  }
+  const source = SOURCE_NAMES[param.location];
+  throw new ValueError(
+    `${where} reads ${source}, but it is named like ${placeholder}, which no parameter reads. Read the placeholder with it (${param.name}: p.Path(z.string())), or rename the parameter.`,
+  );
+}
+
+const SOURCE_NAMES: Record<Location, string> = {
+  path: "another placeholder",
+  query: "the query",
+  header: "a header",
+  cookie: "a cookie",
+  body: "the body",
+};
 
 /**
  * Completes the names a strict model of each source takes as known: those every parameter of that

@@ -4,7 +4,14 @@ import { checkedPolicies, type RateLimitCompiler } from "../../rate-limit/compil
 import type { RateLimitPolicy } from "../../rate-limit/policy.ts";
 import type { EndpointDefinition } from "../declare/endpoint.ts";
 import type { Overrides } from "../declare/overrides.ts";
-import type { HttpMethod, RouteDefinition, RouteDependency, RoutedWebSocket } from "../declare/path.ts";
+import {
+  checkRestLast,
+  type HttpMethod,
+  type RouteDefinition,
+  type RouteDependency,
+  type RoutedWebSocket,
+  templatePath,
+} from "../declare/path.ts";
 import type { EndpointDescription } from "../description.ts";
 import { analyseEndpoint } from "./analyse-endpoint.ts";
 
@@ -93,7 +100,50 @@ export function buildRoutes(
       operationIds.set(id, `${method} ${route.path}`);
     }
   }
+  refuseTemplateClashes(routes);
   return routes;
+}
+
+/**
+ * Refuses two documented routes that the OpenAPI document could not tell apart: a `{name:path}`
+ * route and a `{name}` one at the same place are one template there (`/files/{name}`).
+ */
+function refuseTemplateClashes(routes: readonly BuiltRoute[]): void {
+  if (!routes.some((route) => route.path.includes(":path}"))) return;
+  const byHierarchy = new Map<string, BuiltRoute>();
+  for (const route of routes) {
+    if (!route.includeInSchema) continue;
+    const template = templatePath(route.path);
+    const first = byHierarchy.get(hierarchyOf(template));
+    if (first === undefined) {
+      byHierarchy.set(hierarchyOf(template), route);
+      continue;
+    }
+    // One path, or two of one kind whose names differ: the router's to refuse, in its words.
+    if (first.path === route.path || first.path.includes(":path}") === route.path.includes(":path}"))
+      continue;
+    const firstTemplate = templatePath(first.path);
+    if (firstTemplate !== template) {
+      throw new ValueError(
+        `The routes ${documentedMethod(first)} ${first.path} and ${documentedMethod(route)} ${route.path} are the paths ${firstTemplate} and ${template} of the OpenAPI document, which OpenAPI takes for one; name the two placeholders the same, give one of the routes another path, or leave one out of the document (includeInSchema: false).`,
+      );
+    }
+    const shared = route.methods.find((method) => method !== "HEAD" && first.methods.includes(method));
+    if (shared !== undefined) {
+      throw new ValueError(
+        `The routes ${shared} ${first.path} and ${shared} ${route.path} are one operation of the OpenAPI document, ${shared} ${template}, which cannot tell one segment from the rest of the path; give one of them another path or method, or leave one out of the document (includeInSchema: false).`,
+      );
+    }
+  }
+}
+
+function documentedMethod(route: BuiltRoute): string {
+  return route.methods.find((method) => method !== "HEAD") ?? "GET";
+}
+
+/** `/files/{name}` → `/files/{}`: what OpenAPI compares templated paths by. */
+function hierarchyOf(template: string): string {
+  return template.replace(/\{[^}]*\}/g, "{}");
 }
 
 /** What a group passes down to the routes under it. */
@@ -119,6 +169,7 @@ function collect(
       );
     }
     const fullPath = joinPaths(prefix, definition.path);
+    checkRestLast(fullPath);
     const routeTags = [...tags, ...(definition.options.tags ?? [])];
     const included = includeInSchema && definition.options.includeInSchema !== false;
     const routeDependencies = [
@@ -197,6 +248,11 @@ function placeWebSocket(
   if (options.websockets === undefined) {
     throw new ValueError(`path("${fullPath}"): WebSocket routes are served by an app, not here.`);
   }
+  if (fullPath.includes(":path}")) {
+    throw new ValueError(
+      `The WebSocket route "${fullPath}" has a {name:path} placeholder; a WebSocket route takes {name} placeholders only.`,
+    );
+  }
   const { websocket } = definition;
   const routeOptions = definition.options;
   const name = routeOptions.name ?? websocket.name ?? derivedName("websocket", fullPath);
@@ -233,6 +289,7 @@ export function joinPaths(prefix: string, path: string): string {
 /** `GET /api/enroll/student-list/{id}` → `get_api_enroll_student_list_id`: the name of an unnamed route. */
 export function derivedName(method: string, path: string): string {
   const words = path
+    .replace(/:path\}/g, "")
     .replace(/[{}]/g, "")
     .split(/[^A-Za-z0-9]+/)
     .filter(Boolean);

@@ -85,7 +85,43 @@ export type RouteDefinition =
   | { kind: "websocket"; path: string; websocket: RoutedWebSocket; options: WebSocketRouteOptions }
   | { kind: "group"; path: string; routes: readonly RouteDefinition[]; options: GroupRouteOptions };
 
-const PLACEHOLDER = /^\{[A-Za-z_][A-Za-z0-9_]*\}$/;
+// `{name}`, or `{name:path}` (Starlette's convertor): the rest of the path, slashes included.
+const PLACEHOLDER = /^\{([A-Za-z_][A-Za-z0-9_]*)(:path)?\}$/;
+const CONVERTOR = /^\{([A-Za-z_][A-Za-z0-9_]*):[^}]*\}$/;
+const REST_PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_]*):path\}/g;
+
+/**
+ * The names of a route path's placeholders, a `{name:path}` one by its name.
+ *
+ * @example placeholderNames("/shelves/{shelf}/files/{file_path:path}") // ["shelf", "file_path"]
+ */
+export function placeholderNames(routePath: string): string[] {
+  return Array.from(routePath.matchAll(/\{([A-Za-z_][A-Za-z0-9_]*)(?::path)?\}/g), (match) => match[1]!);
+}
+
+/**
+ * The route path as an OpenAPI path template: a `{name:path}` placeholder is `{name}` there, as in
+ * FastAPI's document.
+ *
+ * @example templatePath("/files/{file_path:path}") // "/files/{file_path}"
+ */
+export function templatePath(routePath: string): string {
+  return routePath.includes(":path}") ? routePath.replace(REST_PLACEHOLDER, "{$1}") : routePath;
+}
+
+/**
+ * Refuses a `{name:path}` placeholder anywhere but in the last segment: it takes the rest of the
+ * path. Run on each declared path and on each full path a group prefix makes.
+ */
+export function checkRestLast(routePath: string): void {
+  const segments = routePath.split("/");
+  for (let index = 0; index < segments.length - 1; index++) {
+    if (!segments[index]!.endsWith(":path}")) continue;
+    throw new ValueError(
+      `The route path "${routePath}" has ${segments[index]} before its last segment; a {name:path} placeholder takes the rest of the path, so only the last segment may be one.`,
+    );
+  }
+}
 
 /**
  * Declares a route, or a group of routes under a prefix. The endpoint is analysed when the app is
@@ -145,15 +181,28 @@ function checkPath(routePath: string): void {
   const seen = new Set<string>();
   for (const segment of routePath.split("/")) {
     if (!segment.includes("{") && !segment.includes("}")) continue;
+    const convertor = CONVERTOR.exec(segment);
+    if (convertor !== null && !segment.endsWith(":path}")) {
+      throw new ValueError(
+        `The route path "${routePath}" has the placeholder "${segment}"; the only convertor is :path ({file_path:path}, the rest of the path). Give the type to the parameter instead: ${convertor[1]}: ${zodOf(segment.slice(convertor[1]!.length + 2, -1))}.`,
+      );
+    }
     if (!PLACEHOLDER.test(segment)) {
       throw new ValueError(
         `The route path "${routePath}" has a malformed placeholder "${segment}"; a placeholder is a whole segment such as {student_id}.`,
       );
     }
-    if (seen.has(segment))
+    const name = PLACEHOLDER.exec(segment)![1]!;
+    if (seen.has(name))
       throw new ValueError(`The route path "${routePath}" repeats the placeholder ${segment}.`);
-    seen.add(segment);
+    seen.add(name);
   }
+  checkRestLast(routePath);
+}
+
+/** The Zod schema of a Starlette convertor's type, for the message that refuses the convertor. */
+function zodOf(convertor: string): string {
+  return { int: "z.int()", float: "z.number()", uuid: "z.uuid()" }[convertor] ?? "z.string()";
 }
 
 function checkMethods(routePath: string, methods: readonly string[] | undefined): HttpMethod[] {

@@ -429,3 +429,124 @@ describe("two routes may not answer one method at one path", () => {
     );
   });
 });
+
+describe("a {name:path} placeholder is the last segment of its path (docs/parameters.md, The rest of the path)", () => {
+  it("rejects one before the last segment when the route is declared", () => {
+    expect(() => path("/files/{file_path:path}/meta", { routes: [] })).toThrow(
+      new ValueError(
+        'The route path "/files/{file_path:path}/meta" has {file_path:path} before its last segment; a {name:path} placeholder takes the rest of the path, so only the last segment may be one.',
+      ),
+    );
+  });
+
+  it("rejects one that a group prefix puts before the route's own path, when the app is built", () => {
+    const probe = endpoint({ returns: JsonResponse, handler: () => new JsonResponse(null) });
+    expect(() =>
+      createApp({
+        routes: [path("/files/{file_path:path}", { routes: [path("/meta", { endpoint: probe })] })],
+      }),
+    ).toThrow(
+      new ValueError(
+        'The route path "/files/{file_path:path}/meta" has {file_path:path} before its last segment; a {name:path} placeholder takes the rest of the path, so only the last segment may be one.',
+      ),
+    );
+  });
+
+  it("rejects a convertor other than :path, pointing at the parameter's type", () => {
+    expect(() => path("/items/{item_id:int}", { routes: [] })).toThrow(
+      new ValueError(
+        'The route path "/items/{item_id:int}" has the placeholder "{item_id:int}"; the only convertor is :path ({file_path:path}, the rest of the path). Give the type to the parameter instead: item_id: z.int().',
+      ),
+    );
+  });
+
+  it("rejects two rest placeholders of different names at one place", () => {
+    const probe = endpoint({ returns: JsonResponse, handler: () => new JsonResponse(null) });
+    expect(() =>
+      createApp({
+        routes: [
+          path("/files/{file_path:path}", { endpoint: probe }),
+          path("/files/{name:path}", { endpoint: probe, methods: ["PUT"] }),
+        ],
+      }),
+    ).toThrow(
+      new ValueError(
+        'The placeholder {name:path} in "/files/{name:path}" clashes with {file_path:path} at the same place of another route; name it the same in both.',
+      ),
+    );
+  });
+});
+
+describe("a {name:path} route and a {name} route at one place are one path of the document", () => {
+  it("refuses them for one method: the document would keep one operation of the two", () => {
+    const probe = endpoint({ returns: JsonResponse, handler: () => new JsonResponse(null) });
+    expect(() =>
+      createApp({
+        routes: [
+          path("/files/{name}", { endpoint: probe, name: "one_file" }),
+          path("/files/{name:path}", { endpoint: probe, name: "any_file" }),
+        ],
+      }),
+    ).toThrow(
+      new ValueError(
+        "The routes GET /files/{name} and GET /files/{name:path} are one operation of the OpenAPI document, GET /files/{name}, which cannot tell one segment from the rest of the path; give one of them another path or method, or leave one out of the document (includeInSchema: false).",
+      ),
+    );
+  });
+
+  it("refuses them with placeholders of different names: OpenAPI forbids two templates of one hierarchy", () => {
+    const probe = endpoint({ returns: JsonResponse, handler: () => new JsonResponse(null) });
+    expect(() =>
+      createApp({
+        routes: [
+          path("/files/{name}", { endpoint: probe, name: "one_file" }),
+          path("/files/{rest:path}", { endpoint: probe, name: "any_file", methods: ["PUT"] }),
+        ],
+      }),
+    ).toThrow(
+      new ValueError(
+        "The routes GET /files/{name} and PUT /files/{rest:path} are the paths /files/{name} and /files/{rest} of the OpenAPI document, which OpenAPI takes for one; name the two placeholders the same, give one of the routes another path, or leave one out of the document (includeInSchema: false).",
+      ),
+    );
+  });
+
+  it("documents them as one path for different methods and one placeholder name", () => {
+    const probe = endpoint({ returns: JsonResponse, handler: () => new JsonResponse(null) });
+    const app = createApp({
+      routes: [
+        path("/files/{name}", { endpoint: probe, name: "one_file" }),
+        path("/files/{name:path}", { endpoint: probe, name: "any_file", methods: ["PUT"] }),
+      ],
+    });
+    expect(Object.keys((app.openapi().paths as any)["/files/{name}"])).toEqual(["get", "put"]);
+  });
+
+  it("serves both when one is left out of the document", () => {
+    const probe = endpoint({ returns: JsonResponse, handler: () => new JsonResponse(null) });
+    const app = createApp({
+      routes: [
+        path("/files/{name}", { endpoint: probe, name: "one_file" }),
+        path("/files/{rest:path}", { endpoint: probe, name: "any_file", includeInSchema: false }),
+      ],
+    });
+    expect(Object.keys(app.openapi().paths ?? {})).toEqual(["/files/{name}"]);
+  });
+});
+
+describe("a placeholder that no parameter reads", () => {
+  it("refuses a list named like it (rule 9 sends lists to the query): a path placeholder holds one value", () => {
+    const error = buildError({ ids: z.array(z.string()) }, "/probe/{ids}");
+    expect(error).toBeInstanceOf(ValueError);
+    expect((error as Error).message).toBe(
+      'endpoint "probe" (GET /probe/{ids}), parameter "ids" is a list, named like the placeholder {ids} of the route path "/probe/{ids}", which holds one value: a list is read from the query, and the placeholder would be read by nothing. Declare one value (ids: z.string()) to read the placeholder, or rename the parameter to read a list from the query.',
+    );
+  });
+
+  it("refuses another parameter named like it that reads another source", () => {
+    const error = buildError({ ids: p.Query(z.string()) }, "/probe/{ids}");
+    expect(error).toBeInstanceOf(ValueError);
+    expect((error as Error).message).toBe(
+      'endpoint "probe" (GET /probe/{ids}), parameter "ids" reads the query, but it is named like the placeholder {ids} of the route path "/probe/{ids}", which no parameter reads. Read the placeholder with it (ids: p.Path(z.string())), or rename the parameter.',
+    );
+  });
+});
