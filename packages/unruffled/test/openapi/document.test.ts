@@ -646,6 +646,46 @@ describe("edge cases of the document", () => {
     });
   });
 
+  // JSON Schema's `time` is RFC 3339's full-time, which has an offset (`09:30:00Z`): z.iso.time()
+  // refuses every such value, so Zod writes no format. The OpenAPI format registry's `time-local` is
+  // RFC 3339's time without one; the pattern stays, since z.iso.time() also takes `09:30`.
+  it("documents z.iso.time() as format time-local beside its pattern, the values the server takes", async () => {
+    const Alarm = z.object({
+      at: z.iso.time(),
+      second: z.iso.time({ precision: 0 }),
+      minute: z.iso.time({ precision: -1 }),
+    });
+    const app = createApp({
+      routes: [
+        path("/alarms", {
+          endpoint: endpoint({
+            params: { alarm: p.Json(Alarm) },
+            returns: [p.ResponseSpec({ model: Alarm })],
+            handler: (_request, { alarm }) => new JsonResponse(alarm),
+          }),
+          methods: ["POST"],
+        }),
+      ],
+    });
+    const schema = (app.openapi() as any).paths["/alarms"].post.requestBody.content["application/json"]
+      .schema;
+    expect(schema.properties).toEqual({
+      at: { type: "string", format: "time-local", pattern: z.iso.time()._zod.def.pattern!.source },
+      second: { type: "string", format: "time-local", pattern: "^(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d$" },
+      // Hours and minutes only: no RFC 3339 time, so the pattern alone says it.
+      minute: { type: "string", pattern: "^(?:[01]\\d|2[0-3]):[0-5]\\d$" },
+    });
+    const client = testClient(app);
+    const accepted = await client.post("/alarms", {
+      json: { at: "09:30", second: "09:30:15", minute: "09:30" },
+    });
+    expect(accepted.status).toBe(200);
+    const withOffset = await client.post("/alarms", {
+      json: { at: "09:30:00Z", second: "09:30:15", minute: "09:30" },
+    });
+    expect([withOffset.status, withOffset.json<any>().detail[0].loc]).toEqual([422, ["body", "at"]]);
+  });
+
   it("refuses two different schemas that share one id when the app is built with the pages on", () => {
     const first = z.object({ a: z.string() }).meta({ id: "Twin" });
     const second = z.object({ b: z.string() }).meta({ id: "Twin" });
