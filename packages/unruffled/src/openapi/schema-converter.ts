@@ -200,9 +200,7 @@ function isUploadFileCheck(schema: z.core.$ZodType): boolean {
 function cleanUp(context: { zodSchema: z.core.$ZodType; jsonSchema: JsonSchema }): void {
   const { jsonSchema, zodSchema } = context;
   for (const key of FRAMEWORK_META_KEYS) delete jsonSchema[key];
-  // z.int() adds the safe-integer bounds; they are noise to a reader and to generated clients.
-  if (jsonSchema.minimum === Number.MIN_SAFE_INTEGER) delete jsonSchema.minimum;
-  if (jsonSchema.maximum === Number.MAX_SAFE_INTEGER) delete jsonSchema.maximum;
+  // z.int()'s safe-integer bounds, which Zod writes, stay: the server refuses a number past them.
   // Swagger UI makes its examples from a pattern: the regex Zod wrote for a format is dropped when the
   // format says it, so Try it out offers a date, not a string made from a date's regex.
   if (
