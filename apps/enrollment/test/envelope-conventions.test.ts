@@ -123,7 +123,13 @@ describe("the enrollment API's envelope conventions", () => {
     const base = (data: unknown) => ({
       type: "object",
       properties: {
-        code: { default: 0, description: "Response code, 0 = success", type: "integer" },
+        code: {
+          default: 0,
+          description: "Response code, 0 = success",
+          type: "integer",
+          minimum: -9007199254740991,
+          maximum: 9007199254740991,
+        },
         message: { default: "", description: "Response message", type: "string" },
         data,
       },
@@ -138,7 +144,10 @@ describe("the enrollment API's envelope conventions", () => {
     expect(schemas.BindResponse).toEqual(
       base({
         type: "object",
-        properties: { student_id: { type: "integer" }, course_id: { type: "integer" } },
+        properties: {
+          student_id: { type: "integer", minimum: -9007199254740991, maximum: 9007199254740991 },
+          course_id: { type: "integer", minimum: -9007199254740991, maximum: 9007199254740991 },
+        },
         required: ["student_id", "course_id"],
         description: "The pair that was bound or unbound",
       }),
@@ -146,7 +155,12 @@ describe("the enrollment API's envelope conventions", () => {
     expect(schemas.ErrorResponse).toEqual({
       type: "object",
       properties: {
-        code: { type: "integer", description: "400, 404, 405, 409, 413, 422 or 500" },
+        code: {
+          type: "integer",
+          minimum: -9007199254740991,
+          maximum: 9007199254740991,
+          description: "400, 404, 405, 409, 413, 422 or 500",
+        },
         message: { type: "string" },
         data: {
           anyOf: [

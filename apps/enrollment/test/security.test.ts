@@ -127,7 +127,13 @@ describe("the lists' paging dependency", () => {
           in: "query",
           required: false,
           description: "Page number, from 1",
-          schema: { type: "integer", minimum: 1, default: 1, description: "Page number, from 1" },
+          schema: {
+            type: "integer",
+            minimum: 1,
+            maximum: 9007199254740991,
+            default: 1,
+            description: "Page number, from 1",
+          },
         },
         {
           name: "size",

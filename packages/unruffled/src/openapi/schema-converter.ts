@@ -200,9 +200,7 @@ function isUploadFileCheck(schema: z.core.$ZodType): boolean {
 function cleanUp(context: { zodSchema: z.core.$ZodType; jsonSchema: JsonSchema }): void {
   const { jsonSchema, zodSchema } = context;
   for (const key of FRAMEWORK_META_KEYS) delete jsonSchema[key];
-  // z.int() adds the safe-integer bounds; they are noise to a reader and to generated clients.
-  if (jsonSchema.minimum === Number.MIN_SAFE_INTEGER) delete jsonSchema.minimum;
-  if (jsonSchema.maximum === Number.MAX_SAFE_INTEGER) delete jsonSchema.maximum;
+  // z.int()'s safe-integer bounds, which Zod writes, stay: the server refuses a number past them.
   // Swagger UI makes its examples from a pattern: the regex Zod wrote for a format is dropped when the
   // format says it, so Try it out offers a date, not a string made from a date's regex.
   if (
@@ -212,6 +210,9 @@ function cleanUp(context: { zodSchema: z.core.$ZodType; jsonSchema: JsonSchema }
   ) {
     delete jsonSchema.pattern;
   }
+  // JSON Schema's `time` is RFC 3339's full-time, with an offset, which z.iso.time() refuses (so Zod
+  // writes no format); the OpenAPI registry's `time-local` is the time without one. Its pattern stays.
+  if (jsonSchema.format === undefined && takesLocalTime(zodSchema)) jsonSchema.format = "time-local";
   // Zod closes output objects, but a handler's body goes out as it is: only a strict object is closed.
   const def = zodSchema._zod.def as { type: string; catchall?: z.core.$ZodType };
   if (def.type === "object" && def.catchall === undefined && jsonSchema.additionalProperties === false) {
@@ -251,6 +252,18 @@ const FORMATS_THAT_SAY_IT = new Set([
   "ipv6",
   "uuid",
 ]);
+
+/**
+ * True for `z.iso.time()` unless it takes hours and minutes only (`{ precision: -1 }`): its values
+ * with seconds are RFC 3339 partial-times, the OpenAPI format registry's `time-local`.
+ */
+function takesLocalTime(schema: z.core.$ZodType): boolean {
+  const checks = [schema, ...((schema._zod.def as { checks?: z.core.$ZodType[] }).checks ?? [])];
+  return checks.some((check) => {
+    const def = check._zod.def as { check?: string; format?: string; precision?: number | null };
+    return def.check === "string_format" && def.format === "time" && def.precision !== -1;
+  });
+}
 
 /**
  * True when `pattern` is the one Zod gives the schema's format check by itself: a `pattern` the

@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from "node:http";
 import { validateHeaderName, validateHeaderValue } from "../node-builtins.ts";
 import { bytesOf, encodeMultipart, type FilesInput, type FormInput } from "./multipart-body.ts";
 
@@ -6,10 +7,16 @@ type Scalar = string | number | boolean;
 /** Query values: a scalar, or a list sent as repeated keys; `undefined` leaves the key out. */
 export type QueryInput = Readonly<Record<string, Scalar | readonly Scalar[] | undefined>>;
 
+/**
+ * Header values by name: a string, or a list sent as one line a value, as a header repeated on the
+ * wire (`{ "x-tag": ["a", "b"] }`); an empty list sends none.
+ */
+export type RequestHeaders = Readonly<Record<string, string | readonly string[]>>;
+
 /** What every request of the test client may carry. */
 export interface RequestOptions {
   query?: QueryInput;
-  headers?: Readonly<Record<string, string>>;
+  headers?: RequestHeaders;
   cookies?: Readonly<Record<string, string>>;
 }
 
@@ -24,10 +31,13 @@ export interface BodyOptions extends RequestOptions {
   body?: string | Uint8Array;
 }
 
-/** The parts of a request as they would reach the server: target, lower-case headers, body bytes. */
+/**
+ * The parts of a request as they go out: target, lower-case headers (a list is one line a value, as
+ * Node's client sends it), body bytes.
+ */
 export interface EncodedRequest {
   url: string;
-  headers: Record<string, string>;
+  headers: Record<string, string | string[]>;
   body: Buffer | undefined;
 }
 
@@ -43,16 +53,46 @@ export function encodeRequest(
   method = "GET",
 ): EncodedRequest {
   // No Host unless the test gives one: each client adds its own after the others, as Node's client does.
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string | string[]> = {};
   for (const source of [defaults.headers, options.headers]) {
-    for (const [name, value] of Object.entries(source ?? {})) headers[name.toLowerCase()] = fieldValue(value);
+    if (source === undefined) continue;
+    checkHeadersShape(source);
+    for (const [name, value] of Object.entries(source)) {
+      const lower = name.toLowerCase();
+      // A request's own value, even an empty list, replaces the client's default.
+      delete headers[lower];
+      const lines: readonly unknown[] = Array.isArray(value) ? value : [value];
+      if (!lines.every((line) => typeof line === "string")) {
+        throw new TypeError(
+          `A test request's header "${name}" is a string or a list of strings, got ${JSON.stringify(value)}.`,
+        );
+      }
+      if (lines.length === 0) continue;
+      headers[lower] =
+        lines.length === 1 ? fieldValue(lines[0] as string) : (lines as string[]).map(fieldValue);
+    }
   }
-  const cookie = cookieHeader({ ...defaults.cookies, ...options.cookies });
-  if (cookie !== "") headers.cookie = headers.cookie ? `${headers.cookie}; ${cookie}` : cookie;
+  for (const name of ONE_LINE_HEADERS) {
+    const value = headers[name];
+    if (Array.isArray(value)) {
+      throw new TypeError(
+        `A test request sends one ${name} line, so its value is one string, got ${JSON.stringify(value)}.`,
+      );
+    }
+  }
+  // RFC 6265 §5.4: one Cookie line; Node's client joins a list given for it with "; ".
+  const given = headers.cookie;
+  const cookie = [
+    ...(given === undefined ? [] : typeof given === "string" ? [given] : given),
+    cookieHeader({ ...defaults.cookies, ...options.cookies }),
+  ]
+    .filter((part) => part !== "")
+    .join("; ");
+  if (cookie !== "" || given !== undefined) headers.cookie = cookie;
   // What a socket cannot carry fails here, with the error Node's client throws, in process too.
   for (const [name, value] of Object.entries(headers)) {
     validateHeaderName(name);
-    validateHeaderValue(name, value);
+    for (const line of typeof value === "string" ? [value] : value) validateHeaderValue(name, line);
   }
   const encoded = encodeBody(options);
   if (encoded !== undefined) {
@@ -64,6 +104,36 @@ export function encodeRequest(
     headers["content-length"] = "0";
   }
   return { url: withQuery(path, options.query), headers, body: encoded?.body };
+}
+
+/**
+ * The headers of an encoded request as Node's server hands them to the app, listening as `listen()`
+ * has it (`joinDuplicateHeaders`): a repeated header's lines joined by ", " (a Cookie's by "; "),
+ * Set-Cookie always a list.
+ *
+ * @example receivedHeaders({ "x-tag": ["a", "b"], "set-cookie": "s=1" }) // { "x-tag": "a, b", "set-cookie": ["s=1"] }
+ */
+export function receivedHeaders(lines: Readonly<Record<string, string | string[]>>): IncomingHttpHeaders {
+  const headers: IncomingHttpHeaders = {};
+  for (const [name, value] of Object.entries(lines)) {
+    if (name === "set-cookie") headers[name] = typeof value === "string" ? [value] : value.slice();
+    else headers[name] = typeof value === "string" ? value : value.join(name === "cookie" ? "; " : ", ");
+  }
+  return headers;
+}
+
+// Headers a request carries once: Node's client takes no list for Host, and Node's parser refuses a
+// second Content-Length or Transfer-Encoding line (400), the shape of a request smuggling attempt.
+const ONE_LINE_HEADERS = ["host", "content-length", "transfer-encoding"];
+
+/** Headers are an object of names: a list of pairs, or a `Headers`, would be read as no headers or names "0", "1". */
+function checkHeadersShape(source: object): void {
+  const prototype = Object.getPrototypeOf(source);
+  if (prototype !== Object.prototype && prototype !== null) {
+    throw new TypeError(
+      'A test request\'s headers are an object of names, a repeated one with a list of values: { "x-tag": ["a", "b"] }.',
+    );
+  }
 }
 
 // RFC 9110 §8.6: a POST (PUT, PATCH, …) without content still says Content-Length: 0, as Node's

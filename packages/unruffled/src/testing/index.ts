@@ -1,7 +1,7 @@
 export type { CallParams, ParamInput } from "../route/declare/call-params.ts";
 export type { CheckedOverrides } from "../route/declare/overrides.ts";
 export type { CallResponse, DocumentedBody, ValidationErrorBody } from "./call-types.ts";
-export type { BodyOptions, QueryInput, RequestOptions } from "./encode-request.ts";
+export type { BodyOptions, QueryInput, RequestHeaders, RequestOptions } from "./encode-request.ts";
 export type { FilesInput, FormInput, FormValue, TestFile } from "./multipart-body.ts";
 export type { ReceivedEvent } from "./read-events.ts";
 export { readEvents } from "./read-events.ts";

@@ -5,7 +5,13 @@ import type { BuiltRoute } from "../route/analyse/build-routes.ts";
 import type { ParamDeclarations, Returns } from "../route/declare/endpoint.ts";
 import type { CheckedOverrides, DependencyOverride } from "../route/declare/overrides.ts";
 import type { AnyEndpoint, CallableEndpoint, CallResponse, OmittableParams } from "./call-types.ts";
-import { type BodyOptions, encodeRequest, type RequestOptions } from "./encode-request.ts";
+import {
+  type BodyOptions,
+  encodeRequest,
+  type RequestHeaders,
+  type RequestOptions,
+  receivedHeaders,
+} from "./encode-request.ts";
 import { endpointRequest } from "./endpoint-request.ts";
 import { requestOverHttp } from "./over-http.ts";
 import { withOverrides } from "./overrides.ts";
@@ -20,7 +26,8 @@ import {
 
 /** Headers and cookies every request of a client carries (a request's own values win). */
 export interface TestClientOptions<O extends readonly DependencyOverride[] = readonly DependencyOverride[]> {
-  headers?: Readonly<Record<string, string>>;
+  /** A header sent more than once is a list of values: `{ accept: ["text/html", "application/json"] }`. */
+  headers?: RequestHeaders;
   cookies?: Readonly<Record<string, string>>;
   /**
    * Dependencies (or schemes) replaced wherever the app's routes declare them, each by one that
@@ -117,15 +124,16 @@ export class TestClient {
     const encoded = encodeRequest(path, options, this.defaults, method);
     if (this.defaults.baseUrl !== undefined) return requestOverHttp(this.defaults.baseUrl, method, encoded);
     encoded.headers.host ??= "localhost";
+    const headers = receivedHeaders(encoded.headers);
     // As a server would, the app runs its onStartup hooks before it answers anything.
     await this.app.startup();
     const client = new AbortController();
     const request = this.app.createRequest({
       method,
       url: encoded.url,
-      headers: encoded.headers,
+      headers,
       socket: TEST_SOCKET,
-      body: new WebBodySource(streamOf(encoded.body), encoded.headers["content-length"] ?? null),
+      body: new WebBodySource(streamOf(encoded.body), headers["content-length"] ?? null),
       connection: client.signal,
     });
     // As on a socket, the work after the answer (afterResponse() tasks, then the generator

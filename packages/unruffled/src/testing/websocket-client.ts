@@ -72,7 +72,7 @@ interface ClientSocket {
 type ClientConstructor = new (
   url: string,
   options: {
-    headers: Record<string, string>;
+    headers: Record<string, string | string[]>;
     createConnection?: () => Duplex;
     maxPayload?: number;
   },
@@ -253,7 +253,8 @@ export function inProcessConnections(app: App): () => Duplex {
   let server: Server | undefined;
   return () => {
     if (server === undefined) {
-      server = createServer(app.nodeHandler);
+      // Node's server as listen() starts it: a header sent twice reads as both values, joined by ", ".
+      server = createServer({ joinDuplicateHeaders: true, requireHostHeader: false }, app.nodeHandler);
       if (app.upgradeHandler !== undefined) server.on("upgrade", app.upgradeHandler);
     }
     const [client, serverSide] = process.getBuiltinModule("node:stream").duplexPair();

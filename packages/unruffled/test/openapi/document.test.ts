@@ -7,6 +7,8 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { envelopeValidationHandler, fixtureApp } from "./fixture-app.ts";
 
+// z.int() is a safe integer, and the document says so.
+const SAFE_INT = { type: "integer", minimum: -9007199254740991, maximum: 9007199254740991 };
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const jsonBody = (schema: object) => ({ "application/json": { schema } });
 // What an operation that reads a body adds: the default handler's answers to a refused body.
@@ -97,7 +99,14 @@ describe("the document (spec section 5)", () => {
         name: "page",
         in: "query",
         required: false,
-        schema: { default: 1, description: "Page number", examples: [2], type: "integer", minimum: 1 },
+        schema: {
+          default: 1,
+          description: "Page number",
+          examples: [2],
+          type: "integer",
+          minimum: 1,
+          maximum: 9007199254740991,
+        },
         description: "Page number",
         examples: { example1: { value: 2 } },
       },
@@ -145,14 +154,20 @@ describe("the document (spec section 5)", () => {
         name: "student_id",
         in: "path",
         required: true,
-        schema: { type: "integer", minimum: 1, description: "The student's id", examples: [42] },
+        schema: {
+          type: "integer",
+          minimum: 1,
+          maximum: 9007199254740991,
+          description: "The student's id",
+          examples: [42],
+        },
         description: "The student's id",
         examples: { example1: { value: 42 } },
       },
     ]);
     expect(operation("/api/courses/{course_id}/students/{student_id}", "get").parameters).toEqual([
-      { name: "course_id", in: "path", required: true, schema: { type: "integer" } },
-      { name: "student_id", in: "path", required: true, schema: { type: "integer" } },
+      { name: "course_id", in: "path", required: true, schema: SAFE_INT },
+      { name: "student_id", in: "path", required: true, schema: SAFE_INT },
     ]);
   });
 
@@ -169,8 +184,13 @@ describe("the document (spec section 5)", () => {
       content: jsonBody({
         type: "object",
         properties: {
-          student_id: { type: "integer", exclusiveMinimum: 0, description: "The student to enrol" },
-          course_id: { type: "integer", exclusiveMinimum: 0 },
+          student_id: {
+            type: "integer",
+            exclusiveMinimum: 0,
+            maximum: 9007199254740991,
+            description: "The student to enrol",
+          },
+          course_id: { type: "integer", exclusiveMinimum: 0, maximum: 9007199254740991 },
           note: { default: "", type: "string", maxLength: 200 },
         },
         required: ["student_id", "course_id"],
@@ -188,7 +208,7 @@ describe("the document (spec section 5)", () => {
             properties: {
               name: { type: "string", minLength: 1 },
               "e-mail": { type: "string", format: "email" },
-              age: { default: 18, type: "integer", minimum: 16 },
+              age: { default: 18, type: "integer", minimum: 16, maximum: 9007199254740991 },
             },
             required: ["name", "e-mail"],
           },
@@ -199,9 +219,7 @@ describe("the document (spec section 5)", () => {
 
   it("documents files with form fields as multipart, files as binary strings and lists of them", () => {
     const upload = operation("/api/students/{student_id}/documents", "post");
-    expect(upload.parameters).toEqual([
-      { name: "student_id", in: "path", required: true, schema: { type: "integer" } },
-    ]);
+    expect(upload.parameters).toEqual([{ name: "student_id", in: "path", required: true, schema: SAFE_INT }]);
     expect(upload.requestBody).toEqual({
       required: true,
       content: {
@@ -327,7 +345,7 @@ describe("the document (spec section 5)", () => {
     const student = (required: string[]) => ({
       type: "object",
       properties: {
-        id: { type: "integer" },
+        id: SAFE_INT,
         name: { type: "string", minLength: 1 },
         email: { type: "string", format: "email" },
         nickname: { default: null, type: ["string", "null"] },
@@ -336,7 +354,7 @@ describe("the document (spec section 5)", () => {
     });
     const envelope = (data: object) => ({
       type: "object",
-      properties: { code: { type: "integer" }, message: { type: "string" }, data },
+      properties: { code: SAFE_INT, message: { type: "string" }, data },
       required: ["code", "message", "data"],
     });
     const enrolment = (studentRef: string) => ({
@@ -350,8 +368,13 @@ describe("the document (spec section 5)", () => {
         BindRequest: {
           type: "object",
           properties: {
-            student_id: { type: "integer", exclusiveMinimum: 0, description: "The student to enrol" },
-            course_id: { type: "integer", exclusiveMinimum: 0 },
+            student_id: {
+              type: "integer",
+              exclusiveMinimum: 0,
+              maximum: 9007199254740991,
+              description: "The student to enrol",
+            },
+            course_id: { type: "integer", exclusiveMinimum: 0, maximum: 9007199254740991 },
           },
           required: ["student_id", "course_id"],
         },
@@ -376,7 +399,7 @@ describe("the document (spec section 5)", () => {
         ValidationIssue: {
           type: "object",
           properties: {
-            loc: { type: "array", items: { type: ["string", "integer"] } },
+            loc: { type: "array", items: { anyOf: [{ type: "string" }, SAFE_INT] } },
             msg: { type: "string" },
             type: { type: "string" },
             input: {},
@@ -444,7 +467,7 @@ describe("the validation-error response follows the app's own handler", () => {
     expect(schemas.ErrorEnvelope).toEqual({
       type: "object",
       properties: {
-        code: { type: "integer" },
+        code: SAFE_INT,
         message: { type: "string" },
         data: {
           type: "object",
@@ -646,6 +669,101 @@ describe("edge cases of the document", () => {
     });
   });
 
+  // JSON Schema's `time` is RFC 3339's full-time, which has an offset (`09:30:00Z`): z.iso.time()
+  // refuses every such value, so Zod writes no format. The OpenAPI format registry's `time-local` is
+  // RFC 3339's time without one; the pattern stays, since z.iso.time() also takes `09:30`.
+  it("documents z.iso.time() as format time-local beside its pattern, the values the server takes", async () => {
+    const Alarm = z.object({
+      at: z.iso.time(),
+      second: z.iso.time({ precision: 0 }),
+      minute: z.iso.time({ precision: -1 }),
+    });
+    const app = createApp({
+      routes: [
+        path("/alarms", {
+          endpoint: endpoint({
+            params: { alarm: p.Json(Alarm) },
+            returns: [p.ResponseSpec({ model: Alarm })],
+            handler: (_request, { alarm }) => new JsonResponse(alarm),
+          }),
+          methods: ["POST"],
+        }),
+      ],
+    });
+    const schema = (app.openapi() as any).paths["/alarms"].post.requestBody.content["application/json"]
+      .schema;
+    expect(schema.properties).toEqual({
+      at: { type: "string", format: "time-local", pattern: z.iso.time()._zod.def.pattern!.source },
+      second: { type: "string", format: "time-local", pattern: "^(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d$" },
+      // Hours and minutes only: no RFC 3339 time, so the pattern alone says it.
+      minute: { type: "string", pattern: "^(?:[01]\\d|2[0-3]):[0-5]\\d$" },
+    });
+    const client = testClient(app);
+    const accepted = await client.post("/alarms", {
+      json: { at: "09:30", second: "09:30:15", minute: "09:30" },
+    });
+    expect(accepted.status).toBe(200);
+    const withOffset = await client.post("/alarms", {
+      json: { at: "09:30:00Z", second: "09:30:15", minute: "09:30" },
+    });
+    expect([withOffset.status, withOffset.json<any>().detail[0].loc]).toEqual([422, ["body", "at"]]);
+  });
+
+  // Zod's z.int() is a safe integer: past ±(2^53 − 1) a number has lost digits, and the server refuses
+  // it. The document says the same bounds, so that a client or proxy that checks them agrees.
+  it("documents z.int()'s safe-integer bounds, the numbers past which the server refuses a value", async () => {
+    const Counter = z.object({ n: z.int(), top: z.int().max(2 ** 60), low: z.int().gt(0) });
+    const app = createApp({
+      routes: [
+        path("/counters", {
+          endpoint: endpoint({
+            params: { q: p.Query(z.int()), counter: p.Json(Counter) },
+            returns: [p.ResponseSpec({ model: Counter })],
+            handler: (_request, { counter }) => new JsonResponse(counter),
+          }),
+          methods: ["POST"],
+        }),
+      ],
+    });
+    const operation = (app.openapi() as any).paths["/counters"].post;
+    expect(operation.parameters[0].schema).toEqual(SAFE_INT);
+    expect(operation.requestBody.content["application/json"].schema.properties).toEqual({
+      n: SAFE_INT,
+      // z.int().max(2 ** 60) is still a safe integer: the smaller bound is the one enforced.
+      top: SAFE_INT,
+      low: { type: "integer", exclusiveMinimum: 0, maximum: 9007199254740991 },
+    });
+    const client = testClient(app);
+    const body = { n: 1, top: 1, low: 1 };
+    const send = (q: string, counter: object) => client.post(`/counters?q=${q}`, { json: counter });
+    expect((await send("9007199254740991", { ...body, n: -9007199254740991 })).status).toBe(200);
+    const past = [
+      [
+        await send("9007199254740992", body),
+        ["query", "q"],
+        "Too big: expected int to be <=9007199254740991",
+      ],
+      [
+        await send("-9007199254740992", body),
+        ["query", "q"],
+        "Too small: expected int to be >=-9007199254740991",
+      ],
+      [
+        await send("1", { ...body, n: 2 ** 53 }),
+        ["body", "n"],
+        "Too big: expected int to be <=9007199254740991",
+      ],
+      [
+        await send("1", { ...body, top: 2 ** 55 }),
+        ["body", "top"],
+        "Too big: expected int to be <=9007199254740991",
+      ],
+    ] as const;
+    for (const [response, loc, msg] of past) {
+      expect([response.status, response.json<any>().detail[0]]).toMatchObject([422, { loc, msg }]);
+    }
+  });
+
   it("refuses two different schemas that share one id when the app is built with the pages on", () => {
     const first = z.object({ a: z.string() }).meta({ id: "Twin" });
     const second = z.object({ b: z.string() }).meta({ id: "Twin" });
@@ -680,7 +798,7 @@ describe("edge cases of the document", () => {
       },
       some: {
         type: "object",
-        properties: { read: { type: "integer" }, "x-write": { type: "integer" } },
+        properties: { read: SAFE_INT, "x-write": SAFE_INT },
         additionalProperties: false,
       },
       one: {
@@ -693,7 +811,7 @@ describe("edge cases of the document", () => {
       open: {
         type: "object",
         propertyNames: { type: "string", pattern: "^x-" },
-        additionalProperties: { type: "integer" },
+        additionalProperties: SAFE_INT,
       },
     });
   });
@@ -722,7 +840,7 @@ describe("edge cases of the document", () => {
       properties: {
         lines: { type: "array", items: line },
         stamp,
-        id: { type: "integer", readOnly: true },
+        id: { ...SAFE_INT, readOnly: true },
       },
       required: ["lines", "stamp"],
     });
@@ -732,7 +850,7 @@ describe("edge cases of the document", () => {
       properties: {
         lines: { type: "array", items: { ...line, readOnly: true }, readOnly: true },
         stamp: { ...stamp, readOnly: true },
-        id: { type: "integer", readOnly: true },
+        id: { ...SAFE_INT, readOnly: true },
       },
       required: ["lines", "stamp"],
     });
@@ -941,7 +1059,7 @@ describe("edge cases of the document", () => {
     });
     const post = (app.openapi().paths as any)["/nullable/{id}"].post;
     expect(post.parameters).toEqual([
-      { name: "id", in: "path", required: true, schema: { type: "integer" } },
+      { name: "id", in: "path", required: true, schema: SAFE_INT },
       { name: "q", in: "query", required: true, schema: { type: "string" } },
       {
         name: "when",
@@ -992,7 +1110,7 @@ describe("edge cases of the document", () => {
       ]),
     ).toEqual([
       ["tag", true, { type: "array", items: { type: "string" }, minItems: 1 }],
-      ["size", true, { type: "array", items: { type: "integer" }, maxItems: 3, minItems: 1 }],
+      ["size", true, { type: "array", items: SAFE_INT, maxItems: 3, minItems: 1 }],
       ["more", true, { type: "array", items: { type: "string" }, minItems: 2 }],
       ["optional", false, { type: "array", items: { type: "string" } }],
       ["defaulted", false, { default: [], type: "array", items: { type: "string" } }],

@@ -382,6 +382,81 @@ describe("postgresPubSub's reconnection, attempt by attempt", () => {
     }
   });
 
+  // Reconnection follows a lost connection: a first subscribe that fails lost none, so it rejects and
+  // leaves nothing running (no timer, no second attempt, no warn, no gap); the next subscribe tries again.
+  it("rejects a first subscribe while the server is down, and starts no reconnection: the next subscribe connects", async () => {
+    // The relay counts the attempts to connect; the real server behind it is stopped.
+    const relay = await silentRelay(Number(new URL(ownUrl).port));
+    const before = activeResources();
+    const log = recordingLog();
+    const subscriber = postgresPubSub({ connectionString: through(relay), log });
+    const publisher = postgresPubSub({ connectionString: ownUrl, log: recordingLog() });
+    let down = false;
+    try {
+      const gaps: (Error | undefined)[] = [];
+      subscriber.onGap((error) => gaps.push(error));
+      await own.control.kill();
+      down = true;
+      const received: string[] = [];
+      // The rejected subscribe keeps no listener: the message after reaches the next one only.
+      await expect(
+        subscriber.subscribe("news", (message) => received.push(`rejected ${message}`)),
+      ).rejects.toThrow("Connection terminated unexpectedly");
+      await nothingLeftBehind(before);
+      // A back-off would have tried again after 100 ms: none comes in five times as long. (A slow
+      // machine can only make this miss a retry, never fail a correct broker.)
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect([relay.connections, log.records, gaps]).toEqual([1, [], []]);
+      await own.control.start();
+      down = false;
+      await subscriber.subscribe("news", (message) => received.push(message));
+      expect(relay.connections).toBe(2);
+      await publisher.publish("news", "up");
+      await waitFor(() => received.length === 1, "the message once the server is up");
+      expect([received, log.records, gaps]).toEqual([["up"], [], []]);
+    } finally {
+      if (down) await own.control.start();
+      await Promise.all([subscriber.close(), publisher.close()]);
+      await relay.close();
+    }
+  });
+
+  // As on Redis: a publish while PostgreSQL is down rejects, on a connection that was open (once it
+  // is found dead) as on a new one, rather than waiting for the server.
+  it("rejects each publish made while the server is down, and publishes again once it is back", async () => {
+    const publisher = postgresPubSub({ connectionString: ownUrl, log: recordingLog() });
+    const fresh = postgresPubSub({ connectionString: ownUrl, log: recordingLog() });
+    const refused = `connect ECONNREFUSED 127.0.0.1:${new URL(ownUrl).port}`;
+    let down = false;
+    try {
+      await publishOnceConnected(publisher, "news", "before");
+      await own.control.kill();
+      down = true;
+      // The open connection's first publish may fail as it finds the connection dead; every one
+      // rejects, and once the connection is given up the next fails to connect.
+      const errors: string[] = [];
+      while (!errors.includes(refused)) {
+        errors.push(
+          await publisher.publish("news", "during").then(
+            () => "resolved",
+            (error: Error) => error.message,
+          ),
+        );
+        if (errors.length > 50) break;
+      }
+      expect(errors.at(-1)).toBe(refused);
+      expect(errors).not.toContain("resolved");
+      await expect(fresh.publish("news", "during")).rejects.toThrow(refused);
+      await own.control.start();
+      down = false;
+      await publisher.publish("news", "after");
+      await fresh.publish("news", "after");
+    } finally {
+      if (down) await own.control.start();
+      await Promise.all([publisher.close(), fresh.close()]);
+    }
+  });
+
   it("after pg_terminate_backend of its listening connection: one warn, onGap once, and delivery again", async () => {
     const log = recordingLog();
     const subscriber = postgresPubSub({ connectionString: ownUrl, log });

@@ -245,6 +245,45 @@ describe("redisPubSub's reconnection, attempt by attempt", () => {
     }
   });
 
+  // Reconnection follows a lost connection: a first subscribe that fails lost none, so it rejects and
+  // leaves nothing running (no timer, no second attempt, no warn, no gap); the next subscribe tries again.
+  it("rejects a first subscribe while the server is down, and starts no reconnection: the next subscribe connects", async () => {
+    // The relay counts the attempts to connect; the real server behind it is stopped.
+    const relay = await silentRelay(own.port);
+    const before = activeResources();
+    const log = recordingLog();
+    const subscriber = redisPubSub({ url: `redis://127.0.0.1:${relay.port}`, log });
+    const publisher = redisPubSub({ url: own.url, log: recordingLog() });
+    let down = false;
+    try {
+      const gaps: (Error | undefined)[] = [];
+      subscriber.onGap((error) => gaps.push(error));
+      await own.kill();
+      down = true;
+      const received: string[] = [];
+      // The rejected subscribe keeps no listener: the message after reaches the next one only.
+      await expect(
+        subscriber.subscribe("news", (message) => received.push(`rejected ${message}`)),
+      ).rejects.toThrow("Socket closed unexpectedly");
+      await nothingLeftBehind(before);
+      // A back-off would have tried again after 100 ms: none comes in five times as long. (A slow
+      // machine can only make this miss a retry, never fail a correct broker.)
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect([relay.connections, log.records, gaps]).toEqual([1, [], []]);
+      await own.start();
+      down = false;
+      await subscriber.subscribe("news", (message) => received.push(message));
+      expect(relay.connections).toBe(2);
+      await publisher.publish("news", "up");
+      await waitFor(() => received.length === 1, "the message once the server is up");
+      expect([received, log.records, gaps]).toEqual([["up"], [], []]);
+    } finally {
+      if (down) await own.start();
+      await Promise.all([subscriber.close(), publisher.close()]);
+      await relay.close();
+    }
+  });
+
   it("closes while it is trying to reconnect: close resolves, and no timer, socket or attempt is left", async () => {
     const relay = await silentRelay(own.port);
     const before = activeResources();

@@ -113,7 +113,7 @@ describe("a limited operation in the document", () => {
       properties: {
         type: { type: "string", const: "https://iana.org/assignments/http-problem-types#quota-exceeded" },
         title: { type: "string" },
-        status: { type: "integer" },
+        status: { type: "integer", minimum: -9007199254740991, maximum: 9007199254740991 },
         detail: { type: "string" },
         instance: { type: "string" },
         "violated-policies": { type: "array", items: { type: "string" } },

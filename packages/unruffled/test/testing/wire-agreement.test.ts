@@ -15,6 +15,7 @@ import {
   type TestResponse,
   testClient,
 } from "unruffled/testing";
+import { websocket } from "unruffled/websocket";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { echo } from "../support/echo.ts";
@@ -181,6 +182,18 @@ const odd = endpoint({
   },
 });
 const slash = endpoint({ returns: PlainTextResponse, handler: () => new PlainTextResponse("slash") });
+// A WebSocket whose upgrade reads two headers, one Node's parser would keep once were they not joined.
+const headersSocket = websocket({
+  params: {
+    authorization: p.Header(z.string(), { default: "none" }),
+    x_tag: p.Header(z.array(z.string()), { default: [] }),
+  },
+  inbound: z.object({}),
+  outbound: z.object({ authorization: z.string(), x_tag: z.array(z.string()) }),
+  handler: async (socket, params) => {
+    await socket.send(params);
+  },
+});
 
 // Middleware that marks every answer, errors too, with a header and a cookie.
 const stamp: Middleware = async (request, next) => {
@@ -221,6 +234,7 @@ const app = createApp({
     path("/unicode", { endpoint: unicode }),
     path("/slash/", { endpoint: slash }),
     path("/odd/{kind}", { endpoint: odd }),
+    path("/ws/headers", { websocket: headersSocket }),
   ],
 });
 
@@ -393,6 +407,9 @@ const headerNameArb = fc.oneof(
       "authorization",
       "Cookie",
       "Host",
+      "Content-Type",
+      "User-Agent",
+      "Set-Cookie",
     ),
   },
   { weight: 1, arbitrary: fc.constantFrom("bad name", "x-é") },
@@ -401,7 +418,12 @@ const lateArb = fc.oneof(
   { weight: 8, arbitrary: fc.constant(null) },
   { weight: 1, arbitrary: fc.constantFrom("crlf", "euro", "spaces", "list", "status") },
 );
-const headersArb = fc.dictionary(headerNameArb, headerValueArb, { maxKeys: 3 });
+// Now and then a header sent more than once (a list: one line a value), or not at all (an empty list).
+const headersArb = fc.dictionary(
+  headerNameArb,
+  fc.oneof({ weight: 4, arbitrary: headerValueArb }, fc.array(headerValueArb, { maxLength: 3 })),
+  { maxKeys: 3 },
+);
 const cookiesArb = fc.dictionary(fc.constantFrom("session", "theme", "seen", "a"), textArb, { maxKeys: 2 });
 const bodyArb = fc.oneof(
   fc.constant({}),
@@ -710,6 +732,101 @@ describe("what the property found", () => {
       const events = (await client.get("/odd/events-error")).events();
       expect((await events.next()).value).toEqual({ data: { n: 1 } });
       await expect(events.next()).rejects.toThrow(new Error(cut));
+    }
+  });
+
+  // A header sent more than once (RFC 9110 §5.3) reaches the app as Node's server, listening as
+  // listen() has it (joinDuplicateHeaders), hands it over: one value, the lines joined by ", "; a
+  // Cookie's by "; "; Set-Cookie always a list. An empty list sends no line.
+  it("a header given as a list goes out as one line a value and reaches the app as Node's server joins them", async () => {
+    for (const client of [remote, local]) {
+      const response = await client.get("/raw", {
+        headers: {
+          "X-Tag": ["a", " b "],
+          accept: ["text/html", "application/json"],
+          "content-type": ["text/plain", "text/html"],
+          Authorization: ["Basic x", "Bearer y"],
+          "user-agent": ["one"],
+          cookie: ["a=1", "b=2"],
+          "set-cookie": "s=1",
+          "x-none": [],
+        },
+        cookies: { c: "3" },
+      });
+      expect(response.json<{ headers: object }>().headers).toEqual({
+        "x-tag": "a, b",
+        accept: "text/html, application/json",
+        "content-type": "text/plain, text/html",
+        authorization: "Basic x, Bearer y",
+        "user-agent": "one",
+        cookie: "a=1; b=2; c=3",
+        "set-cookie": ["s=1"],
+        host: "own",
+      });
+      const listed = await client.get("/items/1", { headers: { "x-mode": ["a", "b"] } });
+      expect(listed.json()).toMatchObject({ x_mode: "a, b" });
+    }
+  });
+
+  it("a request's own list replaces the client's default header, and an empty one leaves it out", async () => {
+    const headers = { "x-tag": "default", accept: "text/html", "x-mode": ["m1", "m2"] };
+    for (const client of [testClient(app, { headers, baseUrl: server.url }), testClient(app, { headers })]) {
+      const response = await client.get("/raw", { headers: { "X-Tag": [], accept: ["a", "b"] } });
+      expect(response.json<{ headers: object }>().headers).toEqual({
+        accept: "a, b",
+        "x-mode": "m1, m2",
+        host: "own",
+      });
+    }
+  });
+
+  it("a list header of a typed call and a WebSocket reads every line, in process as over a socket", async () => {
+    for (const client of [remote, local]) {
+      const socket = await client.websocket(
+        headersSocket,
+        {},
+        {
+          headers: { authorization: ["Bearer a", "Bearer b"], "x-tag": ["a", "b, c"] },
+        },
+      );
+      expect(await socket.receive()).toEqual({ authorization: "Bearer a, Bearer b", x_tag: ["a", "b", "c"] });
+      await socket.close();
+    }
+  });
+
+  // A request has one Host (Node's client takes no list for it), and one length: two Content-Length
+  // or Transfer-Encoding lines are what Node's parser refuses (400), a smuggling attempt's shape.
+  it("a Host, Content-Length or Transfer-Encoding given as a list of two is refused before it is sent", async () => {
+    for (const client of [remote, local]) {
+      for (const name of ["Host", "content-length", "Transfer-Encoding"]) {
+        await expect(client.get("/raw", { headers: { [name]: ["1", "1"] } })).rejects.toThrow(
+          new TypeError(
+            `A test request sends one ${name.toLowerCase()} line, so its value is one string, got ["1","1"].`,
+          ),
+        );
+      }
+      const one = await client.get("/raw", { headers: { Host: ["shop.example"] } });
+      expect(one.json()).toMatchObject({ headers: { host: "shop.example" } });
+    }
+  });
+
+  // Headers are an object of names: a list of pairs (httpx's shape) would read as names "0", "1".
+  it("headers given as a list of pairs, a Headers object or values that are no strings are refused with the shape to use", async () => {
+    for (const client of [remote, local]) {
+      for (const headers of [[["x-tag", "a"]], new Headers({ "x-tag": "a" })]) {
+        await expect(client.get("/raw", { headers: headers as never })).rejects.toThrow(
+          new TypeError(
+            'A test request\'s headers are an object of names, a repeated one with a list of values: { "x-tag": ["a", "b"] }.',
+          ),
+        );
+      }
+      for (const value of [5, ["a", 5]]) {
+        await expect(client.get("/raw", { headers: { "X-N": value as never } })).rejects.toThrow(
+          new TypeError(
+            `A test request's header "X-N" is a string or a list of strings, got ${JSON.stringify(value)}.`,
+          ),
+        );
+      }
     }
   });
 });

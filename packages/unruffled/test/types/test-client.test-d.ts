@@ -103,6 +103,16 @@ await client.post("/bind", {
   headers: { "x-a": "1" },
   cookies: { s: "1" },
 });
+// A header sent more than once is a list of strings, one line each: by path, in a call, as a default.
+await client.get("/list", { headers: { "x-tag": ["a", "b"], accept: "text/html" } });
+await client.call(hello, undefined, { headers: { "x-tag": ["a", "b"] } });
+testClient(createApp({ routes: [] }), { headers: { "x-tag": ["a"] as readonly string[] } });
+// @ts-expect-error a header's values are strings
+await client.get("/list", { headers: { "x-tag": [1, 2] } });
+// @ts-expect-error headers are an object of names, not a list of pairs
+await client.get("/list", { headers: [["x-tag", "a"]] });
+// @ts-expect-error nor a web Headers object
+await client.get("/list", { headers: new Headers({ "x-tag": "a" }) });
 // @ts-expect-error query values are scalars or lists of them
 await client.get("/list", { query: { page: { nested: 1 } } });
 // @ts-expect-error GET takes no body

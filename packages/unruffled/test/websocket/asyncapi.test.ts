@@ -95,7 +95,10 @@ describe("the AsyncAPI document", () => {
       bindings: {
         ws: {
           method: "GET",
-          query: { type: "object", properties: { since: { type: "integer" } } },
+          query: {
+            type: "object",
+            properties: { since: { type: "integer", minimum: -9007199254740991, maximum: 9007199254740991 } },
+          },
           headers: { type: "object", properties: { "X-Client": { type: "string" } }, required: ["X-Client"] },
           bindingVersion: "0.1.0",
         },

@@ -60,6 +60,7 @@ describe("a dependency's parameters", () => {
         schema: {
           type: "integer",
           minimum: 1,
+          maximum: 9007199254740991,
           default: 1,
           description: "Page number",
         },
@@ -704,7 +705,12 @@ describe("audit: dependencies.md promises", () => {
       ],
     });
     expect(app.openapi().paths["/x"]!.get!.parameters).toEqual([
-      { name: "id", in: "query", required: true, schema: { type: "integer", minimum: 1 } },
+      {
+        name: "id",
+        in: "query",
+        required: true,
+        schema: { type: "integer", minimum: 1, maximum: 9007199254740991 },
+      },
     ]);
     const client = testClient(app);
     expect((await client.get("/x?id=2")).json()).toEqual({ a: 2, b: 20 });
@@ -870,7 +876,12 @@ describe("audit: docs/dependencies.md, params takes the same markers as an endpo
     const app = createApp({ routes: [path("/items/{id}", { endpoint: attach, methods: ["POST"] })] });
     const operation = app.openapi().paths["/items/{id}"]!.post!;
     expect(operation.parameters).toEqual([
-      { name: "id", in: "path", required: true, schema: { type: "integer" } },
+      {
+        name: "id",
+        in: "path",
+        required: true,
+        schema: { type: "integer", minimum: -9007199254740991, maximum: 9007199254740991 },
+      },
       { name: "sid", in: "cookie", required: false, schema: { type: "string" } },
     ]);
     expect(operation.requestBody).toEqual({

@@ -348,7 +348,7 @@ describe("extra data types in and out, as FastAPI's extra_data_types tutorial se
     });
   });
 
-  it("documents the UUID and the dates by their formats, the time by its pattern", () => {
+  it("documents the UUID and the dates by their formats, the time by its pattern and format time-local", () => {
     const doc = createApp({
       routes: [path("/items/{item_id}", { endpoint: schedule, methods: ["PUT"] })],
     }).openapi() as any;
@@ -359,8 +359,13 @@ describe("extra data types in and out, as FastAPI's extra_data_types tutorial se
       start_datetime: { type: "string", format: "date-time" },
       end_datetime: { type: "string", format: "date-time" },
       process_after: { type: "number", description: "Seconds" },
-      // Zod names no format for a time without an offset (JSON Schema's "time" requires one).
-      repeat_at: { type: "string", pattern: "^(?:[01]\\d|2[0-3]):[0-5]\\d(?::[0-5]\\d(?:\\.\\d+)?)?$" },
+      // Zod names no format for a time without an offset (JSON Schema's "time" requires one): the
+      // OpenAPI format registry's "time-local" is one without.
+      repeat_at: {
+        type: "string",
+        format: "time-local",
+        pattern: "^(?:[01]\\d|2[0-3]):[0-5]\\d(?::[0-5]\\d(?:\\.\\d+)?)?$",
+      },
     });
   });
 });
