@@ -10,7 +10,8 @@ export interface EncodedCall {
 
 /**
  * Places each value where the endpoint reads it, as the server decodes it: path placeholders
- * percent-encoded, a list as repeated query (or form) names, a header list joined by commas,
+ * percent-encoded, a list as repeated query (or form) names, a header list joined by commas (an
+ * empty one sent as nothing),
  * cookies in one `Cookie` header, and the body as JSON, an urlencoded form or multipart.
  *
  * @example encodeCall(plan, { page: 2, tag: ["a", "b"] }).target // "/items?page=2&tag=a&tag=b"
@@ -40,9 +41,12 @@ export function encodeCall(plan: OperationPlan, params: Readonly<Record<string, 
         case "query":
           for (const one of listOf(item)) query.append(wire, text(one));
           break;
-        case "header":
-          headers[wire] = listOf(item).map(text).join(", ");
+        case "header": {
+          // An empty list is no header line, as it is no query key: the server reads its default.
+          const items = listOf(item);
+          if (items.length > 0) headers[wire] = items.map(text).join(", ");
           break;
+        }
         case "cookie":
           cookies.push(`${wire}=${encodeURIComponent(text(item))}`);
           break;

@@ -23,7 +23,7 @@ export function endpointRequest(
   const description = route.endpointDescription;
   const pathValues: Record<string, string> = {};
   const query: Record<string, FormValue> = {};
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string | string[]> = {};
   const cookies: Record<string, string> = {};
   const body: Record<string, unknown> = {};
   const files: Record<string, TestFile | readonly TestFile[]> = {};
@@ -50,7 +50,8 @@ export function endpointRequest(
           query[wireName] = item as FormValue;
           break;
         case "header":
-          headers[wireName] = Array.isArray(item) ? item.join(", ") : String(item);
+          // A list is one line a value, as the socket reads a repeated header; an empty one is none.
+          headers[wireName] = Array.isArray(item) ? item.map(String) : String(item);
           break;
         case "cookie":
           cookies[wireName] = String(item);

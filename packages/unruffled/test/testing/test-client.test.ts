@@ -424,3 +424,38 @@ describe("audit: docs/testing.md, a call returns once the request's afterRespons
     ]);
   });
 });
+
+describe("an empty list is sent as no value, in every source that carries lists", () => {
+  const lists = endpoint({
+    params: {
+      tags: p.Header(z.array(z.string()), { default: ["none"] }),
+      q: p.Query(z.array(z.string()), { default: ["none"] }),
+    },
+    returns: JsonResponse,
+    handler: (request, { tags, q }) => new JsonResponse({ tags, q, line: request.headers.tags ?? null }),
+  });
+  const app = createApp({ routes: [path("/lists", { endpoint: lists, name: "lists" })] });
+
+  it("sends no header line for an empty header list, as no query key for an empty query list: both read their default", async () => {
+    const server = await startServer(app);
+    try {
+      const plans = JSON.parse(/JSON\.parse\(`([\s\S]*?)`\)/.exec(generateClient(app))![1]!);
+      const generated = bindOperations<Record<string, (params: object) => Promise<{ body: unknown }>>>(
+        plans,
+        {
+          baseUrl: server.url,
+        },
+      );
+      const params = { tags: [], q: [] };
+      const answers = [
+        (await testClient(app).call(lists, params)).json(),
+        (await testClient(app, { baseUrl: server.url }).call(lists, params)).json(),
+        (await generated.lists!(params)).body,
+      ];
+      const expected = { tags: ["none"], q: ["none"], line: null };
+      expect(answers).toEqual([expected, expected, expected]);
+    } finally {
+      await server.close();
+    }
+  });
+});
