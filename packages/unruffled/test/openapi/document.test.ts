@@ -1319,7 +1319,12 @@ describe("placeholders in the document (OpenAPI 3.1: every template expression h
     ]);
     expect(Object.keys(operationAt("/items/{ids}").responses)).toEqual(["200"]);
     expect(operationAt("/shelves/{shelf}/items/{ids}").parameters).toEqual([
-      { name: "shelf", in: "path", required: true, schema: { type: "integer" } },
+      {
+        name: "shelf",
+        in: "path",
+        required: true,
+        schema: { type: "integer", minimum: -9007199254740991, maximum: 9007199254740991 },
+      },
       { name: "ids", in: "path", required: true, schema: { type: "string" } },
     ]);
   });
