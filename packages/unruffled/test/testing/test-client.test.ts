@@ -1,5 +1,5 @@
 import { Readable } from "node:stream";
-import { createApp, generateClient } from "unruffled";
+import { type App, createApp, generateClient } from "unruffled";
 import { bindOperations } from "unruffled/client";
 import type { UploadFile } from "unruffled/file";
 import { HttpRequest, HttpResponse, JsonResponse, PlainTextResponse } from "unruffled/http";
@@ -325,6 +325,12 @@ describe("calls by endpoint", () => {
   });
 });
 
+/** The app's generated client, its operations bound to a server at `baseUrl`, each by route name. */
+function generatedOperations(app: App, baseUrl: string) {
+  const plans = JSON.parse(/JSON\.parse\(`([\s\S]*?)`\)/.exec(generateClient(app))![1]!);
+  return bindOperations<Record<string, (params: object) => Promise<{ body: unknown }>>>(plans, { baseUrl });
+}
+
 describe("audit: docs/parameters.md, a JSON value that is the whole body is sent as the value, as the generated client sends it", () => {
   const Pet = z.discriminatedUnion("kind", [
     z.object({ kind: z.literal("cat"), lives: z.int() }),
@@ -378,13 +384,7 @@ describe("audit: docs/parameters.md, a JSON value that is the whole body is sent
     async (_what, called, name, params, expected) => {
       const server = await startServer(app);
       try {
-        const plans = JSON.parse(/JSON\.parse\(`([\s\S]*?)`\)/.exec(generateClient(app))![1]!);
-        const generated = bindOperations<Record<string, (params: object) => Promise<{ body: unknown }>>>(
-          plans,
-          {
-            baseUrl: server.url,
-          },
-        );
+        const generated = generatedOperations(app, server.url);
         const answers = [
           (await testClient(app).call(called, params as never)).json(),
           (await testClient(app, { baseUrl: server.url }).call(called, params as never)).json(),
@@ -439,13 +439,7 @@ describe("an empty list is sent as no value, in every source that carries lists"
   it("sends no header line for an empty header list, as no query key for an empty query list: both read their default", async () => {
     const server = await startServer(app);
     try {
-      const plans = JSON.parse(/JSON\.parse\(`([\s\S]*?)`\)/.exec(generateClient(app))![1]!);
-      const generated = bindOperations<Record<string, (params: object) => Promise<{ body: unknown }>>>(
-        plans,
-        {
-          baseUrl: server.url,
-        },
-      );
+      const generated = generatedOperations(app, server.url);
       const params = { tags: [], q: [] };
       const answers = [
         (await testClient(app).call(lists, params)).json(),
