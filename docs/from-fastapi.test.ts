@@ -320,3 +320,50 @@ describe("the error, dependency and lifecycle rows", () => {
     expect(events.at(-1)).toBe("close");
   });
 });
+
+// docs/from-fastapi.md, "What differs": what FastAPI reads from text and unruffled refuses, written instead.
+describe("the lists FastAPI reads from text, written as unruffled reads them", () => {
+  const unique = (items: number[]) => new Set(items).size === items.length;
+  const read = endpoint({
+    params: {
+      ids: p.Query(z.array(z.int()).refine(unique, "ids must be unique"), { default: [] }),
+      tags: p.Query(z.array(z.string()), { default: [] }),
+      point: p.Query(z.array(z.int()).length(2).optional()),
+    },
+    returns: JsonResponse,
+    handler: (_request, params) => new JsonResponse(params),
+  });
+  const client = testClient(createApp({ routes: [path("/lists", { endpoint: read })] }));
+
+  it("reads a set as z.array(z.int()) with a refine for uniqueness, refusing a repeated item", async () => {
+    const ok = await client.get("/lists", { query: { ids: ["3", "1"] } });
+    expect([ok.status, ok.json()]).toEqual([200, { ids: [3, 1], tags: [] }]);
+    const repeated = await client.get("/lists", { query: { ids: ["3", "3"] } });
+    expect(repeated.status).toBe(422);
+    expect(repeated.json()).toEqual({
+      detail: [{ loc: ["query", "ids"], msg: "ids must be unique", type: "custom", input: [3, 3] }],
+    });
+  });
+
+  it("reads an untyped list as z.array(z.string())", async () => {
+    const response = await client.get("/lists", { query: { tags: ["a", "7"] } });
+    expect([response.status, response.json()]).toEqual([200, { ids: [], tags: ["a", "7"] }]);
+  });
+
+  it("reads a pair as z.array(z.int()).length(2), refusing three items", async () => {
+    const pair = await client.get("/lists", { query: { point: ["4", "5"] } });
+    expect([pair.status, pair.json()]).toEqual([200, { ids: [], tags: [], point: [4, 5] }]);
+    const three = await client.get("/lists", { query: { point: ["4", "5", "6"] } });
+    expect(three.status).toBe(422);
+    expect(three.json()).toEqual({
+      detail: [
+        {
+          loc: ["query", "point"],
+          msg: "Too big: expected array to have exactly 2 items",
+          type: "too_big",
+          input: [4, 5, 6],
+        },
+      ],
+    });
+  });
+});

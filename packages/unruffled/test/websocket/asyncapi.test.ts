@@ -184,3 +184,25 @@ describe("a placeholder the upgrade reads with no parameter", () => {
     expect(diagnostics.filter((diagnostic) => diagnostic.severity === 0)).toEqual([]);
   });
 });
+
+describe("a path model on the upgrade", () => {
+  it("documents each placeholder it reads as a parameter of the channel, with its field's description", async () => {
+    const socket = websocket({
+      params: {
+        where: p.Path(z.object({ room: z.string().describe("The room's name"), user: z.string() })),
+      },
+      inbound: z.string(),
+      outbound: z.string(),
+      origins: "*",
+      handler: async () => {},
+    });
+    const rooms = createApp({ routes: [path("/chat/{room}/{user}", { websocket: socket, name: "rooms" })] });
+    const document = generateAsyncApi(rooms) as any;
+    expect(document.channels.rooms.parameters).toEqual({
+      room: { description: "The room's name" },
+      user: {},
+    });
+    const { diagnostics } = await new Parser().parse(JSON.stringify(document));
+    expect(diagnostics.filter((diagnostic) => diagnostic.severity === 0)).toEqual([]);
+  });
+});

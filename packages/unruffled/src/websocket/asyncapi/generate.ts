@@ -168,12 +168,16 @@ function messageName(model: z.ZodType, fallback: string): string {
   return typeof meta?.id === "string" ? meta.id : fallback;
 }
 
+/** One channel parameter a placeholder: a path model reads several, one by each of its fields. */
 function pathParameters(params: readonly ParamDescription[]): Record<string, unknown> | undefined {
   if (params.length === 0) return undefined;
   const result: Record<string, unknown> = {};
   for (const param of params) {
-    const description = param.options.description;
-    result[param.fields[0]!.wireName] = description === undefined ? {} : { description };
+    for (const field of param.fields) {
+      // A scalar's marker options are on its schema's meta, as a model field's own description is.
+      const description = field.schema.description;
+      result[field.wireName] = description === undefined ? {} : { description };
+    }
   }
   return result;
 }

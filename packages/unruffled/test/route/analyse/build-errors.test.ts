@@ -216,6 +216,11 @@ describe("rule 14: unsupported parameter types are rejected", () => {
       "union of models",
     ],
     ["a list of models from the query", p.Query(z.array(z.object({ a: z.int() }))), "array of object"],
+    // What FastAPI reads from text and unruffled does not (docs/from-fastapi.md, "What differs").
+    ["a set (FastAPI's set[int])", p.Query(z.set(z.int())), "set"],
+    ["an untyped list (FastAPI's list)", p.Query(z.array(z.unknown())), "array of unknown"],
+    ["a list of any value", p.Query(z.array(z.any())), "array of any"],
+    ["a tuple (FastAPI's tuple[int, int])", p.Query(z.tuple([z.int(), z.int()])), "tuple"],
     [
       "a model with a nested model from the query",
       p.Query(z.object({ inner: z.object({ a: z.int() }) })),
