@@ -1190,6 +1190,41 @@ describe("an embedded JSON parameter is read from its own key, as FastAPI reads 
     expect(await put(server)).toEqual({ status: 200, body: { item_id: 5 } });
   });
 
+  it("reads a value with no fixed fields from its key, where it may share the body", async () => {
+    const Pet = z.discriminatedUnion("kind", [
+      z.object({ kind: z.literal("cat"), lives: z.int() }),
+      z.object({ kind: z.literal("dog"), good: z.boolean() }),
+    ]);
+    const server = await serveEndpoint(
+      "/items/{item_id}",
+      echo({ item_id: p.Path(z.int()), pet: p.Json(Pet, { embed: true }), note: p.Json(z.string()) }),
+      ["PUT"],
+    );
+    expect(await put(server, '{"pet":{"kind":"cat","lives":9},"note":"n"}')).toEqual({
+      status: 200,
+      body: { item_id: 5, pet: { kind: "cat", lives: 9 }, note: "n" },
+    });
+    expect(await put(server, '{"kind":"cat","lives":9,"note":"n"}')).toEqual({
+      status: 422,
+      body: { detail: [{ loc: ["body", "pet"], msg: "Field required", type: "missing", input: null }] },
+    });
+  });
+
+  it("gives an embedded model the marker's default when its key is not sent", async () => {
+    const server = await serveEndpoint(
+      "/items/{item_id}",
+      echo({
+        item_id: p.Path(z.int()),
+        item: p.Json(Item, { embed: true, default: { name: "Nothing", price: 0 } }),
+      }),
+      ["PUT"],
+    );
+    expect(await put(server, "{}")).toEqual({
+      status: 200,
+      body: { item_id: 5, item: { name: "Nothing", price: 0 } },
+    });
+  });
+
   it("keeps a strict model's refusal of extras inside its key, and leaves the body's other keys alone", async () => {
     const server = await serveEndpoint(
       "/items/{item_id}",
