@@ -181,3 +181,27 @@ await nullableClient.call(nullable, { body: null });
 await nullableClient.call(nullable, { body: { name: "ann" } });
 // @ts-expect-error the body is required: null, not undefined
 await nullableClient.call(nullable, { body: undefined });
+
+// An embedded body parameter (FastAPI's Body(embed=True)) is typed as any other: keyed by its name,
+// its handler value the model, its default making it optional in call().
+const Item = z.object({ name: z.string(), price: z.number() });
+const embedded = endpoint({
+  params: {
+    item: p.Json(Item, { embed: true }),
+    extra: p.Json(Item, { embed: true, default: { name: "none", price: 0 } }),
+  },
+  returns: JsonResponse,
+  handler: (_request, { item, extra }) => {
+    expectTypeOf(item).toEqualTypeOf<{ name: string; price: number }>();
+    expectTypeOf(extra).toEqualTypeOf<{ name: string; price: number }>();
+    return new JsonResponse(item);
+  },
+});
+const embeddedClient = testClient(
+  createApp({ routes: [path("/e", { endpoint: embedded, methods: ["POST"] })] }),
+);
+await embeddedClient.call(embedded, { item: { name: "Foo", price: 1 } });
+// @ts-expect-error the embedded item needs its price
+await embeddedClient.call(embedded, { item: { name: "Foo" } });
+// @ts-expect-error embed is an option of p.Json only
+p.Query(z.string(), { embed: true });
