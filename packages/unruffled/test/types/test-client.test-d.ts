@@ -1,7 +1,7 @@
 // Type tests for the test client: checked by `tsc` (npm run typecheck), never run.
 import { createApp } from "unruffled";
 import { JsonResponse, PlainTextResponse } from "unruffled/http";
-import { dependency, endpoint, p, path } from "unruffled/route";
+import { dependency, endpoint, type JsonOptions, p, path } from "unruffled/route";
 import { type TestResponse, testClient } from "unruffled/testing";
 import { expectTypeOf } from "vitest";
 import { z } from "zod";
@@ -205,3 +205,6 @@ await embeddedClient.call(embedded, { item: { name: "Foo", price: 1 } });
 await embeddedClient.call(embedded, { item: { name: "Foo" } });
 // @ts-expect-error embed is an option of p.Json only
 p.Query(z.string(), { embed: true });
+// The options of p.Json are a public type, as FieldOptions is.
+const embedOptions = { embed: true, alias: "the-item" } satisfies JsonOptions;
+p.Json(Item, embedOptions);
