@@ -143,6 +143,9 @@ function describeMarked(
       `${where}: the option embed reads a JSON body's key, and applies to p.Json only, not to ${marker}.`,
     );
   }
+  if (embed !== undefined && typeof embed !== "boolean") {
+    throw new ValueError(`${where}: the option embed is true or false, not ${JSON.stringify(embed)}.`);
+  }
   // Embedded (FastAPI's Body(embed=True)): read from its own key, as a scalar is, never the whole body.
   const embedded = embed === true;
   const spread = shape.kind === "model" && !embedded;

@@ -293,6 +293,14 @@ describe("embed reads a JSON body's key: refused on every other marker", () => {
     }
   });
 
+  it("refuses an embed that is not true or false, which would otherwise read the body as if it were false", () => {
+    const error = buildError({ item: p.Json(z.object({ name: z.string() }), { embed: "yes" } as never) });
+    expect(error).toBeInstanceOf(ValueError);
+    expect((error as Error).message).toBe(
+      `${label}, parameter "item": the option embed is true or false, not "yes".`,
+    );
+  });
+
   it("refuses an embedded model and another parameter reading the same key", () => {
     const error = buildError({
       item: p.Json(z.object({ name: z.string() }), { embed: true }),
