@@ -85,6 +85,27 @@ describe("the parameter rows", () => {
   });
 });
 
+describe("the embedded body row", () => {
+  it('reads Body(embed=True)\'s {"item": {…}} with p.Json(Item, { embed: true }), and answers its absence at body.item', async () => {
+    const Item = z.object({ name: z.string(), price: z.number() });
+    const update = endpoint({
+      params: { item: p.Json(Item, { embed: true }) },
+      returns: JsonResponse,
+      handler: (_request, params) => new JsonResponse(params),
+    });
+    const client = testClient(
+      createApp({ routes: [path("/items", { endpoint: update, methods: ["PUT"] })] }),
+    );
+    const read = await client.put("/items", { json: { item: { name: "Foo", price: 1 } } });
+    expect([read.status, read.json()]).toEqual([200, { item: { name: "Foo", price: 1 } }]);
+    const flat = await client.put("/items", { json: { name: "Foo", price: 1 } });
+    expect([flat.status, flat.json()]).toEqual([
+      422,
+      { detail: [{ loc: ["body", "item"], msg: "Field required", type: "missing", input: null }] },
+    ]);
+  });
+});
+
 describe("the path rows", () => {
   it('serves path("/files/{file_path:path}", { endpoint }): the rest of the path, slashes included', async () => {
     const readFile = endpoint({

@@ -31,6 +31,7 @@ export type {
   DependencyLike,
   FieldOptions,
   FileOptions,
+  JsonOptions,
   MarkerKind,
   Markers,
   SecurityOptions,

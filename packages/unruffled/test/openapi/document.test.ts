@@ -286,6 +286,40 @@ describe("the document (spec section 5)", () => {
     });
   });
 
+  // FastAPI's body_multiple_params tutorial005 (item: Item = Body(embed=True)): Body_update_item's schema.
+  it("documents an embedded model as the one required property of the body, named after the parameter", () => {
+    const Item = z.object({ name: z.string(), price: z.number() }).meta({ id: "Item" });
+    const app = createApp({
+      routes: [
+        path("/items/{item_id}", {
+          endpoint: endpoint({
+            params: { item_id: p.Path(z.int()), item: p.Json(Item, { embed: true }) },
+            returns: JsonResponse,
+            handler: () => new JsonResponse({}),
+          }),
+          methods: ["PUT"],
+        }),
+        path("/maybe", {
+          endpoint: endpoint({
+            params: { item: p.Json(Item.optional(), { embed: true, alias: "the-item" }) },
+            returns: JsonResponse,
+            handler: () => new JsonResponse({}),
+          }),
+          methods: ["PUT"],
+        }),
+      ],
+    });
+    const doc = app.openapi() as any;
+    expect(doc.paths["/items/{item_id}"].put.requestBody).toEqual({
+      required: true,
+      content: jsonBody({ type: "object", properties: { item: ref("Item") }, required: ["item"] }),
+    });
+    expect(doc.paths["/maybe"].put.requestBody).toEqual({
+      required: false,
+      content: jsonBody({ type: "object", properties: { "the-item": ref("Item") } }),
+    });
+  });
+
   it("has no request body where the endpoint reads none", () => {
     expect("requestBody" in operation("/api/students", "get")).toBe(false);
     expect("requestBody" in operation("/hello", "get")).toBe(false);

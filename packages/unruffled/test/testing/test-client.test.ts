@@ -331,6 +331,60 @@ function generatedOperations(app: App, baseUrl: string) {
   return bindOperations<Record<string, (params: object) => Promise<{ body: unknown }>>>(plans, { baseUrl });
 }
 
+describe("an embedded JSON parameter is sent under its key, as FastAPI's Body(embed=True) is read", () => {
+  const Item = z.object({ name: z.string(), price: z.number() });
+  const seen = (params: ParamDeclarations) =>
+    endpoint({
+      params,
+      returns: JsonResponse,
+      handler: async (request, values) => new JsonResponse({ sent: await request.text(), values }),
+    });
+  const alone = seen({ item: p.Json(Item, { embed: true }) });
+  const aliased = seen({ item: p.Json(Item, { embed: true, alias: "the-item" }), note: p.Json(z.string()) });
+  const app = createApp({
+    routes: [
+      path("/alone", { endpoint: alone, methods: ["POST"], name: "alone" }),
+      path("/aliased", { endpoint: aliased, methods: ["POST"], name: "aliased" }),
+    ],
+  });
+
+  it.each([
+    [
+      "alone in the body",
+      alone,
+      "alone",
+      { item: { name: "Foo", price: 1 } },
+      { sent: '{"item":{"name":"Foo","price":1}}', values: { item: { name: "Foo", price: 1 } } },
+    ],
+    [
+      "under its alias, beside a scalar",
+      aliased,
+      "aliased",
+      { item: { name: "Foo", price: 1 }, note: "n" },
+      {
+        sent: '{"the-item":{"name":"Foo","price":1},"note":"n"}',
+        values: { item: { name: "Foo", price: 1 }, note: "n" },
+      },
+    ],
+  ])(
+    "sends it %s, in process, over HTTP and from the generated client alike",
+    async (_what, called, name, params, expected) => {
+      const server = await startServer(app);
+      try {
+        const generated = generatedOperations(app, server.url);
+        const answers = [
+          (await testClient(app).call(called, params as never)).json(),
+          (await testClient(app, { baseUrl: server.url }).call(called, params as never)).json(),
+          (await generated[name]!(params)).body,
+        ];
+        expect(answers).toEqual([expected, expected, expected]);
+      } finally {
+        await server.close();
+      }
+    },
+  );
+});
+
 describe("audit: docs/parameters.md, a JSON value that is the whole body is sent as the value, as the generated client sends it", () => {
   const Pet = z.discriminatedUnion("kind", [
     z.object({ kind: z.literal("cat"), lives: z.int() }),

@@ -1,7 +1,7 @@
 // Type tests for the test client: checked by `tsc` (npm run typecheck), never run.
 import { createApp } from "unruffled";
 import { JsonResponse, PlainTextResponse } from "unruffled/http";
-import { dependency, endpoint, p, path } from "unruffled/route";
+import { dependency, endpoint, type JsonOptions, p, path } from "unruffled/route";
 import { type TestResponse, testClient } from "unruffled/testing";
 import { expectTypeOf } from "vitest";
 import { z } from "zod";
@@ -181,3 +181,30 @@ await nullableClient.call(nullable, { body: null });
 await nullableClient.call(nullable, { body: { name: "ann" } });
 // @ts-expect-error the body is required: null, not undefined
 await nullableClient.call(nullable, { body: undefined });
+
+// An embedded body parameter (FastAPI's Body(embed=True)) is typed as any other: keyed by its name,
+// its handler value the model, its default making it optional in call().
+const Item = z.object({ name: z.string(), price: z.number() });
+const embedded = endpoint({
+  params: {
+    item: p.Json(Item, { embed: true }),
+    extra: p.Json(Item, { embed: true, default: { name: "none", price: 0 } }),
+  },
+  returns: JsonResponse,
+  handler: (_request, { item, extra }) => {
+    expectTypeOf(item).toEqualTypeOf<{ name: string; price: number }>();
+    expectTypeOf(extra).toEqualTypeOf<{ name: string; price: number }>();
+    return new JsonResponse(item);
+  },
+});
+const embeddedClient = testClient(
+  createApp({ routes: [path("/e", { endpoint: embedded, methods: ["POST"] })] }),
+);
+await embeddedClient.call(embedded, { item: { name: "Foo", price: 1 } });
+// @ts-expect-error the embedded item needs its price
+await embeddedClient.call(embedded, { item: { name: "Foo" } });
+// @ts-expect-error embed is an option of p.Json only
+p.Query(z.string(), { embed: true });
+// The options of p.Json are a public type, as FieldOptions is.
+const embedOptions = { embed: true, alias: "the-item" } satisfies JsonOptions;
+p.Json(Item, embedOptions);

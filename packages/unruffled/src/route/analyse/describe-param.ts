@@ -1,6 +1,13 @@
 import { z } from "zod";
 import { TypeHintRequired, ValueError } from "../../errors.ts";
-import { type FieldOptions, FileParam, MARKER_NAMES, type MarkerKind, Param } from "../declare/markers.ts";
+import {
+  type FieldOptions,
+  FileParam,
+  type JsonOptions,
+  MARKER_NAMES,
+  type MarkerKind,
+  Param,
+} from "../declare/markers.ts";
 import type { Location, ParamDescription, WireField } from "../description.ts";
 import { dateReaderOf } from "../wire/json-dates.ts";
 import { describeFile } from "./describe-file.ts";
@@ -130,12 +137,24 @@ function describeMarked(
       `${where}: a path placeholder holds one value, not a list; read lists from p.Query.`,
     );
   }
-  if (shape.kind === "model" && fieldOptions.default !== undefined) {
+  const embed = (fieldOptions as JsonOptions).embed;
+  if (embed !== undefined && kind !== "json") {
+    throw new ValueError(
+      `${where}: the option embed reads a JSON body's key, and applies to p.Json only, not to ${marker}.`,
+    );
+  }
+  if (embed !== undefined && typeof embed !== "boolean") {
+    throw new ValueError(`${where}: the option embed is true or false, not ${JSON.stringify(embed)}.`);
+  }
+  // Embedded (FastAPI's Body(embed=True)): read from its own key, as a scalar is, never the whole body.
+  const embedded = embed === true;
+  const spread = shape.kind === "model" && !embedded;
+  if (spread && fieldOptions.default !== undefined) {
     throw new ValueError(
       `${where}: a model takes its defaults on its fields, not on the marker; put .default(…) on the model's fields.`,
     );
   }
-  if (shape.kind === "model" && fieldOptions.alias !== undefined) {
+  if (spread && fieldOptions.alias !== undefined) {
     throw new ValueError(
       `${where}: a model has no wire name of its own; give aliases on its fields with .meta({ alias: "…" }).`,
     );
@@ -145,19 +164,18 @@ function describeMarked(
   const schema = applyFieldOptions(declaredSchema, fieldOptions);
   if (typeof schema === "string") throw new ValueError(`${where}: ${schema}.`);
 
-  const fields: WireField[] =
-    shape.kind === "model"
-      ? shape.fields.map((field) => modelWireField(kind, field))
-      : [
-          {
-            key: null,
-            ...wireNames(kind, name, fieldOptions.alias),
-            list: shape.kind === "list",
-            coerce: shape.coerce,
-            schema,
-            required: !acceptsMissing(schema),
-          },
-        ];
+  const fields: WireField[] = spread
+    ? shape.fields.map((field) => modelWireField(kind, field))
+    : [
+        {
+          key: null,
+          ...wireNames(kind, name, fieldOptions.alias),
+          list: shape.kind === "list",
+          coerce: shape.kind === "model" ? undefined : shape.coerce,
+          schema,
+          required: !acceptsMissing(schema),
+        },
+      ];
   if (kind === "path") {
     for (const field of fields) {
       if (!context.placeholders.has(field.wireName)) {
@@ -175,24 +193,23 @@ function describeMarked(
     marker: kind,
     location: LOCATION_OF[kind],
     detected,
-    shape: shape.kind === "model" ? "model" : shape.kind,
+    // An embedded model is one value at one key: a scalar to every reader of the description.
+    shape: spread ? "model" : shape.kind === "model" ? "scalar" : shape.kind,
     schema,
     // A model read from strings is gathered field by field, and is empty when none is sent: it is
     // required only when one of its fields is.
-    required:
-      !acceptsMissing(schema) &&
-      (shape.kind !== "model" || kind === "json" || fields.some((f) => f.required)),
+    required: !acceptsMissing(schema) && (!spread || kind === "json" || fields.some((f) => f.required)),
     fields,
     options: fieldOptions,
     // A union of models, a record, any value: no fields to pick from the body, which it is whole.
-    wholeBody: shape.kind === "scalar" && shape.whole === true,
+    wholeBody: shape.kind === "scalar" && shape.whole === true && !embedded,
     fileSizeLimit: undefined,
     // JSON has no dates: those of a JSON body arrive as ISO strings, read into Dates before validation.
     readDates: kind === "json" ? dateReaderOf(schema) : undefined,
-    absentWhenEmpty: shape.kind === "model" && LOCATION_OF[kind] === "body" && acceptsMissing(schema),
+    absentWhenEmpty: spread && LOCATION_OF[kind] === "body" && acceptsMissing(schema),
     // Completed by analyseEndpoint with the names the location's other parameters read.
     knownNames:
-      shape.kind === "model" && kind !== "path" && isStrictObject(declaredSchema)
+      spread && kind !== "path" && isStrictObject(declaredSchema)
         ? new Set(shape.fields.flatMap((field, index) => namesNotExtra(kind, field, fields[index]!)))
         : undefined,
   };

@@ -21,6 +21,7 @@ const OPTION_NAMES: readonly string[] = [
   "minLength",
   "maxLength",
   "pattern",
+  "embed",
 ];
 
 /**

@@ -46,6 +46,19 @@ export interface FieldOptions<T = unknown> {
 }
 
 /**
+ * The options of `p.Json`: the field options, and `embed`, FastAPI's `Body(embed=True)`.
+ *
+ * @example item: p.Json(Item, { embed: true }) // reads {"item": {…}} rather than the item's fields
+ */
+export interface JsonOptions<T = unknown> extends FieldOptions<T> {
+  /**
+   * Read the value from the body's key named after the parameter (its alias if given), as a scalar
+   * is, rather than spreading a model's fields over the body's top level or taking the whole body.
+   */
+  embed?: boolean;
+}
+
+/**
  * A default as written in a declaration: the markers read their options as `const`, so `[]` arrives
  * as `readonly []` and must count as a default of a list (FastAPI's `tags: list[str] = []`).
  */
@@ -213,7 +226,7 @@ export interface Markers {
     schema: S,
     options?: O,
   ): Param<"cookie", S, Defaulted<O>>;
-  Json<S extends z.core.SomeType, const O extends FieldOptions<z.output<S>> = {}>(
+  Json<S extends z.core.SomeType, const O extends JsonOptions<z.output<S>> = {}>(
     schema: S,
     options?: O,
   ): Param<"json", S, Defaulted<O>>;

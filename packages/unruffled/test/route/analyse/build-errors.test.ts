@@ -262,7 +262,7 @@ describe("rule 14: unsupported parameter types are rejected", () => {
 
 describe("rule 10: a marker option the framework does not know is refused, not ignored", () => {
   const options =
-    "default, alias, title, description, example, examples, deprecated, ge, gt, le, lt, multipleOf, minLength, maxLength, pattern";
+    "default, alias, title, description, example, examples, deprecated, ge, gt, le, lt, multipleOf, minLength, maxLength, pattern, embed";
 
   it("refuses FastAPI's spelling of a constraint, naming the option to write instead", () => {
     const error = buildError({ q: p.Query(z.string(), { min_length: 3 } as never) });
@@ -279,6 +279,41 @@ describe("rule 10: a marker option the framework does not know is refused, not i
     expect(error).toBeInstanceOf(ValueError);
     expect((error as Error).message).toBe(
       `${label}, parameter "hidden" has no option "include_in_schema"; the options are ${options}.`,
+    );
+  });
+});
+
+describe("embed reads a JSON body's key: refused on every other marker", () => {
+  it("refuses embed on p.Query, p.Form and p.Header, naming p.Json", () => {
+    for (const [declared, marker] of [
+      [p.Query(z.object({ page: z.int() }), { embed: true } as never), "p.Query"],
+      [p.Form(z.object({ name: z.string() }), { embed: true } as never), "p.Form"],
+      [p.Header(z.string(), { embed: false } as never), "p.Header"],
+    ] as const) {
+      const error = buildError({ x: declared });
+      expect(error).toBeInstanceOf(ValueError);
+      expect((error as Error).message).toBe(
+        `${label}, parameter "x": the option embed reads a JSON body's key, and applies to p.Json only, not to ${marker}.`,
+      );
+    }
+  });
+
+  it("refuses an embed that is not true or false, which would otherwise read the body as if it were false", () => {
+    const error = buildError({ item: p.Json(z.object({ name: z.string() }), { embed: "yes" } as never) });
+    expect(error).toBeInstanceOf(ValueError);
+    expect((error as Error).message).toBe(
+      `${label}, parameter "item": the option embed is true or false, not "yes".`,
+    );
+  });
+
+  it("refuses an embedded model and another parameter reading the same key", () => {
+    const error = buildError({
+      item: p.Json(z.object({ name: z.string() }), { embed: true }),
+      order: p.Json(z.object({ item: z.string() })),
+    });
+    expect(error).toBeInstanceOf(ValueError);
+    expect((error as Error).message).toBe(
+      `${label}: parameters "item" and "order" (field "item") both read the body name "item". Rename one of them or give it an alias.`,
     );
   });
 });

@@ -1086,3 +1086,167 @@ describe("clients that leave in the middle of their body", () => {
       .toEqual(["The client closed the connection before the body was complete"]);
   });
 });
+
+describe("an embedded JSON parameter is read from its own key, as FastAPI reads Body(embed=True)", () => {
+  const Item = z.object({
+    name: z.string(),
+    price: z.number(),
+    description: z.string().optional(),
+    tax: z.number().optional(),
+  });
+  const User = z.object({ username: z.string(), full_name: z.string().optional() });
+  const put = (server: { fetch: (path: string, init: RequestInit) => Promise<Response> }, body?: string) =>
+    jsonOf(
+      server.fetch("/items/5", { method: "PUT", headers: body === undefined ? {} : JSON_HEADERS, body }),
+    );
+  const embedded = echo({ item_id: p.Path(z.int()), item: p.Json(Item, { embed: true }) });
+
+  it("reads the model alone in the body from the key named after it", async () => {
+    const server = await serveEndpoint("/items/{item_id}", embedded, ["PUT"]);
+    expect(await put(server, '{"item":{"name":"Foo","price":50.5,"tax":3.2}}')).toEqual({
+      status: 200,
+      body: { item_id: 5, item: { name: "Foo", price: 50.5, tax: 3.2 } },
+    });
+  });
+
+  it("reports a field of the model at the body's key, then the field", async () => {
+    const server = await serveEndpoint("/items/{item_id}", embedded, ["PUT"]);
+    expect(await put(server, '{"item":{"name":"Foo","price":"cheap"}}')).toEqual({
+      status: 422,
+      body: {
+        detail: [
+          {
+            loc: ["body", "item", "price"],
+            msg: "Invalid input: expected number, received string",
+            type: "invalid_type",
+            input: "cheap",
+          },
+        ],
+      },
+    });
+    expect(await put(server, '{"item":{"name":"Foo"}}')).toEqual({
+      status: 422,
+      body: {
+        detail: [{ loc: ["body", "item", "price"], msg: "Field required", type: "missing", input: null }],
+      },
+    });
+  });
+
+  it("reports the key missing when the model's fields are sent at the top level, or no body at all", async () => {
+    const server = await serveEndpoint("/items/{item_id}", embedded, ["PUT"]);
+    const missing = {
+      status: 422,
+      body: { detail: [{ loc: ["body", "item"], msg: "Field required", type: "missing", input: null }] },
+    };
+    expect(await put(server, '{"name":"Foo","price":50.5}')).toEqual(missing);
+    expect(await put(server, "{}")).toEqual(missing);
+    expect(await put(server)).toEqual(missing);
+  });
+
+  it("reads the key named by its alias", async () => {
+    const server = await serveEndpoint(
+      "/items/{item_id}",
+      echo({ item_id: p.Path(z.int()), item: p.Json(Item, { embed: true, alias: "the-item" }) }),
+      ["PUT"],
+    );
+    expect(await put(server, '{"the-item":{"name":"Foo","price":1}}')).toEqual({
+      status: 200,
+      body: { item_id: 5, item: { name: "Foo", price: 1 } },
+    });
+    expect(await put(server, '{"item":{"name":"Foo","price":1}}')).toEqual({
+      status: 422,
+      body: { detail: [{ loc: ["body", "the-item"], msg: "Field required", type: "missing", input: null }] },
+    });
+  });
+
+  it("is a key beside other JSON parameters, whose models still share the top level", async () => {
+    const server = await serveEndpoint(
+      "/items/{item_id}",
+      echo({
+        item_id: p.Path(z.int()),
+        item: p.Json(Item, { embed: true }),
+        user: p.Json(User),
+        importance: p.Json(z.int()),
+      }),
+      ["PUT"],
+    );
+    expect(await put(server, '{"item":{"name":"Foo","price":1},"username":"dave","importance":5}')).toEqual({
+      status: 200,
+      body: { item_id: 5, item: { name: "Foo", price: 1 }, user: { username: "dave" }, importance: 5 },
+    });
+    expect(await put(server, '{"name":"Foo","price":1,"username":"dave","importance":5}')).toEqual({
+      status: 422,
+      body: { detail: [{ loc: ["body", "item"], msg: "Field required", type: "missing", input: null }] },
+    });
+  });
+
+  it("leaves an optional embedded model undefined when its key is not sent", async () => {
+    const server = await serveEndpoint(
+      "/items/{item_id}",
+      echo({ item_id: p.Path(z.int()), item: p.Json(Item.optional(), { embed: true }) }),
+      ["PUT"],
+    );
+    expect(await put(server, "{}")).toEqual({ status: 200, body: { item_id: 5 } });
+    expect(await put(server)).toEqual({ status: 200, body: { item_id: 5 } });
+  });
+
+  it("reads a value with no fixed fields from its key, where it may share the body", async () => {
+    const Pet = z.discriminatedUnion("kind", [
+      z.object({ kind: z.literal("cat"), lives: z.int() }),
+      z.object({ kind: z.literal("dog"), good: z.boolean() }),
+    ]);
+    const server = await serveEndpoint(
+      "/items/{item_id}",
+      echo({ item_id: p.Path(z.int()), pet: p.Json(Pet, { embed: true }), note: p.Json(z.string()) }),
+      ["PUT"],
+    );
+    expect(await put(server, '{"pet":{"kind":"cat","lives":9},"note":"n"}')).toEqual({
+      status: 200,
+      body: { item_id: 5, pet: { kind: "cat", lives: 9 }, note: "n" },
+    });
+    expect(await put(server, '{"kind":"cat","lives":9,"note":"n"}')).toEqual({
+      status: 422,
+      body: { detail: [{ loc: ["body", "pet"], msg: "Field required", type: "missing", input: null }] },
+    });
+  });
+
+  it("gives an embedded model the marker's default when its key is not sent", async () => {
+    const server = await serveEndpoint(
+      "/items/{item_id}",
+      echo({
+        item_id: p.Path(z.int()),
+        item: p.Json(Item, { embed: true, default: { name: "Nothing", price: 0 } }),
+      }),
+      ["PUT"],
+    );
+    expect(await put(server, "{}")).toEqual({
+      status: 200,
+      body: { item_id: 5, item: { name: "Nothing", price: 0 } },
+    });
+  });
+
+  it("keeps a strict model's refusal of extras inside its key, and leaves the body's other keys alone", async () => {
+    const server = await serveEndpoint(
+      "/items/{item_id}",
+      echo({ item_id: p.Path(z.int()), item: p.Json(z.strictObject({ name: z.string() }), { embed: true }) }),
+      ["PUT"],
+    );
+    expect(await put(server, '{"item":{"name":"Foo"},"other":1}')).toEqual({
+      status: 200,
+      body: { item_id: 5, item: { name: "Foo" } },
+    });
+    expect(await put(server, '{"item":{"name":"Foo","extra":1}}')).toEqual({
+      status: 422,
+      body: {
+        detail: [
+          {
+            loc: ["body", "item", "extra"],
+            msg: 'Unrecognized key: "extra"',
+            type: "unrecognized_keys",
+            input: 1,
+          },
+        ],
+      },
+    });
+  });
+});

@@ -975,3 +975,25 @@ describe("audit: docs/dependencies.md, once per request for generators", () => {
     }
   });
 });
+
+describe("a dependency's embedded JSON parameter", () => {
+  it("is read from its own key of the body, beside the endpoint's model that spreads over the top level", async () => {
+    const audit = dependency({
+      params: { meta: p.Json(z.object({ actor: z.string() }), { embed: true }) },
+      resolve: (_request, { meta }) => meta.actor,
+    });
+    const save = endpoint({
+      params: { actor: p.Depends(audit), item: p.Json(z.object({ name: z.string() })) },
+      returns: JsonResponse,
+      handler: (_request, values) => new JsonResponse(values),
+    });
+    const client = testClient(createApp({ routes: [path("/items", { endpoint: save, methods: ["POST"] })] }));
+    const saved = await client.post("/items", { json: { name: "Foo", meta: { actor: "ann" } } });
+    expect([saved.status, saved.json()]).toEqual([200, { actor: "ann", item: { name: "Foo" } }]);
+    const flat = await client.post("/items", { json: { name: "Foo", actor: "ann" } });
+    expect([flat.status, flat.json()]).toEqual([
+      422,
+      { detail: [{ loc: ["body", "meta"], msg: "Field required", type: "missing", input: null }] },
+    ]);
+  });
+});
