@@ -325,10 +325,30 @@ describe("calls by endpoint", () => {
   });
 });
 
-/** The app's generated client, its operations bound to a server at `baseUrl`, each by route name. */
-function generatedOperations(app: App, baseUrl: string) {
-  const plans = JSON.parse(/JSON\.parse\(`([\s\S]*?)`\)/.exec(generateClient(app))![1]!);
-  return bindOperations<Record<string, (params: object) => Promise<{ body: unknown }>>>(plans, { baseUrl });
+/**
+ * What the handler answered to the same call sent three ways: by the test client in process, by the
+ * test client over HTTP, and by the generated client (the operation named `name`) over HTTP.
+ */
+async function answersOfEveryClient(
+  app: App,
+  called: Parameters<ReturnType<typeof testClient>["call"]>[0],
+  name: string,
+  params: object,
+): Promise<unknown[]> {
+  const server = await startServer(app);
+  try {
+    const plans = JSON.parse(/JSON\.parse\(`([\s\S]*?)`\)/.exec(generateClient(app))![1]!);
+    const generated = bindOperations<Record<string, (params: object) => Promise<{ body: unknown }>>>(plans, {
+      baseUrl: server.url,
+    });
+    return [
+      (await testClient(app).call(called, params as never)).json(),
+      (await testClient(app, { baseUrl: server.url }).call(called, params as never)).json(),
+      (await generated[name]!(params)).body,
+    ];
+  } finally {
+    await server.close();
+  }
 }
 
 describe("an embedded JSON parameter is sent under its key, as FastAPI's Body(embed=True) is read", () => {
@@ -369,18 +389,7 @@ describe("an embedded JSON parameter is sent under its key, as FastAPI's Body(em
   ])(
     "sends it %s, in process, over HTTP and from the generated client alike",
     async (_what, called, name, params, expected) => {
-      const server = await startServer(app);
-      try {
-        const generated = generatedOperations(app, server.url);
-        const answers = [
-          (await testClient(app).call(called, params as never)).json(),
-          (await testClient(app, { baseUrl: server.url }).call(called, params as never)).json(),
-          (await generated[name]!(params)).body,
-        ];
-        expect(answers).toEqual([expected, expected, expected]);
-      } finally {
-        await server.close();
-      }
+      expect(await answersOfEveryClient(app, called, name, params)).toEqual([expected, expected, expected]);
     },
   );
 });
@@ -436,18 +445,7 @@ describe("audit: docs/parameters.md, a JSON value that is the whole body is sent
   ])(
     "sends %s, in process, over HTTP and from the generated client alike",
     async (_what, called, name, params, expected) => {
-      const server = await startServer(app);
-      try {
-        const generated = generatedOperations(app, server.url);
-        const answers = [
-          (await testClient(app).call(called, params as never)).json(),
-          (await testClient(app, { baseUrl: server.url }).call(called, params as never)).json(),
-          (await generated[name]!(params)).body,
-        ];
-        expect(answers).toEqual([expected, expected, expected]);
-      } finally {
-        await server.close();
-      }
+      expect(await answersOfEveryClient(app, called, name, params)).toEqual([expected, expected, expected]);
     },
   );
 });
@@ -491,19 +489,11 @@ describe("an empty list is sent as no value, in every source that carries lists"
   const app = createApp({ routes: [path("/lists", { endpoint: lists, name: "lists" })] });
 
   it("sends no header line for an empty header list, as no query key for an empty query list: both read their default", async () => {
-    const server = await startServer(app);
-    try {
-      const generated = generatedOperations(app, server.url);
-      const params = { tags: [], q: [] };
-      const answers = [
-        (await testClient(app).call(lists, params)).json(),
-        (await testClient(app, { baseUrl: server.url }).call(lists, params)).json(),
-        (await generated.lists!(params)).body,
-      ];
-      const expected = { tags: ["none"], q: ["none"], line: null };
-      expect(answers).toEqual([expected, expected, expected]);
-    } finally {
-      await server.close();
-    }
+    const expected = { tags: ["none"], q: ["none"], line: null };
+    expect(await answersOfEveryClient(app, lists, "lists", { tags: [], q: [] })).toEqual([
+      expected,
+      expected,
+      expected,
+    ]);
   });
 });
