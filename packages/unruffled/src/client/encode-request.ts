@@ -105,12 +105,22 @@ function encodeBody(
   }
 }
 
-function fillPath(path: string, values: Readonly<Record<string, string>>): string {
+/**
+ * The path with each placeholder filled, percent-encoded; a `{name:path}` value keeps its slashes.
+ * A placeholder without a value is `missing(name)`'s (the test client throws there).
+ *
+ * @example fillPath("/files/{file_path:path}", { file_path: "a b/c" }) // "/files/a%20b/c"
+ */
+export function fillPath(
+  path: string,
+  values: Readonly<Record<string, string>>,
+  // The types require every path parameter; a missing one is sent as an empty segment, and the
+  // server answers for it (404 or 422) rather than the client throwing.
+  missing: (name: string) => string = () => "",
+): string {
   return path.replace(/\{([^}:]+)(:path)?\}/g, (_placeholder, name: string, rest: string | undefined) => {
     const value = values[name];
-    // The types require every path parameter; a missing one is sent as an empty segment, and the
-    // server answers for it (404 or 422) rather than the client throwing.
-    if (value === undefined) return "";
+    if (value === undefined) return missing(name);
     // The rest of the path keeps its slashes; every other character is encoded as in a segment.
     return rest === undefined
       ? encodeURIComponent(value)

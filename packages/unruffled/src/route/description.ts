@@ -71,12 +71,6 @@ export interface ParamDescription {
    * keys (which Zod would take for that field), refused beside it. Undefined for every other parameter.
    */
   knownNames?: ReadonlySet<string> | undefined;
-  /**
-   * A placeholder of the route path that no parameter reads (`/items/{ids}`, read by middleware in
-   * `request.pathParams`): documented and filled by clients as a required string, but outside the
-   * validator, so never handed to the handler.
-   */
-  unread?: true | undefined;
 }
 
 /** Where an argument of a dependency or of the handler comes from. */

@@ -1,3 +1,4 @@
+import { fillPath } from "../client/encode-request.ts";
 import type { BuiltRoute } from "../route/analyse/build-routes.ts";
 import type { ParamDescription } from "../route/description.ts";
 import type { BodyOptions } from "./encode-request.ts";
@@ -78,7 +79,13 @@ export function endpointRequest(
       break;
   }
   const method = route.methods.find((candidate) => candidate !== "HEAD") ?? "GET";
-  return { method, path: fillPath(route, pathValues), options };
+  return {
+    method,
+    path: fillPath(route.path, pathValues, (name) => {
+      throw new TypeError(`The call to ${route.path} needs a value for the path parameter {${name}}.`);
+    }),
+    options,
+  };
 }
 
 /** A Date (or each of a list) as the ISO 8601 string the server reads into a Date again. */
@@ -95,20 +102,4 @@ function wireEntries(param: ParamDescription, value: unknown, asText: boolean): 
   return param.fields
     .filter((field) => model[field.key!] !== undefined && !(asText && model[field.key!] === null))
     .map((field) => [field.wireName, model[field.key!]]);
-}
-
-function fillPath(route: BuiltRoute, values: Record<string, string>): string {
-  return route.path.replace(
-    /\{([A-Za-z_][A-Za-z0-9_]*)(:path)?\}/g,
-    (_placeholder, name: string, rest: string | undefined) => {
-      const value = values[name];
-      if (value === undefined) {
-        throw new TypeError(`The call to ${route.path} needs a value for the path parameter {${name}}.`);
-      }
-      // The rest of the path keeps its slashes; every other character is encoded as in a segment.
-      return rest === undefined
-        ? encodeURIComponent(value)
-        : value.split("/").map(encodeURIComponent).join("/");
-    },
-  );
 }

@@ -161,7 +161,6 @@ function unreadPlaceholders(context: ParamContext, params: readonly ParamDescrip
       options: {},
       wholeBody: false,
       fileSizeLimit: undefined,
-      unread: true,
     });
   }
   return unread;
