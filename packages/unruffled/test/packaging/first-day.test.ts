@@ -29,6 +29,7 @@ const LOWEST_FOR_TYPES = "5.4.5";
 const GETTING_STARTED = readFileSync(join(REPOSITORY_ROOT, "docs/getting-started.md"), "utf8");
 const TYPED_CLIENT = readFileSync(join(REPOSITORY_ROOT, "docs/typed-client.md"), "utf8");
 const RUNTIMES = readFileSync(join(REPOSITORY_ROOT, "docs/runtimes.md"), "utf8");
+const TESTING = readFileSync(join(REPOSITORY_ROOT, "docs/testing.md"), "utf8");
 
 interface PageBlock {
   lang: string;
@@ -358,6 +359,48 @@ describe("the runtimes page's commands, word for word, in the same project", () 
       expect(missing.status).toBe(422);
     } finally {
       await server.stop();
+    }
+  });
+});
+
+describe("the testing page's test files, under each runtime's test runner, from the installed package", () => {
+  const RUNNERS_SECTION = "On Bun, on Deno, and with Node's own runner";
+  const commands = blocksOf(TESTING)
+    .filter((block) => block.section === RUNNERS_SECTION && block.lang === "bash")
+    .flatMap((block) => block.text.split("\n"))
+    .map((line) => line.replace(/#.*$/, "").trim())
+    .filter((line) => line !== "");
+
+  /** The page's two files in `tests/`, importing the project's app.ts (the page's is one folder over). */
+  async function testFolder(): Promise<string> {
+    const tests = join(project, "tests");
+    await mkdir(tests, { recursive: true });
+    for (const name of ["app.test.ts", "app_test.ts"]) {
+      const text = fileFromPage(TESTING, "testing", name);
+      await writeFile(join(tests, name), text.replace('"../getting-started/app.ts"', '"../app.ts"'));
+    }
+    return tests;
+  }
+
+  it("gives one command for each runner", () => {
+    expect(commands).toEqual(["bun test", "deno test -A app_test.ts", "node --test app_test.ts"]);
+  });
+
+  it.each([
+    ["bun test", /^ 6 pass\n 0 fail$/m],
+    ["deno test -A app_test.ts", /^ok \| 1 passed \(3 steps\) \| 0 failed/m],
+    ["node --test app_test.ts", /^ℹ tests 3\nℹ suites 1\nℹ pass 3\nℹ fail 0$/m],
+  ])("%s passes every test", async (command, summary) => {
+    const tests = await testFolder();
+    try {
+      const [file, ...args] = command.split(" ");
+      const bin = await runtimesOnPath();
+      const outcome = await run(file!, args, tests, { PATH: `${bin}${delimiter}${env.PATH}`, NO_COLOR: "1" });
+      const output = `${outcome.stdout}${outcome.stderr}`;
+      expect([outcome.code, summary.test(output) ? "summary" : output]).toEqual([0, "summary"]);
+    } finally {
+      // The project's tsc checks every file in it, and it has no Vitest for app.test.ts.
+      await rm(tests, { recursive: true });
     }
   });
 });
