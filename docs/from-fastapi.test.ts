@@ -8,6 +8,7 @@ import {
   HttpError,
   NotFoundError,
   RequestValidationError,
+  trustedHost,
 } from "unruffled";
 import { HtmlResponse, HttpResponse, JsonResponse } from "unruffled/http";
 import { dependency, endpoint, p, path } from "unruffled/route";
@@ -339,6 +340,26 @@ describe("the error, dependency and lifecycle rows", () => {
   it("runs onClose at the close", async () => {
     await app.close();
     expect(events.at(-1)).toBe("close");
+  });
+});
+
+describe("the host middleware rows", () => {
+  const hello = endpoint({ returns: JsonResponse, handler: () => new JsonResponse({ hello: "world" }) });
+  const routes = [path("/", { endpoint: hello })];
+
+  it("answers a listed host, redirects the bare domain of a www. host, and refuses another with 400", async () => {
+    const client = testClient(
+      createApp({ middleware: [trustedHost({ hosts: ["www.example.com", "*.example.com"] })], routes }),
+    );
+    const served = await client.get("/", { headers: { host: "api.example.com" } });
+    const redirected = await client.get("/", { headers: { host: "example.com" } });
+    const refused = await client.get("/", { headers: { host: "evil.example" } });
+    expect([served.status, redirected.status, redirected.headers.get("location")]).toEqual([
+      200,
+      307,
+      "http://www.example.com/",
+    ]);
+    expect([refused.status, refused.json()]).toEqual([400, { detail: "Invalid host header" }]);
   });
 });
 
