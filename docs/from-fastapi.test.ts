@@ -6,6 +6,7 @@ import {
   createApp,
   exceptionHandler,
   HttpError,
+  httpsRedirect,
   NotFoundError,
   RequestValidationError,
   trustedHost,
@@ -360,6 +361,13 @@ describe("the host middleware rows", () => {
       "http://www.example.com/",
     ]);
     expect([refused.status, refused.json()]).toEqual([400, { detail: "Invalid host header" }]);
+  });
+
+  it("redirects a plain HTTP request to HTTPS with 307", async () => {
+    const response = await testClient(createApp({ middleware: [httpsRedirect()], routes })).get("/?q=1", {
+      headers: { host: "example.com" },
+    });
+    expect([response.status, response.headers.get("location")]).toEqual([307, "https://example.com/?q=1"]);
   });
 });
 

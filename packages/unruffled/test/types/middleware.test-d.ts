@@ -3,6 +3,7 @@ import {
   compression,
   cors,
   createApp,
+  httpsRedirect,
   type Middleware,
   type MiddlewareRoute,
   type Next,
@@ -51,6 +52,7 @@ compression({ encodings: ["deflate"] });
 trustedHost({ hosts: ["example.com", "*.example.com"], wwwRedirect: false });
 // @ts-expect-error hosts are required
 trustedHost({});
+createApp({ routes: [], middleware: [trustedHost({ hosts: ["*"] }), httpsRedirect()] });
 
 // onStartup takes a hook or a list of them, sync or async.
 createApp({ routes: [], onStartup: () => {} });
