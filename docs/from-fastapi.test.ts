@@ -6,8 +6,10 @@ import {
   createApp,
   exceptionHandler,
   HttpError,
+  httpsRedirect,
   NotFoundError,
   RequestValidationError,
+  trustedHost,
 } from "unruffled";
 import { HtmlResponse, HttpResponse, JsonResponse } from "unruffled/http";
 import { dependency, endpoint, p, path } from "unruffled/route";
@@ -339,6 +341,33 @@ describe("the error, dependency and lifecycle rows", () => {
   it("runs onClose at the close", async () => {
     await app.close();
     expect(events.at(-1)).toBe("close");
+  });
+});
+
+describe("the host middleware rows", () => {
+  const hello = endpoint({ returns: JsonResponse, handler: () => new JsonResponse({ hello: "world" }) });
+  const routes = [path("/", { endpoint: hello })];
+
+  it("answers a listed host, redirects the bare domain of a www. host, and refuses another with 400", async () => {
+    const client = testClient(
+      createApp({ middleware: [trustedHost({ hosts: ["www.example.com", "*.example.com"] })], routes }),
+    );
+    const served = await client.get("/", { headers: { host: "api.example.com" } });
+    const redirected = await client.get("/", { headers: { host: "example.com" } });
+    const refused = await client.get("/", { headers: { host: "evil.example" } });
+    expect([served.status, redirected.status, redirected.headers.get("location")]).toEqual([
+      200,
+      307,
+      "http://www.example.com/",
+    ]);
+    expect([refused.status, refused.json()]).toEqual([400, { detail: "Invalid host header" }]);
+  });
+
+  it("redirects a plain HTTP request to HTTPS with 307", async () => {
+    const response = await testClient(createApp({ middleware: [httpsRedirect()], routes })).get("/?q=1", {
+      headers: { host: "example.com" },
+    });
+    expect([response.status, response.headers.get("location")]).toEqual([307, "https://example.com/?q=1"]);
   });
 });
 

@@ -48,6 +48,9 @@ export type { CompressionOptions } from "./middleware/compression.ts";
 export { compression } from "./middleware/compression.ts";
 export type { CorsOptions, CorsOrigins } from "./middleware/cors.ts";
 export { cors } from "./middleware/cors.ts";
+export { httpsRedirect } from "./middleware/https-redirect.ts";
+export type { TrustedHostOptions } from "./middleware/trusted-host.ts";
+export { trustedHost } from "./middleware/trusted-host.ts";
 export {
   HttpErrorSchema,
   HttpValidationErrorSchema,

@@ -2,7 +2,7 @@
 // request-level behaviour, plus `/journal`, where the server's side of each check can be read
 // back (what clean-ups ran, what saw the client leave), since the test runs in another process.
 import { Readable } from "node:stream";
-import { createApp } from "unruffled";
+import { createApp, httpsRedirect, trustedHost } from "unruffled";
 import type { UploadFile } from "unruffled/file";
 import { EventStreamResponse, type HttpRequest, HttpResponse, JsonResponse } from "unruffled/http";
 import { dependency, endpoint, p, path } from "unruffled/route";
@@ -284,6 +284,11 @@ export const app = createApp({
     path("/whoami", { endpoint: whoAmI }),
     path("/journal", { endpoint: readJournal }),
     path("/files/{file_path:path}", { endpoint: readFile }),
+    // Read the host and the scheme as request.client resolves them, which differs by runtime.
+    path("/secure", {
+      middleware: [trustedHost({ hosts: ["127.0.0.1", "localhost"] }), httpsRedirect()],
+      routes: [path("/client", { endpoint: clientAddress, name: "secure_client" })],
+    }),
   ],
   // Told on standard output, which the test reads once the process has exited.
   onClose: () => {

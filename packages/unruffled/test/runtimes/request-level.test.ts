@@ -434,6 +434,25 @@ describe.each(RUNTIMES)("on %s", (runtime) => {
     ]);
   });
 
+  it("answers trustedHost() and httpsRedirect() alike: 400 for a host not listed, 307 to https for plain HTTP", async () => {
+    const refused = await exchange(
+      "GET /secure/client HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n",
+    );
+    expect(refused).toEqual(["HTTP/1.1 400 Bad Request", '{"detail":"Invalid host header"}']);
+    const redirected = await fetch(url("/secure/client?x=1"), { redirect: "manual" });
+    expect([redirected.status, redirected.headers.get("location")]).toEqual([
+      307,
+      `https://127.0.0.1:${server.port}/secure/client?x=1`,
+    ]);
+  });
+
+  it("takes the scheme from the connection, not from a target in absolute form that says https", async () => {
+    const [status] = await exchange(
+      `GET https://127.0.0.1:${server.port}/secure/client HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nConnection: close\r\n\r\n`,
+    );
+    expect(status).toBe("HTTP/1.1 307 Temporary Redirect");
+  });
+
   it("refuses two Content-Length lines with 400 on Node even when equal; Bun and Deno refuse only different ones", async () => {
     const withLengths = (first: number, second: number) =>
       [

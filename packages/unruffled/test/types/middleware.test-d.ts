@@ -1,5 +1,14 @@
 // Type tests for middleware and the app's lifecycle hooks: checked by `tsc`, never run.
-import { compression, cors, createApp, type Middleware, type MiddlewareRoute, type Next } from "unruffled";
+import {
+  compression,
+  cors,
+  createApp,
+  httpsRedirect,
+  type Middleware,
+  type MiddlewareRoute,
+  type Next,
+  trustedHost,
+} from "unruffled";
 import { type HttpRequest, type HttpResponse, JsonResponse } from "unruffled/http";
 import { path } from "unruffled/route";
 import { expectTypeOf } from "vitest";
@@ -40,6 +49,10 @@ cors({ origins: async (origin: string) => origin.endsWith(".example.com") });
 cors({});
 // @ts-expect-error only gzip and brotli are offered
 compression({ encodings: ["deflate"] });
+trustedHost({ hosts: ["example.com", "*.example.com"], wwwRedirect: false });
+// @ts-expect-error hosts are required
+trustedHost({});
+createApp({ routes: [], middleware: [trustedHost({ hosts: ["*"] }), httpsRedirect()] });
 
 // onStartup takes a hook or a list of them, sync or async.
 createApp({ routes: [], onStartup: () => {} });

@@ -232,8 +232,8 @@ export function requestOf(
     method,
     url,
     headers,
-    // The client answers for its address too (read only if asked): no object more per request.
-    socket: inFlight?.peer === undefined ? undefined : client,
+    // The client answers for its address and its TLS too (read only if asked): no object more per request.
+    socket: client,
     body: body ?? new WebRequestBody(webRequest, headers),
     connection: client,
   });

@@ -51,6 +51,17 @@ export class WebClient implements NodeResponseEvents, ClientSocket {
     return this.peerNow()?.port;
   }
 
+  /**
+   * Whether the request came over TLS. The app's own servers (`serve()` on Bun and Deno, which tell
+   * the peer) speak plain HTTP; under a server of the user's (`Bun.serve({ tls, fetch: app.fetch })`,
+   * `Deno.serve({ cert, key }, app.fetch)`) the request's URL says `https:`. Deno makes that URL from
+   * a target sent in absolute form, scheme included: a client that writes `GET https://…` over plain
+   * HTTP is believed there, for its own request only.
+   */
+  get encrypted(): boolean {
+    return this.peerOf === undefined && this.webRequest.url.startsWith("https:");
+  }
+
   private peerNow(): Peer | null | undefined {
     if (this.peer === undefined && this.peerOf !== undefined) {
       this.peer = this.peerOf(this.webRequest, this.context);
