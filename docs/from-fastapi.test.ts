@@ -9,7 +9,7 @@ import {
   NotFoundError,
   RequestValidationError,
 } from "unruffled";
-import { HtmlResponse, HttpResponse, JsonResponse } from "unruffled/http";
+import { HtmlResponse, HttpResponse, JsonResponse, RedirectResponse } from "unruffled/http";
 import { dependency, endpoint, p, path } from "unruffled/route";
 import { testClient } from "unruffled/testing";
 import { describe, expect, it } from "vitest";
@@ -386,5 +386,28 @@ describe("the lists FastAPI reads from text, written as unruffled reads them", (
         },
       ],
     });
+  });
+});
+
+describe("the redirect, streaming and URL rows", () => {
+  const old = endpoint({ returns: RedirectResponse, handler: () => new RedirectResponse("/new") });
+  const seeOther = endpoint({
+    returns: RedirectResponse,
+    handler: () => new RedirectResponse("/new", { status: 303 }),
+  });
+  const client = testClient(
+    createApp({ routes: [path("/old", { endpoint: old }), path("/see-other", { endpoint: seeOther })] }),
+  );
+
+  it("answers RedirectResponse(url) with 307 and the Location, or the status given", async () => {
+    const temporary = await client.get("/old");
+    const other = await client.get("/see-other");
+    expect([
+      [temporary.status, temporary.headers.get("location")],
+      [other.status, other.headers.get("location")],
+    ]).toEqual([
+      [307, "/new"],
+      [303, "/new"],
+    ]);
   });
 });
