@@ -9,7 +9,13 @@ import {
   NotFoundError,
   RequestValidationError,
 } from "unruffled";
-import { HtmlResponse, HttpResponse, JsonResponse, RedirectResponse } from "unruffled/http";
+import {
+  HtmlResponse,
+  HttpResponse,
+  JsonResponse,
+  RedirectResponse,
+  StreamingResponse,
+} from "unruffled/http";
 import { dependency, endpoint, p, path } from "unruffled/route";
 import { testClient } from "unruffled/testing";
 import { describe, expect, it } from "vitest";
@@ -395,8 +401,24 @@ describe("the redirect, streaming and URL rows", () => {
     returns: RedirectResponse,
     handler: () => new RedirectResponse("/new", { status: 303 }),
   });
+  const stream = endpoint({
+    returns: StreamingResponse,
+    handler: () => {
+      async function* lines() {
+        yield "a\n";
+        yield new TextEncoder().encode("b\n");
+      }
+      return new StreamingResponse(lines(), { contentType: "text/plain" });
+    },
+  });
   const client = testClient(
-    createApp({ routes: [path("/old", { endpoint: old }), path("/see-other", { endpoint: seeOther })] }),
+    createApp({
+      routes: [
+        path("/old", { endpoint: old }),
+        path("/see-other", { endpoint: seeOther }),
+        path("/stream", { endpoint: stream }),
+      ],
+    }),
   );
 
   it("answers RedirectResponse(url) with 307 and the Location, or the status given", async () => {
@@ -408,6 +430,15 @@ describe("the redirect, streaming and URL rows", () => {
     ]).toEqual([
       [307, "/new"],
       [303, "/new"],
+    ]);
+  });
+
+  it("sends what StreamingResponse(generator, media_type=…)'s generator yields, as that media type", async () => {
+    const response = await client.get("/stream");
+    expect([response.status, response.headers.get("content-type"), response.text]).toEqual([
+      200,
+      "text/plain",
+      "a\nb\n",
     ]);
   });
 });

@@ -24,3 +24,5 @@ export type {
 } from "./response.ts";
 export { HtmlResponse, HttpResponse, JsonResponse, JsonResponseBase, PlainTextResponse } from "./response.ts";
 export { ResponseDraft } from "./response-draft.ts";
+export type { StreamChunk, StreamingInit, StreamSource } from "./streaming-response.ts";
+export { StreamingBody, StreamingResponse } from "./streaming-response.ts";
