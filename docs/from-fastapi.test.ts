@@ -411,15 +411,23 @@ describe("the redirect, streaming and URL rows", () => {
       return new StreamingResponse(lines(), { contentType: "text/plain" });
     },
   });
-  const client = testClient(
-    createApp({
-      routes: [
-        path("/old", { endpoint: old }),
-        path("/see-other", { endpoint: seeOther }),
-        path("/stream", { endpoint: stream }),
-      ],
-    }),
-  );
+  const item = endpoint({
+    returns: JsonResponse,
+    handler: (request) =>
+      new JsonResponse({
+        url: request.urlFor("read_item", { id: 1 }),
+        path: app.urlPathFor("read_item", { id: 2 }),
+      }),
+  });
+  const app = createApp({
+    routes: [
+      path("/old", { endpoint: old }),
+      path("/see-other", { endpoint: seeOther }),
+      path("/stream", { endpoint: stream }),
+      path("/items/{id}", { endpoint: item, name: "read_item" }),
+    ],
+  });
+  const client = testClient(app);
 
   it("answers RedirectResponse(url) with 307 and the Location, or the status given", async () => {
     const temporary = await client.get("/old");
@@ -440,5 +448,10 @@ describe("the redirect, streaming and URL rows", () => {
       "text/plain",
       "a\nb\n",
     ]);
+  });
+
+  it("gives request.url_for's absolute URL with request.urlFor, and url_path_for's path with app.urlPathFor", async () => {
+    const response = await client.get("/items/1", { headers: { host: "shop.example" } });
+    expect(response.json()).toEqual({ url: "http://shop.example/items/1", path: "/items/2" });
   });
 });
