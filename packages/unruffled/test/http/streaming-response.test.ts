@@ -1,6 +1,6 @@
 // StreamingResponse (docs/responses.md, "Streaming a body"): FastAPI's StreamingResponse. A source of
 // chunks sent as the client takes them, closed when the client leaves, its failures answered or logged.
-import { type IncomingMessage, request } from "node:http";
+import { type IncomingMessage, request, type Server } from "node:http";
 import { Readable } from "node:stream";
 import { gunzipSync } from "node:zlib";
 import { waitFor } from "process-support";
@@ -15,11 +15,22 @@ afterAll(async () => {
   await Promise.all(apps.splice(0).map((app) => app.close({ timeout: 1_000 })));
 });
 
+const servers = new Map<number, Server>();
+
 /** Serves an app on a loopback port; closed after the file. */
 async function listening(app: App): Promise<number> {
   apps.push(app);
-  await app.listen({ port: 0 });
-  return app.address()!.port;
+  const server = await app.listen({ port: 0 });
+  const port = app.address()!.port;
+  servers.set(port, server);
+  return port;
+}
+
+/** How many connections a server of this file holds open. */
+function openConnections(port: number): Promise<number> {
+  return new Promise((resolve, reject) =>
+    servers.get(port)!.getConnections((error, count) => (error ? reject(error) : resolve(count))),
+  );
 }
 
 /** A GET whose answer is read as it arrives; `close()` hangs up, as a browser tab closing would. */
@@ -176,6 +187,9 @@ describe("StreamingResponse", () => {
       for (const client of clients) client.close();
     }
     await waitFor("every generator to close", () => (counts.closed === 100 ? true : undefined));
+    await waitFor("every connection to close", async () =>
+      (await openConnections(port)) === 0 ? true : undefined,
+    );
     expect(counts).toEqual({ opened: 100, closed: 100 });
   });
 
