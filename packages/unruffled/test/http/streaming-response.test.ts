@@ -1,8 +1,10 @@
 // StreamingResponse (docs/responses.md, "Streaming a body"): FastAPI's StreamingResponse. A source of
 // chunks sent as the client takes them, closed when the client leaves, its failures answered or logged.
+
+import { randomBytes } from "node:crypto";
 import { type IncomingMessage, request, type Server } from "node:http";
 import { Readable } from "node:stream";
-import { gunzipSync } from "node:zlib";
+import { createGunzip, gunzipSync } from "node:zlib";
 import { waitFor } from "process-support";
 import { type App, compression, createApp } from "unruffled";
 import { type HttpRequest, StreamingResponse } from "unruffled/http";
@@ -317,6 +319,36 @@ describe("StreamingResponse", () => {
       text.split("\n").length,
     ]).toEqual(["gzip", "chunked", 2001]);
     expect(body.length).toBeLessThan(text.length / 4);
+  });
+
+  it("sends compressed bytes before its source has ended", async () => {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const port = await served(
+      () => {
+        async function* rows() {
+          // Hex of random bytes compresses to about half: some 100 kB of output before the wait.
+          for (let n = 0; n < 200; n++) yield `${randomBytes(512).toString("hex")}\n`;
+          await released;
+          yield "last\n";
+        }
+        return new StreamingResponse(rows(), { contentType: "text/plain" });
+      },
+      { middleware: [compression()] },
+    );
+    const { response } = await open(port, "/s", { "accept-encoding": "gzip" });
+    // Counted after decompression: the gzip header alone goes out at once, and proves nothing.
+    const text = response.pipe(createGunzip());
+    let decoded = "";
+    text.on("data", (chunk: Buffer) => {
+      decoded += chunk.toString();
+    });
+    await waitFor("rows decoded while the source waits", () => (decoded.length > 0 ? true : undefined));
+    release();
+    await new Promise((resolve) => text.once("end", resolve));
+    expect([response.headers["content-encoding"], decoded.split("\n").length]).toEqual(["gzip", 202]);
   });
 
   it("closes its source on a HEAD request, sending the head only", async () => {
