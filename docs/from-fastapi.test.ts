@@ -11,7 +11,13 @@ import {
   RequestValidationError,
   trustedHost,
 } from "unruffled";
-import { HtmlResponse, HttpResponse, JsonResponse } from "unruffled/http";
+import {
+  HtmlResponse,
+  HttpResponse,
+  JsonResponse,
+  RedirectResponse,
+  StreamingResponse,
+} from "unruffled/http";
 import { dependency, endpoint, p, path } from "unruffled/route";
 import { testClient } from "unruffled/testing";
 import { describe, expect, it } from "vitest";
@@ -415,5 +421,66 @@ describe("the lists FastAPI reads from text, written as unruffled reads them", (
         },
       ],
     });
+  });
+});
+
+describe("the redirect, streaming and URL rows", () => {
+  const old = endpoint({ returns: RedirectResponse, handler: () => new RedirectResponse("/new") });
+  const seeOther = endpoint({
+    returns: RedirectResponse,
+    handler: () => new RedirectResponse("/new", { status: 303 }),
+  });
+  const stream = endpoint({
+    returns: StreamingResponse,
+    handler: () => {
+      async function* lines() {
+        yield "a\n";
+        yield new TextEncoder().encode("b\n");
+      }
+      return new StreamingResponse(lines(), { contentType: "text/plain" });
+    },
+  });
+  const item = endpoint({
+    returns: JsonResponse,
+    handler: (request) =>
+      new JsonResponse({
+        url: request.urlFor("read_item", { id: 1 }),
+        path: app.urlPathFor("read_item", { id: 2 }),
+      }),
+  });
+  const app = createApp({
+    routes: [
+      path("/old", { endpoint: old }),
+      path("/see-other", { endpoint: seeOther }),
+      path("/stream", { endpoint: stream }),
+      path("/items/{id}", { endpoint: item, name: "read_item" }),
+    ],
+  });
+  const client = testClient(app);
+
+  it("answers RedirectResponse(url) with 307 and the Location, or the status given", async () => {
+    const temporary = await client.get("/old");
+    const other = await client.get("/see-other");
+    expect([
+      [temporary.status, temporary.headers.get("location")],
+      [other.status, other.headers.get("location")],
+    ]).toEqual([
+      [307, "/new"],
+      [303, "/new"],
+    ]);
+  });
+
+  it("sends what StreamingResponse(generator, media_type=…)'s generator yields, as that media type", async () => {
+    const response = await client.get("/stream");
+    expect([response.status, response.headers.get("content-type"), response.text]).toEqual([
+      200,
+      "text/plain",
+      "a\nb\n",
+    ]);
+  });
+
+  it("gives request.url_for's absolute URL with request.urlFor, and url_path_for's path with app.urlPathFor", async () => {
+    const response = await client.get("/items/1", { headers: { host: "shop.example" } });
+    expect(response.json()).toEqual({ url: "http://shop.example/items/1", path: "/items/2" });
   });
 });

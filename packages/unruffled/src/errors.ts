@@ -14,6 +14,14 @@ export class ValueError extends UnruffledError {
   override name = "ValueError";
 }
 
+/**
+ * No route has the name given to `app.urlPathFor` or `request.urlFor`, or it does not take the path
+ * parameters given (Starlette's `NoMatchFound`).
+ */
+export class NoMatchFound extends UnruffledError {
+  override name = "NoMatchFound";
+}
+
 /** A parameter without a schema, or an endpoint without `returns`. */
 export class TypeHintRequired extends UnruffledError {
   override name = "TypeHintRequired";

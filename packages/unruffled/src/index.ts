@@ -12,6 +12,7 @@ export {
   HttpError,
   MalformedBodyError,
   MethodNotAllowedError,
+  NoMatchFound,
   NotFoundError,
   PayloadTooLargeError,
   RequestTimeoutError,

@@ -7,6 +7,7 @@ import { AfterResponseWork } from "../handling/after-response.ts";
 import { type ExceptionHandler, ExceptionHandlers } from "../handling/exception-handlers.ts";
 import type { FixedRoute } from "../handling/fixed-routes.ts";
 import { RequestHandler } from "../handling/handle-request.ts";
+import type { PathValues, RouteUrls } from "../handling/route-urls.ts";
 import { type HealthOptions, resolveHealth } from "../health/health-options.ts";
 import { healthRoutes } from "../health/health-routes.ts";
 import { HealthState } from "../health/health-state.ts";
@@ -158,6 +159,8 @@ export class App {
   ) => HttpRequest;
   private readonly bodyLimits: BodyLimits;
   private readonly proxies: ReturnType<typeof trustedProxies>;
+  /** The route table's paths by name, which every request carries for `request.urlFor`. */
+  private readonly urls: RouteUrls;
   private readonly lazyLogger: LazyLogger;
   private readonly requests: RequestHandler;
   private readonly work: AfterResponseWork;
@@ -238,6 +241,7 @@ export class App {
       middleware: checkedMiddleware(options.middleware, "createApp({ middleware })"),
       strictResponses: strict,
     });
+    this.urls = this.requests.urls;
     this.node = new NodeAdapter({
       requests: this.requests,
       work: this.work,
@@ -245,6 +249,7 @@ export class App {
       bodyLimits: this.bodyLimits,
       limits: this.limits,
       proxies,
+      urls: this.urls,
       errorBody: errorBodyIn(this.exceptionHandlers.problems),
     });
     this.nodeHandler = this.node.handler;
@@ -359,7 +364,19 @@ export class App {
       limits: this.bodyLimits,
       connection: raw.connection,
       proxies: this.proxies,
+      urls: this.urls,
     });
+  }
+
+  /**
+   * The path of the route named `name`, its placeholders filled with `pathParams`, percent-encoded
+   * (a `{name:path}` value keeps its slashes): Starlette's `url_path_for`. Throws `NoMatchFound` for
+   * an unknown name, a missing, extra or empty parameter. `request.urlFor` gives an absolute URL.
+   *
+   * @example app.urlPathFor("get_student", { student_id: 42 }) // "/api/v1/students/42"
+   */
+  urlPathFor(name: string, pathParams?: PathValues): string {
+    return this.urls.pathFor(name, pathParams);
   }
 
   /**

@@ -16,6 +16,7 @@ import type { AfterResponseWork } from "./after-response.ts";
 import type { ExceptionHandlers } from "./exception-handlers.ts";
 import type { FixedRoute } from "./fixed-routes.ts";
 import { RouteTable, type RouteTarget } from "./route-table.ts";
+import type { RouteUrls } from "./route-urls.ts";
 import { EndpointRunner } from "./run-endpoint.ts";
 
 /**
@@ -85,6 +86,11 @@ export class RequestHandler {
       handleError: (error, request) => this.handleError(error, request),
       endpointAnswer: (description, request) => this.endpointAnswer(description, request),
     });
+  }
+
+  /** The path of each route by its name (`app.urlPathFor`, `request.urlFor`). */
+  get urls(): RouteUrls {
+    return this.routes.urls;
   }
 
   /**

@@ -5,6 +5,7 @@ import type { HttpResponse } from "../http/response.ts";
 import { type Answer, composeMiddleware, type ErrorAnswer } from "../middleware/compose.ts";
 import type { BuiltRoute } from "../route/analyse/build-routes.ts";
 import type { EndpointDescription } from "../route/description.ts";
+import { RouteUrls } from "./route-urls.ts";
 import { Router } from "./router.ts";
 
 /** What the router finds for a method at a path: the route, with its middleware composed around it. */
@@ -36,6 +37,8 @@ export interface RouteTableOptions {
  */
 export class RouteTable {
   private readonly router = new Router<RouteTarget>();
+  /** The path of each route by its name, for `app.urlPathFor` and `request.urlFor`. */
+  readonly urls = new RouteUrls();
   /** The routes registered at each path pattern: their middleware is composed knowing all its methods. */
   private readonly targetsByPath = new Map<string, RouteTarget[]>();
   private readonly middleware: readonly Middleware[];
@@ -75,6 +78,7 @@ export class RouteTable {
         );
       }
     }
+    this.urls.add(route);
     const targets = this.targetsByPath.get(route.path) ?? [];
     targets.push(target);
     this.targetsByPath.set(route.path, targets);

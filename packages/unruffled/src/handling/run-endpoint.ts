@@ -4,6 +4,7 @@ import { EventStreamResponse } from "../http/event-stream-response.ts";
 import type { HttpRequest } from "../http/request.ts";
 import type { HttpResponse } from "../http/response.ts";
 import type { ResponseDraft } from "../http/response-draft.ts";
+import { StreamingResponse } from "../http/streaming-response.ts";
 import type { ErrorLogger } from "../logging/logger.ts";
 import type { Check } from "../rate-limit/gcra.ts";
 import type { RouteLimiter } from "../rate-limit/route-limiter.ts";
@@ -346,7 +347,9 @@ export class EndpointRunner {
     return scope.closeFunctionScoped().then((outcome) => {
       if (outcome === CLEAN) return this.declared(response, description, request, scope, draft);
       // The answer the handler made is dropped: a stream it holds never starts, and its source is closed.
-      if (response instanceof EventStreamResponse) response.body.destroy();
+      if (response instanceof EventStreamResponse || response instanceof StreamingResponse) {
+        response.body.destroy();
+      }
       return this.failed(outcome, request, scope);
     });
   }
@@ -367,10 +370,39 @@ export class EndpointRunner {
       draft?.applyTo(checked);
       writeThroughModel(checked, description.answers, this.strictResponses);
       if (checked instanceof EventStreamResponse) this.logStreamFailure(checked, request);
+      else if (checked instanceof StreamingResponse) return this.firstChunk(checked, request, scope);
       return checked;
     } catch (error) {
+      // A stream that will not be sent is closed: its source (a file, a generator) is released.
+      if (response instanceof StreamingResponse) response.body.destroy();
       return this.failed(error, request, scope);
     }
+  }
+
+  /**
+   * A `StreamingResponse` once its first chunk is in hand: a source that fails before it is answered
+   * like any error of the handler (a 500 in the app's format); a later failure is logged.
+   */
+  private firstChunk(
+    response: StreamingResponse,
+    request: HttpRequest,
+    scope: DependencyScope | undefined,
+  ): Answer {
+    const body = response.body;
+    return body.started().then(
+      () => {
+        body.once("error", (error: unknown) => {
+          // Destroyed from outside is a client gone, not a failure (see logStreamFailure).
+          if (error !== body.failure) return;
+          this.options.errorLogger.error(
+            { err: error, reqId: request.id, method: request.method, path: request.path },
+            "A streamed body failed after its answer began; its connection was closed",
+          );
+        });
+        return response;
+      },
+      (error) => this.failed(error, request, scope),
+    );
   }
 
   /** A stream that fails once its answer began cannot become a 500: it is logged, and its connection closed. */

@@ -9,6 +9,7 @@ export type { EventIterable, ServerSentEvent } from "./event-frames.ts";
 export { eventFrame } from "./event-frames.ts";
 export type { EventStreamInit } from "./event-stream-response.ts";
 export { DEFAULT_HEARTBEAT_MS, EventStreamResponse } from "./event-stream-response.ts";
+export { RedirectResponse } from "./redirect-response.ts";
 export type { AfterResponseTask, ClientAddress, RawRequest } from "./request.ts";
 export { HttpRequest } from "./request.ts";
 export type { UrlSource } from "./request-target.ts";
@@ -23,3 +24,5 @@ export type {
 } from "./response.ts";
 export { HtmlResponse, HttpResponse, JsonResponse, JsonResponseBase, PlainTextResponse } from "./response.ts";
 export { ResponseDraft } from "./response-draft.ts";
+export type { StreamChunk, StreamingInit, StreamSource } from "./streaming-response.ts";
+export { StreamingBody, StreamingResponse } from "./streaming-response.ts";

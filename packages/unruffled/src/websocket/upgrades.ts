@@ -109,6 +109,7 @@ export class WebSocketUpgrades {
       socket: message.socket,
       body: new NodeBodySource(message),
       limits: this.options.bodyLimits,
+      urls: this.options.requests.urls,
     });
     // Node's server refuses an HTTP/1.1 request without Host itself, but not an upgrade.
     const hostRequired = message.httpVersion === "1.1";

@@ -4,7 +4,13 @@
 import { Readable } from "node:stream";
 import { createApp, httpsRedirect, trustedHost } from "unruffled";
 import type { UploadFile } from "unruffled/file";
-import { EventStreamResponse, type HttpRequest, HttpResponse, JsonResponse } from "unruffled/http";
+import {
+  EventStreamResponse,
+  type HttpRequest,
+  HttpResponse,
+  JsonResponse,
+  StreamingResponse,
+} from "unruffled/http";
 import { dependency, endpoint, p, path } from "unruffled/route";
 import { httpBearer } from "unruffled/security";
 import { z } from "zod";
@@ -185,6 +191,33 @@ const releaseBatch = endpoint({
   },
 });
 
+// A StreamingResponse from an endless async generator: a client that leaves mid-stream gets its
+// generator's finally run; `fail=before` throws before the first chunk (a 500), `fail=after` after it.
+const streamed = endpoint({
+  params: {
+    label: p.Query(z.string()),
+    fail: p.Query(z.enum(["before", "after", "never"]), { default: "never" }),
+  },
+  returns: StreamingResponse,
+  handler: (_request, { label, fail }) => {
+    async function* chunks() {
+      try {
+        if (fail === "before") throw new Error("the source failed before its first chunk");
+        yield `${label}: first\n`;
+        if (fail === "after") throw new Error("the source failed mid-stream");
+        for (let n = 0; ; n++) {
+          yield new TextEncoder().encode(`${label}: ${n}\n`);
+          if (n === 0) record(`${label}: streaming`);
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        }
+      } finally {
+        record(`${label}: source closed`);
+      }
+    }
+    return new StreamingResponse(chunks(), { contentType: "text/plain; charset=utf-8" });
+  },
+});
+
 const Tick = z.object({ n: z.int() }).meta({ id: "Tick" });
 
 const ticks = endpoint({
@@ -277,6 +310,7 @@ export const app = createApp({
     path("/hold", { endpoint: hold }),
     path("/ticks", { endpoint: ticks }),
     path("/rows", { endpoint: rows }),
+    path("/streamed", { endpoint: streamed }),
     path("/next-batch", { endpoint: releaseBatch }),
     path("/client", { endpoint: clientAddress }),
     path("/json-then-raw", { endpoint: jsonThenRaw, methods: ["POST"] }),

@@ -601,6 +601,45 @@ describe.each(RUNTIMES)("on %s", (runtime) => {
     await journalHolds("rows: generator closed");
   });
 
+  it("streams a StreamingResponse chunked, and closes its source when the client leaves mid-stream", async () => {
+    const response = await fetch(url("/streamed?label=flow"));
+    const reader = response.body!.getReader();
+    const decoder = new TextDecoder();
+    let received = "";
+    while (!received.includes("flow: 1\n")) received += decoder.decode((await reader.read()).value);
+    expect([response.status, response.headers.get("content-type"), received.split("\n").slice(0, 3)]).toEqual(
+      [200, "text/plain; charset=utf-8", ["flow: first", "flow: 0", "flow: 1"]],
+    );
+    await reader.cancel();
+    await journalHolds("flow: source closed");
+    const socket = await rawRequest(server.port, "/streamed?label=raw");
+    await journalHolds("raw: streaming");
+    socket.destroy();
+    await journalHolds("raw: source closed");
+  });
+
+  it("answers 500 in the app's format for a StreamingResponse whose source fails before its first chunk", async () => {
+    const response = await fetch(url("/streamed?label=early&fail=before"));
+    expect([response.status, await response.json()]).toEqual([500, { detail: "Internal Server Error" }]);
+    await journalHolds("early: source closed");
+  });
+
+  it("cuts the connection of a StreamingResponse whose source fails mid-stream, after what was sent", async () => {
+    const outcome = await fetch(url("/streamed?label=late&fail=after")).then(
+      (response) =>
+        response.text().then(
+          () => `ended after ${response.status}`,
+          () => `cut after ${response.status}`,
+        ),
+      () => "cut before the head",
+    );
+    // Bun may not have flushed the head and first chunk when the source fails: then nothing arrives.
+    expect(["cut after 200", "cut before the head"]).toContain(outcome);
+    await journalHolds("late: source closed");
+    // The server goes on serving.
+    expect((await fetch(url("/journal"))).status).toBe(200);
+  });
+
   it("tells the client's address as its socket saw it", async () => {
     const socket = await rawRequest(server.port, "/client");
     const port = socket.localPort;

@@ -2,6 +2,7 @@ import type { z } from "zod";
 import { EventStreamResponse } from "../../http/event-stream-response.ts";
 import { HtmlResponse, JsonResponse, PlainTextResponse } from "../../http/response.ts";
 import { isDeepStrictEqual, STATUS_CODES } from "../../node-builtins.ts";
+import { statusOfClass } from "../../route/analyse/describe-returns.ts";
 import type { ResponseSpec } from "../../route/declare/response-spec.ts";
 import type { EndpointDescription } from "../../route/description.ts";
 import type { SchemaConverter } from "../schema-converter.ts";
@@ -38,8 +39,10 @@ export function toOpenApiResponses(
   schemas: SchemaConverter,
 ): Record<string, ResponseObject> {
   const responses: Record<string, ResponseObject> = {};
-  if (description.responseClasses.length > 0)
-    responses["200"] = responseOfClasses(description.responseClasses);
+  for (const responseClass of description.responseClasses) {
+    const code = String(statusOfClass(responseClass));
+    responses[code] ??= responseOfClasses(code, description.responseClasses);
+  }
   for (const spec of description.responses) responses[spec.code] = toOpenApiResponse(spec, schemas);
   const fromHandlers = [
     // Only what the validator reads can be refused (a placeholder no parameter reads is not).
@@ -96,12 +99,16 @@ export function defaultDescription(code: string): string {
 
 /**
  * `returns: PlainTextResponse` documents a text body, `returns: JsonResponse` a JSON body of any shape,
- * `returns: EventStreamResponse` events whose data may be any JSON, `HttpResponse` no content; several
- * classes document each of their media types.
+ * `returns: EventStreamResponse` events whose data may be any JSON, `HttpResponse` no content, and
+ * `RedirectResponse` a 307 with its `Location`; several classes of one status document each of their
+ * media types.
  */
-function responseOfClasses(responseClasses: readonly Function[]): ResponseObject {
-  const response: ResponseObject = { description: defaultDescription("200") };
+function responseOfClasses(code: string, responseClasses: readonly Function[]): ResponseObject {
+  const response: ResponseObject = { description: defaultDescription(code) };
+  if (code !== "200")
+    response.headers = { Location: { schema: { type: "string", format: "uri-reference" } } };
   for (const responseClass of responseClasses) {
+    if (String(statusOfClass(responseClass)) !== code) continue;
     const media = mediaTypeOfClass(responseClass);
     if (media !== undefined)
       response.content = { ...response.content, [media.type]: { schema: media.schema } };

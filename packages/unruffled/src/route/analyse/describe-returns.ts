@@ -1,4 +1,5 @@
 import { TypeHintRequired, ValueError } from "../../errors.ts";
+import { DEFAULT_REDIRECT_STATUS, RedirectResponse } from "../../http/redirect-response.ts";
 import { HttpResponse } from "../../http/response.ts";
 import { ResponseSpec } from "../declare/response-spec.ts";
 import { DeclaredAnswers } from "../serializer/declared-answers.ts";
@@ -9,7 +10,7 @@ import { isZodSchema } from "./schema-shape.ts";
 export interface ReturnsDescription {
   /** One `ResponseSpec` per status code; empty when `returns` names a response class only. */
   responses: readonly ResponseSpec[];
-  /** The response classes named by `returns`, alone or in its list; each documents the 200 answer. */
+  /** The response classes named by `returns`, alone or in its list; each documents the answer of its status (`statusOfClass`). */
   responseClasses: readonly Function[];
   /** How the answers are written through the declared models; undefined when `returns` names a class only. */
   answers: DeclaredAnswers | undefined;
@@ -41,7 +42,8 @@ export function describeReturns(returns: unknown, label: string): ReturnsDescrip
   }
   const responses = returns.filter((entry) => entry instanceof ResponseSpec) as ResponseSpec[];
   const responseClasses = returns.filter(isResponseClass);
-  const codes = new Set<string>(responseClasses.length > 0 ? ["200"] : []);
+  const classCodes = new Set(responseClasses.map((responseClass) => String(statusOfClass(responseClass))));
+  const codes = new Set<string>(classCodes);
   for (const spec of responses) {
     if (!/^[1-5]\d\d$/.test(spec.code)) {
       throw new ValueError(
@@ -55,8 +57,8 @@ export function describeReturns(returns: unknown, label: string): ReturnsDescrip
     }
     if (codes.has(spec.code)) {
       throw new ValueError(
-        spec.code === "200" && responseClasses.length > 0
-          ? `${label}: a response class in returns documents the status 200, and a ResponseSpec documents 200 too; give the class or the ResponseSpec.`
+        classCodes.has(spec.code)
+          ? `${label}: a response class in returns documents the status ${spec.code}, and a ResponseSpec documents ${spec.code} too; give the class or the ResponseSpec.`
           : `${label}: two ResponseSpec entries document the status ${spec.code}; give one entry per status code.`,
       );
     }
@@ -75,4 +77,14 @@ export function describeReturns(returns: unknown, label: string): ReturnsDescrip
 /** `HttpResponse` or a class made from it (`JsonResponse`, `PlainTextResponse`, an app's own). */
 function isResponseClass(value: unknown): value is Function {
   return typeof value === "function" && (value === HttpResponse || value.prototype instanceof HttpResponse);
+}
+
+/**
+ * The status a response class in `returns` documents: a `RedirectResponse`'s default 307, every
+ * other class's 200.
+ */
+export function statusOfClass(responseClass: Function): number {
+  return responseClass === RedirectResponse || responseClass.prototype instanceof RedirectResponse
+    ? DEFAULT_REDIRECT_STATUS
+    : 200;
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ResponseValidationError } from "../../errors.ts";
+import { statusOfClass } from "../analyse/describe-returns.ts";
 import type { ResponseSpec } from "../declare/response-spec.ts";
 import {
   modelSerializer,
@@ -34,7 +35,7 @@ export class DeclaredAnswers {
     this.unmodelledSuccess = responseClasses.length > 0;
     const serializers = new Map<number, ResponseSerializer>();
     const success: Record<Format, z.ZodType[]> = { json: [], events: [] };
-    const successCodes = new Set<number>(responseClasses.length > 0 ? [200] : []);
+    const successCodes = new Set<number>(responseClasses.map(statusOfClass).filter(isSuccess));
     for (const spec of responses) {
       const status = Number(spec.code);
       const format = responseFormatOf(spec.contentType);

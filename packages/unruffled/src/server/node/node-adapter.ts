@@ -4,6 +4,7 @@ import type { Duplex } from "node:stream";
 import type { TrustedProxies } from "../../client-address/trusted-proxies.ts";
 import type { AfterResponseWork } from "../../handling/after-response.ts";
 import type { RequestHandler } from "../../handling/handle-request.ts";
+import type { RouteUrls } from "../../handling/route-urls.ts";
 import { NodeBodySource } from "../../http/body.ts";
 import type { BodyLimits } from "../../http/body-limits.ts";
 import { EventFrames } from "../../http/event-frames.ts";
@@ -48,6 +49,8 @@ export interface NodeAdapterOptions {
   limits: ConnectionLimits;
   /** The proxies `request.client` believes (`PROXIES`); undefined for none. */
   proxies: TrustedProxies | undefined;
+  /** The app's routes by name, for `request.urlFor`. */
+  urls: RouteUrls;
   /** The body of an error answered without a request (what Node's parser refused), in the app's format. */
   errorBody: ErrorBodyOf;
 }
@@ -65,6 +68,7 @@ export class NodeAdapter {
   private readonly bodyLimits: BodyLimits;
   private readonly limits: ConnectionLimits;
   private readonly proxies: TrustedProxies | undefined;
+  private readonly urls: RouteUrls;
   private server: Server | undefined;
   /** Set while `close()` runs: new event streams end at once. */
   private closing = false;
@@ -86,6 +90,7 @@ export class NodeAdapter {
     this.bodyLimits = options.bodyLimits;
     this.limits = options.limits;
     this.proxies = options.proxies;
+    this.urls = options.urls;
     this.clientErrorHandler = clientErrorListener(
       options.errorBody,
       options.limits.header_size,
@@ -122,6 +127,7 @@ export class NodeAdapter {
       limits: this.bodyLimits,
       connection: res,
       proxies: this.proxies,
+      urls: this.urls,
     });
     // handle() without its promise: the response is logged and written as soon as it exists.
     const requests = this.requests;

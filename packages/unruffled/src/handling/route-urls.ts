@@ -1,0 +1,66 @@
+import { fillPath } from "../client/encode-request.ts";
+import { NoMatchFound } from "../errors.ts";
+
+/** The values of a route's placeholders, by name: `{ student_id: 42 }`. */
+export type PathValues = Readonly<Record<string, string | number>>;
+
+/** One named route as the table serves it: its full path, and the names of its placeholders. */
+interface NamedPath {
+  path: string;
+  placeholders: readonly string[];
+  /** The placeholder that takes the rest of the path (`{name:path}`), if any. */
+  rest: string | undefined;
+}
+
+/**
+ * The paths of the app's routes by name, as the route table registered them (the groups' prefixes
+ * included, the default `<method>_<path>` names too): what `app.urlPathFor` and `request.urlFor` read.
+ */
+export class RouteUrls {
+  private readonly byName = new Map<string, NamedPath>();
+
+  /** Adds a route as it is registered; a name already taken keeps its first route. */
+  add(route: { readonly name: string; readonly path: string }): void {
+    if (this.byName.has(route.name)) return;
+    const placeholders: string[] = [];
+    let rest: string | undefined;
+    for (const [, name, isRest] of route.path.matchAll(PLACEHOLDER)) {
+      placeholders.push(name!);
+      if (isRest !== undefined) rest = name;
+    }
+    this.byName.set(route.name, { path: route.path, placeholders, rest });
+  }
+
+  /**
+   * The path of the route named `name`, its placeholders filled with `values`, each percent-encoded
+   * as one segment (a `{name:path}` value keeps its slashes). Throws `NoMatchFound` for an unknown
+   * name, a missing, extra or empty value.
+   *
+   * @example urls.pathFor("get_student", { student_id: 42 }) // "/students/42"
+   */
+  pathFor(name: string, values: PathValues = {}): string {
+    const route = this.byName.get(name);
+    if (route === undefined) throw new NoMatchFound(`No route is named "${name}"`);
+    const given = Object.keys(values);
+    if (given.length === 0 && route.placeholders.length === 0) return route.path;
+    const label = `The route "${name}" (${route.path})`;
+    const expects =
+      route.placeholders.length === 0
+        ? "has no path parameters"
+        : `needs the path parameter${route.placeholders.length === 1 ? "" : "s"} ${route.placeholders.join(", ")}`;
+    const extra = given.find((key) => !route.placeholders.includes(key));
+    if (extra !== undefined) throw new NoMatchFound(`${label} ${expects}; ${extra} is not one`);
+    const text: Record<string, string> = {};
+    for (const placeholder of route.placeholders) {
+      const value = values[placeholder];
+      if (value === undefined) throw new NoMatchFound(`${label} ${expects}; ${placeholder} is missing`);
+      text[placeholder] = String(value);
+      if (text[placeholder] === "" && placeholder !== route.rest) {
+        throw new NoMatchFound(`${label} cannot take an empty ${placeholder}: the segment would be empty`);
+      }
+    }
+    return fillPath(route.path, text);
+  }
+}
+
+const PLACEHOLDER = /\{([^}:]+)(:path)?\}/g;
