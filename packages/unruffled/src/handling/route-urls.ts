@@ -1,8 +1,6 @@
 import { fillPath } from "../client/encode-request.ts";
 import { NoMatchFound } from "../errors.ts";
-
-/** The values of a route's placeholders, by name: `{ student_id: 42 }`. */
-export type PathValues = Readonly<Record<string, string | number>>;
+import type { PathValues, RoutePaths } from "../http/request.ts";
 
 /** One named route as the table serves it: its full path, and the names of its placeholders. */
 interface NamedPath {
@@ -16,7 +14,7 @@ interface NamedPath {
  * The paths of the app's routes by name, as the route table registered them (the groups' prefixes
  * included, the default `<method>_<path>` names too): what `app.urlPathFor` and `request.urlFor` read.
  */
-export class RouteUrls {
+export class RouteUrls implements RoutePaths {
   private readonly byName = new Map<string, NamedPath>();
 
   /** Adds a route as it is registered; a name already taken keeps its first route. */

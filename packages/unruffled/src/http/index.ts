@@ -10,7 +10,7 @@ export { eventFrame } from "./event-frames.ts";
 export type { EventStreamInit } from "./event-stream-response.ts";
 export { DEFAULT_HEARTBEAT_MS, EventStreamResponse } from "./event-stream-response.ts";
 export { RedirectResponse } from "./redirect-response.ts";
-export type { AfterResponseTask, ClientAddress, RawRequest } from "./request.ts";
+export type { AfterResponseTask, ClientAddress, PathValues, RawRequest } from "./request.ts";
 export { HttpRequest } from "./request.ts";
 export type { UrlSource } from "./request-target.ts";
 export type {

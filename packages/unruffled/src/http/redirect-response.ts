@@ -46,3 +46,13 @@ for (const char of KEPT_CHARS) KEPT[char.charCodeAt(0)] = 1;
 const NEEDS_ENCODING = /[^A-Za-z0-9_.\-~:/%#?=@[\]!$&'()*+,;]/;
 // A control character other than a tab: what Node refuses in a header value below U+0080.
 const CONTROL = /[^\t\x20-\x7e\x80-\uffff]/;
+
+/**
+ * The status a response class in `returns` documents: a `RedirectResponse`'s default 307, every
+ * other class's 200.
+ */
+export function statusOfClass(responseClass: Function): number {
+  return responseClass === RedirectResponse || responseClass.prototype instanceof RedirectResponse
+    ? DEFAULT_REDIRECT_STATUS
+    : 200;
+}

@@ -3,7 +3,6 @@ import type { ParsedUrlQuery } from "node:querystring";
 import { type Client, type ClientSocket, resolveClient } from "../client-address/resolve-client.ts";
 import type { TrustedProxies } from "../client-address/trusted-proxies.ts";
 import { MalformedBodyError, NoMatchFound, PayloadTooLargeError } from "../errors.ts";
-import type { PathValues, RouteUrls } from "../handling/route-urls.ts";
 import { parseQueryString } from "../node-builtins.ts";
 import type { BodyCallback, BodySource, TextCallback } from "./body.ts";
 import { type BodyLimits, DEFAULT_BODY_LIMITS } from "./body-limits.ts";
@@ -42,7 +41,15 @@ export interface RawRequest {
   /** The proxies whose forwarding headers `request.client` believes (the app's `PROXIES`). */
   proxies?: TrustedProxies | undefined;
   /** The app's routes by name, for `request.urlFor`. */
-  urls?: RouteUrls | undefined;
+  urls?: RoutePaths | undefined;
+}
+
+/** The values of a route's placeholders, by name: `{ student_id: 42 }`. */
+export type PathValues = Readonly<Record<string, string | number>>;
+
+/** The paths of an app's routes by name (the app's route table holds them): what `request.urlFor` reads. */
+export interface RoutePaths {
+  pathFor(name: string, values?: PathValues): string;
 }
 
 // Most routes have no placeholders: one frozen object for all of their requests.
@@ -85,7 +92,7 @@ export class HttpRequest {
   private readonly socket: RawRequest["socket"];
   private readonly connection: ClientConnection | undefined;
   private readonly proxies: TrustedProxies | undefined;
-  private readonly urls: RouteUrls | undefined;
+  private readonly urls: RoutePaths | undefined;
   private resolvedClient: Client | undefined;
   private work: AbortController | undefined;
   private parsedQuery: ParsedUrlQuery | undefined;

@@ -1,8 +1,8 @@
 import type { z } from "zod";
 import { EventStreamResponse } from "../../http/event-stream-response.ts";
+import { statusOfClass } from "../../http/redirect-response.ts";
 import { HtmlResponse, JsonResponse, PlainTextResponse } from "../../http/response.ts";
 import { isDeepStrictEqual, STATUS_CODES } from "../../node-builtins.ts";
-import { statusOfClass } from "../../route/analyse/describe-returns.ts";
 import type { ResponseSpec } from "../../route/declare/response-spec.ts";
 import type { EndpointDescription } from "../../route/description.ts";
 import type { SchemaConverter } from "../schema-converter.ts";

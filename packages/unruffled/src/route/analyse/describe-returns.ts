@@ -1,5 +1,5 @@
 import { TypeHintRequired, ValueError } from "../../errors.ts";
-import { DEFAULT_REDIRECT_STATUS, RedirectResponse } from "../../http/redirect-response.ts";
+import { statusOfClass } from "../../http/redirect-response.ts";
 import { HttpResponse } from "../../http/response.ts";
 import { ResponseSpec } from "../declare/response-spec.ts";
 import { DeclaredAnswers } from "../serializer/declared-answers.ts";
@@ -77,14 +77,4 @@ export function describeReturns(returns: unknown, label: string): ReturnsDescrip
 /** `HttpResponse` or a class made from it (`JsonResponse`, `PlainTextResponse`, an app's own). */
 function isResponseClass(value: unknown): value is Function {
   return typeof value === "function" && (value === HttpResponse || value.prototype instanceof HttpResponse);
-}
-
-/**
- * The status a response class in `returns` documents: a `RedirectResponse`'s default 307, every
- * other class's 200.
- */
-export function statusOfClass(responseClass: Function): number {
-  return responseClass === RedirectResponse || responseClass.prototype instanceof RedirectResponse
-    ? DEFAULT_REDIRECT_STATUS
-    : 200;
 }

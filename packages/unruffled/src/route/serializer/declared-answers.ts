@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ResponseValidationError } from "../../errors.ts";
-import { statusOfClass } from "../analyse/describe-returns.ts";
+import { statusOfClass } from "../../http/redirect-response.ts";
 import type { ResponseSpec } from "../declare/response-spec.ts";
 import {
   modelSerializer,
