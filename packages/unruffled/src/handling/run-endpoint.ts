@@ -1,6 +1,7 @@
 import { checkedResponse } from "../http/checked-response.ts";
 import { EventFrames } from "../http/event-frames.ts";
 import { EventStreamResponse } from "../http/event-stream-response.ts";
+import { FileResponse } from "../http/file-response.ts";
 import type { HttpRequest } from "../http/request.ts";
 import type { HttpResponse } from "../http/response.ts";
 import type { ResponseDraft } from "../http/response-draft.ts";
@@ -367,6 +368,10 @@ export class EndpointRunner {
       draft?.applyTo(checked);
       writeThroughModel(checked, description.answers, this.strictResponses);
       if (checked instanceof EventStreamResponse) this.logStreamFailure(checked, request);
+      // A file is looked at now, so that a missing one is the handler's error, answered before any header.
+      if (checked instanceof FileResponse) {
+        return checked.prepareFor(request).catch((error) => this.failed(error, request, scope));
+      }
       return checked;
     } catch (error) {
       return this.failed(error, request, scope);

@@ -1,10 +1,19 @@
 // The app the cross-runtime suite serves with `unruffled serve` on Node, Bun and Deno: one route per
 // request-level behaviour, plus `/journal`, where the server's side of each check can be read
 // back (what clean-ups ran, what saw the client leave), since the test runs in another process.
+import { mkdtempSync, readdirSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { Readable } from "node:stream";
 import { createApp } from "unruffled";
 import type { UploadFile } from "unruffled/file";
-import { EventStreamResponse, type HttpRequest, HttpResponse, JsonResponse } from "unruffled/http";
+import {
+  EventStreamResponse,
+  FileResponse,
+  type HttpRequest,
+  HttpResponse,
+  JsonResponse,
+} from "unruffled/http";
 import { dependency, endpoint, p, path } from "unruffled/route";
 import { httpBearer } from "unruffled/security";
 import { z } from "zod";
@@ -253,6 +262,34 @@ const readFile = endpoint({
   handler: (_request, { file_path }) => new JsonResponse({ file_path }),
 });
 
+// Files on disk, written when the app is loaded: a small one for headers and ranges, and one large
+// enough to fill the socket's buffers, for a client that leaves mid-file.
+const filesDir = mkdtempSync(join(tmpdir(), "runtimes-fixture-files-"));
+writeFileSync(join(filesDir, "digits.txt"), "0123456789abcdef");
+const bigFile = join(filesDir, "big.bin");
+writeFileSync(bigFile, new Uint8Array(16 * 1024 * 1024));
+
+const sendFile = endpoint({
+  params: { name: p.Path(z.string()) },
+  returns: FileResponse,
+  handler: (_request, { name }) => new FileResponse(join(filesDir, name)),
+});
+
+// How many descriptors of the server's process are open on the large file.
+const openFiles = endpoint({
+  returns: JsonResponse,
+  handler: () =>
+    new JsonResponse({
+      open: readdirSync("/proc/self/fd").filter((fd) => {
+        try {
+          return readlinkSync(`/proc/self/fd/${fd}`) === bigFile;
+        } catch {
+          return false;
+        }
+      }).length,
+    }),
+});
+
 const readJournal = endpoint({
   returns: JsonResponse,
   handler: () => new JsonResponse(journal),
@@ -284,9 +321,12 @@ export const app = createApp({
     path("/whoami", { endpoint: whoAmI }),
     path("/journal", { endpoint: readJournal }),
     path("/files/{file_path:path}", { endpoint: readFile }),
+    path("/file/{name}", { endpoint: sendFile }),
+    path("/open-files", { endpoint: openFiles }),
   ],
   // Told on standard output, which the test reads once the process has exited.
   onClose: () => {
+    rmSync(filesDir, { recursive: true, force: true });
     process.stdout.write(`closed with journal ${JSON.stringify(journal)}\n`);
   },
 });

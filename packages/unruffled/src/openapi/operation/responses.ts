@@ -1,5 +1,7 @@
 import type { z } from "zod";
 import { EventStreamResponse } from "../../http/event-stream-response.ts";
+import { FileResponse } from "../../http/file-response.ts";
+import { OCTET_STREAM } from "../../http/media-types.ts";
 import { HtmlResponse, JsonResponse, PlainTextResponse } from "../../http/response.ts";
 import { isDeepStrictEqual, STATUS_CODES } from "../../node-builtins.ts";
 import type { ResponseSpec } from "../../route/declare/response-spec.ts";
@@ -96,7 +98,8 @@ export function defaultDescription(code: string): string {
 
 /**
  * `returns: PlainTextResponse` documents a text body, `returns: JsonResponse` a JSON body of any shape,
- * `returns: EventStreamResponse` events whose data may be any JSON, `HttpResponse` no content; several
+ * `returns: EventStreamResponse` events whose data may be any JSON, `returns: FileResponse` bytes of any
+ * type (`application/octet-stream`), `HttpResponse` no content; several
  * classes document each of their media types.
  */
 function responseOfClasses(responseClasses: readonly Function[]): ResponseObject {
@@ -118,6 +121,7 @@ function mediaTypeOfClass(
   if (is(HtmlResponse)) return { type: "text/html", schema: { type: "string" } };
   if (is(JsonResponse)) return { type: "application/json", schema: {} };
   if (is(EventStreamResponse)) return { type: EVENT_STREAM, schema: eventSchema({}) };
+  if (is(FileResponse)) return { type: OCTET_STREAM, schema: { type: "string", format: "binary" } };
   return undefined;
 }
 
