@@ -1,5 +1,6 @@
 // docs/from-fastapi.md, "Mapping": a FastAPI user writes the unruffled column of a row word for word.
 // Each test takes a row (or a few that go together) and checks that what it names does what the row says.
+import { fileURLToPath } from "node:url";
 import { gunzipSync } from "node:zlib";
 import {
   compression,
@@ -9,7 +10,7 @@ import {
   NotFoundError,
   RequestValidationError,
 } from "unruffled";
-import { HtmlResponse, HttpResponse, JsonResponse } from "unruffled/http";
+import { FileResponse, HtmlResponse, HttpResponse, JsonResponse } from "unruffled/http";
 import { dependency, endpoint, p, path } from "unruffled/route";
 import { testClient } from "unruffled/testing";
 import { describe, expect, it } from "vitest";
@@ -386,5 +387,24 @@ describe("the lists FastAPI reads from text, written as unruffled reads them", (
         },
       ],
     });
+  });
+});
+
+describe("the file rows", () => {
+  it("answers new FileResponse(path, { filename }) with the file as an attachment, a Range with 206", async () => {
+    const report = fileURLToPath(new URL("./examples/responses/files/report.txt", import.meta.url));
+    const download = endpoint({
+      returns: FileResponse,
+      handler: () => new FileResponse(report, { filename: "report.txt" }),
+    });
+    const client = testClient(createApp({ routes: [path("/report", { endpoint: download })] }));
+    const whole = await client.get("/report");
+    expect(whole.status).toBe(200);
+    expect(whole.headers.get("content-disposition")).toBe('attachment; filename="report.txt"');
+    expect(whole.text).toBe("Enrolment report 2026\nStudents: 1204\nCourses: 87\n");
+    const part = await client.get("/report", { headers: { range: "bytes=0-8" } });
+    expect(part.status).toBe(206);
+    expect(part.headers.get("content-range")).toBe("bytes 0-8/49");
+    expect(part.text).toBe("Enrolment");
   });
 });
