@@ -12,6 +12,7 @@ import {
 } from "unruffled";
 import { FileResponse, HtmlResponse, HttpResponse, JsonResponse } from "unruffled/http";
 import { dependency, endpoint, p, path } from "unruffled/route";
+import { staticFiles } from "unruffled/static";
 import { testClient } from "unruffled/testing";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -406,5 +407,18 @@ describe("the file rows", () => {
     expect(part.status).toBe(206);
     expect(part.headers.get("content-range")).toBe("bytes 0-8/49");
     expect(part.text).toBe("Enrolment");
+  });
+
+  it('serves a folder with staticFiles("/static", { directory, name }) in routes, a missing file 404', async () => {
+    const directory = fileURLToPath(new URL("./examples/responses/public", import.meta.url));
+    const client = testClient(createApp({ routes: [staticFiles("/static", { directory, name: "static" })] }));
+    const found = await client.get("/static/css/site.css");
+    expect([found.status, found.headers.get("content-type"), found.text]).toEqual([
+      200,
+      "text/css; charset=utf-8",
+      "body {\n  font-family: sans-serif;\n}\n",
+    ]);
+    const missing = await client.get("/static/missing.css");
+    expect([missing.status, missing.json()]).toEqual([404, { detail: "Not Found: /static/missing.css" }]);
   });
 });

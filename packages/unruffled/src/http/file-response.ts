@@ -12,6 +12,8 @@ export interface FileResponseInit extends ResponseInit {
   contentType?: string;
   /** `"attachment"` (the default with a `filename`: the browser saves it) or `"inline"` (it shows it). */
   disposition?: "attachment" | "inline";
+  /** The file's `stat`, when the caller has it already: the file is not looked at again. */
+  stat?: FileFacts;
 }
 
 /** What a file is, as `stat` tells it: what `FileResponse` reads of it. */
@@ -37,18 +39,21 @@ export class FileResponse extends HttpResponse {
   readonly path: string;
   /** The bytes to send, both included, once the request is known; undefined: none (HEAD, 304, 416). */
   private range: { start: number; end: number } | undefined;
+  /** The file's `stat` as given to the constructor. */
+  private readonly known: FileFacts | undefined;
 
   constructor(filePath: string, init: FileResponseInit = {}) {
     if (typeof filePath !== "string" || filePath === "" || filePath.includes("\0")) {
       throw new TypeError(`FileResponse needs the path of a file, got ${JSON.stringify(filePath)}`);
     }
-    const { filename, contentType, disposition, status, headers } = init;
+    const { filename, contentType, disposition, status, headers, stat } = init;
     super(
       null,
       status === undefined ? { headers } : { status, headers },
       contentType ?? mediaTypeOf(filename ?? filePath),
     );
     this.path = filePath;
+    this.known = stat;
     if (filename !== undefined || disposition !== undefined) {
       this.headers["content-disposition"] ??= contentDisposition(disposition ?? "attachment", filename);
     }
@@ -73,11 +78,10 @@ export class FileResponse extends HttpResponse {
 
   /**
    * Looks at the file and fits the answer to the request: its headers, and the status and bytes its
-   * conditions and range ask for. The app calls it on the answer of an endpoint; `facts` is the
-   * file's `stat` when the caller has it already (static files).
+   * conditions and range ask for. The app calls it on the answer of an endpoint.
    */
-  async prepareFor(request: HttpRequest, facts?: FileFacts): Promise<this> {
-    const stats = facts ?? (await statOf(this.path));
+  async prepareFor(request: HttpRequest): Promise<this> {
+    const stats = this.known ?? (await statOf(this.path));
     if (!stats.isFile()) {
       throw new Error(`FileResponse: ${JSON.stringify(this.path)} is not a file (a directory or a device)`);
     }
