@@ -39,6 +39,8 @@ export class FileResponse extends HttpResponse {
   readonly path: string;
   /** The bytes to send, both included, once the request is known; undefined: none (HEAD, 304, 416). */
   private range: { start: number; end: number } | undefined;
+  /** The answer being fitted to its request, once `prepareFor` was called. */
+  private prepared: Promise<this> | undefined;
   /** The file's `stat` as given to the constructor. */
   private readonly known: FileFacts | undefined;
 
@@ -78,9 +80,15 @@ export class FileResponse extends HttpResponse {
 
   /**
    * Looks at the file and fits the answer to the request: its headers, and the status and bytes its
-   * conditions and range ask for. The app calls it on the answer of an endpoint.
+   * conditions and range ask for. The app calls it on the answer of an endpoint, a middleware or an
+   * exception handler; once: the same promise after the first call.
    */
-  async prepareFor(request: HttpRequest): Promise<this> {
+  prepareFor(request: HttpRequest): Promise<this> {
+    this.prepared ??= this.fitTo(request);
+    return this.prepared;
+  }
+
+  private async fitTo(request: HttpRequest): Promise<this> {
     const stats = this.known ?? (await statOf(this.path));
     if (!stats.isFile()) {
       throw new Error(`FileResponse: ${JSON.stringify(this.path)} is not a file (a directory or a device)`);

@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, readdir, readlink, rm, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createApp } from "unruffled";
+import { createApp, exceptionHandler, type Middleware, NotFoundError } from "unruffled";
 import { FileResponse, type FileResponseInit } from "unruffled/http";
 import { generateOpenApi } from "unruffled/openapi";
 import { endpoint, p, path } from "unruffled/route";
@@ -416,5 +416,38 @@ describe("FileResponse byte ranges", () => {
     });
     expect(response.status).toBe(200);
     expect(response.headers.get("content-length")).toBe("10");
+  });
+});
+
+describe("FileResponse outside an endpoint", () => {
+  it("is answered whole when a middleware returns it", async () => {
+    const maintenance: Middleware = () => new FileResponse(at("hello.txt"));
+    const server = await serve([path("/file", { endpoint: fileEndpoint() })], { middleware: [maintenance] });
+    const response = await server.fetch("/file?name=digits");
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-length")).toBe("13");
+    expect(response.headers.get("etag")).toBe(HELLO_ETAG);
+    expect(await response.text()).toBe(HELLO);
+  });
+
+  it("is answered with its file when an exception handler returns it", async () => {
+    const notFoundPage = exceptionHandler(
+      NotFoundError,
+      () => new FileResponse(at("hello.txt"), { status: 404 }),
+    );
+    const server = await serve([], { exceptionHandlers: [notFoundPage] });
+    const response = await server.fetch("/nowhere");
+    expect(response.status).toBe(404);
+    expect(response.headers.get("content-length")).toBe("13");
+    expect(await response.text()).toBe(HELLO);
+  });
+
+  it("passes through a middleware unchanged once the endpoint made it (a 206 stays a 206)", async () => {
+    const passing: Middleware = async (request, next) => next(request);
+    const server = await serve([path("/file", { endpoint: fileEndpoint() })], { middleware: [passing] });
+    const response = await server.fetch("/file?name=digits", { headers: { range: "bytes=2-5" } });
+    expect(response.status).toBe(206);
+    expect(response.headers.get("content-length")).toBe("4");
+    expect(await response.text()).toBe("2345");
   });
 });
