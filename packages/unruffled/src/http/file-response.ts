@@ -39,6 +39,8 @@ export class FileResponse extends HttpResponse {
   readonly path: string;
   /** The bytes to send, both included, once the request is known; undefined: none (HEAD, 304, 416). */
   private range: { start: number; end: number } | undefined;
+  /** The file's size in bytes, once looked at. */
+  private size = -1;
   /** The answer being fitted to its request, once `prepareFor` was called. */
   private prepared: Promise<this> | undefined;
   /** The file's `stat` as given to the constructor. */
@@ -74,8 +76,10 @@ export class FileResponse extends HttpResponse {
    * The bytes to send (both ends included) while no stream of them was made, for a server that sends
    * a file itself (Bun's `Bun.file`, with no JavaScript per chunk); undefined otherwise.
    */
-  unreadRange(): { readonly start: number; readonly end: number } | undefined {
-    return this.content === null ? this.range : undefined;
+  unreadRange(): { readonly start: number; readonly end: number; readonly whole: boolean } | undefined {
+    const range = this.range;
+    if (this.content !== null || range === undefined) return undefined;
+    return { start: range.start, end: range.end, whole: range.start === 0 && range.end === this.size - 1 };
   }
 
   /**
@@ -94,6 +98,7 @@ export class FileResponse extends HttpResponse {
       throw new Error(`FileResponse: ${JSON.stringify(this.path)} is not a file (a directory or a device)`);
     }
     const size = stats.size;
+    this.size = size;
     const validators = validatorsOf(size, stats.mtimeMs);
     const headers = this.headers;
     headers["last-modified"] ??= new Date(validators.modified).toUTCString();

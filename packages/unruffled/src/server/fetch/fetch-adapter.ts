@@ -295,7 +295,9 @@ export function toWeb(
       // Bun sends the file itself (sendfile), and keeps its length: it drops it from a streamed body.
       if (client !== undefined) client.writableFinished = true;
       app.startWork(request);
-      const file = bunFile(response.path).slice(range.start, range.end + 1);
+      // The whole file unsliced: Bun sends it faster than a slice of it (and reads no size here).
+      const whole = bunFile(response.path);
+      const file = range.whole ? whole : whole.slice(range.start, range.end + 1);
       return webResponse(file, response.status, response.headers);
     }
   }
