@@ -275,6 +275,12 @@ const sendFile = endpoint({
   handler: (_request, { name }) => new FileResponse(join(filesDir, name)),
 });
 
+// The same file at a path without placeholders: Bun's own router answers it (fixed routes).
+const sendDigits = endpoint({
+  returns: FileResponse,
+  handler: () => new FileResponse(join(filesDir, "digits.txt")),
+});
+
 // How many descriptors of the server's process are open on the large file.
 const openFiles = endpoint({
   returns: JsonResponse,
@@ -323,6 +329,7 @@ export const app = createApp({
     path("/files/{file_path:path}", { endpoint: readFile }),
     path("/file/{name}", { endpoint: sendFile }),
     path("/open-files", { endpoint: openFiles }),
+    path("/digits.txt", { endpoint: sendDigits }),
   ],
   // Told on standard output, which the test reads once the process has exited.
   onClose: () => {

@@ -498,6 +498,17 @@ describe.each(RUNTIMES)("on %s", (runtime) => {
     expect(await response.text()).toBe("0123456789abcdef");
   });
 
+  it("answers a FileResponse at a path without placeholders the same (Bun's own router)", async () => {
+    const response = await fetch(url("/digits.txt"), { headers: { range: "bytes=-3" } });
+    expect(response.status).toBe(206);
+    expect(response.headers.get("content-range")).toBe("bytes 13-15/16");
+    expect(response.headers.get("content-length")).toBe("3");
+    expect(await response.text()).toBe("def");
+    const whole = await fetch(url("/digits.txt"));
+    expect(whole.headers.get("content-length")).toBe("16");
+    expect(await whole.text()).toBe("0123456789abcdef");
+  });
+
   it("answers a FileResponse's Range with 206 and the bytes asked for", async () => {
     const response = await fetch(url("/file/digits.txt"), { headers: { range: "bytes=2-5" } });
     expect(response.status).toBe(206);
