@@ -67,7 +67,7 @@ export class FileResponse extends HttpResponse {
   override get body(): ResponseBody {
     if (this.content === null && this.range !== undefined) {
       // Opened here, as the adapter starts writing: an answer that is never sent holds no descriptor.
-      this.content = createReadStream(this.path, { start: this.range.start, end: this.range.end });
+      this.content = fileStream(this.path, this.range.start, this.range.end);
     }
     return this.content;
   }
@@ -186,9 +186,26 @@ async function statOf(filePath: string): Promise<FileFacts> {
   }
 }
 
-// node:fs is loaded on first use, as node-builtins does for fs/promises.
-function createReadStream(filePath: string, options: { start: number; end: number }): Readable {
-  return process.getBuiltinModule("node:fs").createReadStream(filePath, options);
+/**
+ * The file's bytes from `start` to `end`. A file that ends sooner (truncated after it was looked at)
+ * fails the stream: the adapter then cuts the connection, whose next answer would otherwise be read
+ * as the missing bytes of this one.
+ */
+function fileStream(filePath: string, start: number, end: number): Readable {
+  // node:fs is loaded on first use, as node-builtins does for fs/promises.
+  const stream = process.getBuiltinModule("node:fs").createReadStream(filePath, { start, end });
+  const expected = end - start + 1;
+  const push = stream.push;
+  // Checked before the end is pushed: once "end" is emitted the answer is ended, its socket let go.
+  stream.push = (chunk: unknown, encoding?: BufferEncoding) => {
+    if (chunk !== null || stream.bytesRead >= expected) return push.call(stream, chunk, encoding);
+    const read = stream.bytesRead;
+    stream.destroy(
+      new Error(`FileResponse: ${JSON.stringify(filePath)} ended after ${read} of ${expected} bytes`),
+    );
+    return false;
+  };
+  return stream;
 }
 
 /** A header that may repeat, as one list. */

@@ -197,6 +197,25 @@ describe("FileResponse", () => {
     );
   });
 
+  it("cuts the connection when the file ends before the length it had (it shrank while sent)", async () => {
+    // The stat given says 20 bytes; the file holds 10: as if it was truncated after it was looked at.
+    const stat = { size: 20, mtimeMs: MODIFIED.getTime(), isFile: () => true };
+    const shrunk = endpoint({
+      returns: FileResponse,
+      handler: () => new FileResponse(at("digits"), { stat }),
+    });
+    const server = await serve([path("/shrunk", { endpoint: shrunk })], { logger: quietLogger });
+    const raw = await openRaw(server.port);
+    await raw.write("GET /shrunk HTTP/1.1\r\nHost: x\r\nConnection: keep-alive\r\n\r\n");
+    await raw.waitFor("0123456789");
+    // Were the connection kept, this request's answer would be read as the missing 10 bytes.
+    await raw.write("GET /shrunk HTTP/1.1\r\nHost: x\r\n\r\n");
+    const received = await raw.closed();
+    expect(statusOf(received)).toBe(200);
+    expect(received).toContain("content-length: 20\r\n");
+    expect(received.endsWith("\r\n\r\n0123456789")).toBe(true);
+  });
+
   it("documents returns: FileResponse as bytes of any type", () => {
     const app = createApp({ routes: [path("/file", { endpoint: fileEndpoint() })] });
     const operation = generateOpenApi(app).paths["/file"]!.get!;
