@@ -23,7 +23,7 @@ export interface StaticFilesOptions {
 
 /**
  * The files of a folder, served under a prefix (FastAPI's `app.mount("/static", StaticFiles(directory=…))`):
- * GET and HEAD of `/prefix/<path>` answer the file at `<path>` with a `FileResponse` (type, length,
+ * a group of routes at the prefix: GET and HEAD of `/prefix/<path>` answer the file at `<path>` with a `FileResponse` (type, length,
  * validators, ranges, 304s), and 404 in the app's error format for anything else. A path that could
  * leave the folder (`..`, encoded or not, a backslash, a NUL byte, an absolute path, a symbolic link
  * to outside) is a 404. The route is left out of the OpenAPI document. The folder must exist when
@@ -45,11 +45,25 @@ export function staticFiles(prefix: string, options: StaticFilesOptions): RouteD
     returns: FileResponse,
     handler: (request, { file_path }) => answer(request, root, file_path, html),
   });
-  return path(prefix === "/" ? "/{file_path:path}" : `${prefix}/{file_path:path}`, {
+  const files = path("/{file_path:path}", {
     endpoint: served,
-    includeInSchema: false,
     ...(options.name === undefined ? {} : { name: options.name }),
   });
+  // With html, the prefix itself is the top directory asked for without its slash (as Starlette's mount).
+  const routes = html && prefix !== "/" ? [path("/", { endpoint: toTopDirectory }), files] : [files];
+  return path(prefix, { routes, includeInSchema: false });
+}
+
+const toTopDirectory = endpoint({
+  returns: HttpResponse,
+  handler: (request) => slashRedirect(request),
+});
+
+/** A 307 to the request's path with a slash added, its query kept. */
+function slashRedirect(request: HttpRequest): HttpResponse {
+  const query = request.queryString;
+  const location = `${request.path}/${query === "" ? "" : `?${query}`}`;
+  return new HttpResponse(null, { status: 307, headers: { location } });
 }
 
 /** The folder's real path, checked once, when the route is declared (Starlette's `check_dir`). */
@@ -80,11 +94,7 @@ async function answer(
 ): Promise<HttpResponse> {
   const found = await lookUp(root, filePath, html);
   if (found.kind === "file") return new FileResponse(found.path, { stat: found.facts });
-  if (found.kind === "slashless-directory") {
-    const query = request.queryString;
-    const location = `${request.path}/${query === "" ? "" : `?${query}`}`;
-    return new HttpResponse(null, { status: 307, headers: { location } });
-  }
+  if (found.kind === "slashless-directory") return slashRedirect(request);
   if (html) {
     const page = await lookUp(root, "404.html", false);
     if (page.kind === "file") return new FileResponse(page.path, { status: 404, stat: page.facts });

@@ -174,6 +174,13 @@ describe("staticFiles with html: true", () => {
     expect(await response.text()).toBe("");
   });
 
+  it("redirects the prefix itself to the prefix with a slash (307)", async () => {
+    const server = await serve(htmlRoutes());
+    const response = await server.fetch("/site", { redirect: "manual" });
+    expect(response.status).toBe(307);
+    expect(response.headers.get("location")).toBe("/site/");
+  });
+
   it("answers a missing file with 404.html and status 404", async () => {
     const server = await serve(htmlRoutes());
     const response = await server.fetch("/site/missing.html");
