@@ -281,6 +281,15 @@ const sendDigits = endpoint({
   handler: () => new FileResponse(join(filesDir, "digits.txt")),
 });
 
+// A file that shrank after it was looked at: its stat says 32 bytes, it holds 16.
+const sendShrunk = endpoint({
+  returns: FileResponse,
+  handler: () =>
+    new FileResponse(join(filesDir, "digits.txt"), {
+      stat: { size: 32, mtimeMs: Date.UTC(2026, 0, 2), isFile: () => true },
+    }),
+});
+
 // How many descriptors of the server's process are open on the large file.
 const openFiles = endpoint({
   returns: JsonResponse,
@@ -330,6 +339,7 @@ export const app = createApp({
     path("/file/{name}", { endpoint: sendFile }),
     path("/open-files", { endpoint: openFiles }),
     path("/digits.txt", { endpoint: sendDigits }),
+    path("/shrunk", { endpoint: sendShrunk }),
   ],
   // Told on standard output, which the test reads once the process has exited.
   onClose: () => {
