@@ -3,7 +3,7 @@
  * made of its size and modification time, and `Last-Modified` to the second.
  */
 export interface Validators {
-  /** The quoted entity tag, `"<size>-<mtime>"` in hexadecimal, as nginx makes it. */
+  /** The quoted entity tag, `"<size>-<mtime in milliseconds>"` in hexadecimal. */
   readonly etag: string;
   /** The modification time, in milliseconds, rounded down to the second an HTTP date holds. */
   readonly modified: number;

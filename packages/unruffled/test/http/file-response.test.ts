@@ -271,6 +271,13 @@ describe("FileResponse conditional requests", () => {
     expect(response.status).toBe(304);
   });
 
+  it("compares the conditions with an etag given in headers, which replaces the one made", async () => {
+    const server = await serveFiles({ headers: { etag: '"v2"' } });
+    const response = await server.fetch("/file?name=hello.txt", { headers: { "if-none-match": '"v2"' } });
+    expect(response.status).toBe(304);
+    expect(response.headers.get("etag")).toBe('"v2"');
+  });
+
   it("answers 200 when If-None-Match does not match, whatever If-Modified-Since says", async () => {
     const server = await serveFiles();
     const response = await server.fetch("/file?name=hello.txt", {
