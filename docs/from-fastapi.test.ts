@@ -1,5 +1,6 @@
 // docs/from-fastapi.md, "Mapping": a FastAPI user writes the unruffled column of a row word for word.
 // Each test takes a row (or a few that go together) and checks that what it names does what the row says.
+import { fileURLToPath } from "node:url";
 import { gunzipSync } from "node:zlib";
 import {
   compression,
@@ -12,6 +13,7 @@ import {
   trustedHost,
 } from "unruffled";
 import {
+  FileResponse,
   HtmlResponse,
   HttpResponse,
   JsonResponse,
@@ -19,6 +21,7 @@ import {
   StreamingResponse,
 } from "unruffled/http";
 import { dependency, endpoint, p, path } from "unruffled/route";
+import { staticFiles } from "unruffled/static";
 import { testClient } from "unruffled/testing";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -482,5 +485,37 @@ describe("the redirect, streaming and URL rows", () => {
   it("gives request.url_for's absolute URL with request.urlFor, and url_path_for's path with app.urlPathFor", async () => {
     const response = await client.get("/items/1", { headers: { host: "shop.example" } });
     expect(response.json()).toEqual({ url: "http://shop.example/items/1", path: "/items/2" });
+  });
+});
+
+describe("the file rows", () => {
+  it("answers new FileResponse(path, { filename }) with the file as an attachment, a Range with 206", async () => {
+    const report = fileURLToPath(new URL("./examples/responses/files/report.txt", import.meta.url));
+    const download = endpoint({
+      returns: FileResponse,
+      handler: () => new FileResponse(report, { filename: "report.txt" }),
+    });
+    const client = testClient(createApp({ routes: [path("/report", { endpoint: download })] }));
+    const whole = await client.get("/report");
+    expect(whole.status).toBe(200);
+    expect(whole.headers.get("content-disposition")).toBe('attachment; filename="report.txt"');
+    expect(whole.text).toBe("Enrolment report 2026\nStudents: 1204\nCourses: 87\n");
+    const part = await client.get("/report", { headers: { range: "bytes=0-8" } });
+    expect(part.status).toBe(206);
+    expect(part.headers.get("content-range")).toBe("bytes 0-8/49");
+    expect(part.text).toBe("Enrolment");
+  });
+
+  it('serves a folder with staticFiles("/static", { directory, name }) in routes, a missing file 404', async () => {
+    const directory = fileURLToPath(new URL("./examples/responses/public", import.meta.url));
+    const client = testClient(createApp({ routes: [staticFiles("/static", { directory, name: "static" })] }));
+    const found = await client.get("/static/css/site.css");
+    expect([found.status, found.headers.get("content-type"), found.text]).toEqual([
+      200,
+      "text/css; charset=utf-8",
+      "body {\n  font-family: sans-serif;\n}\n",
+    ]);
+    const missing = await client.get("/static/missing.css");
+    expect([missing.status, missing.json()]).toEqual([404, { detail: "Not Found: /static/missing.css" }]);
   });
 });

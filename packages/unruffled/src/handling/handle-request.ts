@@ -1,5 +1,5 @@
 import { NotFoundError } from "../errors.ts";
-import { checkedResponse } from "../http/checked-response.ts";
+import { checkedResponse, readyResponse } from "../http/checked-response.ts";
 import type { Middleware } from "../http/middleware.ts";
 import type { HttpRequest } from "../http/request.ts";
 import { hostRefusal } from "../http/request-target.ts";
@@ -244,12 +244,14 @@ export class RequestHandler {
       if (handler === undefined) return this.internalError(error, request);
       const response = handler.handle(error, request);
       if (response instanceof Promise) {
-        return response.then(
-          (resolved) => checkedResponse(resolved, "an exception handler"),
-          (failure) => this.internalError(failure, request),
-        );
+        return response
+          .then((resolved) => readyResponse(checkedResponse(resolved, "an exception handler"), request))
+          .catch((failure: unknown) => this.internalError(failure, request));
       }
-      return checkedResponse(response, "an exception handler");
+      const ready = readyResponse(checkedResponse(response, "an exception handler"), request);
+      return ready instanceof Promise
+        ? ready.catch((failure: unknown) => this.internalError(failure, request))
+        : ready;
     } catch (failure) {
       return this.internalError(failure, request);
     }

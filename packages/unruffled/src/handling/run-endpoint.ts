@@ -1,6 +1,7 @@
 import { checkedResponse } from "../http/checked-response.ts";
 import { EventFrames } from "../http/event-frames.ts";
 import { EventStreamResponse } from "../http/event-stream-response.ts";
+import { FileResponse } from "../http/file-response.ts";
 import type { HttpRequest } from "../http/request.ts";
 import type { HttpResponse } from "../http/response.ts";
 import type { ResponseDraft } from "../http/response-draft.ts";
@@ -371,6 +372,10 @@ export class EndpointRunner {
       writeThroughModel(checked, description.answers, this.strictResponses);
       if (checked instanceof EventStreamResponse) this.logStreamFailure(checked, request);
       else if (checked instanceof StreamingResponse) return this.firstChunk(checked, request, scope);
+      // A file is looked at now, so that a missing one is the handler's error, answered before any header.
+      else if (checked instanceof FileResponse) {
+        return checked.prepareFor(request).catch((error) => this.failed(error, request, scope));
+      }
       return checked;
     } catch (error) {
       // A stream that will not be sent is closed: its source (a file, a generator) is released.

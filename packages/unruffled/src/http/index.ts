@@ -9,6 +9,7 @@ export type { EventIterable, ServerSentEvent } from "./event-frames.ts";
 export { eventFrame } from "./event-frames.ts";
 export type { EventStreamInit } from "./event-stream-response.ts";
 export { DEFAULT_HEARTBEAT_MS, EventStreamResponse } from "./event-stream-response.ts";
+export { type FileFacts, FileResponse, type FileResponseInit } from "./file-response.ts";
 export { RedirectResponse } from "./redirect-response.ts";
 export type { AfterResponseTask, ClientAddress, PathValues, RawRequest } from "./request.ts";
 export { HttpRequest } from "./request.ts";

@@ -1,4 +1,4 @@
-import { checkedResponse } from "../http/checked-response.ts";
+import { checkedResponse, readyResponse } from "../http/checked-response.ts";
 import type { Middleware, MiddlewareRoute } from "../http/middleware.ts";
 import type { HttpRequest } from "../http/request.ts";
 import type { HttpResponse } from "../http/response.ts";
@@ -32,16 +32,18 @@ export function composeMiddleware(
 /** One middleware around the rest of the chain: what it throws, or returns that is no response, is answered. */
 function wrap(middleware: Middleware, next: Answer, answerError: ErrorAnswer): Answer {
   const who = `the middleware ${middleware.name || "(anonymous)"}`;
-  const checked = (response: unknown) => checkedResponse(response, who);
   return (request) => {
     // `await next()` without the request, as Koa, Hono and Express users write, goes on with this one.
     const nextOfRequest = (given?: HttpRequest) => next(given ?? request);
     try {
       const response = middleware(request, nextOfRequest);
       if (response instanceof Promise) {
-        return response.then(checked).catch((error: unknown) => answerError(error, request));
+        return response
+          .then((resolved) => readyResponse(checkedResponse(resolved, who), request))
+          .catch((error: unknown) => answerError(error, request));
       }
-      return checkedResponse(response, who);
+      const ready = readyResponse(checkedResponse(response, who), request);
+      return ready instanceof Promise ? ready.catch((error: unknown) => answerError(error, request)) : ready;
     } catch (error) {
       return answerError(error, request);
     }

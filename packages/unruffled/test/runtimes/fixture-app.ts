@@ -1,11 +1,15 @@
 // The app the cross-runtime suite serves with `unruffled serve` on Node, Bun and Deno: one route per
 // request-level behaviour, plus `/journal`, where the server's side of each check can be read
 // back (what clean-ups ran, what saw the client leave), since the test runs in another process.
+import { mkdtempSync, readdirSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { Readable } from "node:stream";
 import { createApp, httpsRedirect, trustedHost } from "unruffled";
 import type { UploadFile } from "unruffled/file";
 import {
   EventStreamResponse,
+  FileResponse,
   type HttpRequest,
   HttpResponse,
   JsonResponse,
@@ -286,6 +290,49 @@ const readFile = endpoint({
   handler: (_request, { file_path }) => new JsonResponse({ file_path }),
 });
 
+// Files on disk, written when the app is loaded: a small one for headers and ranges, and one large
+// enough to fill the socket's buffers, for a client that leaves mid-file.
+const filesDir = mkdtempSync(join(tmpdir(), "runtimes-fixture-files-"));
+writeFileSync(join(filesDir, "digits.txt"), "0123456789abcdef");
+const bigFile = join(filesDir, "big.bin");
+writeFileSync(bigFile, new Uint8Array(16 * 1024 * 1024));
+
+const sendFile = endpoint({
+  params: { name: p.Path(z.string()) },
+  returns: FileResponse,
+  handler: (_request, { name }) => new FileResponse(join(filesDir, name)),
+});
+
+// The same file at a path without placeholders: Bun's own router answers it (fixed routes).
+const sendDigits = endpoint({
+  returns: FileResponse,
+  handler: () => new FileResponse(join(filesDir, "digits.txt")),
+});
+
+// A file that shrank after it was looked at: its stat says 32 bytes, it holds 16.
+const sendShrunk = endpoint({
+  returns: FileResponse,
+  handler: () =>
+    new FileResponse(join(filesDir, "digits.txt"), {
+      stat: { size: 32, mtimeMs: Date.UTC(2026, 0, 2), isFile: () => true },
+    }),
+});
+
+// How many descriptors of the server's process are open on the large file.
+const openFiles = endpoint({
+  returns: JsonResponse,
+  handler: () =>
+    new JsonResponse({
+      open: readdirSync("/proc/self/fd").filter((fd) => {
+        try {
+          return readlinkSync(`/proc/self/fd/${fd}`) === bigFile;
+        } catch {
+          return false;
+        }
+      }).length,
+    }),
+});
+
 const readJournal = endpoint({
   returns: JsonResponse,
   handler: () => new JsonResponse(journal),
@@ -323,9 +370,14 @@ export const app = createApp({
       middleware: [trustedHost({ hosts: ["127.0.0.1", "localhost"] }), httpsRedirect()],
       routes: [path("/client", { endpoint: clientAddress, name: "secure_client" })],
     }),
+    path("/file/{name}", { endpoint: sendFile }),
+    path("/open-files", { endpoint: openFiles }),
+    path("/digits.txt", { endpoint: sendDigits }),
+    path("/shrunk", { endpoint: sendShrunk }),
   ],
   // Told on standard output, which the test reads once the process has exited.
   onClose: () => {
+    rmSync(filesDir, { recursive: true, force: true });
     process.stdout.write(`closed with journal ${JSON.stringify(journal)}\n`);
   },
 });

@@ -506,6 +506,88 @@ describe.each(RUNTIMES)("on %s", (runtime) => {
     ]);
   });
 
+  it("answers a FileResponse with the file, its length, type, validators and accept-ranges", async () => {
+    const response = await fetch(url("/file/digits.txt"));
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("text/plain; charset=utf-8");
+    expect(response.headers.get("content-length")).toBe("16");
+    expect(response.headers.get("accept-ranges")).toBe("bytes");
+    expect(response.headers.get("etag")).toMatch(/^"10-[0-9a-f]+"$/);
+    expect(response.headers.get("last-modified")).toMatch(/ GMT$/);
+    expect(await response.text()).toBe("0123456789abcdef");
+  });
+
+  it("answers a FileResponse at a path without placeholders the same (Bun's own router)", async () => {
+    const response = await fetch(url("/digits.txt"), { headers: { range: "bytes=-3" } });
+    expect(response.status).toBe(206);
+    expect(response.headers.get("content-range")).toBe("bytes 13-15/16");
+    expect(response.headers.get("content-length")).toBe("3");
+    expect(await response.text()).toBe("def");
+    const whole = await fetch(url("/digits.txt"));
+    expect(whole.headers.get("content-length")).toBe("16");
+    expect(await whole.text()).toBe("0123456789abcdef");
+  });
+
+  it("answers a FileResponse's Range with 206 and the bytes asked for", async () => {
+    const response = await fetch(url("/file/digits.txt"), { headers: { range: "bytes=2-5" } });
+    expect(response.status).toBe(206);
+    expect(response.headers.get("content-range")).toBe("bytes 2-5/16");
+    expect(response.headers.get("content-length")).toBe("4");
+    expect(await response.text()).toBe("2345");
+  });
+
+  it("answers a FileResponse's unsatisfiable Range with 416 and content-range: bytes */size", async () => {
+    const response = await fetch(url("/file/digits.txt"), { headers: { range: "bytes=16-" } });
+    expect(response.status).toBe(416);
+    expect(response.headers.get("content-range")).toBe("bytes */16");
+    expect(await response.text()).toBe("");
+  });
+
+  it("answers a FileResponse's If-None-Match with its etag with 304 and no body", async () => {
+    const etag = (await fetch(url("/file/digits.txt"), { method: "HEAD" })).headers.get("etag")!;
+    const response = await fetch(url("/file/digits.txt"), { headers: { "if-none-match": etag } });
+    expect(response.status).toBe(304);
+    expect(response.headers.get("etag")).toBe(etag);
+    expect(await response.text()).toBe("");
+  });
+
+  it("answers a FileResponse's HEAD with its length and no body", async () => {
+    const response = await fetch(url("/file/digits.txt"), { method: "HEAD" });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-length")).toBe("16");
+    expect(await response.text()).toBe("");
+  });
+
+  it("never lets the next answer on a connection be read as the rest of a file that shrank", async () => {
+    const socket = connect(server.port, "127.0.0.1");
+    let received = "";
+    socket.on("data", (chunk: Buffer) => {
+      received += chunk.toString("latin1");
+    });
+    const closed = new Promise<void>((resolve) => socket.once("close", () => resolve()));
+    socket.on("error", () => {});
+    socket.write("GET /shrunk HTTP/1.1\r\nHost: x\r\n\r\n");
+    await waitFor("the file's bytes", () => (received.includes("0123456789abcdef") ? true : undefined));
+    socket.write("GET /journal HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    await closed;
+    const head = received.slice(0, received.indexOf("\r\n\r\n"));
+    const length = Number(/content-length: (\d+)/i.exec(head)![1]);
+    const afterHead = received.slice(head.length + 4);
+    // Either the answer's length is the bytes sent, or the connection ended there.
+    if (length === 16) expect(afterHead.startsWith("0123456789abcdefHTTP/1.1 200")).toBe(true);
+    else expect({ length, afterHead }).toEqual({ length: 32, afterHead: "0123456789abcdef" });
+  });
+
+  it("closes a FileResponse's file when its client leaves mid-file", async () => {
+    const openFiles = async () => ((await (await fetch(url("/open-files"))).json()) as { open: number }).open;
+    const socket = await rawRequest(server.port, "/file/big.bin");
+    // Nothing read: the answer waits on the client, with the file open.
+    socket.pause();
+    await waitFor("the large file to be open", async () => ((await openFiles()) === 1 ? true : undefined));
+    socket.destroy();
+    await waitFor("the large file to be closed", async () => ((await openFiles()) === 0 ? true : undefined));
+  });
+
   it("sends only the fields a declared model declares", async () => {
     const response = await fetch(url("/declared/3"));
     expect(response.status).toBe(200);

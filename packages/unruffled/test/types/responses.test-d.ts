@@ -1,6 +1,12 @@
 // Type tests of answers against their declared models: checked by `tsc` (npm run typecheck), never run.
 import { createApp } from "unruffled";
-import { EventStreamResponse, HttpResponse, JsonResponse, PlainTextResponse } from "unruffled/http";
+import {
+  EventStreamResponse,
+  FileResponse,
+  HttpResponse,
+  JsonResponse,
+  PlainTextResponse,
+} from "unruffled/http";
 import { endpoint, p, path } from "unruffled/route";
 import { testClient } from "unruffled/testing";
 import { expectTypeOf } from "vitest";
@@ -253,3 +259,25 @@ endpoint({
   returns: [p.ResponseSpec({ model: Row, code: "201" }), p.ResponseSpec({ model: NotFound, code: "404" })],
   handler: () => new Paged(row, { status: 201 }),
 });
+
+// A file: returns: FileResponse takes one; where a JSON model or text is declared, a file does not compile.
+endpoint({
+  returns: FileResponse,
+  handler: () => new FileResponse("report.pdf", { filename: "report.pdf", disposition: "inline" }),
+});
+endpoint({
+  returns: [FileResponse, p.ResponseSpec({ model: NotFound, code: "404" })],
+  handler: () => new FileResponse("report.pdf"),
+});
+endpoint({
+  returns: [p.ResponseSpec({ model: Student })],
+  // @ts-expect-error a file would skip the model
+  handler: () => new FileResponse("student.json"),
+});
+endpoint({
+  returns: [PlainTextResponse, p.ResponseSpec({ model: NotFound, code: "404" })],
+  // @ts-expect-error a file is not the text declared
+  handler: () => new FileResponse("notes.txt"),
+});
+// @ts-expect-error disposition is "attachment" or "inline"
+new FileResponse("a.txt", { disposition: "download" });

@@ -1,5 +1,7 @@
 import type { z } from "zod";
 import { EventStreamResponse } from "../../http/event-stream-response.ts";
+import { FileResponse } from "../../http/file-response.ts";
+import { OCTET_STREAM } from "../../http/media-types.ts";
 import { statusOfClass } from "../../http/redirect-response.ts";
 import { HtmlResponse, JsonResponse, PlainTextResponse } from "../../http/response.ts";
 import { isDeepStrictEqual, STATUS_CODES } from "../../node-builtins.ts";
@@ -99,9 +101,9 @@ export function defaultDescription(code: string): string {
 
 /**
  * `returns: PlainTextResponse` documents a text body, `returns: JsonResponse` a JSON body of any shape,
- * `returns: EventStreamResponse` events whose data may be any JSON, `HttpResponse` no content, and
- * `RedirectResponse` a 307 with its `Location`; several classes of one status document each of their
- * media types.
+ * `returns: EventStreamResponse` events whose data may be any JSON, `returns: FileResponse` bytes of any
+ * type (`application/octet-stream`), `HttpResponse` no content, and `RedirectResponse` a 307 with its
+ * `Location`; several classes of one status document each of their media types.
  */
 function responseOfClasses(code: string, responseClasses: readonly Function[]): ResponseObject {
   const response: ResponseObject = { description: defaultDescription(code) };
@@ -125,6 +127,7 @@ function mediaTypeOfClass(
   if (is(HtmlResponse)) return { type: "text/html", schema: { type: "string" } };
   if (is(JsonResponse)) return { type: "application/json", schema: {} };
   if (is(EventStreamResponse)) return { type: EVENT_STREAM, schema: eventSchema({}) };
+  if (is(FileResponse)) return { type: OCTET_STREAM, schema: { type: "string", format: "binary" } };
   return undefined;
 }
 

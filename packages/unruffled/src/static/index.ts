@@ -1,0 +1,2 @@
+export type { StaticFilesOptions } from "./static-files.ts";
+export { staticFiles } from "./static-files.ts";

@@ -1,0 +1,479 @@
+import { mkdir, mkdtemp, readdir, readlink, rm, utimes, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createApp, exceptionHandler, type Middleware, NotFoundError } from "unruffled";
+import { FileResponse, type FileResponseInit } from "unruffled/http";
+import { generateOpenApi } from "unruffled/openapi";
+import { endpoint, p, path } from "unruffled/route";
+import { testClient } from "unruffled/testing";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { z } from "zod";
+import { openRaw, statusOf } from "../support/raw-http.ts";
+import { serve } from "../support/serve.ts";
+
+// Every file here was last modified at this second: its headers are exact.
+const MODIFIED = new Date("2026-01-02T03:04:05Z");
+const LAST_MODIFIED = "Fri, 02 Jan 2026 03:04:05 GMT";
+const HELLO = "Hello, file!\n"; // 13 bytes
+const HELLO_ETAG = `"d-${MODIFIED.getTime().toString(16)}"`;
+const BIG_SIZE = 16 * 1024 * 1024;
+
+let dir: string;
+const at = (name: string) => join(dir, name);
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "file-response-"));
+  await writeFile(at("hello.txt"), HELLO);
+  await writeFile(at("digits"), "0123456789");
+  await writeFile(at("style.css"), "body{}");
+  await writeFile(at("logo.png"), new Uint8Array([137, 80, 78, 71]));
+  await writeFile(at("empty.txt"), "");
+  await writeFile(at("big.bin"), new Uint8Array(BIG_SIZE).fill(7));
+  await mkdir(at("folder"));
+  for (const name of ["hello.txt", "digits", "style.css", "logo.png", "empty.txt", "big.bin"]) {
+    await utimes(at(name), MODIFIED, MODIFIED);
+  }
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** An endpoint that answers with the file named by `?name=`, with `init`. */
+function fileEndpoint(init: FileResponseInit = {}) {
+  return endpoint({
+    params: { name: p.Query(z.string()) },
+    returns: FileResponse,
+    handler: (_request, { name }) => new FileResponse(at(name), init),
+  });
+}
+
+const quietLogger = { error: vi.fn() };
+
+async function serveFiles(init: FileResponseInit = {}) {
+  return serve([path("/file", { endpoint: fileEndpoint(init) })], {
+    settings: { DEBUG: true },
+    logger: quietLogger,
+  });
+}
+
+/** The headers of a response as a plain object, without the ones every answer has. */
+function headersOf(response: Response): Record<string, string> {
+  const result: Record<string, string> = {};
+  for (const [name, value] of response.headers) {
+    if (!["date", "connection", "keep-alive", "x-request-id"].includes(name)) result[name] = value;
+  }
+  return result;
+}
+
+describe("FileResponse", () => {
+  it("answers with the file's bytes, its type, length, last-modified, etag and accept-ranges", async () => {
+    const server = await serveFiles();
+    const response = await server.fetch("/file?name=hello.txt");
+    expect(response.status).toBe(200);
+    expect(headersOf(response)).toEqual({
+      "content-type": "text/plain; charset=utf-8",
+      "content-length": "13",
+      "last-modified": LAST_MODIFIED,
+      etag: HELLO_ETAG,
+      "accept-ranges": "bytes",
+    });
+    expect(await response.text()).toBe(HELLO);
+  });
+
+  it("guesses the content type from the extension, application/octet-stream when unknown", async () => {
+    const server = await serveFiles();
+    const typeOf = async (name: string) => {
+      const response = await server.fetch(`/file?name=${name}`);
+      await response.arrayBuffer();
+      return response.headers.get("content-type");
+    };
+    expect(await typeOf("style.css")).toBe("text/css; charset=utf-8");
+    expect(await typeOf("logo.png")).toBe("image/png");
+    expect(await typeOf("digits")).toBe("application/octet-stream");
+  });
+
+  it("takes the content type given over the guessed one", async () => {
+    const server = await serveFiles({ contentType: "text/x-digits" });
+    const response = await server.fetch("/file?name=digits");
+    expect(response.headers.get("content-type")).toBe("text/x-digits");
+    expect(await response.text()).toBe("0123456789");
+  });
+
+  it("names an attachment with filename, its type guessed from that name", async () => {
+    const server = await serveFiles({ filename: "report 2026.txt" });
+    const response = await server.fetch("/file?name=digits");
+    expect(response.headers.get("content-disposition")).toBe('attachment; filename="report 2026.txt"');
+    expect(response.headers.get("content-type")).toBe("text/plain; charset=utf-8");
+    await response.arrayBuffer();
+  });
+
+  it("adds filename* (RFC 5987) for a name beyond ASCII, beside an ASCII stand-in", async () => {
+    const server = await serveFiles({ filename: "résumé (1).txt" });
+    const response = await server.fetch("/file?name=digits");
+    expect(response.headers.get("content-disposition")).toBe(
+      `attachment; filename="r_sum_ (1).txt"; filename*=UTF-8''r%C3%A9sum%C3%A9%20%281%29.txt`,
+    );
+    await response.arrayBuffer();
+  });
+
+  it("escapes quotes and backslashes in the file name", async () => {
+    const server = await serveFiles({ filename: 'say "hi"\\.txt' });
+    const response = await server.fetch("/file?name=digits");
+    expect(response.headers.get("content-disposition")).toBe('attachment; filename="say \\"hi\\"\\\\.txt"');
+    await response.arrayBuffer();
+  });
+
+  it("says inline with disposition: inline", async () => {
+    const server = await serveFiles({ filename: "a.txt", disposition: "inline" });
+    const response = await server.fetch("/file?name=digits");
+    expect(response.headers.get("content-disposition")).toBe('inline; filename="a.txt"');
+    await response.arrayBuffer();
+  });
+
+  it("streams a large file whole", async () => {
+    const server = await serveFiles();
+    const response = await server.fetch("/file?name=big.bin");
+    expect(response.headers.get("content-length")).toBe(String(BIG_SIZE));
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    expect(bytes.length).toBe(BIG_SIZE);
+    expect(bytes.every((byte) => byte === 7)).toBe(true);
+  });
+
+  it("answers an empty file with content-length 0", async () => {
+    const server = await serveFiles();
+    const response = await server.fetch("/file?name=empty.txt");
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-length")).toBe("0");
+    expect(await response.text()).toBe("");
+  });
+
+  it("answers HEAD with the headers of GET and no body", async () => {
+    const server = await serveFiles();
+    const response = await server.fetch("/file?name=hello.txt", { method: "HEAD" });
+    expect(response.status).toBe(200);
+    expect(headersOf(response)).toEqual({
+      "content-type": "text/plain; charset=utf-8",
+      "content-length": "13",
+      "last-modified": LAST_MODIFIED,
+      etag: HELLO_ETAG,
+      "accept-ranges": "bytes",
+    });
+    expect(await response.text()).toBe("");
+  });
+
+  it("answers the same through the test client", async () => {
+    const app = createApp({ routes: [path("/file", { endpoint: fileEndpoint() })] });
+    const response = await testClient(app).get("/file", { query: { name: "hello.txt" } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("etag")).toBe(HELLO_ETAG);
+    expect(response.headers.get("content-length")).toBe("13");
+    expect(response.text).toBe(HELLO);
+  });
+
+  it("refuses a path that is empty or holds a NUL byte when the response is built", () => {
+    expect(() => new FileResponse("")).toThrow(
+      new TypeError('FileResponse needs the path of a file, got ""'),
+    );
+    expect(() => new FileResponse("a\0b")).toThrow(
+      new TypeError('FileResponse needs the path of a file, got "a\\u0000b"'),
+    );
+  });
+
+  it("answers a missing file as the handler's error: a 500 naming the path", async () => {
+    const server = await serveFiles();
+    const response = await server.fetch("/file?name=missing.txt");
+    expect(response.status).toBe(500);
+    const body = (await response.json()) as { error: { message: string } };
+    expect(body.error.message).toBe(`FileResponse: there is no file at ${JSON.stringify(at("missing.txt"))}`);
+  });
+
+  it("answers a directory as the handler's error: a 500 saying it is not a file", async () => {
+    const server = await serveFiles();
+    const response = await server.fetch("/file?name=folder");
+    expect(response.status).toBe(500);
+    const body = (await response.json()) as { error: { message: string } };
+    expect(body.error.message).toBe(
+      `FileResponse: ${JSON.stringify(at("folder"))} is not a file (a directory or a device)`,
+    );
+  });
+
+  it("cuts the connection when the file ends before the length it had (it shrank while sent)", async () => {
+    // The stat given says 20 bytes; the file holds 10: as if it was truncated after it was looked at.
+    const stat = { size: 20, mtimeMs: MODIFIED.getTime(), isFile: () => true };
+    const shrunk = endpoint({
+      returns: FileResponse,
+      handler: () => new FileResponse(at("digits"), { stat }),
+    });
+    const server = await serve([path("/shrunk", { endpoint: shrunk })], { logger: quietLogger });
+    const raw = await openRaw(server.port);
+    await raw.write("GET /shrunk HTTP/1.1\r\nHost: x\r\nConnection: keep-alive\r\n\r\n");
+    await raw.waitFor("0123456789");
+    // Were the connection kept, this request's answer would be read as the missing 10 bytes.
+    await raw.write("GET /shrunk HTTP/1.1\r\nHost: x\r\n\r\n");
+    const received = await raw.closed();
+    expect(statusOf(received)).toBe(200);
+    expect(received).toContain("content-length: 20\r\n");
+    expect(received.endsWith("\r\n\r\n0123456789")).toBe(true);
+  });
+
+  it("documents returns: FileResponse as bytes of any type", () => {
+    const app = createApp({ routes: [path("/file", { endpoint: fileEndpoint() })] });
+    const operation = generateOpenApi(app).paths["/file"]!.get!;
+    expect(operation.responses["200"]).toEqual({
+      description: "Successful Response",
+      content: { "application/octet-stream": { schema: { type: "string", format: "binary" } } },
+    });
+  });
+
+  it("closes the file when the client leaves mid-file", async () => {
+    const server = await serveFiles();
+    const bigPath = at("big.bin");
+    const openCount = async () => {
+      let count = 0;
+      for (const fd of await readdir("/proc/self/fd")) {
+        const target = await readlink(`/proc/self/fd/${fd}`).catch(() => "");
+        if (target === bigPath) count++;
+      }
+      return count;
+    };
+    expect(await openCount()).toBe(0);
+    const raw = await openRaw(server.port);
+    await raw.write("GET /file?name=big.bin HTTP/1.1\r\nHost: x\r\nConnection: keep-alive\r\n\r\n");
+    // The head and a first part of the body: the file is open, and the socket's buffers are full.
+    await raw.waitFor("\r\n\r\n");
+    expect(statusOf(raw.received())).toBe(200);
+    await vi.waitFor(async () => expect(await openCount()).toBe(1), { timeout: 10_000, interval: 20 });
+    raw.socket.destroy();
+    await vi.waitFor(async () => expect(await openCount()).toBe(0), { timeout: 10_000, interval: 20 });
+  });
+});
+
+describe("FileResponse conditional requests", () => {
+  it("answers 304 without a body when If-None-Match holds the etag", async () => {
+    const server = await serveFiles();
+    const response = await server.fetch("/file?name=hello.txt", { headers: { "if-none-match": HELLO_ETAG } });
+    expect(response.status).toBe(304);
+    expect(headersOf(response)).toEqual({ etag: HELLO_ETAG });
+    expect(await response.text()).toBe("");
+  });
+
+  it("compares If-None-Match weakly, in a list", async () => {
+    const server = await serveFiles();
+    const response = await server.fetch("/file?name=hello.txt", {
+      headers: { "if-none-match": `"other", W/${HELLO_ETAG}` },
+    });
+    expect(response.status).toBe(304);
+  });
+
+  it("answers 304 to If-None-Match: *", async () => {
+    const server = await serveFiles();
+    const response = await server.fetch("/file?name=hello.txt", { headers: { "if-none-match": "*" } });
+    expect(response.status).toBe(304);
+  });
+
+  it("compares the conditions with an etag given in headers, which replaces the one made", async () => {
+    const server = await serveFiles({ headers: { etag: '"v2"' } });
+    const response = await server.fetch("/file?name=hello.txt", { headers: { "if-none-match": '"v2"' } });
+    expect(response.status).toBe(304);
+    expect(response.headers.get("etag")).toBe('"v2"');
+  });
+
+  it("answers 200 when If-None-Match does not match, whatever If-Modified-Since says", async () => {
+    const server = await serveFiles();
+    const response = await server.fetch("/file?name=hello.txt", {
+      headers: { "if-none-match": '"other"', "if-modified-since": LAST_MODIFIED },
+    });
+    expect(response.status).toBe(200);
+    expect(await response.text()).toBe(HELLO);
+  });
+
+  it("answers 304 when If-Modified-Since is at or after the last modification", async () => {
+    const server = await serveFiles();
+    const response = await server.fetch("/file?name=hello.txt", {
+      headers: { "if-modified-since": LAST_MODIFIED },
+    });
+    expect(response.status).toBe(304);
+    expect(response.headers.get("etag")).toBe(HELLO_ETAG);
+  });
+
+  it("answers 200 when If-Modified-Since is before the last modification", async () => {
+    const server = await serveFiles();
+    const response = await server.fetch("/file?name=hello.txt", {
+      headers: { "if-modified-since": "Fri, 02 Jan 2026 03:04:04 GMT" },
+    });
+    expect(response.status).toBe(200);
+    expect(await response.text()).toBe(HELLO);
+  });
+
+  it("ignores an If-Modified-Since it cannot read", async () => {
+    const server = await serveFiles();
+    const response = await server.fetch("/file?name=hello.txt", { headers: { "if-modified-since": "soon" } });
+    expect(response.status).toBe(200);
+    expect(await response.text()).toBe(HELLO);
+  });
+
+  it("answers a status other than 200 whole, whatever the conditions", async () => {
+    const server = await serveFiles({ status: 404 });
+    const response = await server.fetch("/file?name=hello.txt", {
+      headers: { "if-none-match": "*", range: "bytes=0-1" },
+    });
+    expect(response.status).toBe(404);
+    expect(await response.text()).toBe(HELLO);
+  });
+});
+
+describe("FileResponse byte ranges", () => {
+  async function ranged(range: string, extra: Record<string, string> = {}) {
+    const server = await serveFiles();
+    const response = await server.fetch("/file?name=digits", { headers: { range, ...extra } });
+    return { status: response.status, headers: headersOf(response), body: await response.text() };
+  }
+
+  it("answers Range: bytes=a-b with 206, content-range and those bytes", async () => {
+    expect(await ranged("bytes=2-5")).toEqual({
+      status: 206,
+      headers: {
+        "content-type": "application/octet-stream",
+        "content-length": "4",
+        "content-range": "bytes 2-5/10",
+        "last-modified": LAST_MODIFIED,
+        etag: `"a-${MODIFIED.getTime().toString(16)}"`,
+        "accept-ranges": "bytes",
+      },
+      body: "2345",
+    });
+  });
+
+  it("answers Range: bytes=a- with the bytes from a to the end", async () => {
+    const { status, headers, body } = await ranged("bytes=7-");
+    expect({ status, range: headers["content-range"], body }).toEqual({
+      status: 206,
+      range: "bytes 7-9/10",
+      body: "789",
+    });
+  });
+
+  it("answers Range: bytes=-n with the last n bytes", async () => {
+    const { status, headers, body } = await ranged("bytes=-3");
+    expect({ status, range: headers["content-range"], body }).toEqual({
+      status: 206,
+      range: "bytes 7-9/10",
+      body: "789",
+    });
+  });
+
+  it("ends a range that goes past the end at the last byte", async () => {
+    const { status, headers, body } = await ranged("bytes=8-100");
+    expect({ status, range: headers["content-range"], body }).toEqual({
+      status: 206,
+      range: "bytes 8-9/10",
+      body: "89",
+    });
+  });
+
+  it("answers a range that starts past the end with 416 and content-range: bytes */size", async () => {
+    const { status, headers, body } = await ranged("bytes=10-");
+    expect({ status, headers, body }).toEqual({
+      status: 416,
+      headers: {
+        "content-length": "0",
+        "content-range": "bytes */10",
+        "last-modified": LAST_MODIFIED,
+        etag: `"a-${MODIFIED.getTime().toString(16)}"`,
+        "accept-ranges": "bytes",
+      },
+      body: "",
+    });
+  });
+
+  it("answers Range: bytes=-0 with 416", async () => {
+    expect((await ranged("bytes=-0")).status).toBe(416);
+  });
+
+  it.each([
+    ["a last position before the first", "bytes=5-2"],
+    ["another unit", "items=0-1"],
+    ["no numbers", "bytes=abc"],
+    ["no unit", "0-1"],
+  ])("ignores a malformed Range (%s) and answers the whole file", async (_case, range) => {
+    expect(await ranged(range)).toMatchObject({ status: 200, body: "0123456789" });
+  });
+
+  it("answers several ranges with the whole file", async () => {
+    const { status, headers, body } = await ranged("bytes=0-1, 4-5");
+    expect({ status, range: headers["content-range"], body }).toEqual({
+      status: 200,
+      range: undefined,
+      body: "0123456789",
+    });
+  });
+
+  it("answers several ranges none of which can be satisfied with 416", async () => {
+    expect((await ranged("bytes=20-30, 40-")).status).toBe(416);
+  });
+
+  it("honours the range when If-Range holds the etag", async () => {
+    const etag = `"a-${MODIFIED.getTime().toString(16)}"`;
+    expect(await ranged("bytes=0-1", { "if-range": etag })).toMatchObject({ status: 206, body: "01" });
+  });
+
+  it("honours the range when If-Range holds the last-modified date", async () => {
+    expect(await ranged("bytes=0-1", { "if-range": LAST_MODIFIED })).toMatchObject({
+      status: 206,
+      body: "01",
+    });
+  });
+
+  it("answers the whole file when If-Range holds another etag, a weak one, or another date", async () => {
+    const etag = `"a-${MODIFIED.getTime().toString(16)}"`;
+    for (const ifRange of ['"other"', `W/${etag}`, "Fri, 02 Jan 2026 03:04:04 GMT"]) {
+      expect(await ranged("bytes=0-1", { "if-range": ifRange })).toMatchObject({
+        status: 200,
+        body: "0123456789",
+      });
+    }
+  });
+
+  it("ignores Range on HEAD", async () => {
+    const server = await serveFiles();
+    const response = await server.fetch("/file?name=digits", {
+      method: "HEAD",
+      headers: { range: "bytes=0-1" },
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-length")).toBe("10");
+  });
+});
+
+describe("FileResponse outside an endpoint", () => {
+  it("is answered whole when a middleware returns it", async () => {
+    const maintenance: Middleware = () => new FileResponse(at("hello.txt"));
+    const server = await serve([path("/file", { endpoint: fileEndpoint() })], { middleware: [maintenance] });
+    const response = await server.fetch("/file?name=digits");
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-length")).toBe("13");
+    expect(response.headers.get("etag")).toBe(HELLO_ETAG);
+    expect(await response.text()).toBe(HELLO);
+  });
+
+  it("is answered with its file when an exception handler returns it", async () => {
+    const notFoundPage = exceptionHandler(
+      NotFoundError,
+      () => new FileResponse(at("hello.txt"), { status: 404 }),
+    );
+    const server = await serve([], { exceptionHandlers: [notFoundPage] });
+    const response = await server.fetch("/nowhere");
+    expect(response.status).toBe(404);
+    expect(response.headers.get("content-length")).toBe("13");
+    expect(await response.text()).toBe(HELLO);
+  });
+
+  it("passes through a middleware unchanged once the endpoint made it (a 206 stays a 206)", async () => {
+    const passing: Middleware = async (request, next) => next(request);
+    const server = await serve([path("/file", { endpoint: fileEndpoint() })], { middleware: [passing] });
+    const response = await server.fetch("/file?name=digits", { headers: { range: "bytes=2-5" } });
+    expect(response.status).toBe(206);
+    expect(response.headers.get("content-length")).toBe("4");
+    expect(await response.text()).toBe("2345");
+  });
+});
