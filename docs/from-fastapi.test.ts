@@ -10,7 +10,7 @@ import {
   RequestValidationError,
 } from "unruffled";
 import { HtmlResponse, HttpResponse, JsonResponse } from "unruffled/http";
-import { dependency, endpoint, p, path } from "unruffled/route";
+import { dependency, endpoint, p, path, webhook } from "unruffled/route";
 import { testClient } from "unruffled/testing";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -386,5 +386,26 @@ describe("the lists FastAPI reads from text, written as unruffled reads them", (
         },
       ],
     });
+  });
+});
+
+describe("the OpenAPI rows beyond routes", () => {
+  const subscribed = endpoint({
+    params: { body: p.Json(Message) },
+    returns: JsonResponse,
+    handler: () => new JsonResponse({}),
+  });
+
+  it('documents app.webhooks.post("new-subscription") as webhook("new-subscription", { method: "POST", endpoint }), served by no route', async () => {
+    const app = createApp({
+      routes: [],
+      webhooks: [webhook("new-subscription", { method: "POST", endpoint: subscribed })],
+    });
+    const document = app.openapi() as { webhooks: Record<string, Record<string, { requestBody: unknown }>> };
+    expect(document.webhooks["new-subscription"]?.post?.requestBody).toEqual({
+      required: true,
+      content: { "application/json": { schema: { $ref: "#/components/schemas/Message" } } },
+    });
+    expect((await testClient(app).post("/new-subscription", { json: { message: "hi" } })).status).toBe(404);
   });
 });

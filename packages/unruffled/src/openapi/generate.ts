@@ -1,5 +1,6 @@
 import { RequestValidationError } from "../errors.ts";
 import type { BuiltRoute } from "../route/analyse/build-routes.ts";
+import type { BuiltWebhook } from "../route/analyse/build-webhooks.ts";
 import { templatePath } from "../route/declare/path.ts";
 import type { ResponseSpec } from "../route/declare/response-spec.ts";
 import { mergeComponents } from "./merge-components.ts";
@@ -38,6 +39,8 @@ export interface DocumentedHandler {
  */
 export interface DocumentedApp {
   readonly routes: readonly BuiltRoute[];
+  /** Requests the API sends to its users: documented under `webhooks`, never served. */
+  readonly webhooks?: readonly BuiltWebhook[];
   readonly settings: { readonly OPENAPI?: OpenApiSettings | undefined };
   readonly exceptionHandlers: DocumentedErrors & {
     forClass(errorClass: Function): DocumentedHandler | undefined;
@@ -91,6 +94,19 @@ function buildDocument(app: DocumentedApp): OpenApiDocument {
     }
   }
 
+  const webhooks: Record<string, PathItemObject> = {};
+  for (const webhook of app.webhooks ?? []) {
+    webhooks[webhook.name] ??= {};
+    webhooks[webhook.name]![webhook.method.toLowerCase() as OperationMethod] = toOperation(
+      webhook,
+      webhook.operationId,
+      handlerResponses,
+      app.exceptionHandlers,
+      input,
+      output,
+    );
+  }
+
   const settings = app.settings.OPENAPI;
   const document = { openapi: "3.1.1", info: infoOf(settings?.info) } as OpenApiDocument;
   if (settings?.servers !== undefined) {
@@ -99,8 +115,12 @@ function buildDocument(app: DocumentedApp): OpenApiDocument {
     );
   }
   document.paths = paths;
+  if (Object.keys(webhooks).length > 0) document.webhooks = webhooks;
   const schemas = mergeComponents(input, output);
-  const securitySchemes = securitySchemesOf(app.routes);
+  const securitySchemes = securitySchemesOf([
+    ...app.routes,
+    ...(app.webhooks ?? []).map((webhook) => ({ ...webhook, includeInSchema: true })),
+  ]);
   const components: ComponentsObject = {};
   if (Object.keys(schemas).length > 0) components.schemas = schemas;
   if (Object.keys(securitySchemes).length > 0) components.securitySchemes = securitySchemes;
@@ -127,8 +147,14 @@ export function handlerResponsesOf(app: DocumentedApp): HandlerResponses {
   };
 }
 
+/** What an operation is written from: a route's, a webhook's or a callback's. */
+type DocumentedOperation = Pick<
+  BuiltRoute,
+  "tags" | "summary" | "description" | "deprecated" | "endpointDescription"
+>;
+
 function toOperation(
-  route: BuiltRoute,
+  route: DocumentedOperation,
   operationId: string,
   handlerResponses: HandlerResponses,
   errors: DocumentedErrors,

@@ -11,6 +11,8 @@ export interface OpenApiDocument {
   info: InfoObject;
   servers?: ServerObject[];
   paths: Record<string, PathItemObject>;
+  /** Requests the API sends to its users, by name: `{ "new-subscription": { post: {…} } }`. */
+  webhooks?: Record<string, PathItemObject>;
   components?: ComponentsObject;
   tags?: TagObject[];
   externalDocs?: ExternalDocumentationObject;

@@ -2,6 +2,7 @@
 export type { JsonAnswer } from "../http/response.ts";
 export type { BuiltRoute } from "./analyse/build-routes.ts";
 export { buildRoutes } from "./analyse/build-routes.ts";
+export type { BuiltWebhook } from "./analyse/build-webhooks.ts";
 export type {
   Dependency,
   DependencyConfig,
@@ -51,6 +52,8 @@ export type { ResponseClass, ResponseSpecOptions } from "./declare/response-spec
 export { ResponseSpec } from "./declare/response-spec.ts";
 export type { SecurityScheme, SecuritySchemeObject } from "./declare/security-scheme.ts";
 export { SecurityScopes } from "./declare/security-scheme.ts";
+export type { WebhookDefinition, WebhookOptions } from "./declare/webhook.ts";
+export { webhook } from "./declare/webhook.ts";
 export type {
   BodyFormat,
   EndpointDescription,
