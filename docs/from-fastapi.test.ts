@@ -10,7 +10,7 @@ import {
   RequestValidationError,
 } from "unruffled";
 import { HtmlResponse, HttpResponse, JsonResponse } from "unruffled/http";
-import { dependency, endpoint, p, path, webhook } from "unruffled/route";
+import { callback, dependency, endpoint, p, path, webhook } from "unruffled/route";
 import { testClient } from "unruffled/testing";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -407,5 +407,36 @@ describe("the OpenAPI rows beyond routes", () => {
       content: { "application/json": { schema: { $ref: "#/components/schemas/Message" } } },
     });
     expect((await testClient(app).post("/new-subscription", { json: { message: "hi" } })).status).toBe(404);
+  });
+
+  it('documents callbacks=router.routes as callbacks: [callback("paid", { url, method, endpoint })] in the operation', () => {
+    const app = createApp({
+      routes: [
+        path("/invoices", {
+          endpoint: subscribed,
+          methods: ["POST"],
+          callbacks: [
+            callback("paid", { url: "{$request.body#/url}", method: "POST", endpoint: subscribed }),
+          ],
+        }),
+      ],
+    });
+    const document = app.openapi() as {
+      paths: Record<
+        string,
+        Record<string, { callbacks: Record<string, Record<string, Record<string, unknown>>> }>
+      >;
+    };
+    expect(
+      Object.keys(document.paths["/invoices"]?.post?.callbacks.paid?.["{$request.body#/url}"] ?? {}),
+    ).toEqual(["post"]);
+  });
+
+  it('merges openapi_extra={"x-aperture-labs-portal": "blue"} given as openapiExtra into the operation', () => {
+    const app = createApp({
+      routes: [path("/items", { endpoint: subscribed, openapiExtra: { "x-aperture-labs-portal": "blue" } })],
+    });
+    const operation = app.openapi().paths["/items"]?.get as unknown as Record<string, unknown>;
+    expect(operation["x-aperture-labs-portal"]).toBe("blue");
   });
 });

@@ -5,6 +5,7 @@ import { templatePath } from "../route/declare/path.ts";
 import type { ResponseSpec } from "../route/declare/response-spec.ts";
 import { mergeComponents } from "./merge-components.ts";
 import { bodyResponses } from "./operation/body-responses.ts";
+import { mergeOpenApiExtra } from "./operation/openapi-extra.ts";
 import { toOpenApiParameters } from "./operation/parameters.ts";
 import { rateLimitResponses } from "./operation/rate-limit-responses.ts";
 import { toOpenApiRequestBody } from "./operation/request-body.ts";
@@ -18,6 +19,7 @@ import {
 import { AnonymousNames, SchemaConverter } from "./schema-converter.ts";
 import type { OpenApiSettings } from "./settings.ts";
 import type {
+  CallbackObject,
   ComponentsObject,
   ExternalDocumentationObject,
   InfoObject,
@@ -120,6 +122,9 @@ function buildDocument(app: DocumentedApp): OpenApiDocument {
   const securitySchemes = securitySchemesOf([
     ...app.routes,
     ...(app.webhooks ?? []).map((webhook) => ({ ...webhook, includeInSchema: true })),
+    ...app.routes.flatMap((route) =>
+      (route.callbacks ?? []).map((callback) => ({ ...callback, includeInSchema: route.includeInSchema })),
+    ),
   ]);
   const components: ComponentsObject = {};
   if (Object.keys(schemas).length > 0) components.schemas = schemas;
@@ -150,12 +155,12 @@ export function handlerResponsesOf(app: DocumentedApp): HandlerResponses {
 /** What an operation is written from: a route's, a webhook's or a callback's. */
 type DocumentedOperation = Pick<
   BuiltRoute,
-  "tags" | "summary" | "description" | "deprecated" | "endpointDescription"
+  "tags" | "summary" | "description" | "deprecated" | "endpointDescription" | "callbacks" | "openapiExtra"
 >;
 
 function toOperation(
   route: DocumentedOperation,
-  operationId: string,
+  operationId: string | undefined,
   handlerResponses: HandlerResponses,
   errors: DocumentedErrors,
   input: SchemaConverter,
@@ -163,7 +168,7 @@ function toOperation(
 ): OperationObject {
   const description = route.endpointDescription;
   // Keys in the order a reader expects them; `responses` is set last.
-  const operation = { operationId } as OperationObject;
+  const operation = (operationId === undefined ? {} : { operationId }) as OperationObject;
   if (route.tags.length > 0) operation.tags = [...route.tags];
   if (route.summary !== undefined) operation.summary = route.summary;
   if (route.description !== undefined) operation.description = route.description;
@@ -183,7 +188,29 @@ function toOperation(
     },
     output,
   );
+  if (route.callbacks !== undefined) {
+    // Keyed by name, then URL, then method, as OpenAPI's Callback Object; no operationId (see BuiltCallback).
+    const callbacks: Record<string, CallbackObject> = {};
+    for (const callback of route.callbacks) {
+      callbacks[callback.name] ??= {};
+      const byUrl = callbacks[callback.name]!;
+      byUrl[callback.url] ??= {};
+      const item = byUrl[callback.url]!;
+      item[callback.method.toLowerCase() as OperationMethod] = toOperation(
+        callback,
+        undefined,
+        handlerResponses,
+        errors,
+        input,
+        output,
+      );
+    }
+    operation.callbacks = callbacks;
+  }
   if (security !== undefined) operation.security = security;
+  if (route.openapiExtra !== undefined) {
+    mergeOpenApiExtra(operation as unknown as Record<string, unknown>, route.openapiExtra, description.label);
+  }
   return operation;
 }
 

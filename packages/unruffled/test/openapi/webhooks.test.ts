@@ -47,6 +47,8 @@ describe("a webhook in the document", () => {
     expect(Object.keys(document.components.schemas)).toEqual([
       "HTTPError",
       "HTTPValidationError",
+      "Invoice",
+      "InvoiceEvent",
       "Received",
       "Subscription",
       "ValidationIssue",
@@ -54,7 +56,7 @@ describe("a webhook in the document", () => {
   });
 
   it("is no path of the document, and no route answers it", async () => {
-    expect(Object.keys(document.paths)).toEqual(["/subscriptions/{username}"]);
+    expect(Object.keys(document.paths)).toEqual(["/subscriptions/{username}", "/invoices", "/magic"]);
     const client = testClient(extrasApp());
     const answers = await Promise.all(
       ["/new-subscription", "/webhooks/new-subscription"].map((target) =>
@@ -198,6 +200,8 @@ describe("what is not a call of this API", () => {
     const generated = generateClient(extrasApp());
     expect(generated.match(/^"\w+": \{"method":"\w+","path":"[^"]+"/gm)).toEqual([
       '"read_subscription": {"method":"GET","path":"/subscriptions/{username}"',
+      '"create_invoice": {"method":"POST","path":"/invoices"',
+      '"magic_data_reader": {"method":"POST","path":"/magic"',
     ]);
     expect(generated).not.toContain("new_subscription");
   });

@@ -1,9 +1,9 @@
 import { ValueError } from "../../errors.ts";
 import type { Overrides } from "../declare/overrides.ts";
-import type { DocumentedMethod, WebhookDefinition } from "../declare/webhook.ts";
+import type { CallbackDefinition, DocumentedMethod, WebhookDefinition } from "../declare/webhook.ts";
 import type { EndpointDescription } from "../description.ts";
 import { analyseEndpoint } from "./analyse-endpoint.ts";
-import { type BuiltRoute, derivedName } from "./build-routes.ts";
+import type { BuiltRoute } from "./build-routes.ts";
 
 /**
  * A request the API sends, analysed as a route's endpoint is: what the document describes, and
@@ -16,6 +16,15 @@ export interface BuiltOutgoing {
   description: string | undefined;
   deprecated: boolean;
   endpointDescription: EndpointDescription;
+}
+
+/**
+ * A callback, analysed: the document's `callbacks[name][url][method]` in its route's operation. It
+ * has no operationId: it is no call of this API, and a route with two methods writes it twice.
+ */
+export interface BuiltCallback extends BuiltOutgoing {
+  name: string;
+  url: string;
 }
 
 /** A webhook, analysed: the document's `webhooks[name][method]`. */
@@ -66,8 +75,9 @@ export function buildWebhooks(
       );
     }
     declared.add(`${method} ${name}`);
+    const words = name.split(/[^A-Za-z0-9]+/).filter(Boolean);
     const operationId =
-      webhookOptions.operationId ?? endpoint.name ?? `${derivedName(method, `/${name}`)}_webhook`;
+      webhookOptions.operationId ?? endpoint.name ?? [method.toLowerCase(), ...words, "webhook"].join("_");
     const first = taken.get(operationId);
     if (first !== undefined) {
       throw new ValueError(
@@ -102,4 +112,26 @@ export function outgoingDocumentation(
     description: options.description ?? endpoint.description,
     deprecated: endpoint.deprecated ?? false,
   };
+}
+
+/** A route's callbacks, analysed with the route, once; `label` names the route in messages. */
+export function buildCallbacks(
+  definitions: readonly CallbackDefinition[] | undefined,
+  label: string,
+  options: BuildOutgoingOptions,
+): BuiltCallback[] | undefined {
+  if (definitions === undefined || definitions.length === 0) return undefined;
+  return definitions.map(({ name, url, method, endpoint, options: callbackOptions }) => ({
+    name,
+    url,
+    method,
+    ...outgoingDocumentation(callbackOptions, endpoint),
+    endpointDescription: analyseEndpoint(endpoint, {
+      path: "/",
+      label: `callback "${name}" (${method} ${url}) of ${label}`,
+      fileSizeLimit: options.fileSizeLimit,
+      overrides: options.overrides,
+      pathless: "a callback's URL is a runtime expression, which has no placeholder",
+    }),
+  }));
 }

@@ -1,6 +1,7 @@
 import { ValueError } from "../../errors.ts";
 import type { EndpointDefinition } from "./endpoint.ts";
 import type { HttpMethod } from "./path.ts";
+import { checkCallbackUrl } from "./runtime-expression.ts";
 
 /** The methods an OpenAPI Path Item documents (HEAD is GET's, and never documented here). */
 export const DOCUMENTED_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
@@ -67,4 +68,80 @@ export function checkedOutgoing(where: string, options: OutgoingOptions): Docume
     );
   }
   return method;
+}
+
+export interface CallbackOptions extends OutgoingOptions {
+  /**
+   * Where the API sends the request: a URL whose `{…}` parts are OpenAPI runtime expressions, read
+   * from the request that set it off: `"{$request.body#/callback_url}/invoices/{$request.body#/id}"`.
+   */
+  url: string;
+}
+
+/** A callback as declared: `callback(name, { url, method, endpoint })`, in a route's `callbacks`. */
+export interface CallbackDefinition {
+  readonly kind: "callback";
+  readonly name: string;
+  readonly url: string;
+  readonly method: DocumentedMethod & HttpMethod;
+  readonly endpoint: EndpointDefinition<any, any, any>;
+  readonly options: CallbackOptions;
+}
+
+/**
+ * Declares a callback: a request the API sends, to a URL the request of a route gave, once that
+ * route's work is done (OpenAPI's operation `callbacks`, FastAPI's `callbacks=`). Documented in the
+ * route's operation, under its name and URL, as a route's operation is; never served. The URL's
+ * runtime expressions are checked here.
+ *
+ * @example
+ * path("/invoices", { endpoint: createInvoice, methods: ["POST"], callbacks: [
+ *   callback("invoice-paid", { url: "{$request.body#/callback_url}/invoices/{$request.body#/id}", method: "POST", endpoint: invoicePaid }),
+ * ] })
+ */
+export function callback(name: string, options: CallbackOptions): CallbackDefinition {
+  const where = `callback(${JSON.stringify(name)})`;
+  if (typeof name !== "string" || name === "") {
+    throw new ValueError(`${where}: a callback needs a name, such as "invoice-paid".`);
+  }
+  const method = checkedOutgoing(where, options);
+  checkCallbackUrl(options.url, where);
+  return Object.freeze({
+    kind: "callback",
+    name,
+    url: options.url,
+    method,
+    endpoint: options.endpoint,
+    options,
+  });
+}
+
+/** A route's `callbacks`, checked where `path()` is called: a list of `callback()`s, none twice. */
+export function checkedCallbacks(
+  routePath: string,
+  callbacks: unknown,
+): readonly CallbackDefinition[] | undefined {
+  if (callbacks === undefined) return undefined;
+  const where = `path("${routePath}")`;
+  if (!Array.isArray(callbacks)) {
+    throw new ValueError(
+      `${where}: callbacks must be a list such as [callback(name, { url, method, endpoint })].`,
+    );
+  }
+  const seen = new Set<string>();
+  for (const entry of callbacks as CallbackDefinition[]) {
+    if (entry?.kind !== "callback") {
+      throw new ValueError(
+        `${where}: ${String(entry)} is not a callback; declare each with callback(name, { url, method, endpoint }).`,
+      );
+    }
+    const key = JSON.stringify([entry.name, entry.url, entry.method]);
+    if (seen.has(key)) {
+      throw new ValueError(
+        `${where}: the callback "${entry.name}" is declared twice for ${entry.method} ${entry.url}; give one of them another name, URL or method.`,
+      );
+    }
+    seen.add(key);
+  }
+  return callbacks;
 }
