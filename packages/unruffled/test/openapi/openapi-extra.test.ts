@@ -2,10 +2,11 @@
 // declarations cannot say: an `x-` extension, a request body the handler reads itself.
 import { createApp, ValueError } from "unruffled";
 import { JsonResponse } from "unruffled/http";
-import { endpoint, p, path } from "unruffled/route";
+import { endpoint, type OpenApiExtra, p, path } from "unruffled/route";
 import { testClient } from "unruffled/testing";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { generateClient } from "../../src/client-generator/index.ts";
 import { MAGIC_BODY, magicDataReader } from "./fixture-extras-app.ts";
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -128,6 +129,20 @@ describe("openapiExtra in the document", () => {
         ),
       );
     }
+  });
+});
+
+describe("openapiExtra and the generated TypeScript client", () => {
+  it("changes the document, not the client, which types what the endpoint declares", () => {
+    const client = (openapiExtra: OpenApiExtra | undefined) =>
+      generateClient(
+        createApp({
+          routes: [
+            path("/items", { endpoint: magicDataReader, methods: ["POST"], name: "magic", openapiExtra }),
+          ],
+        }),
+      );
+    expect(client(MAGIC_BODY)).toBe(client(undefined));
   });
 });
 
