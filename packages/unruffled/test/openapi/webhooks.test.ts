@@ -2,7 +2,8 @@
 // serves, written into the document's top-level `webhooks` (OpenAPI 3.1), and never served.
 import { createApp, ValueError } from "unruffled";
 import { JsonResponse } from "unruffled/http";
-import { endpoint, p, path, webhook } from "unruffled/route";
+import { callback, endpoint, p, path, webhook } from "unruffled/route";
+import { apiKeyHeader } from "unruffled/security";
 import { testClient } from "unruffled/testing";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -110,6 +111,39 @@ describe("a webhook in the document", () => {
       "post_subscription_webhook",
       "delete_subscription_webhook",
     ]);
+  });
+
+  it("documents the security scheme a webhook's or a callback's endpoint needs among the document's schemes", () => {
+    const signed = apiKeyHeader({ name: "signature", header: "X-Signature", verify: () => "sender" });
+    const tokened = apiKeyHeader({
+      name: "callbackToken",
+      header: "X-Callback-Token",
+      verify: () => "sender",
+    });
+    const secured = (scheme: typeof signed) =>
+      endpoint({
+        params: { sender: p.Security(scheme), event: p.Json(z.object({ id: z.string() })) },
+        returns: JsonResponse,
+        handler: () => new JsonResponse({}),
+      });
+    const app = createApp({
+      routes: [
+        path("/invoices", {
+          endpoint: newSubscription,
+          methods: ["POST"],
+          callbacks: [
+            callback("paid", { url: "{$request.body#/url}", method: "POST", endpoint: secured(tokened) }),
+          ],
+        }),
+      ],
+      webhooks: [webhook("signed", { method: "POST", endpoint: secured(signed) })],
+    });
+    const document = app.openapi() as any;
+    expect(document.webhooks.signed.post.security).toEqual([{ signature: [] }]);
+    expect(document.components.securitySchemes).toEqual({
+      callbackToken: { type: "apiKey", in: "header", name: "X-Callback-Token" },
+      signature: { type: "apiKey", in: "header", name: "X-Signature" },
+    });
   });
 
   it("leaves webhooks out of a document that has none", () => {
