@@ -292,10 +292,6 @@ export class App {
         }),
       },
     });
-    this.webhooks = buildWebhooks(options.webhooks, routes, {
-      fileSizeLimit: this.limits.file_size,
-      overrides,
-    });
     logSerializerFallbacks(routes, this.lazyLogger);
     for (const route of routes) this.register(route);
     const health = resolveHealth(options.health);
@@ -310,6 +306,11 @@ export class App {
       : [];
     for (const route of probes) this.requests.register(route, false);
     this.routes = health?.openapi ? [...routes, ...probes] : routes;
+    // After the probes, which the document may list too: a webhook's operationId is none of theirs.
+    this.webhooks = buildWebhooks(options.webhooks, this.routes, {
+      fileSizeLimit: this.limits.file_size,
+      overrides,
+    });
     this.websocketRoutes = websocketRoutes;
     // An app without WebSocket routes has no upgrade listener and never loads ws.
     this.websocketUpgrades =

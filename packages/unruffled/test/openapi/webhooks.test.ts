@@ -229,6 +229,22 @@ describe("a malformed webhook is refused when the app is built", () => {
   });
 });
 
+describe("a webhook beside the app's own documented routes", () => {
+  it("refuses an operationId a documented health route has", () => {
+    const app = () =>
+      createApp({
+        routes: [],
+        health: { openapi: true },
+        webhooks: [webhook("live", { method: "GET", endpoint: newSubscription, operationId: "health_live" })],
+      });
+    expect(app).toThrow(
+      new ValueError(
+        'The route GET /livez and the webhook "live" (GET) share the name (operationId) "health_live"; give each its own name.',
+      ),
+    );
+  });
+});
+
 describe("what is not a call of this API", () => {
   it("is not in the generated TypeScript client: a webhook is no member", () => {
     const generated = generateClient(extrasApp());
