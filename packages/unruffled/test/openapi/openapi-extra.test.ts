@@ -2,7 +2,7 @@
 // declarations cannot say: an `x-` extension, a request body the handler reads itself.
 import { createApp, ValueError } from "unruffled";
 import { JsonResponse } from "unruffled/http";
-import { endpoint, type OpenApiExtra, p, path } from "unruffled/route";
+import { callback, endpoint, type OpenApiExtra, p, path, webhook } from "unruffled/route";
 import { testClient } from "unruffled/testing";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -16,6 +16,11 @@ const readItem = endpoint({
   tags: ["items"],
   returns: [p.ResponseSpec({ model: Item })],
   handler: () => new JsonResponse({ name: "Foo", price: 1 }),
+});
+const readItemSent = endpoint({
+  params: { item: p.Json(Item) },
+  returns: JsonResponse,
+  handler: () => new JsonResponse({}),
 });
 const documented = (extra: unknown, methods = ["GET"]) =>
   createApp({
@@ -129,6 +134,57 @@ describe("openapiExtra in the document", () => {
         ),
       );
     }
+  });
+});
+
+describe("openapiExtra on a webhook and a callback", () => {
+  it("is merged into their operations as into a route's", () => {
+    const app = createApp({
+      routes: [
+        path("/items", {
+          endpoint: magicDataReader,
+          methods: ["POST"],
+          callbacks: [
+            callback("stored", {
+              url: "{$request.body#/notify}",
+              method: "POST",
+              endpoint: readItemSent,
+              openapiExtra: { "x-retries": 3 },
+            }),
+          ],
+        }),
+      ],
+      webhooks: [
+        webhook("stored", { method: "POST", endpoint: readItemSent, openapiExtra: { "x-retries": 5 } }),
+      ],
+    });
+    const document = app.openapi() as any;
+    expect(document.webhooks.stored.post["x-retries"]).toBe(5);
+    expect(document.paths["/items"].post.callbacks.stored["{$request.body#/notify}"].post["x-retries"]).toBe(
+      3,
+    );
+  });
+
+  it("is refused as a route's when malformed, naming the webhook or the callback", () => {
+    expect(() =>
+      webhook("stored", { method: "POST", endpoint: readItemSent, openapiExtra: [] as any }),
+    ).toThrow(
+      new ValueError(
+        'webhook("stored"): openapiExtra must be a plain object, merged into the operation, such as { "x-internal": true }.',
+      ),
+    );
+    expect(() =>
+      callback("stored", {
+        url: "{$url}",
+        method: "POST",
+        endpoint: readItemSent,
+        openapiExtra: { "x-at": new Date(0) } as any,
+      }),
+    ).toThrow(
+      new ValueError(
+        'callback("stored"): openapiExtra["x-at"] is a Date, which the JSON document cannot hold; give a string, a number, a boolean, null, a list or a plain object.',
+      ),
+    );
   });
 });
 

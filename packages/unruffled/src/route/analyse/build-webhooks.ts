@@ -1,6 +1,12 @@
 import { ValueError } from "../../errors.ts";
+import type { OpenApiExtra } from "../declare/openapi-extra.ts";
 import type { Overrides } from "../declare/overrides.ts";
-import type { CallbackDefinition, DocumentedMethod, WebhookDefinition } from "../declare/webhook.ts";
+import type {
+  CallbackDefinition,
+  DocumentedMethod,
+  OutgoingOptions,
+  WebhookDefinition,
+} from "../declare/webhook.ts";
 import type { EndpointDescription } from "../description.ts";
 import { analyseEndpoint } from "./analyse-endpoint.ts";
 import type { BuiltRoute } from "./build-routes.ts";
@@ -16,6 +22,8 @@ export interface BuiltOutgoing {
   description: string | undefined;
   deprecated: boolean;
   endpointDescription: EndpointDescription;
+  /** Merged into the operation by the document. */
+  openapiExtra: OpenApiExtra | undefined;
 }
 
 /**
@@ -103,10 +111,11 @@ export function buildWebhooks(
 
 /** The documentation of a request the API sends: its own first, then its endpoint's. */
 export function outgoingDocumentation(
-  options: { summary?: string; description?: string; tags?: string[] },
+  options: OutgoingOptions,
   endpoint: WebhookDefinition["endpoint"],
-): Pick<BuiltOutgoing, "tags" | "summary" | "description" | "deprecated"> {
+): Pick<BuiltOutgoing, "tags" | "summary" | "description" | "deprecated" | "openapiExtra"> {
   return {
+    openapiExtra: options.openapiExtra,
     tags: [...new Set([...(options.tags ?? []), ...(endpoint.tags ?? [])])],
     summary: options.summary ?? endpoint.summary,
     description: options.description ?? endpoint.description,

@@ -4,12 +4,11 @@ import { ValueError } from "../../errors.ts";
 export type OpenApiExtra = { readonly [key: string]: unknown };
 
 /**
- * Refuses, where `path()` is called, an `openapiExtra` the document could not hold: not a plain
+ * Refuses, where `path()` (or `webhook()`, `callback()`) is called, an `openapiExtra` the document could not hold: not a plain
  * object, a value JSON has not (a function, undefined, a Date, NaN, a bigint), or an operationId,
  * which the route gives and the document keeps unique.
  */
-export function checkOpenApiExtra(routePath: string, extra: unknown): void {
-  const where = `path("${routePath}")`;
+export function checkOpenApiExtra(where: string, extra: unknown): void {
   if (!isPlainObject(extra)) {
     throw new ValueError(
       `${where}: openapiExtra must be a plain object, merged into the operation, such as { "x-internal": true }.`,

@@ -188,7 +188,8 @@ export function path(
     throw new ValueError(`path("${routePath}"): endpoint must be made with endpoint({ ... }).`);
   }
   checkedCallbacks(routePath, routeOptions.callbacks);
-  if (routeOptions.openapiExtra !== undefined) checkOpenApiExtra(routePath, routeOptions.openapiExtra);
+  if (routeOptions.openapiExtra !== undefined)
+    checkOpenApiExtra(`path("${routePath}")`, routeOptions.openapiExtra);
   return {
     kind: "route",
     path: routePath,

@@ -1,5 +1,6 @@
 import { ValueError } from "../../errors.ts";
 import type { EndpointDefinition } from "./endpoint.ts";
+import { checkOpenApiExtra, type OpenApiExtra } from "./openapi-extra.ts";
 import type { HttpMethod } from "./path.ts";
 import { checkCallbackUrl } from "./runtime-expression.ts";
 
@@ -16,6 +17,8 @@ export interface OutgoingOptions {
   summary?: string;
   description?: string;
   tags?: string[];
+  /** Merged into the operation, as a route's `openapiExtra` (docs/openapi.md). */
+  openapiExtra?: OpenApiExtra;
 }
 
 export interface WebhookOptions extends OutgoingOptions {
@@ -67,6 +70,7 @@ export function checkedOutgoing(where: string, options: OutgoingOptions): Docume
       `${where}: unknown method "${String(options.method)}"; use one of ${DOCUMENTED_METHODS.join(", ")}.`,
     );
   }
+  if (options.openapiExtra !== undefined) checkOpenApiExtra(where, options.openapiExtra);
   return method;
 }
 
