@@ -233,6 +233,16 @@ describe("a malformed openapiExtra is refused where path() is called", () => {
     );
   });
 
+  it("refuses an object that holds itself, which JSON cannot write, naming where, rather than overflowing the stack", () => {
+    const cyclic: Record<string, unknown> = { "x-node": { name: "a" } };
+    (cyclic["x-node"] as Record<string, unknown>).parent = cyclic;
+    expect(declare(cyclic)).toThrow(
+      new ValueError(
+        'path("/items/{item_id}"): openapiExtra["x-node"].parent is the object that holds it, which the JSON document cannot hold; give a string, a number, a boolean, null, a list or a plain object.',
+      ),
+    );
+  });
+
   it("refuses an operationId, which the route's name gives and the document keeps unique", () => {
     expect(declare({ operationId: "read" })).toThrow(
       new ValueError(

@@ -33,8 +33,15 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
   return prototype === Object.prototype || prototype === null;
 }
 
-/** Where a value JSON cannot hold is, and what it is; undefined when all of it is JSON. */
-function notJson(value: unknown, at: string): { at: string; what: string } | undefined {
+/**
+ * Where a value JSON cannot hold is, and what it is; undefined when all of it is JSON. `holding` is
+ * the objects on the way down: one met again there holds itself.
+ */
+function notJson(
+  value: unknown,
+  at: string,
+  holding: readonly object[] = [],
+): { at: string; what: string } | undefined {
   switch (typeof value) {
     case "string":
     case "boolean":
@@ -43,19 +50,19 @@ function notJson(value: unknown, at: string): { at: string; what: string } | und
       return Number.isFinite(value) ? undefined : { at, what: `the number ${value}` };
     case "object": {
       if (value === null) return undefined;
+      if (holding.includes(value)) return { at, what: "the object that holds it" };
+      const inside = [...holding, value];
       if (Array.isArray(value)) {
         for (const [index, item] of value.entries()) {
-          const refused = notJson(item, `${at}[${index}]`);
+          const refused = notJson(item, `${at}[${index}]`, inside);
           if (refused !== undefined) return refused;
         }
         return undefined;
       }
       if (!isPlainObject(value)) return { at, what: `a ${value.constructor?.name ?? "non-plain object"}` };
       for (const [key, item] of Object.entries(value)) {
-        const refused = notJson(
-          item,
-          /^[A-Za-z_$][\w$]*$/.test(key) ? `${at}.${key}` : `${at}[${JSON.stringify(key)}]`,
-        );
+        const where = /^[A-Za-z_$][\w$]*$/.test(key) ? `${at}.${key}` : `${at}[${JSON.stringify(key)}]`;
+        const refused = notJson(item, where, inside);
         if (refused !== undefined) return refused;
       }
       return undefined;
