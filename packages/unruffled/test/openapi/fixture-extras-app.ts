@@ -1,7 +1,7 @@
 // An app that documents more than its routes: webhooks (requests it sends to its users),
 // callbacks (requests it sends once a route's work is done) and an operation extended by hand
 // (openapiExtra), for the document's tests, the validators and the `unruffled openapi` command.
-import { type App, createApp } from "unruffled";
+import { type App, createApp, type Settings } from "unruffled";
 import { JsonResponse } from "unruffled/http";
 import { callback, endpoint, p, path, webhook } from "unruffled/route";
 import { z } from "zod";
@@ -78,8 +78,9 @@ export const MAGIC_BODY = {
 
 export const INVOICE_URL = "{$request.body#/callback_url}/invoices/{$request.body#/id}";
 
-export function extrasApp(): App {
+export function extrasApp(settings?: Settings): App {
   return createApp({
+    ...(settings === undefined ? {} : { settings }),
     routes: [
       path("/subscriptions/{username}", { endpoint: readSubscription, name: "read_subscription" }),
       path("/invoices", {
