@@ -174,7 +174,7 @@ describe.skipIf(noChromium)("the documentation pages in Chromium", () => {
 
   describe("of an app with webhooks and callbacks", () => {
     let server: RunningServer;
-    const app = extrasApp({ OPENAPI: { allow_public: true } });
+    const app = extrasApp({ OPENAPI: { info: { title: "Extras", version: "1.0.0" }, allow_public: true } });
     const openapi = app.openapi() as any;
     beforeAll(async () => {
       server = await startServer(app);
