@@ -77,6 +77,8 @@ export interface OperationObject {
   callbacks?: Record<string, CallbackObject>;
   /** The schemes the operation needs, by name, with their scopes; one object per alternative. */
   security?: SecurityRequirementObject[];
+  /** Specification extensions, as a route's `openapiExtra` gives them: `"x-internal": true`. */
+  [extension: `x-${string}`]: unknown;
 }
 
 /**

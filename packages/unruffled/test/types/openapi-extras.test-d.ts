@@ -56,3 +56,7 @@ expectTypeOf<OpenApiDocument["webhooks"]>().toEqualTypeOf<OpenApiDocument["paths
 path("/x", { endpoint: sent, openapiExtra: "x-internal" });
 // @ts-expect-error webhooks are webhook()s
 createApp({ routes: [], webhooks: [paid] });
+
+// An operation's `x-` extensions (openapiExtra's) are typed as unknown, read without a cast.
+const operation = app.openapi().paths["/invoices"]?.post;
+expectTypeOf(operation?.["x-internal"]).toEqualTypeOf<unknown>();
