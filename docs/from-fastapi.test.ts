@@ -20,7 +20,7 @@ import {
   RedirectResponse,
   StreamingResponse,
 } from "unruffled/http";
-import { dependency, endpoint, p, path } from "unruffled/route";
+import { callback, dependency, endpoint, p, path, webhook } from "unruffled/route";
 import { staticFiles } from "unruffled/static";
 import { testClient } from "unruffled/testing";
 import { describe, expect, it } from "vitest";
@@ -517,5 +517,57 @@ describe("the file rows", () => {
     ]);
     const missing = await client.get("/static/missing.css");
     expect([missing.status, missing.json()]).toEqual([404, { detail: "Not Found: /static/missing.css" }]);
+  });
+});
+
+describe("the OpenAPI rows beyond routes", () => {
+  const subscribed = endpoint({
+    params: { body: p.Json(Message) },
+    returns: JsonResponse,
+    handler: () => new JsonResponse({}),
+  });
+
+  it('documents app.webhooks.post("new-subscription") as webhook("new-subscription", { method: "POST", endpoint }), served by no route', async () => {
+    const app = createApp({
+      routes: [],
+      webhooks: [webhook("new-subscription", { method: "POST", endpoint: subscribed })],
+    });
+    const document = app.openapi() as { webhooks: Record<string, Record<string, { requestBody: unknown }>> };
+    expect(document.webhooks["new-subscription"]?.post?.requestBody).toEqual({
+      required: true,
+      content: { "application/json": { schema: { $ref: "#/components/schemas/Message" } } },
+    });
+    expect((await testClient(app).post("/new-subscription", { json: { message: "hi" } })).status).toBe(404);
+  });
+
+  it('documents callbacks=router.routes as callbacks: [callback("paid", { url, method, endpoint })] in the operation', () => {
+    const app = createApp({
+      routes: [
+        path("/invoices", {
+          endpoint: subscribed,
+          methods: ["POST"],
+          callbacks: [
+            callback("paid", { url: "{$request.body#/url}", method: "POST", endpoint: subscribed }),
+          ],
+        }),
+      ],
+    });
+    const document = app.openapi() as {
+      paths: Record<
+        string,
+        Record<string, { callbacks: Record<string, Record<string, Record<string, unknown>>> }>
+      >;
+    };
+    expect(
+      Object.keys(document.paths["/invoices"]?.post?.callbacks.paid?.["{$request.body#/url}"] ?? {}),
+    ).toEqual(["post"]);
+  });
+
+  it('merges openapi_extra={"x-aperture-labs-portal": "blue"} given as openapiExtra into the operation', () => {
+    const app = createApp({
+      routes: [path("/items", { endpoint: subscribed, openapiExtra: { "x-aperture-labs-portal": "blue" } })],
+    });
+    const operation = app.openapi().paths["/items"]?.get as unknown as Record<string, unknown>;
+    expect(operation["x-aperture-labs-portal"]).toBe("blue");
   });
 });

@@ -30,6 +30,7 @@ import type { RateLimitPolicy } from "../rate-limit/policy.ts";
 import { rateLimitSettings } from "../rate-limit/settings.ts";
 import type { RateLimitStore } from "../rate-limit/store.ts";
 import { type BuiltRoute, buildRoutes } from "../route/analyse/build-routes.ts";
+import { type BuiltWebhook, buildWebhooks } from "../route/analyse/build-webhooks.ts";
 import {
   type CheckedOverrides,
   type DependencyOverride,
@@ -37,6 +38,7 @@ import {
   overridesOf,
 } from "../route/declare/overrides.ts";
 import type { RouteDefinition, RouteDependency } from "../route/declare/path.ts";
+import type { WebhookDefinition } from "../route/declare/webhook.ts";
 import { errorBodyIn } from "../server/client-errors.ts";
 import { type FetchHandler, fetchHandler } from "../server/fetch/fetch-adapter.ts";
 import {
@@ -62,6 +64,11 @@ import { runStartupHooks, type StartupHook, startupHooks } from "./startup.ts";
 export interface AppOptions {
   settings?: Settings;
   routes: readonly RouteDefinition[];
+  /**
+   * Requests the API sends to its users, documented in the OpenAPI document's `webhooks` and never
+   * served: `[webhook("new-subscription", { method: "POST", endpoint })]`.
+   */
+  webhooks?: readonly WebhookDefinition[];
   /** Resolved for every route, before its groups' and its own; their values reach nobody. */
   dependencies?: readonly RouteDependency[];
   /** Handlers by error class; they replace the defaults for the classes they name. */
@@ -118,6 +125,8 @@ export interface AppOptions {
 export class App {
   readonly settings: Settings;
   readonly routes: readonly BuiltRoute[];
+  /** The webhooks, analysed: documented, never served. */
+  readonly webhooks: readonly BuiltWebhook[];
   /** The WebSocket routes, analysed; empty without any (then `ws` is never loaded). */
   readonly websocketRoutes: readonly BuiltWebSocketRoute[];
   /**
@@ -302,6 +311,11 @@ export class App {
       : [];
     for (const route of probes) this.requests.register(route, false);
     this.routes = health?.openapi ? [...routes, ...probes] : routes;
+    // After the probes, which the document may list too: a webhook's operationId is none of theirs.
+    this.webhooks = buildWebhooks(options.webhooks, this.routes, {
+      fileSizeLimit: this.limits.file_size,
+      overrides,
+    });
     this.websocketRoutes = websocketRoutes;
     // An app without WebSocket routes has no upgrade listener and never loads ws.
     this.websocketUpgrades =

@@ -1,9 +1,11 @@
 import { RequestValidationError } from "../errors.ts";
 import type { BuiltRoute } from "../route/analyse/build-routes.ts";
+import type { BuiltWebhook } from "../route/analyse/build-webhooks.ts";
 import { templatePath } from "../route/declare/path.ts";
 import type { ResponseSpec } from "../route/declare/response-spec.ts";
 import { mergeComponents } from "./merge-components.ts";
 import { bodyResponses } from "./operation/body-responses.ts";
+import { mergeOpenApiExtra } from "./operation/openapi-extra.ts";
 import { toOpenApiParameters } from "./operation/parameters.ts";
 import { rateLimitResponses } from "./operation/rate-limit-responses.ts";
 import { toOpenApiRequestBody } from "./operation/request-body.ts";
@@ -17,6 +19,7 @@ import {
 import { AnonymousNames, SchemaConverter } from "./schema-converter.ts";
 import type { OpenApiSettings } from "./settings.ts";
 import type {
+  CallbackObject,
   ComponentsObject,
   ExternalDocumentationObject,
   InfoObject,
@@ -38,6 +41,8 @@ export interface DocumentedHandler {
  */
 export interface DocumentedApp {
   readonly routes: readonly BuiltRoute[];
+  /** Requests the API sends to its users: documented under `webhooks`, never served. */
+  readonly webhooks?: readonly BuiltWebhook[];
   readonly settings: { readonly OPENAPI?: OpenApiSettings | undefined };
   readonly exceptionHandlers: DocumentedErrors & {
     forClass(errorClass: Function): DocumentedHandler | undefined;
@@ -91,6 +96,19 @@ function buildDocument(app: DocumentedApp): OpenApiDocument {
     }
   }
 
+  const webhooks: Record<string, PathItemObject> = {};
+  for (const webhook of app.webhooks ?? []) {
+    webhooks[webhook.name] ??= {};
+    webhooks[webhook.name]![webhook.method.toLowerCase() as OperationMethod] = toOperation(
+      webhook,
+      webhook.operationId,
+      handlerResponses,
+      app.exceptionHandlers,
+      input,
+      output,
+    );
+  }
+
   const settings = app.settings.OPENAPI;
   const document = { openapi: "3.1.1", info: infoOf(settings?.info) } as OpenApiDocument;
   if (settings?.servers !== undefined) {
@@ -99,8 +117,15 @@ function buildDocument(app: DocumentedApp): OpenApiDocument {
     );
   }
   document.paths = paths;
+  if (Object.keys(webhooks).length > 0) document.webhooks = webhooks;
   const schemas = mergeComponents(input, output);
-  const securitySchemes = securitySchemesOf(app.routes);
+  const securitySchemes = securitySchemesOf([
+    ...app.routes,
+    ...(app.webhooks ?? []).map((webhook) => ({ ...webhook, includeInSchema: true })),
+    ...app.routes.flatMap((route) =>
+      (route.callbacks ?? []).map((callback) => ({ ...callback, includeInSchema: route.includeInSchema })),
+    ),
+  ]);
   const components: ComponentsObject = {};
   if (Object.keys(schemas).length > 0) components.schemas = schemas;
   if (Object.keys(securitySchemes).length > 0) components.securitySchemes = securitySchemes;
@@ -127,9 +152,15 @@ export function handlerResponsesOf(app: DocumentedApp): HandlerResponses {
   };
 }
 
+/** What an operation is written from: a route's, a webhook's or a callback's. */
+type DocumentedOperation = Pick<
+  BuiltRoute,
+  "tags" | "summary" | "description" | "deprecated" | "endpointDescription" | "callbacks" | "openapiExtra"
+>;
+
 function toOperation(
-  route: BuiltRoute,
-  operationId: string,
+  route: DocumentedOperation,
+  operationId: string | undefined,
   handlerResponses: HandlerResponses,
   errors: DocumentedErrors,
   input: SchemaConverter,
@@ -137,7 +168,7 @@ function toOperation(
 ): OperationObject {
   const description = route.endpointDescription;
   // Keys in the order a reader expects them; `responses` is set last.
-  const operation = { operationId } as OperationObject;
+  const operation = (operationId === undefined ? {} : { operationId }) as OperationObject;
   if (route.tags.length > 0) operation.tags = [...route.tags];
   if (route.summary !== undefined) operation.summary = route.summary;
   if (route.description !== undefined) operation.description = route.description;
@@ -157,7 +188,29 @@ function toOperation(
     },
     output,
   );
+  if (route.callbacks !== undefined) {
+    // Keyed by name, then URL, then method, as OpenAPI's Callback Object; no operationId (see BuiltCallback).
+    const callbacks: Record<string, CallbackObject> = {};
+    for (const callback of route.callbacks) {
+      callbacks[callback.name] ??= {};
+      const byUrl = callbacks[callback.name]!;
+      byUrl[callback.url] ??= {};
+      const item = byUrl[callback.url]!;
+      item[callback.method.toLowerCase() as OperationMethod] = toOperation(
+        callback,
+        undefined,
+        handlerResponses,
+        errors,
+        input,
+        output,
+      );
+    }
+    operation.callbacks = callbacks;
+  }
   if (security !== undefined) operation.security = security;
+  if (route.openapiExtra !== undefined) {
+    mergeOpenApiExtra(operation as unknown as Record<string, unknown>, route.openapiExtra, description.label);
+  }
   return operation;
 }
 

@@ -11,6 +11,8 @@ export interface OpenApiDocument {
   info: InfoObject;
   servers?: ServerObject[];
   paths: Record<string, PathItemObject>;
+  /** Requests the API sends to its users, by name: `{ "new-subscription": { post: {…} } }`. */
+  webhooks?: Record<string, PathItemObject>;
   components?: ComponentsObject;
   tags?: TagObject[];
   externalDocs?: ExternalDocumentationObject;
@@ -71,9 +73,22 @@ export interface OperationObject {
   parameters?: ParameterObject[];
   requestBody?: RequestBodyObject;
   responses: Record<string, ResponseObject>;
+  /** Requests the API sends once the operation is done, by name, then URL (runtime expressions). */
+  callbacks?: Record<string, CallbackObject>;
   /** The schemes the operation needs, by name, with their scopes; one object per alternative. */
   security?: SecurityRequirementObject[];
+  /** Specification extensions, as a route's `openapiExtra` gives them: `"x-internal": true`. */
+  [extension: `x-${string}`]: unknown;
 }
+
+/**
+ * URLs to the operations the API sends to each, keyed by a URL whose `{…}` parts are runtime
+ * expressions; a callback's operation has no operationId.
+ */
+export type CallbackObject = Record<
+  string,
+  Partial<Record<OperationMethod, Omit<OperationObject, "operationId">>>
+>;
 
 /** Scheme names to the scopes required (empty for schemes without scopes). */
 export type SecurityRequirementObject = Record<string, string[]>;

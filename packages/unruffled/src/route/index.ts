@@ -2,6 +2,7 @@
 export type { JsonAnswer } from "../http/response.ts";
 export type { BuiltRoute } from "./analyse/build-routes.ts";
 export { buildRoutes } from "./analyse/build-routes.ts";
+export type { BuiltCallback, BuiltWebhook } from "./analyse/build-webhooks.ts";
 export type {
   Dependency,
   DependencyConfig,
@@ -37,6 +38,7 @@ export type {
   SecurityOptions,
 } from "./declare/markers.ts";
 export { ContextParam, DependsParam, FileParam, Param, p, SecurityParam } from "./declare/markers.ts";
+export type { OpenApiExtra } from "./declare/openapi-extra.ts";
 export type { DependencyOverride, Overrides } from "./declare/overrides.ts";
 export { overridesOf } from "./declare/overrides.ts";
 export type {
@@ -51,6 +53,13 @@ export type { ResponseClass, ResponseSpecOptions } from "./declare/response-spec
 export { ResponseSpec } from "./declare/response-spec.ts";
 export type { SecurityScheme, SecuritySchemeObject } from "./declare/security-scheme.ts";
 export { SecurityScopes } from "./declare/security-scheme.ts";
+export type {
+  CallbackDefinition,
+  CallbackOptions,
+  WebhookDefinition,
+  WebhookOptions,
+} from "./declare/webhook.ts";
+export { callback, webhook } from "./declare/webhook.ts";
 export type {
   BodyFormat,
   EndpointDescription,

@@ -5,6 +5,7 @@ import { delimiter, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { envelopeValidationHandler, fixtureApp, OPENAPI } from "./fixture-app.ts";
+import { extrasApp } from "./fixture-extras-app.ts";
 import { REPOSITORY_ROOT } from "./support/repository.ts";
 
 const CLI = join(REPOSITORY_ROOT, "packages/unruffled/src/cli.ts");
@@ -58,6 +59,14 @@ describe("unruffled openapi", () => {
       stdout: "",
       stderr: `unruffled openapi: Cannot write ${out}: ${reason}.\n`,
     });
+  });
+
+  it("writes the webhooks of the app into the document", async () => {
+    const outcome = await cli("openapi", fileURLToPath(new URL("./fixture-extras-app.ts", import.meta.url)));
+    expect(outcome.code).toBe(0);
+    const written = JSON.parse(outcome.stdout);
+    expect(Object.keys(written.webhooks)).toEqual(["new-subscription"]);
+    expect(written).toEqual(asJson(extrasApp().openapi()));
   });
 
   it("writes the named export's document to standard output", async () => {

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { securedApp } from "../security/secured-app.ts";
 import { envelopeValidationHandler, fixtureApp } from "./fixture-app.ts";
+import { extrasApp } from "./fixture-extras-app.ts";
 import { REPOSITORY_ROOT } from "./support/repository.ts";
 import { hasSampleService, openSampleService } from "./support/sample-service.ts";
 
@@ -42,6 +43,7 @@ const documents: Record<string, () => Promise<OpenApiDocument>> = {
   "an app with every kind of security scheme": async () => securedApp().openapi(),
   "an app with a placeholder no parameter reads and a {name:path} placeholder": async () =>
     placeholdersApp().openapi(),
+  "an app with webhooks": async () => extrasApp().openapi(),
 };
 if (hasSampleService) {
   documents["the enrollment sample service"] = async () => {

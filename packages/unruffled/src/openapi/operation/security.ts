@@ -38,7 +38,9 @@ const FORBIDDEN = [
  *
  * @example securitySchemesOf(app.routes) // { bearerAuth: { type: "http", scheme: "bearer", bearerFormat: "JWT" } }
  */
-export function securitySchemesOf(routes: readonly BuiltRoute[]): Record<string, SecuritySchemeObject> {
+export function securitySchemesOf(
+  routes: readonly Pick<BuiltRoute, "includeInSchema" | "endpointDescription">[],
+): Record<string, SecuritySchemeObject> {
   const schemes: Record<string, SecuritySchemeObject> = {};
   for (const route of routes) {
     if (!route.includeInSchema) continue;

@@ -22,6 +22,8 @@ export interface AnalyseOptions {
   dependencies?: readonly unknown[];
   /** Replacements for dependencies or schemes wherever they are declared (tests). */
   overrides?: Overrides;
+  /** Why there is no path, for a request the API sends (a webhook, a callback): `p.Path` is refused. */
+  pathless?: string;
 }
 
 /**
@@ -45,6 +47,7 @@ export function analyseEndpoint(endpoint: EndpointDefinition, options: AnalyseOp
     path: options.path,
     placeholders: new Set(placeholderNames(options.path)),
     fileSizeLimit: options.fileSizeLimit,
+    pathless: options.pathless,
   };
   const declared = (endpoint.params ?? {}) as Record<string, unknown>;
   const graph = buildDependencyGraph(

@@ -3,6 +3,7 @@ import { checkedMiddleware, type Middleware } from "../../http/middleware.ts";
 import { checkedPolicies, type RateLimitCompiler } from "../../rate-limit/compile.ts";
 import type { RateLimitPolicy } from "../../rate-limit/policy.ts";
 import type { EndpointDefinition } from "../declare/endpoint.ts";
+import type { OpenApiExtra } from "../declare/openapi-extra.ts";
 import type { Overrides } from "../declare/overrides.ts";
 import {
   checkRestLast,
@@ -14,6 +15,7 @@ import {
 } from "../declare/path.ts";
 import type { EndpointDescription } from "../description.ts";
 import { analyseEndpoint } from "./analyse-endpoint.ts";
+import { type BuiltCallback, buildCallbacks } from "./build-webhooks.ts";
 
 /** A route with its full path, its name and its analysed endpoint: what the app and the document use. */
 export interface BuiltRoute {
@@ -31,6 +33,10 @@ export interface BuiltRoute {
   endpointDescription: EndpointDescription;
   /** The groups' middleware, outermost first, then the route's own (the app adds its own around). */
   middleware: readonly Middleware[];
+  /** Requests the API sends once this route's work is done: documented in its operations only. */
+  callbacks?: readonly BuiltCallback[] | undefined;
+  /** Merged into the route's operations by the document (`path()`'s `openapiExtra`). */
+  openapiExtra?: OpenApiExtra | undefined;
 }
 
 /**
@@ -233,6 +239,8 @@ function collect(
       endpoint,
       endpointDescription,
       middleware: routeMiddleware,
+      callbacks: buildCallbacks(routeOptions.callbacks, label, options),
+      openapiExtra: routeOptions.openapiExtra,
     });
   }
 }

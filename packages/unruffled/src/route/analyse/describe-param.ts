@@ -49,6 +49,8 @@ export interface ParamContext {
   path: string;
   /** The names of those placeholders. */
   placeholders: ReadonlySet<string>;
+  /** Why there is no path to read, for a request the API sends: `a webhook has no path`. */
+  pathless?: string | undefined;
   /** The app's per-file size limit, the ceiling of every `p.File({ maxSize })`. */
   fileSizeLimit: number;
 }
@@ -176,6 +178,11 @@ function describeMarked(
           required: !acceptsMissing(schema),
         },
       ];
+  if (kind === "path" && context.pathless !== undefined) {
+    throw new ValueError(
+      `${where} is read from the path, but ${context.pathless}; send it in the body, a header or the query.`,
+    );
+  }
   if (kind === "path") {
     for (const field of fields) {
       if (!context.placeholders.has(field.wireName)) {

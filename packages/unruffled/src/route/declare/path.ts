@@ -4,6 +4,8 @@ import type { RateLimitPolicy } from "../../rate-limit/policy.ts";
 import type { Dependency } from "./dependency.ts";
 import type { EndpointDefinition } from "./endpoint.ts";
 import type { DependsParam, SecurityParam } from "./markers.ts";
+import { checkOpenApiExtra, type OpenApiExtra } from "./openapi-extra.ts";
+import { type CallbackDefinition, checkedCallbacks } from "./webhook.ts";
 
 export const HTTP_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];
@@ -39,6 +41,16 @@ export interface EndpointRouteOptions extends RouteCommonOptions {
   summary?: string;
   description?: string;
   operationId?: string;
+  /**
+   * Requests the API sends once this route's work is done, to a URL its request gave; documented in
+   * the operation's `callbacks`, never served: `[callback("invoice-paid", { url, method, endpoint })]`.
+   */
+  callbacks?: readonly CallbackDefinition[];
+  /**
+   * Merged into the route's OpenAPI operation, as FastAPI's `openapi_extra`: objects key by key,
+   * lists appended, other values replaced: `{ "x-internal": true }`, or a request body described by hand.
+   */
+  openapiExtra?: OpenApiExtra;
 }
 
 export interface GroupRouteOptions extends RouteCommonOptions {
@@ -144,6 +156,16 @@ export function path(
   if (Number(hasEndpoint) + Number(hasRoutes) + Number(hasWebSocket) !== 1) {
     throw new ValueError(`path("${routePath}") takes exactly one of endpoint, websocket and routes.`);
   }
+  if (!hasEndpoint && (options as { callbacks?: unknown }).callbacks !== undefined) {
+    throw new ValueError(
+      `path("${routePath}"): callbacks belong to a route with an endpoint, whose request sets them off.`,
+    );
+  }
+  if (!hasEndpoint && (options as { openapiExtra?: unknown }).openapiExtra !== undefined) {
+    throw new ValueError(
+      `path("${routePath}"): openapiExtra belongs to a route with an endpoint: its operation.`,
+    );
+  }
   if (hasWebSocket) {
     const socketOptions = options as WebSocketRouteOptions;
     if (socketOptions.websocket.kind !== "websocket") {
@@ -165,6 +187,9 @@ export function path(
   if (routeOptions.endpoint.kind !== "endpoint") {
     throw new ValueError(`path("${routePath}"): endpoint must be made with endpoint({ ... }).`);
   }
+  checkedCallbacks(routePath, routeOptions.callbacks);
+  if (routeOptions.openapiExtra !== undefined)
+    checkOpenApiExtra(`path("${routePath}")`, routeOptions.openapiExtra);
   return {
     kind: "route",
     path: routePath,

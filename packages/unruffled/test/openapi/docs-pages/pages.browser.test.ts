@@ -9,6 +9,7 @@ import { type RunningServer, startServer } from "unruffled/testing";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { launchChromium, noChromium } from "../../support/chromium.ts";
 import { envelopeValidationHandler, fixtureApp } from "../fixture-app.ts";
+import { extrasApp } from "../fixture-extras-app.ts";
 import { REPOSITORY_ROOT } from "../support/repository.ts";
 import { hasSampleService, openSampleService, SAMPLE_ADMIN_TOKEN } from "../support/sample-service.ts";
 
@@ -166,6 +167,52 @@ describe.skipIf(noChromium)("the documentation pages in Chromium", () => {
       };
       await expect.poll(missingLabels, { timeout: 90_000 }).toEqual([]);
       await tab.screenshot({ path: join(ARTIFACTS, `redoc-${name}.png`) });
+      await tab.close();
+      expect(problems).toEqual({ externalRequests: [], consoleErrors: [] });
+    });
+  });
+
+  describe("of an app with webhooks and callbacks", () => {
+    let server: RunningServer;
+    const app = extrasApp({ OPENAPI: { info: { title: "Extras", version: "1.0.0" }, allow_public: true } });
+    const openapi = app.openapi() as any;
+    beforeAll(async () => {
+      server = await startServer(app);
+    });
+    afterAll(async () => {
+      await server?.close();
+    });
+
+    it("shows the webhook beside the operations in Swagger UI, and a route's callbacks when it is opened", async () => {
+      const problems: PageProblems = { externalRequests: [], consoleErrors: [] };
+      const tab = await open(server, "/openapi/docs", problems);
+      // Swagger UI lists a webhook as one more operation, under "Webhooks".
+      await expect
+        .poll(() => tab.locator(".opblock").count(), { timeout: 90_000 })
+        .toBe(swaggerBlockCount(openapi) + 1);
+      await tab.locator(".opblock").filter({ hasText: "new-subscription" }).waitFor();
+      const invoices = tab.locator("#operations-default-create_invoice");
+      await invoices.locator(".opblock-summary").click();
+      await invoices.getByText("Callbacks").first().click();
+      await invoices.getByText("invoice-paid").first().waitFor();
+      await tab.screenshot({ path: join(ARTIFACTS, "swagger-ui-extras.png"), fullPage: true });
+      await tab.close();
+      expect(problems).toEqual({ externalRequests: [], consoleErrors: [] });
+    });
+
+    it("shows the webhook's summary beside the operations in Redoc", async () => {
+      const problems: PageProblems = { externalRequests: [], consoleErrors: [] };
+      const tab = await open(server, "/openapi/redoc", problems);
+      const headings = () => tab.locator("h2").allInnerTexts();
+      await expect
+        .poll(
+          async () => (await headings()).filter((heading) => heading.startsWith("New subscription")).length,
+          {
+            timeout: 90_000,
+          },
+        )
+        .toBe(1);
+      await tab.screenshot({ path: join(ARTIFACTS, "redoc-extras.png") });
       await tab.close();
       expect(problems).toEqual({ externalRequests: [], consoleErrors: [] });
     });
