@@ -9,7 +9,6 @@ import type {
 } from "../declare/webhook.ts";
 import type { EndpointDescription } from "../description.ts";
 import { analyseEndpoint } from "./analyse-endpoint.ts";
-import type { BuiltRoute } from "./build-routes.ts";
 
 /**
  * A request the API sends, analysed as a route's endpoint is: what the document describes, and
@@ -41,6 +40,13 @@ export interface BuiltWebhook extends BuiltOutgoing {
   operationId: string;
 }
 
+/** What the webhooks' operation ids are checked against: the app's documented routes. */
+export interface DocumentedRoute {
+  readonly path: string;
+  readonly includeInSchema: boolean;
+  readonly operationIds: Readonly<Record<string, string>>;
+}
+
 export interface BuildOutgoingOptions {
   fileSizeLimit: number;
   /** Replacements for dependencies or schemes, wherever they are declared (tests). */
@@ -53,7 +59,7 @@ export interface BuildOutgoingOptions {
  */
 export function buildWebhooks(
   definitions: readonly WebhookDefinition[] | undefined,
-  routes: readonly BuiltRoute[],
+  routes: readonly DocumentedRoute[],
   options: BuildOutgoingOptions,
 ): BuiltWebhook[] {
   if (definitions === undefined) return [];

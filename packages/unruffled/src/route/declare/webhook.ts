@@ -1,7 +1,6 @@
 import { ValueError } from "../../errors.ts";
 import type { EndpointDefinition } from "./endpoint.ts";
 import { checkOpenApiExtra, type OpenApiExtra } from "./openapi-extra.ts";
-import type { HttpMethod } from "./path.ts";
 import { checkCallbackUrl } from "./runtime-expression.ts";
 
 /** The methods an OpenAPI Path Item documents (HEAD is GET's, and never documented here). */
@@ -30,7 +29,7 @@ export interface WebhookOptions extends OutgoingOptions {
 export interface WebhookDefinition {
   readonly kind: "webhook";
   readonly name: string;
-  readonly method: DocumentedMethod & HttpMethod;
+  readonly method: DocumentedMethod;
   readonly endpoint: EndpointDefinition<any, any, any>;
   readonly options: WebhookOptions;
 }
@@ -87,7 +86,7 @@ export interface CallbackDefinition {
   readonly kind: "callback";
   readonly name: string;
   readonly url: string;
-  readonly method: DocumentedMethod & HttpMethod;
+  readonly method: DocumentedMethod;
   readonly endpoint: EndpointDefinition<any, any, any>;
   readonly options: CallbackOptions;
 }
