@@ -1,6 +1,6 @@
 import { HttpError } from "../errors.ts";
 import type { Middleware } from "../http/middleware.ts";
-import { HttpResponse } from "../http/response.ts";
+import { RedirectResponse } from "../http/redirect-response.ts";
 
 /**
  * Sends a request that arrived over plain HTTP to the same URL over HTTPS: 307, so that the method
@@ -20,7 +20,7 @@ export function httpsRedirect(): Middleware {
       throw new HttpError(400, "This app is served over HTTPS: the request names no host to redirect to.");
     }
     const location = `https://${withoutDefaultPort(origin.slice(origin.indexOf("//") + 2))}${request.url}`;
-    return new HttpResponse(null, { status: 307, headers: { location } });
+    return new RedirectResponse(location);
   };
 }
 

@@ -1,8 +1,8 @@
 import { isIP } from "node:net";
 import { HttpError, ValueError } from "../errors.ts";
 import type { Middleware } from "../http/middleware.ts";
+import { RedirectResponse } from "../http/redirect-response.ts";
 import type { HttpRequest } from "../http/request.ts";
-import { HttpResponse } from "../http/response.ts";
 
 export interface TrustedHostOptions {
   /**
@@ -78,10 +78,10 @@ function canonicalIPv6(bracketed: string): string {
 }
 
 /** The same URL on `www.` + the host, port, path and query kept (Starlette's rule). */
-function wwwRedirect(request: HttpRequest, origin: string): HttpResponse {
+function wwwRedirect(request: HttpRequest, origin: string): RedirectResponse {
   const start = origin.indexOf("//") + 2;
   const location = `${origin.slice(0, start)}www.${origin.slice(start)}${request.url}`;
-  return new HttpResponse(null, { status: 307, headers: { location } });
+  return new RedirectResponse(location);
 }
 
 function checkedHosts(options: TrustedHostOptions): readonly string[] {

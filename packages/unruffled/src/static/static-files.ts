@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { NotFoundError, ValueError } from "../errors.ts";
 import { FileResponse } from "../http/file-response.ts";
+import { RedirectResponse } from "../http/redirect-response.ts";
 import type { HttpRequest } from "../http/request.ts";
 import { HttpResponse } from "../http/response.ts";
 import { resolve } from "../node-builtins.ts";
@@ -63,7 +64,7 @@ const toTopDirectory = endpoint({
 function slashRedirect(request: HttpRequest): HttpResponse {
   const query = request.queryString;
   const location = `${request.path}/${query === "" ? "" : `?${query}`}`;
-  return new HttpResponse(null, { status: 307, headers: { location } });
+  return new RedirectResponse(location);
 }
 
 /** The folder's real path, checked once, when the route is declared (Starlette's `check_dir`). */
