@@ -1,5 +1,6 @@
 import { Readable } from "../node-builtins.ts";
 import { HttpResponse, type ResponseInit } from "./response.ts";
+import { TurnTaking } from "./turn-taking.ts";
 
 /** One piece of a streamed body: text (sent as UTF-8) or bytes. */
 export type StreamChunk = string | Uint8Array;
@@ -54,7 +55,10 @@ export class StreamingBody extends Readable {
   private readonly chunks: AsyncIterator<unknown> | Iterator<unknown>;
   private held: { chunk: unknown } | undefined;
   private done = false;
-  private burst = 0;
+  private readonly turns = new TurnTaking();
+  private readonly pullAfterTurn = () => {
+    if (!this.destroyed) this.pull();
+  };
 
   constructor(iterator: AsyncIterator<unknown> | Iterator<unknown>) {
     super();
@@ -100,15 +104,7 @@ export class StreamingBody extends Readable {
   }
 
   private async pull(): Promise<void> {
-    // A source whose chunks are ready at once (a loop that yields) would be read in one run of
-    // promise jobs until the socket's buffer is full, and no other request would be served meanwhile.
-    if (++this.burst === MAX_BURST) {
-      setImmediate(() => {
-        this.burst = 0;
-        if (!this.destroyed) this.pull();
-      });
-      return;
-    }
+    if (this.turns.deferred(this.pullAfterTurn)) return;
     try {
       const next = await this.chunks.next();
       if (this.destroyed) return;
@@ -130,9 +126,6 @@ export class StreamingBody extends Readable {
     else this.push(chunk);
   }
 }
-
-/** Chunks pulled in a row before the event loop is let to turn (other requests, timers, I/O). */
-const MAX_BURST = 64;
 
 function checkedChunk(chunk: unknown): StreamChunk {
   if (typeof chunk === "string" || chunk instanceof Uint8Array) return chunk;
