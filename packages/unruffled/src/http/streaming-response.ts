@@ -55,6 +55,8 @@ export class StreamingBody extends Readable {
   private readonly chunks: AsyncIterator<unknown> | Iterator<unknown>;
   private held: { chunk: unknown } | undefined;
   private done = false;
+  private first: Promise<void> | undefined;
+  private lateFailure: ((error: Error) => void) | undefined;
   private readonly turns = new TurnTaking();
   private readonly pullAfterTurn = () => {
     if (!this.destroyed) this.pull();
@@ -67,9 +69,19 @@ export class StreamingBody extends Readable {
 
   /**
    * Resolves once the first chunk is in hand (or the source is empty); rejects with what the source
-   * threw before it, the source then closed. The app awaits it before it answers.
+   * threw before it, the source then closed. The app awaits it before it answers, and tells it with
+   * `lateFailure` what to do with a failure after that (log it). Asked once: a later call (a
+   * middleware around the endpoint that made it) gets the same promise, and its `lateFailure` is not kept.
    */
-  async started(): Promise<void> {
+  started(lateFailure?: (error: Error) => void): Promise<void> {
+    if (this.first === undefined) {
+      this.lateFailure = lateFailure;
+      this.first = this.pullFirst();
+    }
+    return this.first;
+  }
+
+  private async pullFirst(): Promise<void> {
     try {
       const first = await this.chunks.next();
       if (first.done === true) this.done = true;
@@ -116,6 +128,7 @@ export class StreamingBody extends Readable {
       if (this.destroyed) return;
       this.done = true;
       this.failure = error instanceof Error ? error : new Error(String(error));
+      this.lateFailure?.(this.failure);
       this.destroy(this.failure);
     }
   }
