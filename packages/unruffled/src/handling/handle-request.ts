@@ -84,6 +84,7 @@ export class RequestHandler {
     this.routes = new RouteTable({
       middleware: options.middleware,
       handleError: (error, request) => this.handleError(error, request),
+      errorLogger: options.errorLogger,
       endpointAnswer: (description, request) => this.endpointAnswer(description, request),
     });
   }
@@ -245,10 +246,16 @@ export class RequestHandler {
       const response = handler.handle(error, request);
       if (response instanceof Promise) {
         return response
-          .then((resolved) => readyResponse(checkedResponse(resolved, "an exception handler"), request))
+          .then((resolved) =>
+            readyResponse(checkedResponse(resolved, "an exception handler"), request, this.errorLogger),
+          )
           .catch((failure: unknown) => this.internalError(failure, request));
       }
-      const ready = readyResponse(checkedResponse(response, "an exception handler"), request);
+      const ready = readyResponse(
+        checkedResponse(response, "an exception handler"),
+        request,
+        this.errorLogger,
+      );
       return ready instanceof Promise
         ? ready.catch((failure: unknown) => this.internalError(failure, request))
         : ready;

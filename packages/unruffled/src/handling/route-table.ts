@@ -2,6 +2,7 @@ import { HttpError, MethodNotAllowedError, NotFoundError, ValueError } from "../
 import type { Middleware, MiddlewareRoute } from "../http/middleware.ts";
 import type { HttpRequest } from "../http/request.ts";
 import type { HttpResponse } from "../http/response.ts";
+import type { ErrorLogger } from "../logging/logger.ts";
 import { type Answer, composeMiddleware, type ErrorAnswer } from "../middleware/compose.ts";
 import type { BuiltRoute } from "../route/analyse/build-routes.ts";
 import type { EndpointDescription } from "../route/description.ts";
@@ -24,6 +25,8 @@ export interface RouteTableOptions {
   /** The app's middleware, around every route, outermost first. */
   middleware: readonly Middleware[];
   handleError: ErrorAnswer;
+  /** Told of a streamed body a middleware returned that fails once its answer began. */
+  errorLogger: ErrorLogger;
   endpointAnswer(
     description: EndpointDescription,
     request: HttpRequest,
@@ -49,11 +52,13 @@ export class RouteTable {
   /** Why a request that passes through middleware found no route, for the chain's innermost answer. */
   private readonly routingErrors = new WeakMap<HttpRequest, unknown>();
   private readonly handleError: ErrorAnswer;
+  private readonly errorLogger: ErrorLogger;
   private readonly endpointAnswer: RouteTableOptions["endpointAnswer"];
 
   constructor(options: RouteTableOptions) {
     this.middleware = options.middleware;
     this.handleError = options.handleError;
+    this.errorLogger = options.errorLogger;
     this.endpointAnswer = options.endpointAnswer;
     this.unknownPath = this.compose(this.middleware, { path: undefined, methods: [] }, this.routingFailure);
   }
@@ -136,7 +141,7 @@ export class RouteTable {
   private compose(middleware: readonly Middleware[], at: MiddlewareRoute, inner: Answer): Answer | undefined {
     if (middleware.length === 0) return undefined;
     this.composed = true;
-    return composeMiddleware(middleware, at, inner, this.handleError);
+    return composeMiddleware(middleware, at, inner, this.handleError, this.errorLogger);
   }
 }
 

@@ -1,4 +1,4 @@
-import { checkedResponse } from "../http/checked-response.ts";
+import { checkedResponse, readyResponse } from "../http/checked-response.ts";
 import { EventFrames } from "../http/event-frames.ts";
 import { EventStreamResponse } from "../http/event-stream-response.ts";
 import { FileResponse } from "../http/file-response.ts";
@@ -371,10 +371,11 @@ export class EndpointRunner {
       draft?.applyTo(checked);
       writeThroughModel(checked, description.answers, this.strictResponses);
       if (checked instanceof EventStreamResponse) this.logStreamFailure(checked, request);
-      else if (checked instanceof StreamingResponse) return this.firstChunk(checked, request, scope);
-      // A file is looked at now, so that a missing one is the handler's error, answered before any header.
-      else if (checked instanceof FileResponse) {
-        return checked.prepareFor(request).catch((error) => this.failed(error, request, scope));
+      // A file is looked at, a stream's first chunk awaited, now: a failure there is the handler's
+      // error, answered before any header.
+      else if (checked instanceof StreamingResponse || checked instanceof FileResponse) {
+        const ready = readyResponse(checked, request, this.options.errorLogger);
+        return ready instanceof Promise ? ready.catch((error) => this.failed(error, request, scope)) : ready;
       }
       return checked;
     } catch (error) {
@@ -382,32 +383,6 @@ export class EndpointRunner {
       if (response instanceof StreamingResponse) response.body.destroy();
       return this.failed(error, request, scope);
     }
-  }
-
-  /**
-   * A `StreamingResponse` once its first chunk is in hand: a source that fails before it is answered
-   * like any error of the handler (a 500 in the app's format); a later failure is logged.
-   */
-  private firstChunk(
-    response: StreamingResponse,
-    request: HttpRequest,
-    scope: DependencyScope | undefined,
-  ): Answer {
-    const body = response.body;
-    return body.started().then(
-      () => {
-        body.once("error", (error: unknown) => {
-          // Destroyed from outside is a client gone, not a failure (see logStreamFailure).
-          if (error !== body.failure) return;
-          this.options.errorLogger.error(
-            { err: error, reqId: request.id, method: request.method, path: request.path },
-            "A streamed body failed after its answer began; its connection was closed",
-          );
-        });
-        return response;
-      },
-      (error) => this.failed(error, request, scope),
-    );
   }
 
   /** A stream that fails once its answer began cannot become a 500: it is logged, and its connection closed. */

@@ -1,6 +1,8 @@
+import type { ErrorLogger } from "../logging/logger.ts";
 import { FileResponse } from "./file-response.ts";
 import type { HttpRequest } from "./request.ts";
 import { HttpResponse } from "./response.ts";
+import { StreamingResponse } from "./streaming-response.ts";
 
 /**
  * What a handler, an exception handler or a middleware returned, when it is a response; a TypeError
@@ -14,13 +16,26 @@ export function checkedResponse(response: unknown, who: string): HttpResponse {
 }
 
 /**
- * A response ready to be sent: a `FileResponse` (from a middleware or an exception handler) first
- * looks at its file and fits itself to the request; any other as it is. What that rejects with is
- * the caller's to answer.
+ * A response ready to be sent, whoever made it (an endpoint, a middleware, an exception handler): a
+ * `FileResponse` first looks at its file and fits itself to the request; a `StreamingResponse` waits
+ * for its source's first chunk, and a failure of its source after that is logged (its connection is
+ * cut); any other as it is. What that rejects with is the caller's to answer (a 500, before any header).
  */
 export function readyResponse(
   response: HttpResponse,
   request: HttpRequest,
+  errorLogger: ErrorLogger,
 ): HttpResponse | Promise<HttpResponse> {
-  return response instanceof FileResponse ? response.prepareFor(request) : response;
+  if (response instanceof FileResponse) return response.prepareFor(request);
+  if (response instanceof StreamingResponse) {
+    return response.body
+      .started((error) =>
+        errorLogger.error(
+          { err: error, reqId: request.id, method: request.method, path: request.path },
+          "A streamed body failed after its answer began; its connection was closed",
+        ),
+      )
+      .then(() => response);
+  }
+  return response;
 }

@@ -1,4 +1,5 @@
 import { Readable } from "../node-builtins.ts";
+import { TurnTaking } from "./turn-taking.ts";
 
 /** One server-sent event: its data (sent as JSON), and optionally its type, id and reconnection delay. */
 export interface ServerSentEvent<T = unknown> {
@@ -41,6 +42,11 @@ export class EventFrames extends Readable {
   private started = false;
   private pulling = false;
   private ended = false;
+  private readonly turns = new TurnTaking();
+  private readonly pullAfterTurn = () => {
+    this.pulling = false;
+    if (!this.ended) this.pull();
+  };
 
   constructor(events: EventIterable<unknown>, heartbeatMs: number) {
     super();
@@ -87,6 +93,7 @@ export class EventFrames extends Readable {
 
   private pull(): void {
     this.pulling = true;
+    if (this.turns.deferred(this.pullAfterTurn)) return;
     let next: IteratorResult<ServerSentEvent> | Promise<IteratorResult<ServerSentEvent>>;
     try {
       next = this.source.next();

@@ -1,5 +1,6 @@
 import { Readable } from "../node-builtins.ts";
 import { HttpResponse, type ResponseInit } from "./response.ts";
+import { TurnTaking } from "./turn-taking.ts";
 
 /** One piece of a streamed body: text (sent as UTF-8) or bytes. */
 export type StreamChunk = string | Uint8Array;
@@ -54,7 +55,12 @@ export class StreamingBody extends Readable {
   private readonly chunks: AsyncIterator<unknown> | Iterator<unknown>;
   private held: { chunk: unknown } | undefined;
   private done = false;
-  private burst = 0;
+  private first: Promise<void> | undefined;
+  private lateFailure: ((error: Error) => void) | undefined;
+  private readonly turns = new TurnTaking();
+  private readonly pullAfterTurn = () => {
+    if (!this.destroyed) this.pull();
+  };
 
   constructor(iterator: AsyncIterator<unknown> | Iterator<unknown>) {
     super();
@@ -63,9 +69,19 @@ export class StreamingBody extends Readable {
 
   /**
    * Resolves once the first chunk is in hand (or the source is empty); rejects with what the source
-   * threw before it, the source then closed. The app awaits it before it answers.
+   * threw before it, the source then closed. The app awaits it before it answers, and tells it with
+   * `lateFailure` what to do with a failure after that (log it). Asked once: a later call (a
+   * middleware around the endpoint that made it) gets the same promise, and its `lateFailure` is not kept.
    */
-  async started(): Promise<void> {
+  started(lateFailure?: (error: Error) => void): Promise<void> {
+    if (this.first === undefined) {
+      this.lateFailure = lateFailure;
+      this.first = this.pullFirst();
+    }
+    return this.first;
+  }
+
+  private async pullFirst(): Promise<void> {
     try {
       const first = await this.chunks.next();
       if (first.done === true) this.done = true;
@@ -100,15 +116,7 @@ export class StreamingBody extends Readable {
   }
 
   private async pull(): Promise<void> {
-    // A source whose chunks are ready at once (a loop that yields) would be read in one run of
-    // promise jobs until the socket's buffer is full, and no other request would be served meanwhile.
-    if (++this.burst === MAX_BURST) {
-      setImmediate(() => {
-        this.burst = 0;
-        if (!this.destroyed) this.pull();
-      });
-      return;
-    }
+    if (this.turns.deferred(this.pullAfterTurn)) return;
     try {
       const next = await this.chunks.next();
       if (this.destroyed) return;
@@ -120,6 +128,7 @@ export class StreamingBody extends Readable {
       if (this.destroyed) return;
       this.done = true;
       this.failure = error instanceof Error ? error : new Error(String(error));
+      this.lateFailure?.(this.failure);
       this.destroy(this.failure);
     }
   }
@@ -130,9 +139,6 @@ export class StreamingBody extends Readable {
     else this.push(chunk);
   }
 }
-
-/** Chunks pulled in a row before the event loop is let to turn (other requests, timers, I/O). */
-const MAX_BURST = 64;
 
 function checkedChunk(chunk: unknown): StreamChunk {
   if (typeof chunk === "string" || chunk instanceof Uint8Array) return chunk;

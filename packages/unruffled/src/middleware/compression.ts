@@ -8,7 +8,10 @@ import { type ContentCoding, chooseEncoding } from "./accept-encoding.ts";
 import { addVary } from "./vary.ts";
 
 export interface CompressionOptions {
-  /** Bodies smaller than this, in bytes, go as they are: compressing them costs more than it saves (default 1,024). */
+  /**
+   * Bodies smaller than this, in bytes, go as they are: compressing them costs more than it saves
+   * (default 1,024). A streamed body is measured by the `content-length` it states; without one, it is compressed.
+   */
   threshold?: number;
   /** The codings offered, the preferred first, for the client's ties (default `["br", "gzip"]`). */
   encodings?: readonly ContentCoding[];
@@ -34,7 +37,8 @@ const AT_ONCE_LIMIT = 32 * 1024;
 /**
  * Compresses answers with gzip or brotli (`node:zlib`), whichever the request's `Accept-Encoding`
  * weighs highest (q-values honoured), and adds `Vary: Accept-Encoding`. Text bodies from the
- * threshold up, and streamed bodies as they flow; never a body already encoded, an event stream, a
+ * threshold up, and streamed bodies as they flow unless their `content-length` (a file's) is below
+ * it; never a body already encoded, an event stream, a
  * `Cache-Control: no-transform` answer, a partial (206) answer, or the answer to HEAD.
  *
  * @example createApp({ routes, middleware: [cors({ origins }), compression({ threshold: 2048 })] })
@@ -72,7 +76,11 @@ export function compression(options: CompressionOptions = {}): Middleware {
   };
 
   const encode = (response: HttpResponse, request: HttpRequest): HttpResponse | Promise<HttpResponse> => {
-    const { headers, body } = response;
+    const { headers } = response;
+    // A stream's size is known only from the length it states (a file's): below the threshold, it
+    // goes as it is, its body not even looked at (a FileResponse's file is then not opened here).
+    if (statedBelow(headers["content-length"], threshold)) return response;
+    const body = response.body;
     if (!compressible(response, isText) || (!(body instanceof Readable) && smallerThan(body!, threshold))) {
       return response;
     }
@@ -130,6 +138,11 @@ function smallerThan(body: string | Uint8Array, threshold: number): boolean {
   if (typeof body !== "string") return body.byteLength < threshold;
   if (body.length * 3 < threshold) return true;
   return body.length < threshold && Buffer.byteLength(body) < threshold;
+}
+
+/** Whether a `content-length` the answer states is a number of bytes below `threshold`. */
+function statedBelow(length: HeaderValue | undefined, threshold: number): boolean {
+  return typeof length === "string" && /^\d+$/.test(length) && Number(length) < threshold;
 }
 
 /** The same answer with the encoded body: its headers, with the coding, the length and a weak ETag. */

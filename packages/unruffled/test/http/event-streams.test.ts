@@ -2,7 +2,7 @@ import { EventEmitter, on } from "node:events";
 import { type IncomingMessage, request } from "node:http";
 import { waitFor } from "process-support";
 import { type App, createApp } from "unruffled";
-import { EventStreamResponse, eventFrame, type HttpRequest } from "unruffled/http";
+import { EventStreamResponse, eventFrame, type HttpRequest, PlainTextResponse } from "unruffled/http";
 import { endpoint, p, path } from "unruffled/route";
 import { readEvents, testClient } from "unruffled/testing";
 import { afterAll, describe, expect, it, vi } from "vitest";
@@ -338,6 +338,37 @@ describe("event streams", () => {
     let read = 0;
     for await (const _event of readEvents(response)) if (++read === stalled + 50) break;
     expect(pulled).toBeGreaterThan(stalled);
+    close();
+  });
+
+  it("answers another client while it sends events that are all ready at once (a replayed history)", async () => {
+    let pulled = 0;
+    const replay = endpoint({
+      returns: EventStreamResponse,
+      handler: (request: HttpRequest) => {
+        async function* history() {
+          while (!request.signal.aborted) yield { id: String(++pulled), data: 1 };
+        }
+        return new EventStreamResponse(history());
+      },
+    });
+    const ping = endpoint({ returns: PlainTextResponse, handler: () => new PlainTextResponse("pong") });
+    const port = await listening(
+      createApp({ routes: [path("/replay", { endpoint: replay }), path("/ping", { endpoint: ping })] }),
+    );
+    const { response, close } = await openStream(port, "/replay");
+    // A client that reads nothing: the stream runs until the socket's buffers are full.
+    response.pause();
+    const pong = await openStream(port, "/ping");
+    expect([pong.response.statusCode, await bodyOf(pong.response)]).toEqual([200, "pong"]);
+    const pulledWhenAnswered = pulled;
+    const stalled = await waitFor(
+      "the server to stop pulling",
+      stableValue(() => pulled),
+      { timeoutMs: 15_000 },
+    );
+    // The other answer came while the history was still being sent, not once the socket was full.
+    expect(stalled).toBeGreaterThan(pulledWhenAnswered);
     close();
   });
 

@@ -6,8 +6,15 @@ import { type IncomingMessage, request, type Server } from "node:http";
 import { Readable } from "node:stream";
 import { createGunzip, gunzipSync } from "node:zlib";
 import { waitFor } from "process-support";
-import { type App, compression, createApp } from "unruffled";
-import { type HttpRequest, StreamingResponse } from "unruffled/http";
+import {
+  type App,
+  compression,
+  createApp,
+  exceptionHandler,
+  type Middleware,
+  NotFoundError,
+} from "unruffled";
+import { type HttpRequest, PlainTextResponse, StreamingResponse } from "unruffled/http";
 import { endpoint, path } from "unruffled/route";
 import { testClient } from "unruffled/testing";
 import { afterAll, describe, expect, it, vi } from "vitest";
@@ -380,6 +387,112 @@ describe("StreamingResponse", () => {
 });
 
 /** Resolves to a counter's value once it stops moving (five reads in a row). */
+describe("StreamingResponse outside an endpoint", () => {
+  const plain = endpoint({ returns: PlainTextResponse, handler: () => new PlainTextResponse("endpoint") });
+  const streamedRoute = path("/s", {
+    endpoint: endpoint({
+      returns: StreamingResponse,
+      handler: () => new StreamingResponse(failingAfter("row 1\n")),
+    }),
+  });
+
+  /** A source that sends `first` (if any), then throws: before its first chunk when `first` is undefined. */
+  async function* failingAfter(first?: string) {
+    if (first !== undefined) yield first;
+    throw new Error("the database went away");
+  }
+
+  it("answers 500 in the app's format, logged, for a middleware's or an exception handler's source that fails before its first chunk", async () => {
+    const logger = { error: vi.fn() };
+    const maintenance: Middleware = () => new StreamingResponse(failingAfter());
+    const notFoundPage = exceptionHandler(NotFoundError, () => new StreamingResponse(failingAfter()));
+    const fromMiddleware = await listening(
+      createApp({ routes: [path("/p", { endpoint: plain })], middleware: [maintenance], logger }),
+    );
+    const fromHandler = await listening(createApp({ routes: [], exceptionHandlers: [notFoundPage], logger }));
+    const answers = [];
+    for (const [port, target] of [
+      [fromMiddleware, "/p"],
+      [fromHandler, "/nowhere"],
+    ] as const) {
+      const { response } = await open(port, target);
+      answers.push([response.statusCode, (await readAll(response)).body.toString()]);
+    }
+    expect(answers).toEqual([
+      [500, '{"detail":"Internal Server Error"}'],
+      [500, '{"detail":"Internal Server Error"}'],
+    ]);
+    expect(logger.error.mock.calls.map(([fields]) => (fields as { err: Error }).err)).toEqual([
+      new Error("the database went away"),
+      new Error("the database went away"),
+    ]);
+  });
+
+  it("cuts the connection after what was sent, and logs, for a middleware's or an exception handler's source that fails mid-stream", async () => {
+    const logger = { error: vi.fn() };
+    const maintenance: Middleware = () => new StreamingResponse(failingAfter("row 1\n"));
+    const notFoundPage = exceptionHandler(
+      NotFoundError,
+      () => new StreamingResponse(failingAfter("row 1\n"), { status: 404 }),
+    );
+    const fromMiddleware = await listening(
+      createApp({ routes: [path("/p", { endpoint: plain })], middleware: [maintenance], logger }),
+    );
+    const fromHandler = await listening(createApp({ routes: [], exceptionHandlers: [notFoundPage], logger }));
+    const answers = [];
+    for (const [port, target] of [
+      [fromMiddleware, "/p"],
+      [fromHandler, "/nowhere"],
+    ] as const) {
+      const { response } = await open(port, target);
+      const { body, complete } = await readAll(response);
+      answers.push([response.statusCode, body.toString(), complete]);
+    }
+    expect(answers).toEqual([
+      [200, "row 1\n", false],
+      [404, "row 1\n", false],
+    ]);
+    await waitFor("both failures to be logged", () =>
+      logger.error.mock.calls.length === 2 ? true : undefined,
+    );
+    expect(logger.error.mock.calls).toEqual([
+      [
+        expect.objectContaining({ err: new Error("the database went away"), path: "/p" }),
+        "A streamed body failed after its answer began; its connection was closed",
+      ],
+      [
+        expect.objectContaining({ err: new Error("the database went away"), path: "/nowhere" }),
+        "A streamed body failed after its answer began; its connection was closed",
+      ],
+    ]);
+  });
+
+  it("is logged once when it fails after passing through middleware from its endpoint", async () => {
+    const logger = { error: vi.fn() };
+    const passing: Middleware = async (request, next) => next(request);
+    const port = await listening(
+      createApp({
+        routes: [streamedRoute, path("/p", { endpoint: plain })],
+        middleware: [passing, passing],
+        logger,
+      }),
+    );
+    const { response } = await open(port, "/s");
+    const { body, complete } = await readAll(response);
+    expect([response.statusCode, body.toString(), complete]).toEqual([200, "row 1\n", false]);
+    await waitFor("the failure to be logged", () => (logger.error.mock.calls.length > 0 ? true : undefined));
+    // Another request answered in full after it: time enough for a second record to show.
+    const { response: after } = await open(port, "/p");
+    expect((await readAll(after)).body.toString()).toBe("endpoint");
+    expect(logger.error.mock.calls).toEqual([
+      [
+        expect.objectContaining({ err: new Error("the database went away"), path: "/s" }),
+        "A streamed body failed after its answer began; its connection was closed",
+      ],
+    ]);
+  });
+});
+
 function stableValue(read: () => number): () => number | undefined {
   let last = -1;
   let same = 0;

@@ -1,12 +1,22 @@
 import { randomBytes } from "node:crypto";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { Readable } from "node:stream";
 import { brotliCompressSync, brotliDecompressSync, constants, gunzipSync, gzipSync } from "node:zlib";
 import { waitFor } from "process-support";
 import { type CompressionOptions, compression, createApp, type Middleware, ValueError } from "unruffled";
-import { EventStreamResponse, HttpResponse, JsonResponse, PlainTextResponse } from "unruffled/http";
-import { endpoint, path } from "unruffled/route";
+import {
+  EventStreamResponse,
+  FileResponse,
+  HttpResponse,
+  JsonResponse,
+  PlainTextResponse,
+} from "unruffled/http";
+import { endpoint, p, path } from "unruffled/route";
 import { readEvents } from "unruffled/testing";
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
 import { wireRequest } from "../support/http-request.ts";
 import { openRaw } from "../support/raw-http.ts";
 import { serve } from "../support/serve.ts";
@@ -143,6 +153,32 @@ describe("compression()", () => {
       answer.headers["transfer-encoding"],
       gunzipSync(answer.body).toString(),
     ]).toEqual(["gzip", undefined, "chunked", `first line\n${"x".repeat(5_000)}\nlast line\n`]);
+  });
+
+  it("leaves a streamed body that states a length below the threshold as it is (a FileResponse of a small file)", async () => {
+    const folder = await mkdtemp(join(tmpdir(), "compression-"));
+    await writeFile(join(folder, "small.txt"), "twenty bytes of text");
+    await writeFile(join(folder, "large.txt"), LARGE);
+    const sendFile = endpoint({
+      params: { name: p.Path(z.string()) },
+      returns: FileResponse,
+      handler: (_request, { name }) => new FileResponse(join(folder, name)),
+    });
+    const server = await serve([path("/files/{name}", { endpoint: sendFile })], {
+      middleware: [compression()],
+    });
+    try {
+      const small = await wireRequest(server.url, "GET", "/files/small.txt", { "accept-encoding": "gzip" });
+      const large = await wireRequest(server.url, "GET", "/files/large.txt", { "accept-encoding": "gzip" });
+      expect([
+        small.headers["content-encoding"],
+        small.headers["content-length"],
+        small.body.toString(),
+      ]).toEqual([undefined, "20", "twenty bytes of text"]);
+      expect([large.headers["content-encoding"], gunzipSync(large.body).toString()]).toEqual(["gzip", LARGE]);
+    } finally {
+      await rm(folder, { recursive: true });
+    }
   });
 
   it("compresses a large body in zlib's thread pool, with the same result", async () => {

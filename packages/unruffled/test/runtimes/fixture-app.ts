@@ -248,6 +248,33 @@ const ticks = endpoint({
   },
 });
 
+// An event stream whose events are all ready at once (a replayed history), endless until
+// GET /replay-release?label= is answered: a server that lets its event loop turn between events
+// answers that request while the stream runs; one that does not, never, while the client reads.
+const releasedReplays = new Set<string>();
+
+const replay = endpoint({
+  params: { label: p.Query(z.string()) },
+  returns: [p.ResponseSpec({ model: Tick, content_type: "text/event-stream" })],
+  handler: (_request, { label }) => {
+    async function* history() {
+      let n = 0;
+      while (!releasedReplays.has(label)) yield { data: { n: ++n } };
+      yield { event: "released", data: { n } };
+    }
+    return new EventStreamResponse(history(), { heartbeat: 0 });
+  },
+});
+
+const releaseReplay = endpoint({
+  params: { label: p.Query(z.string()) },
+  returns: JsonResponse,
+  handler: (_request, { label }) => {
+    releasedReplays.add(label);
+    return new JsonResponse({ released: label });
+  },
+});
+
 // A JSON parameter, then the same body again as text and as bytes (Bun reads it as text first).
 const jsonThenRaw = endpoint({
   params: { body: p.Json(z.object({ note: z.string() })) },
@@ -357,6 +384,8 @@ export const app = createApp({
     path("/hold", { endpoint: hold }),
     path("/ticks", { endpoint: ticks }),
     path("/rows", { endpoint: rows }),
+    path("/replay", { endpoint: replay }),
+    path("/replay-release", { endpoint: releaseReplay }),
     path("/streamed", { endpoint: streamed }),
     path("/next-batch", { endpoint: releaseBatch }),
     path("/client", { endpoint: clientAddress }),

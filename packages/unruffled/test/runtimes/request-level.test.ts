@@ -683,6 +683,20 @@ describe.each(RUNTIMES)("on %s", (runtime) => {
     await journalHolds("rows: generator closed");
   });
 
+  it("answers another request while an event stream sends events that are all ready at once", async () => {
+    const response = await fetch(url("/replay?label=history"));
+    const reader = response.body!.getReader();
+    const decoder = new TextDecoder();
+    let tail = decoder.decode((await reader.read()).value, { stream: true });
+    // Sent while the stream is read as fast as it comes, so that no full socket stops the server.
+    const other = fetch(url("/replay-release?label=history")).then((answer) => answer.json());
+    for (let read = await reader.read(); !read.done; read = await reader.read()) {
+      tail = (tail + decoder.decode(read.value, { stream: true })).slice(-100);
+    }
+    expect(await other).toEqual({ released: "history" });
+    expect(tail).toMatch(/\nevent: released\ndata: \{"n":\d+\}\n\n$/);
+  });
+
   it("streams a StreamingResponse chunked, and closes its source when the client leaves mid-stream", async () => {
     const response = await fetch(url("/streamed?label=flow"));
     const reader = response.body!.getReader();
