@@ -1,8 +1,12 @@
-import type { ErrorLogger } from "../logging/logger.ts";
 import { FileResponse } from "./file-response.ts";
 import type { HttpRequest } from "./request.ts";
 import { HttpResponse } from "./response.ts";
 import { StreamingResponse } from "./streaming-response.ts";
+
+/** Where a streamed body's late failure is told: the app's error logger. */
+interface FailureLog {
+  error(details: Record<string, unknown>, message: string): void;
+}
 
 /**
  * What a handler, an exception handler or a middleware returned, when it is a response; a TypeError
@@ -24,7 +28,7 @@ export function checkedResponse(response: unknown, who: string): HttpResponse {
 export function readyResponse(
   response: HttpResponse,
   request: HttpRequest,
-  errorLogger: ErrorLogger,
+  errorLogger: FailureLog,
 ): HttpResponse | Promise<HttpResponse> {
   if (response instanceof FileResponse) return response.prepareFor(request);
   if (response instanceof StreamingResponse) {
