@@ -1,5 +1,4 @@
 import { checkedResponse, readyResponse } from "../http/checked-response.ts";
-import { EventFrames } from "../http/event-frames.ts";
 import { EventStreamResponse } from "../http/event-stream-response.ts";
 import { FileResponse } from "../http/file-response.ts";
 import type { HttpRequest } from "../http/request.ts";
@@ -370,10 +369,13 @@ export class EndpointRunner {
       const checked = checkedResponse(response, description.label);
       draft?.applyTo(checked);
       writeThroughModel(checked, description.answers, this.strictResponses);
-      if (checked instanceof EventStreamResponse) this.logStreamFailure(checked, request);
       // A file is looked at, a stream's first chunk awaited, now: a failure there is the handler's
-      // error, answered before any header.
-      else if (checked instanceof StreamingResponse || checked instanceof FileResponse) {
+      // error, answered before any header; an event stream's later failure is logged.
+      if (
+        checked instanceof StreamingResponse ||
+        checked instanceof FileResponse ||
+        checked instanceof EventStreamResponse
+      ) {
         const ready = readyResponse(checked, request, this.options.errorLogger);
         return ready instanceof Promise ? ready.catch((error) => this.failed(error, request, scope)) : ready;
       }
@@ -383,19 +385,5 @@ export class EndpointRunner {
       if (response instanceof StreamingResponse) response.body.destroy();
       return this.failed(error, request, scope);
     }
-  }
-
-  /** A stream that fails once its answer began cannot become a 500: it is logged, and its connection closed. */
-  private logStreamFailure(stream: EventStreamResponse, request: HttpRequest): void {
-    const frames = stream.body;
-    frames.once("error", (error: unknown) => {
-      // Destroyed from outside is a client gone, not a failure: a web runtime cancels the body with
-      // its own reason (Bun an AbortError, Deno the string "resource closed").
-      if (frames instanceof EventFrames && error !== frames.failure) return;
-      this.options.errorLogger.error(
-        { err: error, reqId: request.id, method: request.method, path: request.path },
-        "An event stream failed after its answer began; its connection was closed",
-      );
-    });
   }
 }

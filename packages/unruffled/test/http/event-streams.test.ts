@@ -1,7 +1,7 @@
 import { EventEmitter, on } from "node:events";
 import { type IncomingMessage, request } from "node:http";
 import { waitFor } from "process-support";
-import { type App, createApp } from "unruffled";
+import { type App, createApp, exceptionHandler, type Middleware, NotFoundError } from "unruffled";
 import { EventStreamResponse, eventFrame, type HttpRequest, PlainTextResponse } from "unruffled/http";
 import { endpoint, p, path } from "unruffled/route";
 import { readEvents, testClient } from "unruffled/testing";
@@ -631,6 +631,60 @@ describe("audit: an event whose id or type holds a line break, over HTTP", () =>
       "An event stream failed after its answer began; its connection was closed",
       `An event's id must be a string without line breaks or NUL, got "2\\ndata: forged"`,
     ]);
+  });
+});
+
+describe("an event stream a middleware or an exception handler returns, failing mid-stream", () => {
+  async function* failingAfterOne(): AsyncGenerator<{ data: { course_id: number; seats_left: number } }> {
+    yield { data: { course_id: 1, seats_left: 1 } };
+    throw new Error("the feed went away");
+  }
+
+  it("is logged as an endpoint's is, once, whichever made it", async () => {
+    const logger = { error: vi.fn() };
+    const plain = endpoint({ returns: PlainTextResponse, handler: () => new PlainTextResponse("plain") });
+    const feed = endpoint({ returns: seatEvents, handler: () => new EventStreamResponse(failingAfterOne()) });
+    const passing: Middleware = async (request, next) => next(request);
+    const replacing: Middleware = () => new EventStreamResponse(failingAfterOne());
+    const notFound = exceptionHandler(NotFoundError, () => new EventStreamResponse(failingAfterOne()));
+    const port = await listening(
+      createApp({
+        routes: [
+          path("/feed", { endpoint: feed, name: "feed", middleware: [passing, passing] }),
+          path("/replaced", { endpoint: plain, name: "replaced", middleware: [replacing, passing] }),
+          path("/plain", { endpoint: plain, name: "plain" }),
+        ],
+        exceptionHandlers: [notFound],
+        logger,
+      }),
+    );
+    const received: unknown[] = [];
+    for (const target of ["/feed", "/replaced", "/nowhere"]) {
+      const { response } = await openStream(port, target);
+      await expect(
+        (async () => {
+          for await (const event of readEvents(response)) received.push([target, event.data]);
+        })(),
+      ).rejects.toThrow("aborted");
+    }
+    expect(received).toEqual([
+      ["/feed", { course_id: 1, seats_left: 1 }],
+      ["/replaced", { course_id: 1, seats_left: 1 }],
+      ["/nowhere", { course_id: 1, seats_left: 1 }],
+    ]);
+    await waitFor("three failures logged", () => (logger.error.mock.calls.length >= 3 ? true : undefined));
+    // A request answered in full after them: time enough for a second record of one stream to show.
+    const { response: after } = await openStream(port, "/plain");
+    expect(await bodyOf(after)).toBe("plain");
+    expect(
+      logger.error.mock.calls.map(([details, message]) => [details.path, details.err.message, message]),
+    ).toEqual(
+      ["/feed", "/replaced", "/nowhere"].map((target) => [
+        target,
+        "the feed went away",
+        "An event stream failed after its answer began; its connection was closed",
+      ]),
+    );
   });
 });
 
