@@ -130,15 +130,18 @@ export function fillPath(
 }
 
 const PLACEHOLDER = /\{([^}:]+)(:path)?\}/g;
-// What a URL path holds as written (RFC 3986 pchar, "/", and the braces of a placeholder segment).
-const PATH_TEXT = /^[A-Za-z0-9\-._~!$&'()*+,;=:@/{}]*$/;
-// encodeURIComponent encodes these too, but a path segment holds them as they are (RFC 3986 pchar).
-const KEPT_IN_SEGMENT = /%(?:24|26|2B|2C|3A|3B|3D|40)/g;
+// What a URL path holds as written: RFC 3986 pchar, "/", a percent-encoding already made, and the
+// braces of a placeholder segment.
+const PATH_TEXT = /^(?:[A-Za-z0-9\-._~!$&'()*+,;=:@/{}]|%[0-9A-Fa-f]{2})*$/;
+// What a path segment cannot hold as it is: a "%" that starts no percent-encoding, and any run of
+// characters outside pchar (a surrogate pair stays in one run).
+const NOT_IN_SEGMENT = /%(?![0-9A-Fa-f]{2})|[^A-Za-z0-9\-._~!$&'()*+,;=:@%]+/g;
 
 /**
  * A route path (written decoded) as a client sends it: each fixed segment percent-encoded as UTF-8
- * where a URL path needs it, placeholders kept. The router matches a request's path decoded, so
- * this is the path it answers; the OpenAPI document, `app.urlPathFor` and the clients write it so.
+ * where a URL path needs it, placeholders and percent-encodings already made kept (so it encodes
+ * once: a hand-written plan's `/a%20b` stays). The router matches a request's path decoded, so this
+ * is the path it answers; the OpenAPI document, `app.urlPathFor` and the clients write it so.
  *
  * @example wirePath("/menu/crème brûlée/{size}") // "/menu/cr%C3%A8me%20br%C3%BBl%C3%A9e/{size}"
  */
@@ -147,9 +150,7 @@ export function wirePath(path: string): string {
   return path
     .split("/")
     .map((segment) =>
-      segment.startsWith("{")
-        ? segment
-        : encodeURIComponent(segment).replace(KEPT_IN_SEGMENT, decodeURIComponent),
+      segment.startsWith("{") ? segment : segment.replace(NOT_IN_SEGMENT, encodeURIComponent),
     )
     .join("/");
 }
