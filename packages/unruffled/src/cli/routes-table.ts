@@ -1,3 +1,4 @@
+import { wirePath } from "../client/encode-request.ts";
 import type { BuiltRoute } from "../route/analyse/build-routes.ts";
 import type { MarkerKind } from "../route/declare/markers.ts";
 import type { EndpointDescription } from "../route/description.ts";
@@ -28,8 +29,9 @@ export function parametersBySource(description: EndpointDescription): string {
 }
 
 /**
- * The routes as an aligned text table: method, path, name, parameters by source. WebSocket routes
- * follow the HTTP ones, with the method `WS` and the parameters of their upgrade request.
+ * The routes as an aligned text table: method, path (as a client sends it: `/café` is
+ * `/caf%C3%A9`), name, parameters by source. WebSocket routes follow the HTTP ones, with the method
+ * `WS` and the parameters of their upgrade request.
  *
  * @example
  * routesTable(app.routes, app.websocketRoutes)
@@ -45,13 +47,13 @@ export function routesTable(
     ["METHOD", "PATH", "NAME", "PARAMETERS"],
     ...routes.map((route) => [
       route.methods.join(", "),
-      route.path,
+      wirePath(route.path),
       route.name,
       parametersBySource(route.endpointDescription),
     ]),
     ...websocketRoutes.map((route) => [
       "WS",
-      route.path,
+      wirePath(route.path),
       route.name,
       parametersBySource(route.socketDescription.upgrade),
     ]),

@@ -107,7 +107,8 @@ function encodeBody(
 
 /**
  * The path with each placeholder filled, percent-encoded; a `{name:path}` value keeps its slashes.
- * A placeholder without a value is `missing(name)`'s (the test client throws there).
+ * The path's own text is sent as `wirePath` writes it. A placeholder without a value is
+ * `missing(name)`'s (the test client throws there).
  *
  * @example fillPath("/files/{file_path:path}", { file_path: "a b/c" }) // "/files/a%20b/c"
  */
@@ -118,7 +119,7 @@ export function fillPath(
   // server answers for it (404 or 422) rather than the client throwing.
   missing: (name: string) => string = () => "",
 ): string {
-  return path.replace(/\{([^}:]+)(:path)?\}/g, (_placeholder, name: string, rest: string | undefined) => {
+  return wirePath(path).replace(PLACEHOLDER, (_placeholder, name: string, rest: string | undefined) => {
     const value = values[name];
     if (value === undefined) return missing(name);
     // The rest of the path keeps its slashes; every other character is encoded as in a segment.
@@ -126,6 +127,32 @@ export function fillPath(
       ? encodeURIComponent(value)
       : value.split("/").map(encodeURIComponent).join("/");
   });
+}
+
+const PLACEHOLDER = /\{([^}:]+)(:path)?\}/g;
+// What a URL path holds as written: RFC 3986 pchar, "/", a percent-encoding already made, and the
+// braces of a placeholder segment.
+const PATH_TEXT = /^(?:[A-Za-z0-9\-._~!$&'()*+,;=:@/{}]|%[0-9A-Fa-f]{2})*$/;
+// What a path segment cannot hold as it is: a "%" that starts no percent-encoding, and any run of
+// characters outside pchar (a surrogate pair stays in one run).
+const NOT_IN_SEGMENT = /%(?![0-9A-Fa-f]{2})|[^A-Za-z0-9\-._~!$&'()*+,;=:@%]+/g;
+
+/**
+ * A route path (written decoded) as a client sends it: each fixed segment percent-encoded as UTF-8
+ * where a URL path needs it, placeholders and percent-encodings already made kept (so it encodes
+ * once: a hand-written plan's `/a%20b` stays). The router matches a request's path decoded, so this
+ * is the path it answers; the OpenAPI document, `app.urlPathFor` and the clients write it so.
+ *
+ * @example wirePath("/menu/crème brûlée/{size}") // "/menu/cr%C3%A8me%20br%C3%BBl%C3%A9e/{size}"
+ */
+export function wirePath(path: string): string {
+  if (PATH_TEXT.test(path)) return path;
+  return path
+    .split("/")
+    .map((segment) =>
+      segment.startsWith("{") ? segment : segment.replace(NOT_IN_SEGMENT, encodeURIComponent),
+    )
+    .join("/");
 }
 
 function listOf(value: unknown): readonly unknown[] {

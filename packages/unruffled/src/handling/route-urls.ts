@@ -1,10 +1,12 @@
-import { fillPath } from "../client/encode-request.ts";
+import { fillPath, wirePath } from "../client/encode-request.ts";
 import { NoMatchFound } from "../errors.ts";
 import type { PathValues, RoutePaths } from "../http/request.ts";
 
 /** One named route as the table serves it: its full path, and the names of its placeholders. */
 interface NamedPath {
   path: string;
+  /** The path as a client sends it (`wirePath`), for a route without placeholders. */
+  wire: string;
   placeholders: readonly string[];
   /** The placeholder that takes the rest of the path (`{name:path}`), if any. */
   rest: string | undefined;
@@ -26,12 +28,13 @@ export class RouteUrls implements RoutePaths {
       placeholders.push(name!);
       if (isRest !== undefined) rest = name;
     }
-    this.byName.set(route.name, { path: route.path, placeholders, rest });
+    this.byName.set(route.name, { path: route.path, wire: wirePath(route.path), placeholders, rest });
   }
 
   /**
-   * The path of the route named `name`, its placeholders filled with `values`, each percent-encoded
-   * as one segment (a `{name:path}` value keeps its slashes). Throws `NoMatchFound` for an unknown
+   * The path of the route named `name` as a client sends it (its own text percent-encoded where a
+   * URL needs it: `/café` is `/caf%C3%A9`), its placeholders filled with `values`, each
+   * percent-encoded as one segment (a `{name:path}` value keeps its slashes). Throws `NoMatchFound` for an unknown
    * name, a missing, extra or empty value.
    *
    * @example urls.pathFor("get_student", { student_id: 42 }) // "/students/42"
@@ -40,7 +43,7 @@ export class RouteUrls implements RoutePaths {
     const route = this.byName.get(name);
     if (route === undefined) throw new NoMatchFound(`No route is named "${name}"`);
     const given = Object.keys(values);
-    if (given.length === 0 && route.placeholders.length === 0) return route.path;
+    if (given.length === 0 && route.placeholders.length === 0) return route.wire;
     const label = `The route "${name}" (${route.path})`;
     const expects =
       route.placeholders.length === 0

@@ -3,7 +3,9 @@ import { ValueError } from "../errors.ts";
 /**
  * Finds the route for a method and a path. Static paths are one map lookup; paths with placeholders
  * walk a tree of segments, static children before placeholders, and a `{name:path}` placeholder (the
- * rest of the path, slashes included, empty too) last.
+ * rest of the path, slashes included, empty too) last. Route paths are written decoded (`/café`);
+ * a request's fixed segments are compared decoded, each on its own, so `/caf%C3%A9` and `/caf%65`
+ * find `/café` and `/cafe` but `/a%2Fb` never finds `/a/b` (as Starlette, but for the slash).
  */
 export interface RouteMatch<T> {
   /** The handlers of the path, by method. */
@@ -88,26 +90,38 @@ export class Router<T> {
     const found = this.staticRoutes.get(path);
     if (found) return found;
     const segments = path.split("/");
+    // Only a path with a percent-encoding pays for decoding; a plain path's segments are their own.
+    let decoded = segments;
+    if (path.includes("%")) {
+      decoded = segments.map(decodeSegment);
+      // A decoded segment holding a slash (`%2F`) is no segment of a static path.
+      if (!decoded.some((segment) => segment.includes("/"))) {
+        const decodedFound = this.staticRoutes.get(decoded.join("/"));
+        if (decodedFound) return decodedFound;
+      }
+    }
     const params: Record<string, string> = {};
-    const node = this.walk(this.root, segments, 1, params);
+    const node = this.walk(this.root, segments, decoded, 1, params);
     return node?.match ? { methods: node.match.methods, allow: node.match.allow, params } : undefined;
   }
 
+  /** Fixed children are found by the decoded segment; placeholders take the segments as sent. */
   private walk(
     node: Node<T>,
     segments: string[],
+    decoded: string[],
     index: number,
     params: Record<string, string>,
   ): Node<T> | undefined {
     if (index === segments.length) return node.match ? node : undefined;
     const segment = segments[index]!;
-    const child = node.children.get(segment);
+    const child = node.children.get(decoded[index]!);
     if (child) {
-      const found = this.walk(child, segments, index + 1, params);
+      const found = this.walk(child, segments, decoded, index + 1, params);
       if (found) return found;
     }
     if (node.param && segment !== "") {
-      const found = this.walk(node.param.node, segments, index + 1, params);
+      const found = this.walk(node.param.node, segments, decoded, index + 1, params);
       if (found) {
         params[node.param.name] = segment;
         return found;
@@ -118,5 +132,15 @@ export class Router<T> {
       return node.rest.node;
     }
     return undefined;
+  }
+}
+
+/** A request's path segment decoded, or as sent when its percent-encoding is malformed (no route has a `%`). */
+function decodeSegment(segment: string): string {
+  if (!segment.includes("%")) return segment;
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
   }
 }

@@ -266,3 +266,71 @@ describe("a placeholder no parameter reads", () => {
     });
   });
 });
+
+describe("a route path is written decoded and a request's path matched decoded (docs/endpoints-and-routes.md, What the router answers)", () => {
+  const says = (text: string) =>
+    endpoint({ returns: PlainTextResponse, handler: () => new PlainTextResponse(text) });
+  const encoded = [
+    path("/café", { endpoint: says("café") }),
+    path("/to here", { endpoint: says("to here") }),
+    path("/cafe", { endpoint: says("cafe") }),
+    path("/a/b", { endpoint: says("a/b") }),
+    path("/menu/crème brûlée/{size}", { endpoint: echo({ size: z.string() }) }),
+  ];
+  const textOf = async (response: Promise<Response>) => {
+    const resolved = await response;
+    return { status: resolved.status, text: await resolved.text() };
+  };
+
+  it("answers a route whose path has a character a client must encode at the path the client sends", async () => {
+    const server = await serve(encoded);
+    expect(await textOf(server.fetch("/caf%C3%A9"))).toEqual({ status: 200, text: "café" });
+    expect(await textOf(server.fetch("/caf%c3%a9"))).toEqual({ status: 200, text: "café" });
+    expect(await textOf(server.fetch("/to%20here"))).toEqual({ status: 200, text: "to here" });
+    expect(await jsonOf(server.fetch("/menu/cr%C3%A8me%20br%C3%BBl%C3%A9e/large%20one"))).toEqual({
+      status: 200,
+      body: { size: "large one" },
+    });
+  });
+
+  it("matches an unreserved character sent percent-encoded as the character (RFC 3986 §6.2.2.2)", async () => {
+    const server = await serve([...encoded, ...routes]);
+    expect(await textOf(server.fetch("/caf%65"))).toEqual({ status: 200, text: "cafe" });
+    expect(await jsonOf(server.fetch("/api/enroll/it%65ms/5"))).toEqual({ status: 200, body: { id: 5 } });
+  });
+
+  it("never matches an encoded slash to a slash of the route path", async () => {
+    const server = await serve(encoded);
+    expect(await jsonOf(server.fetch("/a%2Fb"))).toEqual({
+      status: 404,
+      body: { detail: "Not Found: /a%2Fb" },
+    });
+    expect(await jsonOf(server.fetch("/a%2fb"))).toEqual({
+      status: 404,
+      body: { detail: "Not Found: /a%2fb" },
+    });
+  });
+
+  it("answers 404, not 400, for a malformed percent-encoding where the route has a fixed segment", async () => {
+    const server = await serve(encoded);
+    expect(await jsonOf(server.fetch("/caf%C3"))).toEqual({
+      status: 404,
+      body: { detail: "Not Found: /caf%C3" },
+    });
+  });
+
+  it("refuses a percent-encoding in a declared route path, naming the path to write", () => {
+    expect(buildError(() => path("/a%20b", { endpoint: hello }))).toEqual({
+      isValueError: true,
+      name: "ValueError",
+      message:
+        'The route path "/a%20b" has a percent-encoding (%20); write the path decoded, as "/a b": the router matches a request\'s path decoded, and a client sends "/a%20b" for it.',
+    });
+    expect(buildError(() => path("/100%", { endpoint: hello }))).toEqual({
+      isValueError: true,
+      name: "ValueError",
+      message:
+        'The route path "/100%" holds a "%": the router matches a request\'s path decoded, so a route path is written decoded and cannot hold a literal "%".',
+    });
+  });
+});

@@ -360,6 +360,18 @@ const openFiles = endpoint({
     }),
 });
 
+// Route paths a client must percent-encode (docs/endpoints-and-routes.md, "What the router answers").
+const named = (name: string) =>
+  endpoint({
+    returns: JsonResponse,
+    handler: (request) => new JsonResponse({ route: name, self: new URL(request.urlFor(name)).pathname }),
+  });
+const dessert = endpoint({
+  params: { size: p.Path(z.string()) },
+  returns: JsonResponse,
+  handler: (_request, { size }) => new JsonResponse({ route: "dessert", size }),
+});
+
 const readJournal = endpoint({
   returns: JsonResponse,
   handler: () => new JsonResponse(journal),
@@ -403,6 +415,10 @@ export const app = createApp({
     path("/open-files", { endpoint: openFiles }),
     path("/digits.txt", { endpoint: sendDigits }),
     path("/shrunk", { endpoint: sendShrunk }),
+    path("/café", { endpoint: named("cafe_accent"), name: "cafe_accent" }),
+    path("/cafe", { endpoint: named("cafe"), name: "cafe" }),
+    path("/a/b", { endpoint: named("a_b"), name: "a_b" }),
+    path("/menu/crème brûlée/{size}", { endpoint: dessert }),
   ],
   // Told on standard output, which the test reads once the process has exited.
   onClose: () => {

@@ -773,6 +773,40 @@ describe.each(RUNTIMES)("on %s", (runtime) => {
     expect(Object.keys(document.paths)).toContain("/students/{student_id}/enrolments");
   });
 
+  it("answers a route path a client must encode at the path its OpenAPI key and request.urlFor give", async () => {
+    const document = (await (await fetch(url("/openapi/openapi.json"))).json()) as {
+      paths: Record<string, unknown>;
+    };
+    const keys = Object.keys(document.paths).filter((key) => key.includes("caf") || key.includes("menu"));
+    expect(keys).toEqual(["/caf%C3%A9", "/cafe", "/menu/cr%C3%A8me%20br%C3%BBl%C3%A9e/{size}"]);
+    const answers = await Promise.all(
+      keys.map(async (key) => {
+        const response = await fetch(url(key.replace("{size}", "x%20l")));
+        return [response.status, await response.json()];
+      }),
+    );
+    expect(answers).toEqual([
+      [200, { route: "cafe_accent", self: "/caf%C3%A9" }],
+      [200, { route: "cafe", self: "/cafe" }],
+      [200, { route: "dessert", size: "x l" }],
+    ]);
+  });
+
+  it("compares a request's fixed segments decoded, but never an encoded slash to a slash", async () => {
+    const answers = await Promise.all(
+      ["/caf%c3%a9", "/caf%65", "/a/b", "/a%2Fb"].map(async (target) => {
+        const response = await fetch(url(target));
+        return [target, response.status, await response.json()];
+      }),
+    );
+    expect(answers).toEqual([
+      ["/caf%c3%a9", 200, { route: "cafe_accent", self: "/caf%C3%A9" }],
+      ["/caf%65", 200, { route: "cafe", self: "/cafe" }],
+      ["/a/b", 200, { route: "a_b", self: "/a/b" }],
+      ["/a%2Fb", 404, { detail: "Not Found: /a%2Fb" }],
+    ]);
+  });
+
   it.runIf(servedByTheCli)(
     "closes gracefully on SIGTERM: answers the request in flight, ends event streams, exits 0",
     async () => {

@@ -3,7 +3,7 @@ import { createApp } from "unruffled";
 import { JsonResponse } from "unruffled/http";
 import { endpoint, p, path } from "unruffled/route";
 import { apiKeyHeader, httpBearer, oauth2Password } from "unruffled/security";
-import { testClient } from "unruffled/testing";
+import { startServer, testClient } from "unruffled/testing";
 import { generateAsyncApi, websocket } from "unruffled/websocket";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -204,5 +204,39 @@ describe("a path model on the upgrade", () => {
     });
     const { diagnostics } = await new Parser().parse(JSON.stringify(document));
     expect(diagnostics.filter((diagnostic) => diagnostic.severity === 0)).toEqual([]);
+  });
+});
+
+describe("a WebSocket route path a client must encode (docs/endpoints-and-routes.md, What the router answers)", () => {
+  it("is the channel's address percent-encoded, which the route answers in process and over a socket", async () => {
+    const greet = websocket({
+      params: { floor: p.Path(z.string()) },
+      inbound: z.string(),
+      outbound: z.string(),
+      origins: "*",
+      handler: async (socket, { floor }) => {
+        await socket.send(`floor ${floor}`);
+      },
+    });
+    const hall = createApp({
+      routes: [path("/salle à manger/{floor}", { websocket: greet, name: "hall" })],
+    });
+    const address = (generateAsyncApi(hall) as any).channels.hall.address as string;
+    expect(address).toBe("/salle%20%C3%A0%20manger/{floor}");
+    const inProcess = await testClient(hall).websocket(greet, { floor: "1 b" });
+    const server = await startServer(hall);
+    try {
+      const overSocket = await new Promise<string>((resolve, reject) => {
+        const socket = new WebSocket(`${server.url.replace("http", "ws")}${address.replace("{floor}", "2")}`);
+        socket.onmessage = (event) => {
+          resolve(JSON.parse(String(event.data)));
+          socket.close();
+        };
+        socket.onerror = () => reject(new Error("The WebSocket was refused"));
+      });
+      expect([await inProcess.receive(), overSocket]).toEqual(["floor 1 b", "floor 2"]);
+    } finally {
+      await server.close();
+    }
   });
 });

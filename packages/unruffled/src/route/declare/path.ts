@@ -1,3 +1,4 @@
+import { wirePath } from "../../client/encode-request.ts";
 import { ValueError } from "../../errors.ts";
 import type { Middleware } from "../../http/middleware.ts";
 import type { RateLimitPolicy } from "../../rate-limit/policy.ts";
@@ -113,12 +114,14 @@ export function placeholderNames(routePath: string): string[] {
 
 /**
  * The route path as an OpenAPI path template: a `{name:path}` placeholder is `{name}` there, as in
- * FastAPI's document.
+ * FastAPI's document, and the fixed text is percent-encoded as a client sends it (`wirePath`; the
+ * path template grammar of OpenAPI 3.1 takes only RFC 3986 pchar, so `/café` is `/caf%C3%A9`).
  *
  * @example templatePath("/files/{file_path:path}") // "/files/{file_path}"
  */
 export function templatePath(routePath: string): string {
-  return routePath.includes(":path}") ? routePath.replace(REST_PLACEHOLDER, "{$1}") : routePath;
+  const wire = wirePath(routePath);
+  return wire.includes(":path}") ? wire.replace(REST_PLACEHOLDER, "{$1}") : wire;
 }
 
 /**
@@ -203,6 +206,7 @@ function checkPath(routePath: string): void {
   if (typeof routePath !== "string" || !routePath.startsWith("/")) {
     throw new ValueError(`The route path ${JSON.stringify(routePath)} must start with "/".`);
   }
+  if (routePath.includes("%")) refusePercent(routePath);
   const seen = new Set<string>();
   for (const segment of routePath.split("/")) {
     if (!segment.includes("{") && !segment.includes("}")) continue;
@@ -223,6 +227,32 @@ function checkPath(routePath: string): void {
     seen.add(name);
   }
   checkRestLast(routePath);
+}
+
+/**
+ * Refuses a `%` in a route path: paths are written decoded and requests matched decoded, so
+ * `"/a%20b"` could only be served at `/a%2520b` (what Starlette does); the message names the path
+ * to write instead.
+ */
+function refusePercent(routePath: string): never {
+  const encoding = /%[0-9A-Fa-f]{2}/.exec(routePath)?.[0];
+  const decoded = encoding === undefined ? undefined : decodedOrUndefined(routePath);
+  if (decoded === undefined || decoded.includes("%")) {
+    throw new ValueError(
+      `The route path "${routePath}" holds a "%": the router matches a request's path decoded, so a route path is written decoded and cannot hold a literal "%".`,
+    );
+  }
+  throw new ValueError(
+    `The route path "${routePath}" has a percent-encoding (${encoding}); write the path decoded, as "${decoded}": the router matches a request's path decoded, and a client sends "${wirePath(decoded)}" for it.`,
+  );
+}
+
+function decodedOrUndefined(text: string): string | undefined {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return undefined;
+  }
 }
 
 /** The Zod schema of a Starlette convertor's type, for the message that refuses the convertor. */

@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { wirePath } from "../../client/encode-request.ts";
 import { ValueError } from "../../errors.ts";
 import { isDeepStrictEqual } from "../../node-builtins.ts";
 import { DEFAULT_INFO } from "../../openapi/generate.ts";
@@ -73,7 +74,8 @@ function buildDocument(app: AsyncApiApp): AsyncApiDocument {
     addMessage(inboundName, input.convert(route.websocket.inbound as z.ZodType), description.label);
     addMessage(outboundName, output.convert(route.websocket.outbound as z.ZodType), description.label);
 
-    const channel: Record<string, unknown> = { address: route.path };
+    // The path a client sends, as the OpenAPI document's keys: `/salle à manger` is `/salle%20%C3%A0%20manger`.
+    const channel: Record<string, unknown> = { address: wirePath(route.path) };
     if (route.summary !== undefined) channel.summary = route.summary;
     if (route.description !== undefined) channel.description = route.description;
     const upgrade = description.upgrade;
