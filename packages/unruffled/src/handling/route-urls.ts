@@ -1,6 +1,7 @@
 import { fillPath, wirePath } from "../client/encode-request.ts";
 import { NoMatchFound } from "../errors.ts";
 import type { PathValues, RoutePaths } from "../http/request.ts";
+import { placeholderNames } from "../route/declare/path.ts";
 
 /** One named route as the table serves it: its full path, and the names of its placeholders. */
 interface NamedPath {
@@ -22,12 +23,9 @@ export class RouteUrls implements RoutePaths {
   /** Adds a route as it is registered; a name already taken keeps its first route. */
   add(route: { readonly name: string; readonly path: string }): void {
     if (this.byName.has(route.name)) return;
-    const placeholders: string[] = [];
-    let rest: string | undefined;
-    for (const [, name, isRest] of route.path.matchAll(PLACEHOLDER)) {
-      placeholders.push(name!);
-      if (isRest !== undefined) rest = name;
-    }
+    const placeholders = placeholderNames(route.path);
+    // Only the last segment may take the rest of the path (checked when the route was declared).
+    const rest = route.path.endsWith(":path}") ? placeholders.at(-1) : undefined;
     this.byName.set(route.name, { path: route.path, wire: wirePath(route.path), placeholders, rest });
   }
 
@@ -63,5 +61,3 @@ export class RouteUrls implements RoutePaths {
     return fillPath(route.path, text);
   }
 }
-
-const PLACEHOLDER = /\{([^}:]+)(:path)?\}/g;
