@@ -1,6 +1,12 @@
 import { fsPromises, type Readable } from "../node-builtins.ts";
 import { byteRangeOf } from "./byte-ranges.ts";
-import { notModified, rangeStillApplies, type Validators, validatorsOf } from "./conditional-requests.ts";
+import {
+  notModified,
+  preconditionFailed,
+  rangeStillApplies,
+  type Validators,
+  validatorsOf,
+} from "./conditional-requests.ts";
 import { mediaTypeOf } from "./media-types.ts";
 import type { HttpRequest } from "./request.ts";
 import { HttpResponse, type ResponseBody, type ResponseInit } from "./response.ts";
@@ -26,8 +32,8 @@ export interface FileFacts {
 /**
  * A file on disk as the answer, streamed from the disk as the client takes it (never read whole):
  * `content-type` from its extension, `content-length`, `last-modified`, an `etag` of its size and
- * modification time, and `accept-ranges: bytes`. A 200 answers conditional requests (`If-None-Match`,
- * `If-Modified-Since`: 304) and one byte range (`Range`, `If-Range`: 206, or 416 with
+ * modification time, and `accept-ranges: bytes`. A 200 answers conditional requests (`If-Match`,
+ * `If-Unmodified-Since`: 412 without a body; `If-None-Match`, `If-Modified-Since`: 304) and one byte range (`Range`, `If-Range`: 206, or 416 with
  * `content-range: bytes *\/size`); a HEAD gets the headers without the file being opened. The file
  * is looked at when the endpoint's answer is made, not here: a path that is not a file then is the
  * handler's error (a 500, logged with the path).
@@ -106,6 +112,8 @@ export class FileResponse extends HttpResponse {
     headers["accept-ranges"] ??= "bytes";
     const method = request.method;
     const conditional = this.status === 200 && (method === "GET" || method === "HEAD");
+    // RFC 9110 §13.2.2's order: If-Match (or If-Unmodified-Since), If-None-Match (or If-Modified-Since), If-Range.
+    if (conditional && this.isPreconditionFailed(request, validators)) return this.withoutBytes(412);
     if (conditional && this.isNotModified(request, validators)) {
       this.status = 304;
       for (const name of REPRESENTATION_HEADERS) delete headers[name];
@@ -113,12 +121,8 @@ export class FileResponse extends HttpResponse {
     }
     const range = conditional && method === "GET" ? this.rangeAsked(request, validators, size) : undefined;
     if (range === "unsatisfiable") {
-      this.status = 416;
       headers["content-range"] = `bytes */${size}`;
-      headers["content-length"] = "0";
-      delete headers["content-type"];
-      delete headers["content-disposition"];
-      return this;
+      return this.withoutBytes(416);
     }
     if (range !== undefined) {
       this.status = 206;
@@ -131,6 +135,24 @@ export class FileResponse extends HttpResponse {
     if (method !== "HEAD" && size > 0) this.range = { start: 0, end: size - 1 };
     else this.content = EMPTY;
     return this;
+  }
+
+  /** An answer about the file without its bytes (412, 416): its validators, no type or length of it. */
+  private withoutBytes(status: number): this {
+    this.status = status;
+    this.headers["content-length"] = "0";
+    delete this.headers["content-type"];
+    delete this.headers["content-disposition"];
+    return this;
+  }
+
+  private isPreconditionFailed(request: HttpRequest, validators: Validators): boolean {
+    return preconditionFailed(
+      listOf(request.header("if-match")),
+      oneOf(request.header("if-unmodified-since")),
+      validators,
+      etagOf(this.headers.etag),
+    );
   }
 
   private isNotModified(request: HttpRequest, validators: Validators): boolean {

@@ -322,6 +322,113 @@ describe("FileResponse conditional requests", () => {
   });
 });
 
+describe("FileResponse preconditions: If-Match and If-Unmodified-Since", () => {
+  async function conditional(headers: Record<string, string>, method = "GET", init: FileResponseInit = {}) {
+    const server = await serveFiles(init);
+    const response = await server.fetch("/file?name=hello.txt", { method, headers });
+    return { status: response.status, headers: headersOf(response), body: await response.text() };
+  }
+  const PRECONDITION_FAILED = {
+    status: 412,
+    headers: {
+      "content-length": "0",
+      "last-modified": LAST_MODIFIED,
+      etag: HELLO_ETAG,
+      "accept-ranges": "bytes",
+    },
+    body: "",
+  };
+
+  it("answers If-Match holding the etag with the file", async () => {
+    expect(await conditional({ "if-match": HELLO_ETAG })).toMatchObject({ status: 200, body: HELLO });
+  });
+
+  it("answers If-Match holding the etag in a list with the file", async () => {
+    expect(await conditional({ "if-match": `"other", ${HELLO_ETAG}` })).toMatchObject({
+      status: 200,
+      body: HELLO,
+    });
+  });
+
+  it("answers If-Match without the etag with 412, the validators and no body", async () => {
+    expect(await conditional({ "if-match": '"other"' })).toEqual(PRECONDITION_FAILED);
+  });
+
+  it("compares If-Match strongly: the etag marked weak is a 412", async () => {
+    expect(await conditional({ "if-match": `W/${HELLO_ETAG}` })).toEqual(PRECONDITION_FAILED);
+  });
+
+  it("answers If-Match: * with the file, which exists", async () => {
+    expect(await conditional({ "if-match": "*" })).toMatchObject({ status: 200, body: HELLO });
+  });
+
+  it("compares If-Match with an etag given in headers, and never matches a weak one", async () => {
+    expect(await conditional({ "if-match": '"v2"' }, "GET", { headers: { etag: '"v2"' } })).toMatchObject({
+      status: 200,
+      body: HELLO,
+    });
+    expect((await conditional({ "if-match": 'W/"v2"' }, "GET", { headers: { etag: 'W/"v2"' } })).status).toBe(
+      412,
+    );
+  });
+
+  it("answers If-Unmodified-Since at or after the last modification with the file", async () => {
+    expect(await conditional({ "if-unmodified-since": LAST_MODIFIED })).toMatchObject({
+      status: 200,
+      body: HELLO,
+    });
+  });
+
+  it("answers If-Unmodified-Since before the last modification with 412", async () => {
+    expect(await conditional({ "if-unmodified-since": "Fri, 02 Jan 2026 03:04:04 GMT" })).toEqual(
+      PRECONDITION_FAILED,
+    );
+  });
+
+  it("ignores an If-Unmodified-Since it cannot read", async () => {
+    expect(await conditional({ "if-unmodified-since": "yesterday" })).toMatchObject({
+      status: 200,
+      body: HELLO,
+    });
+  });
+
+  it("ignores If-Unmodified-Since when If-Match is present", async () => {
+    const early = "Fri, 02 Jan 2026 03:04:04 GMT";
+    expect(await conditional({ "if-match": HELLO_ETAG, "if-unmodified-since": early })).toMatchObject({
+      status: 200,
+      body: HELLO,
+    });
+  });
+
+  it("evaluates If-Match before If-None-Match: 412, not 304", async () => {
+    expect(await conditional({ "if-match": '"other"', "if-none-match": HELLO_ETAG })).toEqual(
+      PRECONDITION_FAILED,
+    );
+  });
+
+  it("evaluates If-None-Match once If-Match holds: 304", async () => {
+    expect((await conditional({ "if-match": HELLO_ETAG, "if-none-match": HELLO_ETAG })).status).toBe(304);
+  });
+
+  it("evaluates If-Unmodified-Since before Range: 412, not 206", async () => {
+    const early = "Fri, 02 Jan 2026 03:04:04 GMT";
+    expect(await conditional({ "if-unmodified-since": early, range: "bytes=0-1" })).toEqual(
+      PRECONDITION_FAILED,
+    );
+  });
+
+  it("answers HEAD whose If-Match fails with 412 and no body", async () => {
+    expect(await conditional({ "if-match": '"other"' }, "HEAD")).toEqual(PRECONDITION_FAILED);
+  });
+
+  it("answers a status other than 200 whole, whatever If-Match says", async () => {
+    expect(await conditional({ "if-match": '"other"' }, "GET", { status: 404 })).toMatchObject({
+      status: 404,
+      body: HELLO,
+    });
+  });
+});
+
 describe("FileResponse byte ranges", () => {
   async function ranged(range: string, extra: Record<string, string> = {}) {
     const server = await serveFiles();

@@ -551,6 +551,23 @@ describe.each(RUNTIMES)("on %s", (runtime) => {
     expect(await response.text()).toBe("");
   });
 
+  it("answers a FileResponse's failing If-Match or If-Unmodified-Since with 412 and no body", async () => {
+    const head = await fetch(url("/file/digits.txt"), { method: "HEAD" });
+    const [etag, modified] = [head.headers.get("etag")!, head.headers.get("last-modified")!];
+    const failed = await fetch(url("/file/digits.txt"), { headers: { "if-match": '"other"' } });
+    expect([failed.status, failed.headers.get("content-length"), failed.headers.get("etag")]).toEqual([
+      412,
+      "0",
+      etag,
+    ]);
+    expect(await failed.text()).toBe("");
+    const held = await fetch(url("/file/digits.txt"), { headers: { "if-match": etag } });
+    expect([held.status, await held.text()]).toEqual([200, "0123456789abcdef"]);
+    const earlier = new Date(Date.parse(modified) - 1000).toUTCString();
+    const changed = await fetch(url("/file/digits.txt"), { headers: { "if-unmodified-since": earlier } });
+    expect([changed.status, await changed.text()]).toEqual([412, ""]);
+  });
+
   it("answers a FileResponse's HEAD with its length and no body", async () => {
     const response = await fetch(url("/file/digits.txt"), { method: "HEAD" });
     expect(response.status).toBe(200);

@@ -85,6 +85,24 @@ describe("staticFiles", () => {
     expect(await part.text()).toBe("el");
   });
 
+  it("answers If-Match and If-Unmodified-Since as FileResponse does: 412 when they fail", async () => {
+    const server = await serve(publicRoutes());
+    const head = await server.fetch("/static/hello.txt", { method: "HEAD" });
+    const [etag, modified] = [head.headers.get("etag")!, head.headers.get("last-modified")!];
+    const failed = await server.fetch("/static/hello.txt", { headers: { "if-match": '"other"' } });
+    expect([failed.status, failed.headers.get("content-length"), failed.headers.get("etag")]).toEqual([
+      412,
+      "0",
+      etag,
+    ]);
+    expect(await failed.text()).toBe("");
+    const held = await server.fetch("/static/hello.txt", { headers: { "if-match": etag } });
+    expect([held.status, await held.text()]).toEqual([200, "hello"]);
+    const earlier = new Date(Date.parse(modified) - 1000).toUTCString();
+    const changed = await server.fetch("/static/hello.txt", { headers: { "if-unmodified-since": earlier } });
+    expect([changed.status, await changed.text()]).toEqual([412, ""]);
+  });
+
   it("answers a missing file 404 in the app's error format", async () => {
     const server = await serve(publicRoutes());
     const response = await server.fetch("/static/missing.txt");
