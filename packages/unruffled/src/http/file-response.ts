@@ -1,5 +1,5 @@
 import { fsPromises, type Readable } from "../node-builtins.ts";
-import { byteRangeOf } from "./byte-ranges.ts";
+import { type ByteSpan, byteRangeOf } from "./byte-ranges.ts";
 import {
   notModified,
   preconditionFailed,
@@ -8,6 +8,7 @@ import {
   validatorsOf,
 } from "./conditional-requests.ts";
 import { mediaTypeOf } from "./media-types.ts";
+import { type MultipartRanges, multipartRanges, multipartStream } from "./multipart-ranges.ts";
 import type { HttpRequest } from "./request.ts";
 import { HttpResponse, type ResponseBody, type ResponseInit } from "./response.ts";
 
@@ -32,9 +33,11 @@ export interface FileFacts {
 /**
  * A file on disk as the answer, streamed from the disk as the client takes it (never read whole):
  * `content-type` from its extension, `content-length`, `last-modified`, an `etag` of its size and
- * modification time, and `accept-ranges: bytes`. A 200 answers conditional requests (`If-Match`,
- * `If-Unmodified-Since`: 412 without a body; `If-None-Match`, `If-Modified-Since`: 304) and one byte range (`Range`, `If-Range`: 206, or 416 with
- * `content-range: bytes *\/size`); a HEAD gets the headers without the file being opened. The file
+ * modification time, and `accept-ranges: bytes`. A GET or HEAD of a 200 answers preconditions
+ * (`If-Match`, `If-Unmodified-Since`: 412 without a body), conditional requests (`If-None-Match`,
+ * `If-Modified-Since`: 304) and byte ranges (`Range`, `If-Range`: 206 with one range or a
+ * `multipart/byteranges` body of several, or 416 with `content-range: bytes *\/size`); a HEAD gets
+ * the headers without the file being opened. The file
  * is looked at when the endpoint's answer is made, not here: a path that is not a file then is the
  * handler's error (a 500, logged with the path).
  *
@@ -45,6 +48,8 @@ export class FileResponse extends HttpResponse {
   readonly path: string;
   /** The bytes to send, both included, once the request is known; undefined: none (HEAD, 304, 416). */
   private range: { start: number; end: number } | undefined;
+  /** The parts to send when several ranges were asked for: a `multipart/byteranges` body. */
+  private parts: MultipartRanges | undefined;
   /** The file's size in bytes, once looked at. */
   private size = -1;
   /** The answer being fitted to its request, once `prepareFor` was called. */
@@ -74,6 +79,9 @@ export class FileResponse extends HttpResponse {
     if (this.content === null && this.range !== undefined) {
       // Opened here, as the adapter starts writing: an answer that is never sent holds no descriptor.
       this.content = fileStream(this.path, this.range.start, this.range.end);
+    } else if (this.content === null && this.parts !== undefined) {
+      // The file is opened on the stream's first read, as above.
+      this.content = multipartStream(this.path, this.parts);
     }
     return this.content;
   }
@@ -124,6 +132,14 @@ export class FileResponse extends HttpResponse {
       headers["content-range"] = `bytes */${size}`;
       return this.withoutBytes(416);
     }
+    if (range !== undefined && "spans" in range) {
+      this.status = 206;
+      const type = headers["content-type"];
+      this.parts = multipartRanges(range.spans, size, typeof type === "string" ? type : undefined);
+      headers["content-type"] = this.parts.mediaType;
+      headers["content-length"] = String(this.parts.length);
+      return this;
+    }
     if (range !== undefined) {
       this.status = 206;
       headers["content-range"] = `bytes ${range.start}-${range.end}/${size}`;
@@ -164,12 +180,12 @@ export class FileResponse extends HttpResponse {
     );
   }
 
-  /** The one range a `Range` header asks for and `If-Range` allows; undefined: the whole file. */
+  /** The range or ranges a `Range` header asks for and `If-Range` allows; undefined: the whole file. */
   private rangeAsked(
     request: HttpRequest,
     validators: Validators,
     size: number,
-  ): { start: number; end: number } | "unsatisfiable" | undefined {
+  ): ByteSpan | { spans: readonly ByteSpan[] } | "unsatisfiable" | undefined {
     const header = oneOf(request.header("range"));
     if (header === undefined) return undefined;
     if (!rangeStillApplies(oneOf(request.header("if-range")), validators, etagOf(this.headers.etag))) {
@@ -177,6 +193,7 @@ export class FileResponse extends HttpResponse {
     }
     const range = byteRangeOf(header, size);
     if (range.kind === "unsatisfiable") return "unsatisfiable";
+    if (range.kind === "ranges") return { spans: range.spans };
     return range.kind === "range" ? { start: range.start, end: range.end } : undefined;
   }
 }

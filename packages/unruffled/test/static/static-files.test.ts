@@ -103,6 +103,22 @@ describe("staticFiles", () => {
     expect([changed.status, await changed.text()]).toEqual([412, ""]);
   });
 
+  it("answers several ranges as FileResponse does: 206 multipart/byteranges", async () => {
+    const server = await serve(publicRoutes());
+    const response = await server.fetch("/static/hello.txt", { headers: { range: "bytes=0-0,3-4" } });
+    const boundary = /^multipart\/byteranges; boundary=([0-9a-f]{24})$/.exec(
+      response.headers.get("content-type")!,
+    )?.[1];
+    const part = (range: string, bytes: string) =>
+      `--${boundary}\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-range: bytes ${range}/5\r\n\r\n${bytes}`;
+    const expected = `${part("0-0", "h")}\r\n${part("3-4", "lo")}\r\n--${boundary}--\r\n`;
+    expect([response.status, response.headers.get("content-length"), await response.text()]).toEqual([
+      206,
+      String(expected.length),
+      expected,
+    ]);
+  });
+
   it("answers a missing file 404 in the app's error format", async () => {
     const server = await serve(publicRoutes());
     const response = await server.fetch("/static/missing.txt");
