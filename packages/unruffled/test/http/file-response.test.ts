@@ -714,6 +714,24 @@ describe("FileResponse several ranges: multipart/byteranges", () => {
     expect(await response.text()).toBe("");
   });
 
+  it("answers several ranges the same through the test client", async () => {
+    const app = createApp({ routes: [path("/file", { endpoint: fileEndpoint() })] });
+    const response = await testClient(app).get("/file", {
+      query: { name: "digits" },
+      headers: { range: "bytes=0-1,4-5" },
+    });
+    const boundary = boundaryOf(response.headers.get("content-type") ?? undefined);
+    const expected = multipartOf(boundary, octets, 10, [
+      [0, 1, "01"],
+      [4, 5, "45"],
+    ]);
+    expect([response.status, response.headers.get("content-length"), response.text]).toEqual([
+      206,
+      String(expected.length),
+      expected,
+    ]);
+  });
+
   it("streams large parts from the file, with the exact content-length", async () => {
     const server = await serveFiles();
     const response = await server.fetch("/file?name=big.bin", {
