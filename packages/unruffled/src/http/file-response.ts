@@ -37,16 +37,15 @@ export interface FileFacts {
  * (`If-Match`, `If-Unmodified-Since`: 412 without a body), conditional requests (`If-None-Match`,
  * `If-Modified-Since`: 304) and byte ranges (`Range`, `If-Range`: 206 with one range or a
  * `multipart/byteranges` body of several, or 416 with `content-range: bytes *\/size`); a HEAD gets
- * the headers without the file being opened. The file
- * is looked at when the endpoint's answer is made, not here: a path that is not a file then is the
- * handler's error (a 500, logged with the path).
+ * the headers without the file being opened. The file is looked at when the endpoint's answer is
+ * made, not here: a path that is not a file then is the handler's error (a 500, logged with the path).
  *
  * @example new FileResponse("reports/2026.pdf", { filename: "report.pdf" })
  */
 export class FileResponse extends HttpResponse {
   /** The file's path, as given. */
   readonly path: string;
-  /** The bytes to send, both included, once the request is known; undefined: none (HEAD, 304, 416). */
+  /** The bytes to send, both included, once the request is known; undefined: none (HEAD, 304, 412, 416) or several. */
   private range: { start: number; end: number } | undefined;
   /** The parts to send when several ranges were asked for: a `multipart/byteranges` body. */
   private parts: MultipartRanges | undefined;
