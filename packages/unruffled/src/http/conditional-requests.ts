@@ -19,6 +19,31 @@ export function validatorsOf(size: number, mtimeMs: number): Validators {
 const ENTITY_TAG = /(W\/)?"[^"]*"/g;
 
 /**
+ * Whether a request's preconditions on the file fail, which is a 412 (RFC 9110 §13.2.2, first two
+ * steps): `If-Match` (`*`, or a list compared strongly with `etag`) decides when present; else
+ * `If-Unmodified-Since`, when the file was modified after it. A date that cannot be read is ignored.
+ *
+ * @example preconditionFailed(`W/"d-1"`, undefined, validatorsOf(13, 1)) // true: If-Match compares strongly
+ */
+export function preconditionFailed(
+  ifMatch: string | undefined,
+  ifUnmodifiedSince: string | undefined,
+  validators: Validators,
+  etag: string = validators.etag,
+): boolean {
+  if (ifMatch !== undefined) {
+    // The file exists (it was looked at): `*` holds.
+    if (ifMatch.trim() === "*") return false;
+    if (etag.startsWith("W/")) return true;
+    for (const [tag] of ifMatch.matchAll(ENTITY_TAG)) if (tag === etag) return false;
+    return true;
+  }
+  if (ifUnmodifiedSince === undefined) return false;
+  const since = Date.parse(ifUnmodifiedSince);
+  return !Number.isNaN(since) && validators.modified > since;
+}
+
+/**
  * Whether a GET or HEAD may be answered 304 (RFC 9110 §13.2.2): `If-None-Match` (`*`, or a list
  * compared weakly with `etag`) decides when present; else `If-Modified-Since`, when the file was not
  * modified after it. A date that cannot be read is ignored.

@@ -1,7 +1,14 @@
 import { fsPromises, type Readable } from "../node-builtins.ts";
-import { byteRangeOf } from "./byte-ranges.ts";
-import { notModified, rangeStillApplies, type Validators, validatorsOf } from "./conditional-requests.ts";
+import { type ByteSpan, byteRangeOf } from "./byte-ranges.ts";
+import {
+  notModified,
+  preconditionFailed,
+  rangeStillApplies,
+  type Validators,
+  validatorsOf,
+} from "./conditional-requests.ts";
 import { mediaTypeOf } from "./media-types.ts";
+import { type MultipartRanges, multipartRanges, multipartStream } from "./multipart-ranges.ts";
 import type { HttpRequest } from "./request.ts";
 import { HttpResponse, type ResponseBody, type ResponseInit } from "./response.ts";
 
@@ -26,19 +33,22 @@ export interface FileFacts {
 /**
  * A file on disk as the answer, streamed from the disk as the client takes it (never read whole):
  * `content-type` from its extension, `content-length`, `last-modified`, an `etag` of its size and
- * modification time, and `accept-ranges: bytes`. A 200 answers conditional requests (`If-None-Match`,
- * `If-Modified-Since`: 304) and one byte range (`Range`, `If-Range`: 206, or 416 with
- * `content-range: bytes *\/size`); a HEAD gets the headers without the file being opened. The file
- * is looked at when the endpoint's answer is made, not here: a path that is not a file then is the
- * handler's error (a 500, logged with the path).
+ * modification time, and `accept-ranges: bytes`. A GET or HEAD of a 200 answers preconditions
+ * (`If-Match`, `If-Unmodified-Since`: 412 without a body), conditional requests (`If-None-Match`,
+ * `If-Modified-Since`: 304) and byte ranges (`Range`, `If-Range`: 206 with one range or a
+ * `multipart/byteranges` body of several, or 416 with `content-range: bytes *\/size`); a HEAD gets
+ * the headers without the file being opened. The file is looked at when the endpoint's answer is
+ * made, not here: a path that is not a file then is the handler's error (a 500, logged with the path).
  *
  * @example new FileResponse("reports/2026.pdf", { filename: "report.pdf" })
  */
 export class FileResponse extends HttpResponse {
   /** The file's path, as given. */
   readonly path: string;
-  /** The bytes to send, both included, once the request is known; undefined: none (HEAD, 304, 416). */
+  /** The bytes to send, both included, once the request is known; undefined: none (HEAD, 304, 412, 416) or several. */
   private range: { start: number; end: number } | undefined;
+  /** The parts to send when several ranges were asked for: a `multipart/byteranges` body. */
+  private parts: MultipartRanges | undefined;
   /** The file's size in bytes, once looked at. */
   private size = -1;
   /** The answer being fitted to its request, once `prepareFor` was called. */
@@ -68,6 +78,9 @@ export class FileResponse extends HttpResponse {
     if (this.content === null && this.range !== undefined) {
       // Opened here, as the adapter starts writing: an answer that is never sent holds no descriptor.
       this.content = fileStream(this.path, this.range.start, this.range.end);
+    } else if (this.content === null && this.parts !== undefined) {
+      // The file is opened on the stream's first read, as above.
+      this.content = multipartStream(this.path, this.parts);
     }
     return this.content;
   }
@@ -106,6 +119,8 @@ export class FileResponse extends HttpResponse {
     headers["accept-ranges"] ??= "bytes";
     const method = request.method;
     const conditional = this.status === 200 && (method === "GET" || method === "HEAD");
+    // RFC 9110 §13.2.2's order: If-Match (or If-Unmodified-Since), If-None-Match (or If-Modified-Since), If-Range.
+    if (conditional && this.isPreconditionFailed(request, validators)) return this.withoutBytes(412);
     if (conditional && this.isNotModified(request, validators)) {
       this.status = 304;
       for (const name of REPRESENTATION_HEADERS) delete headers[name];
@@ -113,11 +128,15 @@ export class FileResponse extends HttpResponse {
     }
     const range = conditional && method === "GET" ? this.rangeAsked(request, validators, size) : undefined;
     if (range === "unsatisfiable") {
-      this.status = 416;
       headers["content-range"] = `bytes */${size}`;
-      headers["content-length"] = "0";
-      delete headers["content-type"];
-      delete headers["content-disposition"];
+      return this.withoutBytes(416);
+    }
+    if (range !== undefined && "spans" in range) {
+      this.status = 206;
+      const type = headers["content-type"];
+      this.parts = multipartRanges(range.spans, size, typeof type === "string" ? type : undefined);
+      headers["content-type"] = this.parts.mediaType;
+      headers["content-length"] = String(this.parts.length);
       return this;
     }
     if (range !== undefined) {
@@ -133,6 +152,24 @@ export class FileResponse extends HttpResponse {
     return this;
   }
 
+  /** An answer about the file without its bytes (412, 416): its validators, no type or length of it. */
+  private withoutBytes(status: number): this {
+    this.status = status;
+    this.headers["content-length"] = "0";
+    delete this.headers["content-type"];
+    delete this.headers["content-disposition"];
+    return this;
+  }
+
+  private isPreconditionFailed(request: HttpRequest, validators: Validators): boolean {
+    return preconditionFailed(
+      listOf(request.header("if-match")),
+      oneOf(request.header("if-unmodified-since")),
+      validators,
+      etagOf(this.headers.etag),
+    );
+  }
+
   private isNotModified(request: HttpRequest, validators: Validators): boolean {
     return notModified(
       listOf(request.header("if-none-match")),
@@ -142,12 +179,12 @@ export class FileResponse extends HttpResponse {
     );
   }
 
-  /** The one range a `Range` header asks for and `If-Range` allows; undefined: the whole file. */
+  /** The range or ranges a `Range` header asks for and `If-Range` allows; undefined: the whole file. */
   private rangeAsked(
     request: HttpRequest,
     validators: Validators,
     size: number,
-  ): { start: number; end: number } | "unsatisfiable" | undefined {
+  ): ByteSpan | { spans: readonly ByteSpan[] } | "unsatisfiable" | undefined {
     const header = oneOf(request.header("range"));
     if (header === undefined) return undefined;
     if (!rangeStillApplies(oneOf(request.header("if-range")), validators, etagOf(this.headers.etag))) {
@@ -155,6 +192,7 @@ export class FileResponse extends HttpResponse {
     }
     const range = byteRangeOf(header, size);
     if (range.kind === "unsatisfiable") return "unsatisfiable";
+    if (range.kind === "ranges") return { spans: range.spans };
     return range.kind === "range" ? { start: range.start, end: range.end } : undefined;
   }
 }

@@ -25,7 +25,7 @@ export interface StaticFilesOptions {
 /**
  * The files of a folder, served under a prefix (FastAPI's `app.mount("/static", StaticFiles(directory=…))`):
  * a group of routes at the prefix: GET and HEAD of `/prefix/<path>` answer the file at `<path>` with a `FileResponse` (type, length,
- * validators, ranges, 304s), and 404 in the app's error format for anything else. A path that could
+ * validators, ranges, 304s, 412s), and 404 in the app's error format for anything else. A path that could
  * leave the folder (`..`, encoded or not, a backslash, a NUL byte, an absolute path, a symbolic link
  * to outside) is a 404. The route is left out of the OpenAPI document. The folder must exist when
  * this is called.

@@ -28,9 +28,18 @@ beforeAll(async () => {
   await writeFile(at("style.css"), "body{}");
   await writeFile(at("logo.png"), new Uint8Array([137, 80, 78, 71]));
   await writeFile(at("empty.txt"), "");
+  await writeFile(at("thousand.txt"), "0123456789".repeat(100));
   await writeFile(at("big.bin"), new Uint8Array(BIG_SIZE).fill(7));
   await mkdir(at("folder"));
-  for (const name of ["hello.txt", "digits", "style.css", "logo.png", "empty.txt", "big.bin"]) {
+  for (const name of [
+    "hello.txt",
+    "digits",
+    "style.css",
+    "logo.png",
+    "empty.txt",
+    "thousand.txt",
+    "big.bin",
+  ]) {
     await utimes(at(name), MODIFIED, MODIFIED);
   }
 });
@@ -322,6 +331,113 @@ describe("FileResponse conditional requests", () => {
   });
 });
 
+describe("FileResponse preconditions: If-Match and If-Unmodified-Since", () => {
+  async function conditional(headers: Record<string, string>, method = "GET", init: FileResponseInit = {}) {
+    const server = await serveFiles(init);
+    const response = await server.fetch("/file?name=hello.txt", { method, headers });
+    return { status: response.status, headers: headersOf(response), body: await response.text() };
+  }
+  const PRECONDITION_FAILED = {
+    status: 412,
+    headers: {
+      "content-length": "0",
+      "last-modified": LAST_MODIFIED,
+      etag: HELLO_ETAG,
+      "accept-ranges": "bytes",
+    },
+    body: "",
+  };
+
+  it("answers If-Match holding the etag with the file", async () => {
+    expect(await conditional({ "if-match": HELLO_ETAG })).toMatchObject({ status: 200, body: HELLO });
+  });
+
+  it("answers If-Match holding the etag in a list with the file", async () => {
+    expect(await conditional({ "if-match": `"other", ${HELLO_ETAG}` })).toMatchObject({
+      status: 200,
+      body: HELLO,
+    });
+  });
+
+  it("answers If-Match without the etag with 412, the validators and no body", async () => {
+    expect(await conditional({ "if-match": '"other"' })).toEqual(PRECONDITION_FAILED);
+  });
+
+  it("compares If-Match strongly: the etag marked weak is a 412", async () => {
+    expect(await conditional({ "if-match": `W/${HELLO_ETAG}` })).toEqual(PRECONDITION_FAILED);
+  });
+
+  it("answers If-Match: * with the file, which exists", async () => {
+    expect(await conditional({ "if-match": "*" })).toMatchObject({ status: 200, body: HELLO });
+  });
+
+  it("compares If-Match with an etag given in headers, and never matches a weak one", async () => {
+    expect(await conditional({ "if-match": '"v2"' }, "GET", { headers: { etag: '"v2"' } })).toMatchObject({
+      status: 200,
+      body: HELLO,
+    });
+    expect((await conditional({ "if-match": 'W/"v2"' }, "GET", { headers: { etag: 'W/"v2"' } })).status).toBe(
+      412,
+    );
+  });
+
+  it("answers If-Unmodified-Since at or after the last modification with the file", async () => {
+    expect(await conditional({ "if-unmodified-since": LAST_MODIFIED })).toMatchObject({
+      status: 200,
+      body: HELLO,
+    });
+  });
+
+  it("answers If-Unmodified-Since before the last modification with 412", async () => {
+    expect(await conditional({ "if-unmodified-since": "Fri, 02 Jan 2026 03:04:04 GMT" })).toEqual(
+      PRECONDITION_FAILED,
+    );
+  });
+
+  it("ignores an If-Unmodified-Since it cannot read", async () => {
+    expect(await conditional({ "if-unmodified-since": "yesterday" })).toMatchObject({
+      status: 200,
+      body: HELLO,
+    });
+  });
+
+  it("ignores If-Unmodified-Since when If-Match is present", async () => {
+    const early = "Fri, 02 Jan 2026 03:04:04 GMT";
+    expect(await conditional({ "if-match": HELLO_ETAG, "if-unmodified-since": early })).toMatchObject({
+      status: 200,
+      body: HELLO,
+    });
+  });
+
+  it("evaluates If-Match before If-None-Match: 412, not 304", async () => {
+    expect(await conditional({ "if-match": '"other"', "if-none-match": HELLO_ETAG })).toEqual(
+      PRECONDITION_FAILED,
+    );
+  });
+
+  it("evaluates If-None-Match once If-Match holds: 304", async () => {
+    expect((await conditional({ "if-match": HELLO_ETAG, "if-none-match": HELLO_ETAG })).status).toBe(304);
+  });
+
+  it("evaluates If-Unmodified-Since before Range: 412, not 206", async () => {
+    const early = "Fri, 02 Jan 2026 03:04:04 GMT";
+    expect(await conditional({ "if-unmodified-since": early, range: "bytes=0-1" })).toEqual(
+      PRECONDITION_FAILED,
+    );
+  });
+
+  it("answers HEAD whose If-Match fails with 412 and no body", async () => {
+    expect(await conditional({ "if-match": '"other"' }, "HEAD")).toEqual(PRECONDITION_FAILED);
+  });
+
+  it("answers a status other than 200 whole, whatever If-Match says", async () => {
+    expect(await conditional({ "if-match": '"other"' }, "GET", { status: 404 })).toMatchObject({
+      status: 404,
+      body: HELLO,
+    });
+  });
+});
+
 describe("FileResponse byte ranges", () => {
   async function ranged(range: string, extra: Record<string, string> = {}) {
     const server = await serveFiles();
@@ -399,15 +515,6 @@ describe("FileResponse byte ranges", () => {
     expect(await ranged(range)).toMatchObject({ status: 200, body: "0123456789" });
   });
 
-  it("answers several ranges with the whole file", async () => {
-    const { status, headers, body } = await ranged("bytes=0-1, 4-5");
-    expect({ status, range: headers["content-range"], body }).toEqual({
-      status: 200,
-      range: undefined,
-      body: "0123456789",
-    });
-  });
-
   it("answers several ranges none of which can be satisfied with 416", async () => {
     expect((await ranged("bytes=20-30, 40-")).status).toBe(416);
   });
@@ -442,6 +549,258 @@ describe("FileResponse byte ranges", () => {
     });
     expect(response.status).toBe(200);
     expect(response.headers.get("content-length")).toBe("10");
+  });
+});
+
+const DIGITS_ETAG = `"a-${MODIFIED.getTime().toString(16)}"`;
+
+/** The boundary a multipart/byteranges answer names in its content-type. */
+function boundaryOf(contentType: string | undefined): string {
+  const match = /^multipart\/byteranges; boundary=([0-9a-f]{24})$/.exec(contentType ?? "");
+  if (match === null) throw new Error(`not multipart/byteranges with a boundary: ${contentType}`);
+  return match[1]!;
+}
+
+/** The body RFC 9110 §14.6 describes: each part's head (type, range) and bytes, then the closing line. */
+function multipartOf(
+  boundary: string,
+  type: string,
+  size: number,
+  parts: [number, number, string][],
+): string {
+  const heads = parts.map(
+    ([start, end, bytes], index) =>
+      `${index === 0 ? "" : "\r\n"}--${boundary}\r\ncontent-type: ${type}\r\n` +
+      `content-range: bytes ${start}-${end}/${size}\r\n\r\n${bytes}`,
+  );
+  return `${heads.join("")}\r\n--${boundary}--\r\n`;
+}
+
+describe("FileResponse several ranges: multipart/byteranges", () => {
+  async function ranged(range: string, extra: Record<string, string> = {}, name = "digits") {
+    const server = await serveFiles();
+    const response = await server.fetch(`/file?name=${name}`, { headers: { range, ...extra } });
+    const headers = headersOf(response);
+    return { status: response.status, headers, body: await response.text() };
+  }
+  const octets = "application/octet-stream";
+
+  it("answers two ranges with 206 multipart/byteranges: one part each, with its type and content-range", async () => {
+    const { status, headers, body } = await ranged("bytes=0-1, 4-5");
+    const boundary = boundaryOf(headers["content-type"]);
+    const expected = multipartOf(boundary, octets, 10, [
+      [0, 1, "01"],
+      [4, 5, "45"],
+    ]);
+    expect({ status, headers, body }).toEqual({
+      status: 206,
+      headers: {
+        "content-type": `multipart/byteranges; boundary=${boundary}`,
+        "content-length": String(expected.length),
+        "last-modified": LAST_MODIFIED,
+        etag: DIGITS_ETAG,
+        "accept-ranges": "bytes",
+      },
+      body: expected,
+    });
+  });
+
+  it("gives each part the file's content type", async () => {
+    const server = await serveFiles({ contentType: "text/x-digits" });
+    const response = await server.fetch("/file?name=digits", { headers: { range: "bytes=-2,0-0" } });
+    const boundary = boundaryOf(response.headers.get("content-type")!);
+    expect(await response.text()).toBe(
+      multipartOf(boundary, "text/x-digits", 10, [
+        [8, 9, "89"],
+        [0, 0, "0"],
+      ]),
+    );
+  });
+
+  it("makes a new boundary for every answer", async () => {
+    const first = (await ranged("bytes=0-1,4-5")).headers["content-type"];
+    const second = (await ranged("bytes=0-1,4-5")).headers["content-type"];
+    expect(boundaryOf(first)).not.toBe(boundaryOf(second));
+  });
+
+  it("sends the parts in the order asked", async () => {
+    const { headers, body } = await ranged("bytes=6-7,0-1");
+    expect(body).toBe(
+      multipartOf(boundaryOf(headers["content-type"]), octets, 10, [
+        [6, 7, "67"],
+        [0, 1, "01"],
+      ]),
+    );
+  });
+
+  it("coalesces ranges that overlap or touch into one part, at the place of the first", async () => {
+    const { headers, body } = await ranged("bytes=6-7,0-2,2-3,5-5");
+    expect(body).toBe(
+      multipartOf(boundaryOf(headers["content-type"]), octets, 10, [
+        [5, 7, "567"],
+        [0, 3, "0123"],
+      ]),
+    );
+  });
+
+  it("answers ranges that coalesce into one as a single range: 206 with content-range", async () => {
+    const { status, headers, body } = await ranged("bytes=0-3,2-5");
+    expect({ status, type: headers["content-type"], range: headers["content-range"], body }).toEqual({
+      status: 206,
+      type: octets,
+      range: "bytes 0-5/10",
+      body: "012345",
+    });
+  });
+
+  it("leaves out the ranges past the end and answers the others", async () => {
+    const { headers, body } = await ranged("bytes=0-1,20-30,4-5");
+    expect(body).toBe(
+      multipartOf(boundaryOf(headers["content-type"]), octets, 10, [
+        [0, 1, "01"],
+        [4, 5, "45"],
+      ]),
+    );
+    const single = await ranged("bytes=20-,7-8");
+    expect({ status: single.status, range: single.headers["content-range"], body: single.body }).toEqual({
+      status: 206,
+      range: "bytes 7-8/10",
+      body: "78",
+    });
+  });
+
+  it("answers up to 100 ranges, and ignores a Range of more (the whole file, 200)", async () => {
+    const specs = (count: number) => Array.from({ length: count }, (_, index) => `${index * 3}-${index * 3}`);
+    const hundred = await ranged(`bytes=${specs(100).join(",")}`, {}, "thousand.txt");
+    const boundary = boundaryOf(hundred.headers["content-type"]);
+    expect(hundred.status).toBe(206);
+    expect(hundred.body).toBe(
+      multipartOf(
+        boundary,
+        "text/plain; charset=utf-8",
+        1000,
+        specs(100).map((_, index) => [index * 3, index * 3, String((index * 3) % 10)]),
+      ),
+    );
+    const more = await ranged(`bytes=${specs(101).join(",")}`, {}, "thousand.txt");
+    expect({ status: more.status, length: more.headers["content-length"], body: more.body }).toEqual({
+      status: 200,
+      length: "1000",
+      body: "0123456789".repeat(100),
+    });
+  });
+
+  it("honours several ranges when If-Range holds the etag, and sends the whole file when it does not", async () => {
+    const held = await ranged("bytes=0-1,4-5", { "if-range": DIGITS_ETAG });
+    expect(held.status).toBe(206);
+    expect(boundaryOf(held.headers["content-type"])).toMatch(/^[0-9a-f]{24}$/);
+    expect(await ranged("bytes=0-1,4-5", { "if-range": '"other"' })).toMatchObject({
+      status: 200,
+      body: "0123456789",
+    });
+  });
+
+  it("ignores several ranges on HEAD: the headers of the whole file", async () => {
+    const server = await serveFiles();
+    const response = await server.fetch("/file?name=digits", {
+      method: "HEAD",
+      headers: { range: "bytes=0-1,4-5" },
+    });
+    expect([
+      response.status,
+      response.headers.get("content-length"),
+      response.headers.get("content-type"),
+    ]).toEqual([200, "10", octets]);
+    expect(await response.text()).toBe("");
+  });
+
+  it("answers several ranges the same through the test client", async () => {
+    const app = createApp({ routes: [path("/file", { endpoint: fileEndpoint() })] });
+    const response = await testClient(app).get("/file", {
+      query: { name: "digits" },
+      headers: { range: "bytes=0-1,4-5" },
+    });
+    const boundary = boundaryOf(response.headers.get("content-type") ?? undefined);
+    const expected = multipartOf(boundary, octets, 10, [
+      [0, 1, "01"],
+      [4, 5, "45"],
+    ]);
+    expect([response.status, response.headers.get("content-length"), response.text]).toEqual([
+      206,
+      String(expected.length),
+      expected,
+    ]);
+  });
+
+  it("streams large parts from the file, with the exact content-length", async () => {
+    const server = await serveFiles();
+    const response = await server.fetch("/file?name=big.bin", {
+      headers: { range: "bytes=0-4194303,8388608-12582911" },
+    });
+    const boundary = boundaryOf(response.headers.get("content-type")!);
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    const first = `--${boundary}\r\ncontent-type: ${octets}\r\ncontent-range: bytes 0-4194303/${BIG_SIZE}\r\n\r\n`;
+    const second = `\r\n--${boundary}\r\ncontent-type: ${octets}\r\ncontent-range: bytes 8388608-12582911/${BIG_SIZE}\r\n\r\n`;
+    const closing = `\r\n--${boundary}--\r\n`;
+    const length = first.length + 4194304 + second.length + 4194304 + closing.length;
+    expect([response.status, response.headers.get("content-length"), bytes.length]).toEqual([
+      206,
+      String(length),
+      length,
+    ]);
+    const text = (from: number, count: number) =>
+      new TextDecoder().decode(bytes.subarray(from, from + count));
+    expect(text(0, first.length)).toBe(first);
+    expect(text(first.length + 4194304, second.length)).toBe(second);
+    expect(text(length - closing.length, closing.length)).toBe(closing);
+    const data = [
+      bytes.subarray(first.length, first.length + 4194304),
+      bytes.subarray(first.length + 4194304 + second.length, length - closing.length),
+    ];
+    expect(data.every((part) => part.every((byte) => byte === 7))).toBe(true);
+  });
+
+  it("closes the file when the client leaves mid-multipart", async () => {
+    const server = await serveFiles();
+    const bigPath = at("big.bin");
+    const openCount = async () => {
+      let count = 0;
+      for (const fd of await readdir("/proc/self/fd")) {
+        const target = await readlink(`/proc/self/fd/${fd}`).catch(() => "");
+        if (target === bigPath) count++;
+      }
+      return count;
+    };
+    expect(await openCount()).toBe(0);
+    const raw = await openRaw(server.port);
+    await raw.write(
+      "GET /file?name=big.bin HTTP/1.1\r\nHost: x\r\nRange: bytes=0-8388607,8388609-\r\nConnection: keep-alive\r\n\r\n",
+    );
+    await raw.waitFor("\r\n\r\n");
+    expect(statusOf(raw.received())).toBe(206);
+    await vi.waitFor(async () => expect(await openCount()).toBe(1), { timeout: 10_000, interval: 20 });
+    raw.socket.destroy();
+    await vi.waitFor(async () => expect(await openCount()).toBe(0), { timeout: 10_000, interval: 20 });
+  });
+
+  it("cuts the connection when the file ends before a part (it shrank while sent)", async () => {
+    // The stat given says 20 bytes; the file holds 10: as if it was truncated after it was looked at.
+    const stat = { size: 20, mtimeMs: MODIFIED.getTime(), isFile: () => true };
+    const shrunk = endpoint({
+      returns: FileResponse,
+      handler: () => new FileResponse(at("digits"), { stat }),
+    });
+    const server = await serve([path("/shrunk", { endpoint: shrunk })], { logger: quietLogger });
+    const raw = await openRaw(server.port);
+    await raw.write(
+      "GET /shrunk HTTP/1.1\r\nHost: x\r\nRange: bytes=0-1,15-19\r\nConnection: keep-alive\r\n\r\n",
+    );
+    await raw.waitFor("content-range: bytes 15-19/20\r\n\r\n");
+    // Were the connection kept, this request's answer would be read as the missing bytes.
+    await raw.write("GET /shrunk HTTP/1.1\r\nHost: x\r\n\r\n");
+    const received = await raw.closed();
+    expect(statusOf(received)).toBe(206);
+    expect(received.endsWith("content-range: bytes 15-19/20\r\n\r\n")).toBe(true);
   });
 });
 

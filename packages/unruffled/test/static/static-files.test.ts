@@ -85,6 +85,40 @@ describe("staticFiles", () => {
     expect(await part.text()).toBe("el");
   });
 
+  it("answers If-Match and If-Unmodified-Since as FileResponse does: 412 when they fail", async () => {
+    const server = await serve(publicRoutes());
+    const head = await server.fetch("/static/hello.txt", { method: "HEAD" });
+    const [etag, modified] = [head.headers.get("etag")!, head.headers.get("last-modified")!];
+    const failed = await server.fetch("/static/hello.txt", { headers: { "if-match": '"other"' } });
+    expect([failed.status, failed.headers.get("content-length"), failed.headers.get("etag")]).toEqual([
+      412,
+      "0",
+      etag,
+    ]);
+    expect(await failed.text()).toBe("");
+    const held = await server.fetch("/static/hello.txt", { headers: { "if-match": etag } });
+    expect([held.status, await held.text()]).toEqual([200, "hello"]);
+    const earlier = new Date(Date.parse(modified) - 1000).toUTCString();
+    const changed = await server.fetch("/static/hello.txt", { headers: { "if-unmodified-since": earlier } });
+    expect([changed.status, await changed.text()]).toEqual([412, ""]);
+  });
+
+  it("answers several ranges as FileResponse does: 206 multipart/byteranges", async () => {
+    const server = await serve(publicRoutes());
+    const response = await server.fetch("/static/hello.txt", { headers: { range: "bytes=0-0,3-4" } });
+    const boundary = /^multipart\/byteranges; boundary=([0-9a-f]{24})$/.exec(
+      response.headers.get("content-type")!,
+    )?.[1];
+    const part = (range: string, bytes: string) =>
+      `--${boundary}\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-range: bytes ${range}/5\r\n\r\n${bytes}`;
+    const expected = `${part("0-0", "h")}\r\n${part("3-4", "lo")}\r\n--${boundary}--\r\n`;
+    expect([response.status, response.headers.get("content-length"), await response.text()]).toEqual([
+      206,
+      String(expected.length),
+      expected,
+    ]);
+  });
+
   it("answers a missing file 404 in the app's error format", async () => {
     const server = await serve(publicRoutes());
     const response = await server.fetch("/static/missing.txt");
