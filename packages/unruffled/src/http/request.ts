@@ -34,7 +34,8 @@ export interface RawRequest {
   headers: IncomingHttpHeaders | WebHeaders;
   /** The connection, read lazily for the client address (a Node socket, or undefined). */
   socket: ClientSocket | undefined;
-  body: BodySource;
+  /** The body's source; or what makes it when the body is first read (a GET's is never made). */
+  body: BodySource | DeferredBody;
   limits: BodyLimits;
   /** What tells that the client went away (the Node response, a web signal), for `request.signal`. */
   connection?: ClientConnection | undefined;
@@ -42,6 +43,14 @@ export interface RawRequest {
   proxies?: TrustedProxies | undefined;
   /** The app's routes by name, for `request.urlFor`. */
   urls?: RoutePaths | undefined;
+}
+
+/**
+ * What makes a request's body source when the body is first read: an adapter that would build one
+ * for every request (the fetch path's) saves the object for the many that read none.
+ */
+export interface DeferredBody {
+  deferredBody(): BodySource;
 }
 
 /** The values of a route's placeholders, by name: `{ student_id: 42 }`. */
@@ -77,8 +86,6 @@ export class HttpRequest {
   pathParams: Record<string, string> = NO_PATH_PARAMS;
   /** The request id: the client's `x-request-id` when acceptable, else one the app made; echoed and logged. */
   id = "";
-  /** The bytes source of the body; endpoints normally use `json()`, `text()`, `body()` or `form()`. */
-  readonly bodySource: BodySource;
   /** The tasks queued with `afterResponse()`, in order; undefined until one is (the app runs them). */
   afterResponseTasks: AfterResponseTask[] | undefined = undefined;
   readonly limits: BodyLimits;
@@ -99,6 +106,7 @@ export class HttpRequest {
   private parsedCookies: Record<string, string> | undefined;
   private bodyBytes: Promise<Buffer> | undefined;
   private bodyText: Promise<string> | undefined;
+  private source: BodySource | DeferredBody;
 
   constructor(raw: RawRequest) {
     this.method = raw.method;
@@ -106,7 +114,7 @@ export class HttpRequest {
     const headers = raw.headers;
     if (isWebHeaders(headers)) this.webHeaders = headers;
     else this.headerObject = headers;
-    this.bodySource = raw.body;
+    this.source = raw.body;
     this.limits = raw.limits;
     this.socket = raw.socket;
     this.connection = raw.connection;
@@ -134,6 +142,14 @@ export class HttpRequest {
       );
     }
     return origin + path;
+  }
+
+  /** The bytes source of the body; endpoints normally use `json()`, `text()`, `body()` or `form()`. */
+  get bodySource(): BodySource {
+    const source = this.source;
+    if (typeof (source as Partial<DeferredBody>).deferredBody !== "function") return source as BodySource;
+    this.source = (source as DeferredBody).deferredBody();
+    return this.source;
   }
 
   /** The request target as sent: path and query string, still percent-encoded. */

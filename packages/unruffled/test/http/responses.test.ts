@@ -253,6 +253,26 @@ describe("headers that could not be written", () => {
     ]);
   });
 
+  it("are tested again until a value passes: a name's refused first value is refused the next time too", async () => {
+    const echoed = endpoint({
+      returns: PlainTextResponse,
+      handler: (request) => {
+        const response = new PlainTextResponse("ok");
+        response.headers["x-first-refused"] = String(request.query.v);
+        return response;
+      },
+    });
+    const app = createApp({
+      routes: [path("/first", { endpoint: echoed })],
+      logger: { error: () => undefined },
+    });
+    const statuses: number[] = [];
+    for (const value of ["a%01b", "a%01b", "fine", "fine", "a%01b"]) {
+      statuses.push((await app.fetch(new Request(`http://app.test/first?v=${value}`))).status);
+    }
+    expect(statuses).toEqual([500, 500, 200, 200, 500]);
+  });
+
   it("make a 500 in the test client too, as the server would answer", async () => {
     const app = createApp({ routes, logger: { error: () => undefined } });
     const refused = await testClient(app).get("/later?v=a%0Aevil");

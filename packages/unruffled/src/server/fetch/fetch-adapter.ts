@@ -235,7 +235,7 @@ export function requestOf(
     headers,
     // The client answers for its address and its TLS too (read only if asked): no object more per request.
     socket: client,
-    body: body ?? new WebRequestBody(webRequest, headers),
+    body: body ?? client,
     connection: client,
   });
 }

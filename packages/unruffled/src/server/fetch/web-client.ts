@@ -1,5 +1,8 @@
 import type { ClientSocket } from "../../client-address/resolve-client.ts";
+import type { BodySource } from "../../http/body.ts";
 import type { NodeResponseEvents } from "../../http/client-signal.ts";
+import type { DeferredBody } from "../../http/request.ts";
+import { WebRequestBody } from "./web-request-body.ts";
 
 /** A client's address and port, as a runtime's server tells them. */
 export interface Peer {
@@ -20,7 +23,7 @@ export type PeerOf = (webRequest: Request, context: unknown) => Peer | null;
  *
  * @example const client = new WebClient(webRequest); client.writableFinished = true; // once sent
  */
-export class WebClient implements NodeResponseEvents, ClientSocket {
+export class WebClient implements NodeResponseEvents, ClientSocket, DeferredBody {
   /** Set once the whole answer was handed to the runtime: a later abort is not a client leaving. */
   writableFinished = false;
 
@@ -34,8 +37,9 @@ export class WebClient implements NodeResponseEvents, ClientSocket {
 
   /**
    * `peerOf` tells the client's address from the request and what the runtime passed beside it
-   * (`context`); asked only when the address is read. One object per request for both: the
-   * request's socket (`request.client`) and its connection (`request.signal`).
+   * (`context`); asked only when the address is read. One object per request for all three: the
+   * request's socket (`request.client`), its connection (`request.signal`) and what makes its
+   * body's source.
    */
   constructor(webRequest: Request, context?: unknown, peerOf?: PeerOf) {
     this.webRequest = webRequest;
@@ -67,6 +71,11 @@ export class WebClient implements NodeResponseEvents, ClientSocket {
       this.peer = this.peerOf(this.webRequest, this.context);
     }
     return this.peer;
+  }
+
+  /** The request's body, made when something first reads it: most requests (a GET) never do. */
+  deferredBody(): BodySource {
+    return new WebRequestBody(this.webRequest, this.webRequest.headers);
   }
 
   get closed(): boolean {
