@@ -132,9 +132,9 @@ export class WebSocketUpgrades {
    * One upgrade request, whichever server brought it (`transport`): its Host checked, as a request's
    * is (a 400 for two lines or one that is not host[:port]; `hostRequired`, an HTTP/1.1 upgrade on
    * Node's server, which does not check it for upgrades, refuses one without Host too), then the
-   * app's middleware guards (`guardUpgrade`), then routed, its handshake headers and `Origin`
-   * checked, its parameters and dependencies resolved, then opened, or refused with the app's HTTP
-   * answer. Never throws.
+   * app's middleware guards (`guardUpgrade`), then routed and its groups' guards run, its handshake
+   * headers and `Origin` checked, its parameters and dependencies resolved, then opened, or refused
+   * with the app's HTTP answer. Never throws.
    */
   upgrade(request: HttpRequest, transport: UpgradeTransport, hostRequired = false): void {
     const { requests, guards } = this.options;
@@ -150,8 +150,16 @@ export class WebSocketUpgrades {
     };
     const refused = hostRefusal(request.header("host"), hostRequired);
     if (refused !== undefined) refuse(refused);
-    else if (guards.length === 0) this.route(request, transport, started, refuse);
-    else this.guard(request, 0, () => this.route(request, transport, started, refuse), answer, refuse);
+    else if (guards.length === 0) this.route(request, transport, started, answer, refuse);
+    else
+      this.guard(
+        guards,
+        request,
+        0,
+        () => this.route(request, transport, started, answer, refuse),
+        answer,
+        refuse,
+      );
   }
 
   /**
@@ -159,13 +167,13 @@ export class WebSocketUpgrades {
    * a response refuses the upgrade with it, and the others do not run.
    */
   private guard(
+    guards: readonly UpgradeGuard[],
     request: HttpRequest,
     index: number,
     proceed: () => void,
     answer: (response: HttpResponse) => void,
     refuse: (error: unknown) => void,
   ): void {
-    const { guards } = this.options;
     for (let at = index; at < guards.length; at++) {
       const guard = guards[at]!;
       const settle = (verdict: HttpResponse | undefined): boolean => {
@@ -177,7 +185,9 @@ export class WebSocketUpgrades {
         const verdict = guard(request);
         if (verdict instanceof Promise) {
           verdict
-            .then((resolved) => settle(resolved) || this.guard(request, at + 1, proceed, answer, refuse))
+            .then(
+              (resolved) => settle(resolved) || this.guard(guards, request, at + 1, proceed, answer, refuse),
+            )
             .catch(refuse);
           return;
         }
@@ -190,16 +200,43 @@ export class WebSocketUpgrades {
     proceed();
   }
 
-  /** An upgrade its guards let through: routed, checked, resolved, then opened or refused. */
+  /** An upgrade the app's guards let through: routed, its groups' guards run, then admitted or refused. */
   private route(
     request: HttpRequest,
     transport: UpgradeTransport,
     started: number,
+    answer: (response: HttpResponse) => void,
     refuse: (error: unknown) => void,
   ): void {
     let route: BuiltWebSocketRoute;
     try {
       route = this.routeFor(request);
+    } catch (error) {
+      refuse(error);
+      return;
+    }
+    const { guards } = route;
+    if (guards.length === 0) this.admit(request, route, transport, started, refuse);
+    else
+      this.guard(
+        guards,
+        request,
+        0,
+        () => this.admit(request, route, transport, started, refuse),
+        answer,
+        refuse,
+      );
+  }
+
+  /** A routed upgrade: its handshake and `Origin` checked, its parameters resolved, then opened or refused. */
+  private admit(
+    request: HttpRequest,
+    route: BuiltWebSocketRoute,
+    transport: UpgradeTransport,
+    started: number,
+    refuse: (error: unknown) => void,
+  ): void {
+    try {
       checkHandshake(request);
     } catch (error) {
       refuse(error);

@@ -120,6 +120,26 @@ describe("a middleware's guardUpgrade", () => {
   });
 });
 
+describe("a group's middleware with guardUpgrade", () => {
+  it("guards the WebSocket routes under the group once the upgrade is routed, and no other route", async () => {
+    const app = createApp({
+      routes: [
+        path("/open", { websocket: client }),
+        path("/keyed", { middleware: [apiKey], routes: [path("/client", { websocket: client })] }),
+      ],
+    });
+    apps.push(app);
+    await app.listen({ port: 0, host: "127.0.0.1" });
+    const port = app.address()!.port;
+    const refused = await upgradeAnswer(port, "/keyed/client");
+    expect([refused.status, refused.body]).toEqual([401, { detail: "Send the header X-API-Key" }]);
+    expect((await upgradeAnswer(port, "/keyed/client", { "x-api-key": "s3cret" })).status).toBe(101);
+    expect((await upgradeAnswer(port, "/open")).status).toBe(101);
+    // Routed first: a path under the group that no route serves is a 404, as over HTTP.
+    expect((await upgradeAnswer(port, "/keyed/nowhere")).status).toBe(404);
+  });
+});
+
 describe("an upgrade's request.client on Node's upgrade", () => {
   it("believes the proxies PROXIES trusts, as a plain request's does", async () => {
     const { port } = await listening({ settings: { PROXIES: { trusted: ["loopback"] } } });
