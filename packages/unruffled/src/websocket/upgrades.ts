@@ -6,7 +6,6 @@ import type { RequestHandler } from "../handling/handle-request.ts";
 import { Router } from "../handling/router.ts";
 import { NodeBodySource } from "../http/body.ts";
 import type { BodyLimits } from "../http/body-limits.ts";
-import { checkedResponse } from "../http/checked-response.ts";
 import type { UpgradeGuard } from "../http/middleware.ts";
 import type { HttpRequest, RawRequest } from "../http/request.ts";
 import { hostRefusal, originFormOf } from "../http/request-target.ts";
@@ -22,6 +21,7 @@ import { type PeerServer, peerServer } from "./load-ws.ts";
 import { NodeUpgrade } from "./node-upgrade.ts";
 import { allowsOrigin } from "./origin.ts";
 import { CLOSE, ServerSocket } from "./server-socket.ts";
+import { runGuards } from "./upgrade-guards.ts";
 import type { UpgradeTransport } from "./upgrade-transport.ts";
 
 /** What serving WebSocket routes needs from the app. */
@@ -152,52 +152,13 @@ export class WebSocketUpgrades {
     if (refused !== undefined) refuse(refused);
     else if (guards.length === 0) this.route(request, transport, started, answer, refuse);
     else
-      this.guard(
+      runGuards(
         guards,
         request,
-        0,
         () => this.route(request, transport, started, answer, refuse),
         answer,
         refuse,
       );
-  }
-
-  /**
-   * The middleware guards from `index` on, in order, then `proceed`: the first that throws or returns
-   * a response refuses the upgrade with it, and the others do not run.
-   */
-  private guard(
-    guards: readonly UpgradeGuard[],
-    request: HttpRequest,
-    index: number,
-    proceed: () => void,
-    answer: (response: HttpResponse) => void,
-    refuse: (error: unknown) => void,
-  ): void {
-    for (let at = index; at < guards.length; at++) {
-      const guard = guards[at]!;
-      const settle = (verdict: HttpResponse | undefined): boolean => {
-        if (verdict === undefined) return false;
-        answer(checkedResponse(verdict, `the upgrade guard ${guard.name || "(anonymous)"}`));
-        return true;
-      };
-      try {
-        const verdict = guard(request);
-        if (verdict instanceof Promise) {
-          verdict
-            .then(
-              (resolved) => settle(resolved) || this.guard(guards, request, at + 1, proceed, answer, refuse),
-            )
-            .catch(refuse);
-          return;
-        }
-        if (settle(verdict)) return;
-      } catch (error) {
-        refuse(error);
-        return;
-      }
-    }
-    proceed();
   }
 
   /** An upgrade the app's guards let through: routed, its groups' guards run, then admitted or refused. */
@@ -218,10 +179,9 @@ export class WebSocketUpgrades {
     const { guards } = route;
     if (guards.length === 0) this.admit(request, route, transport, started, refuse);
     else
-      this.guard(
+      runGuards(
         guards,
         request,
-        0,
         () => this.admit(request, route, transport, started, refuse),
         answer,
         refuse,
