@@ -3,9 +3,10 @@
 // with the app's HTTP answer; the others never see an upgrade. Read off real connections.
 import type { Server } from "node:http";
 import { createConnection } from "node:net";
-import { type AppOptions, createApp, HttpError, type Middleware } from "unruffled";
+import { type AppOptions, createApp, HttpError, type Middleware, trustedHost } from "unruffled";
 import { PlainTextResponse } from "unruffled/http";
 import { dependency, p, path } from "unruffled/route";
+import { startServer, testClient, type WebSocketRefused } from "unruffled/testing";
 import { websocket } from "unruffled/websocket";
 import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -137,6 +138,25 @@ describe("a group's middleware with guardUpgrade", () => {
     expect((await upgradeAnswer(port, "/open")).status).toBe(101);
     // Routed first: a path under the group that no route serves is a 404, as over HTTP.
     expect((await upgradeAnswer(port, "/keyed/nowhere")).status).toBe(404);
+  });
+});
+
+describe("the test client's WebSocket under trustedHost()", () => {
+  it("sends the Host a test gives, in process and over a port, so that an app that lists its hosts can be tested", async () => {
+    const app = createApp({
+      middleware: [trustedHost({ hosts: ["chat.example"] })],
+      routes: [path("/client", { websocket: client })],
+    });
+    const inProcess = await testClient(app).websocket(client, {}, { headers: { host: "chat.example" } });
+    expect(await inProcess.receive()).toEqual({ origin: "http://chat.example", address: "127.0.0.1" });
+    const refused = await testClient(app)
+      .websocket(client)
+      .catch((error: WebSocketRefused) => [error.status, error.json()]);
+    expect(refused).toEqual([400, { detail: "Invalid host header" }]);
+    const server = await startServer(app);
+    const overPort = await server.websocket(client, {}, { headers: { host: "chat.example:8000" } });
+    expect(await overPort.receive()).toEqual({ origin: "http://chat.example:8000", address: "127.0.0.1" });
+    await server.close();
   });
 });
 
