@@ -42,7 +42,7 @@ export {
   DEFAULT_HEALTH_PATHS,
 } from "./health/health-options.ts";
 export type { CheckResult, ReadinessReport } from "./health/readiness-checks.ts";
-export type { Middleware, MiddlewareRoute, Next } from "./http/middleware.ts";
+export type { Middleware, MiddlewareRoute, Next, UpgradeGuard } from "./http/middleware.ts";
 export type { ErrorLogger, LoggingSettings } from "./logging/logger.ts";
 export { createLogger, DEFAULT_LOG_LEVEL } from "./logging/logger.ts";
 export type { CompressionOptions } from "./middleware/compression.ts";

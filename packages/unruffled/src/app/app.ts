@@ -230,6 +230,7 @@ export class App {
     this.work = new AfterResponseWork(errorLogger);
     // RESPONSES.validate: answers, events and outbound WebSocket messages are checked alike.
     const strict = strictResponses(this.settings);
+    const appMiddleware = checkedMiddleware(options.middleware, "createApp({ middleware })");
     this.requests = new RequestHandler({
       exceptionHandlers: this.exceptionHandlers,
       unservedUpgrade: (request) => this.unservedUpgrade(request),
@@ -247,7 +248,7 @@ export class App {
       accessLog: new AccessLog(this.lazyLogger, logging.access_log !== false),
       work: this.work,
       debug: this.settings.DEBUG === true,
-      middleware: checkedMiddleware(options.middleware, "createApp({ middleware })"),
+      middleware: appMiddleware,
       strictResponses: strict,
     });
     this.urls = this.requests.urls;
@@ -327,6 +328,11 @@ export class App {
             resolveOptions: this.requests.resolveOptions,
             requestClass: this.requestClass,
             bodyLimits: this.bodyLimits,
+            proxies,
+            // Read once here, as forRoute is per route: an app whose middleware guards nothing checks nothing.
+            guards: appMiddleware.flatMap((layer) =>
+              layer.guardUpgrade === undefined ? [] : [layer.guardUpgrade],
+            ),
             errorLogger,
             pubsub: () => this.pubsub,
           });

@@ -18,11 +18,25 @@ export interface MiddlewareRoute {
 }
 
 /**
+ * A middleware's check of a WebSocket upgrade request, before its route and its handshake: it
+ * refuses the upgrade by throwing (an `HttpError`, answered in the app's error format) or by
+ * returning the response to answer instead of 101 (a redirect), and lets it go on by returning
+ * nothing. The request is the upgrade's: `request.client`, its headers and path, no body.
+ *
+ * @example const guard: UpgradeGuard = (request) => { if (!request.header("x-api-key")) throw new HttpError(401, "Send X-API-Key"); };
+ */
+export type UpgradeGuard = (
+  request: HttpRequest,
+) => HttpResponse | undefined | Promise<HttpResponse | undefined>;
+
+/**
  * Work around the endpoints of an app or a group: it may answer without calling `next` (a 401, a
  * cached answer), and may change or replace the response `next` gives back. What it throws is
  * answered by the app's exception handlers. `forRoute`, when present, is called once per route when
  * the app is built and gives the middleware that route runs (CORS answers preflights with the
- * methods of the path).
+ * methods of the path). WebSocket upgrades run no middleware: `guardUpgrade`, when present on one
+ * of the app's middleware, is read once when the app is built and checks every upgrade request,
+ * in the middleware's order, before its route is looked up (`trustedHost()`, `httpsRedirect()`).
  *
  * @example
  * const timing: Middleware = async (request, next) => {
@@ -35,6 +49,7 @@ export interface MiddlewareRoute {
 export interface Middleware {
   (request: HttpRequest, next: Next): HttpResponse | Promise<HttpResponse>;
   forRoute?: (route: MiddlewareRoute) => Middleware;
+  guardUpgrade?: UpgradeGuard;
 }
 
 /**

@@ -33,7 +33,8 @@ const NAME = /^[a-z0-9_-]+(?:\.[a-z0-9_-]+)*$/;
  * rebinding, a poisoned cache keyed by Host) cannot reach it. The host is the one `request.client`
  * resolves: the request's `Host` (or its absolute-form target), or what a trusted proxy forwarded
  * (`X-Forwarded-Host`, `Forwarded: host=`). Any other host, or none, gets 400 `Invalid host header`
- * (an `HttpError`, answered in the app's error format).
+ * (an `HttpError`, answered in the app's error format). In the app's middleware it checks the
+ * WebSocket upgrades too (`guardUpgrade`), with the same answers.
  *
  * @example createApp({ routes, middleware: [trustedHost({ hosts: ["example.com", "*.example.com"] })] })
  */
@@ -42,13 +43,26 @@ export function trustedHost(options: TrustedHostOptions): Middleware {
   if (hosts.includes("*")) return (request, next) => next(request);
   const policy = hostPolicy(hosts, options.wwwRedirect !== false);
 
-  return function trustedHost(request, next) {
-    const origin = request.client.origin;
-    const host = origin === undefined ? undefined : hostOf(origin);
-    if (host !== undefined && allows(policy, host)) return next(request);
-    if (host !== undefined && policy.wwwFrom.has(host)) return wwwRedirect(request, origin!);
-    throw new HttpError(400, "Invalid host header");
+  const middleware: Middleware = function trustedHost(request, next) {
+    return refusal(policy, request, false) ?? next(request);
   };
+  // A WebSocket upgrade runs no middleware: without this, a page on a rebound name opens the app's sockets.
+  middleware.guardUpgrade = function trustedHost(request) {
+    return refusal(policy, request, true);
+  };
+  return middleware;
+}
+
+/**
+ * Nothing for a request to an allowed host; the www redirect (to `ws:`/`wss:` for an upgrade); else
+ * throws the 400.
+ */
+function refusal(policy: HostPolicy, request: HttpRequest, upgrade: boolean): RedirectResponse | undefined {
+  const origin = request.client.origin;
+  const host = origin === undefined ? undefined : hostOf(origin);
+  if (host !== undefined && allows(policy, host)) return undefined;
+  if (host !== undefined && policy.wwwFrom.has(host)) return wwwRedirect(request, origin!, upgrade);
+  throw new HttpError(400, "Invalid host header");
 }
 
 function allows(policy: HostPolicy, host: string): boolean {
@@ -77,11 +91,14 @@ function canonicalIPv6(bracketed: string): string {
   return URL.canParse(url) ? new URL(url).hostname : bracketed.toLowerCase();
 }
 
-/** The same URL on `www.` + the host, port, path and query kept (Starlette's rule). */
-function wwwRedirect(request: HttpRequest, origin: string): RedirectResponse {
+/**
+ * The same URL on `www.` + the host, port, path and query kept (Starlette's rule); an upgrade's in
+ * the WebSocket scheme (`ws:` for `http:`, `wss:` for `https:`).
+ */
+function wwwRedirect(request: HttpRequest, origin: string, upgrade: boolean): RedirectResponse {
   const start = origin.indexOf("//") + 2;
-  const location = `${origin.slice(0, start)}www.${origin.slice(start)}${request.url}`;
-  return new RedirectResponse(location);
+  const scheme = upgrade ? origin.slice(0, start).replace("http", "ws") : origin.slice(0, start);
+  return new RedirectResponse(`${scheme}www.${origin.slice(start)}${request.url}`);
 }
 
 function checkedHosts(options: TrustedHostOptions): readonly string[] {

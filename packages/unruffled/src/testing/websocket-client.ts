@@ -199,8 +199,8 @@ export async function openTestWebSocket(
     },
     target.defaults ?? {},
   );
+  // Without a Host of the test's, ws sends the base URL's (`localhost` in process, the server's address).
   const headers = { ...encoded.headers };
-  delete headers.host;
   const { WebSocket } = (await import("ws")) as unknown as { WebSocket: ClientConstructor };
   const socket = new WebSocket(target.baseUrl.replace(/^http/, "ws") + encoded.url, {
     headers,

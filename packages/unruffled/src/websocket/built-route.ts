@@ -1,3 +1,4 @@
+import type { UpgradeGuard } from "../http/middleware.ts";
 import type { AnalyseOptions } from "../route/analyse/analyse-endpoint.ts";
 import type { PlacedWebSocket } from "../route/analyse/build-routes.ts";
 import { analyseWebSocket } from "./analyse-websocket.ts";
@@ -15,6 +16,8 @@ export interface BuiltWebSocketRoute {
   includeInSchema: boolean;
   websocket: WebSocketDefinition;
   socketDescription: WebSocketDescription;
+  /** The `guardUpgrade` checks of its groups' middleware, outermost first: run once it is routed. */
+  guards: readonly UpgradeGuard[];
 }
 
 /**
@@ -38,6 +41,7 @@ export function builtWebSocketRoute(
     deprecated: websocket.deprecated ?? false,
     includeInSchema: placed.includeInSchema,
     websocket,
+    guards: placed.guards,
     socketDescription: analyseWebSocket(websocket, {
       path: placed.path,
       label: placed.label,

@@ -1,10 +1,12 @@
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
+import type { TrustedProxies } from "../client-address/trusted-proxies.ts";
 import { ForbiddenError, HttpError, MethodNotAllowedError, NotFoundError, ValueError } from "../errors.ts";
 import type { RequestHandler } from "../handling/handle-request.ts";
 import { Router } from "../handling/router.ts";
 import { NodeBodySource } from "../http/body.ts";
 import type { BodyLimits } from "../http/body-limits.ts";
+import type { UpgradeGuard } from "../http/middleware.ts";
 import type { HttpRequest, RawRequest } from "../http/request.ts";
 import { hostRefusal, originFormOf } from "../http/request-target.ts";
 import { HttpResponse } from "../http/response.ts";
@@ -19,6 +21,7 @@ import { type PeerServer, peerServer } from "./load-ws.ts";
 import { NodeUpgrade } from "./node-upgrade.ts";
 import { allowsOrigin } from "./origin.ts";
 import { CLOSE, ServerSocket } from "./server-socket.ts";
+import { runGuards } from "./upgrade-guards.ts";
 import type { UpgradeTransport } from "./upgrade-transport.ts";
 
 /** What serving WebSocket routes needs from the app. */
@@ -28,6 +31,10 @@ export interface WebSocketUpgradesOptions {
   resolveOptions: ResolveOptions;
   requestClass: new (raw: RawRequest) => HttpRequest;
   bodyLimits: BodyLimits;
+  /** The proxies `request.client` believes (`PROXIES`), for the requests of Node's `upgrade`. */
+  proxies: TrustedProxies | undefined;
+  /** The `guardUpgrade` checks of the app's middleware, outermost first: none for most apps. */
+  guards: readonly UpgradeGuard[];
   errorLogger: ErrorLogger;
   /** The app's broker, for the sockets' topics (made on first use). */
   pubsub: () => PubSub;
@@ -109,6 +116,7 @@ export class WebSocketUpgrades {
       socket: message.socket,
       body: new NodeBodySource(message),
       limits: this.options.bodyLimits,
+      proxies: this.options.proxies,
       urls: this.options.requests.urls,
     });
     // Node's server refuses an HTTP/1.1 request without Host itself, but not an upgrade.
@@ -121,29 +129,74 @@ export class WebSocketUpgrades {
   };
 
   /**
-   * One upgrade request, whichever server brought it (`transport`): routed, its handshake headers
-   * and `Origin` checked, its parameters and dependencies resolved, then opened, or refused with
-   * the app's HTTP answer. Never throws. Its Host is checked first, as a request's is (a 400 for
-   * two lines or one that is not host[:port]); `hostRequired` (an HTTP/1.1 upgrade on Node's server,
-   * which does not check it for upgrades) refuses one without Host too.
+   * One upgrade request, whichever server brought it (`transport`): its Host checked, as a request's
+   * is (a 400 for two lines or one that is not host[:port]; `hostRequired`, an HTTP/1.1 upgrade on
+   * Node's server, which does not check it for upgrades, refuses one without Host too), then the
+   * app's middleware guards (`guardUpgrade`), then routed and its groups' guards run, its handshake
+   * headers and `Origin` checked, its parameters and dependencies resolved, then opened, or refused
+   * with the app's HTTP answer. Never throws.
    */
   upgrade(request: HttpRequest, transport: UpgradeTransport, hostRequired = false): void {
-    const { requests } = this.options;
+    const { requests, guards } = this.options;
     const started = requests.begin(request);
-    const refuse = (error: unknown): void => {
-      const answer = requests.handleError(error, request);
-      const write = (response: HttpResponse) => {
-        transport.refuse(requests.finish(request, response, started));
-        requests.startWork(request);
-      };
-      if (answer instanceof Promise) answer.then(write, () => transport.abandon());
-      else write(answer);
+    const answer = (response: HttpResponse): void => {
+      transport.refuse(requests.finish(request, response, started));
+      requests.startWork(request);
     };
+    const refuse = (error: unknown): void => {
+      const handled = requests.handleError(error, request);
+      if (handled instanceof Promise) handled.then(answer, () => transport.abandon());
+      else answer(handled);
+    };
+    const refused = hostRefusal(request.header("host"), hostRequired);
+    if (refused !== undefined) refuse(refused);
+    else if (guards.length === 0) this.route(request, transport, started, answer, refuse);
+    else
+      runGuards(
+        guards,
+        request,
+        () => this.route(request, transport, started, answer, refuse),
+        answer,
+        refuse,
+      );
+  }
+
+  /** An upgrade the app's guards let through: routed, its groups' guards run, then admitted or refused. */
+  private route(
+    request: HttpRequest,
+    transport: UpgradeTransport,
+    started: number,
+    answer: (response: HttpResponse) => void,
+    refuse: (error: unknown) => void,
+  ): void {
     let route: BuiltWebSocketRoute;
     try {
-      const refused = hostRefusal(request.header("host"), hostRequired);
-      if (refused !== undefined) throw refused;
       route = this.routeFor(request);
+    } catch (error) {
+      refuse(error);
+      return;
+    }
+    const { guards } = route;
+    if (guards.length === 0) this.admit(request, route, transport, started, refuse);
+    else
+      runGuards(
+        guards,
+        request,
+        () => this.admit(request, route, transport, started, refuse),
+        answer,
+        refuse,
+      );
+  }
+
+  /** A routed upgrade: its handshake and `Origin` checked, its parameters resolved, then opened or refused. */
+  private admit(
+    request: HttpRequest,
+    route: BuiltWebSocketRoute,
+    transport: UpgradeTransport,
+    started: number,
+    refuse: (error: unknown) => void,
+  ): void {
+    try {
       checkHandshake(request);
     } catch (error) {
       refuse(error);

@@ -3,11 +3,14 @@ import type { AddressInfo } from "node:net";
 import { type AppOptions, createApp, httpsRedirect } from "unruffled";
 import { JsonResponse } from "unruffled/http";
 import { endpoint, path, type RouteDefinition } from "unruffled/route";
+import { websocket } from "unruffled/websocket";
 import { afterAll, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { rawRequest, sendRaw } from "../reliability/send-raw.ts";
 import { wireRequest } from "../support/http-request.ts";
 import { selfSigned } from "../support/self-signed.ts";
 import { serve } from "../support/serve.ts";
+import { upgradeAnswer } from "../websocket/upgrade-answer.ts";
 
 const calls: string[] = [];
 const hello = endpoint({
@@ -156,5 +159,36 @@ describe("httpsRedirect()", () => {
       400,
       { detail: "This app is served over HTTPS: the request names no host to redirect to." },
     ]);
+  });
+});
+
+// A WebSocket upgrade runs no middleware; httpsRedirect() guards it too (its guardUpgrade): an
+// upgrade over plain ws: is never served, it gets 307 to wss: (docs/websockets.md).
+describe("httpsRedirect() on a WebSocket upgrade", () => {
+  const chat = websocket({ inbound: z.object({}), outbound: z.object({}), async handler() {} });
+  const socketRoutes: RouteDefinition[] = [path("/chat", { websocket: chat })];
+
+  it("redirects an upgrade over plain ws: to the same URL over wss: with 307, port 80 dropped, the query kept", async () => {
+    const server = await serve(socketRoutes, { middleware: [httpsRedirect()] });
+    const answer = await upgradeAnswer(server.port, "/chat?room=1", { host: "example.com:80" });
+    expect([answer.status, answer.headers.location, answer.body]).toEqual([
+      307,
+      "wss://example.com/chat?room=1",
+      null,
+    ]);
+    const elsewhere = await upgradeAnswer(server.port, "/chat", { host: "example.com:8080" });
+    expect(elsewhere.headers.location).toBe("wss://example.com:8080/chat");
+  });
+
+  it("opens the socket for an upgrade a trusted proxy says came over TLS, and redirects an untrusted peer's", async () => {
+    const trusted = await serve(socketRoutes, {
+      middleware: [httpsRedirect()],
+      settings: { PROXIES: { trusted: ["loopback"] } },
+    });
+    const forwarded = { "x-forwarded-for": "203.0.113.7", "x-forwarded-proto": "https" };
+    expect((await upgradeAnswer(trusted.port, "/chat", forwarded)).status).toBe(101);
+    const untrusted = await serve(socketRoutes, { middleware: [httpsRedirect()] });
+    const answer = await upgradeAnswer(untrusted.port, "/chat", { ...forwarded, host: "example.com" });
+    expect([answer.status, answer.headers.location]).toEqual([307, "wss://example.com/chat"]);
   });
 });

@@ -1,13 +1,23 @@
 import fc from "fast-check";
 import { headerValue } from "hostile-input";
-import { type AppOptions, createApp, type TrustedHostOptions, trustedHost, ValueError } from "unruffled";
+import {
+  type App,
+  type AppOptions,
+  createApp,
+  type TrustedHostOptions,
+  trustedHost,
+  ValueError,
+} from "unruffled";
 import { JsonResponse } from "unruffled/http";
 import { endpoint, path, type RouteDefinition } from "unruffled/route";
 import { testClient } from "unruffled/testing";
-import { describe, expect, it } from "vitest";
+import { websocket } from "unruffled/websocket";
+import { afterAll, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { rawRequest, sendRaw } from "../reliability/send-raw.ts";
 import { wireRequest } from "../support/http-request.ts";
 import { serve } from "../support/serve.ts";
+import { openConnections, upgradeAnswer } from "../websocket/upgrade-answer.ts";
 
 const hello = endpoint({ returns: JsonResponse, handler: () => new JsonResponse({ hello: "world" }) });
 const routes: RouteDefinition[] = [path("/hello", { endpoint: hello })];
@@ -217,5 +227,100 @@ describe("trustedHost()", () => {
         'trustedHost(): "https://example.com/" is no host: write a name or an address without scheme, port or path ("example.com", "*.example.com"); did you mean "example.com"?',
       ),
     );
+  });
+});
+
+// A WebSocket upgrade runs no middleware; trustedHost() guards it too (its guardUpgrade), so a page
+// on a rebound name reaches no socket of the app (docs/websockets.md, "Middleware and upgrades").
+describe("trustedHost() on a WebSocket upgrade", () => {
+  const opened: string[] = [];
+  const chat = websocket({
+    inbound: z.object({}),
+    outbound: z.object({}),
+    async handler(_socket, _params, request) {
+      opened.push(request.client.origin ?? "");
+    },
+  });
+  const socketRoutes: RouteDefinition[] = [
+    path("/hello", { endpoint: hello }),
+    path("/chat", { websocket: chat }),
+  ];
+  const apps: App[] = [];
+  afterAll(() => Promise.all(apps.map((app) => app.close())));
+
+  async function listening(options: TrustedHostOptions, appOptions: Omit<AppOptions, "routes"> = {}) {
+    const app = createApp({ ...appOptions, routes: socketRoutes, middleware: [trustedHost(options)] });
+    apps.push(app);
+    const server = await app.listen({ port: 0, host: "127.0.0.1" });
+    return { port: app.address()!.port, server };
+  }
+
+  it("opens the socket for a listed host", async () => {
+    const { port } = await listening({ hosts: ["chat.example"] });
+    opened.length = 0;
+    const answer = await upgradeAnswer(port, "/chat", { host: "Chat.example:8000" });
+    expect(answer.status).toBe(101);
+    await expect.poll(() => opened).toEqual(["http://Chat.example:8000"]);
+  });
+
+  it("refuses an unlisted host with the 400 a request gets, before the handshake, and leaves no connection open", async () => {
+    const { port, server } = await listening({ hosts: ["chat.example"] });
+    opened.length = 0;
+    const answer = await upgradeAnswer(port, "/chat", { host: "evil.example" });
+    expect([answer.status, answer.headers.connection, answer.body]).toEqual([400, "close", REFUSED[1]]);
+    expect((await upgradeAnswer(port, "/nowhere", { host: "evil.example" })).status).toBe(400);
+    await expect.poll(() => openConnections(server), { timeout: 15_000 }).toBe(0);
+    expect(opened).toEqual([]);
+  });
+
+  it("refuses DNS rebinding: a page at evil.example whose Origin and Host both name evil.example", async () => {
+    const { port } = await listening({ hosts: ["chat.example"] });
+    const answer = await upgradeAnswer(port, "/chat", {
+      host: "evil.example",
+      origin: "http://evil.example",
+    });
+    expect([answer.status, answer.body]).toEqual(REFUSED);
+    // The same page on the app's own name is the route's same-origin case: it opens.
+    const own = await upgradeAnswer(port, "/chat", { host: "chat.example", origin: "http://chat.example" });
+    expect(own.status).toBe(101);
+  });
+
+  it("checks the host a trusted proxy forwarded, not the proxy's Host", async () => {
+    const { port } = await listening(
+      { hosts: ["chat.example"] },
+      { settings: { PROXIES: { trusted: ["loopback"] } } },
+    );
+    const forwarded = { host: "chat.example", "x-forwarded-for": "203.0.113.7" };
+    const evil = await upgradeAnswer(port, "/chat", { ...forwarded, "x-forwarded-host": "evil.example" });
+    expect([evil.status, evil.body]).toEqual(REFUSED);
+    const own = await upgradeAnswer(port, "/chat", {
+      ...forwarded,
+      host: "app.internal:8000",
+      "x-forwarded-host": "chat.example",
+    });
+    expect(own.status).toBe(101);
+  });
+
+  it("refuses in the app's error format: problem details with ERRORS.format problem", async () => {
+    const { port } = await listening(
+      { hosts: ["chat.example"] },
+      { settings: { ERRORS: { format: "problem" } } },
+    );
+    const answer = await upgradeAnswer(port, "/chat", { host: "evil.example" });
+    expect([answer.status, answer.headers["content-type"], answer.body]).toEqual([
+      400,
+      "application/problem+json",
+      expect.objectContaining({ status: 400, detail: "Invalid host header" }),
+    ]);
+  });
+
+  it("redirects example.com to www.example.com as a request is, to the ws: URL (307, port, path and query kept)", async () => {
+    const { port } = await listening({ hosts: ["www.chat.example"] });
+    const answer = await upgradeAnswer(port, "/chat?room=1", { host: "chat.example:8000" });
+    expect([answer.status, answer.headers.location, answer.body]).toEqual([
+      307,
+      "ws://www.chat.example:8000/chat?room=1",
+      null,
+    ]);
   });
 });

@@ -3,11 +3,13 @@ import {
   compression,
   cors,
   createApp,
+  HttpError,
   httpsRedirect,
   type Middleware,
   type MiddlewareRoute,
   type Next,
   trustedHost,
+  type UpgradeGuard,
 } from "unruffled";
 import { type HttpRequest, type HttpResponse, JsonResponse } from "unruffled/http";
 import { path } from "unruffled/route";
@@ -37,6 +39,20 @@ const perRoute: Middleware = Object.assign(passThrough, {
     return passThrough;
   },
 });
+
+// guardUpgrade checks an upgrade: it refuses by throwing or returning a response, sync or async.
+const guarded: Middleware = (request, next) => next(request);
+guarded.guardUpgrade = (request) => {
+  expectTypeOf(request).toEqualTypeOf<HttpRequest>();
+  if (request.header("x-key") === undefined) throw new HttpError(401, "Send X-Key");
+};
+guarded.guardUpgrade = async () => new JsonResponse({ moved: true }, { status: 409 });
+const guard: UpgradeGuard = () => undefined;
+guarded.guardUpgrade = guard;
+// @ts-expect-error a guard answers with a response or nothing, not a boolean
+const notAGuard: UpgradeGuard = () => true;
+void notAGuard;
+expectTypeOf(trustedHost({ hosts: ["example.com"] }).guardUpgrade).toEqualTypeOf<UpgradeGuard | undefined>();
 
 // On the app, on groups and on routes; cors() and compression() are middleware.
 createApp({

@@ -1,5 +1,5 @@
 import { ValueError } from "../../errors.ts";
-import { checkedMiddleware, type Middleware } from "../../http/middleware.ts";
+import { checkedMiddleware, type Middleware, type UpgradeGuard } from "../../http/middleware.ts";
 import { checkedPolicies, type RateLimitCompiler } from "../../rate-limit/compile.ts";
 import type { RateLimitPolicy } from "../../rate-limit/policy.ts";
 import type { EndpointDefinition } from "../declare/endpoint.ts";
@@ -55,6 +55,8 @@ export interface PlacedWebSocket {
   websocket: RoutedWebSocket;
   /** The app's and the groups' dependencies, resolved for the upgrade before the socket's own. */
   dependencies: readonly RouteDependency[];
+  /** The `guardUpgrade` checks of its groups' middleware, outermost first (the app's run before routing). */
+  guards: readonly UpgradeGuard[];
 }
 
 export interface BuildRoutesOptions {
@@ -200,7 +202,7 @@ function collect(
       continue;
     }
     if (definition.kind === "websocket") {
-      placeWebSocket(definition, fullPath, routeTags, included, routeDependencies, options);
+      placeWebSocket(definition, fullPath, routeTags, included, routeDependencies, routeMiddleware, options);
       continue;
     }
     const { endpoint, methods } = definition;
@@ -251,6 +253,7 @@ function placeWebSocket(
   tags: readonly string[],
   includeInSchema: boolean,
   dependencies: readonly RouteDependency[],
+  middleware: readonly Middleware[],
   options: BuildRoutesOptions,
 ): void {
   if (options.websockets === undefined) {
@@ -274,6 +277,7 @@ function placeWebSocket(
     includeInSchema,
     websocket,
     dependencies,
+    guards: middleware.flatMap((layer) => (layer.guardUpgrade === undefined ? [] : [layer.guardUpgrade])),
   });
 }
 
