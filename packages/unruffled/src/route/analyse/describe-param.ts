@@ -10,6 +10,7 @@ import {
 } from "../declare/markers.ts";
 import type { Location, ParamDescription, WireField } from "../description.ts";
 import { dateReaderOf } from "../wire/json-dates.ts";
+import { passesUncheckedNumbers } from "../wire/json-numbers.ts";
 import { describeFile } from "./describe-file.ts";
 import { applyFieldOptions, unknownOption } from "./field-options.ts";
 import { notCarriedByJson } from "./json-carriage.ts";
@@ -213,6 +214,7 @@ function describeMarked(
     fileSizeLimit: undefined,
     // JSON has no dates: those of a JSON body arrive as ISO strings, read into Dates before validation.
     readDates: kind === "json" ? dateReaderOf(schema) : undefined,
+    uncheckedNumbers: kind === "json" && passesUncheckedNumbers(schema),
     absentWhenEmpty: spread && LOCATION_OF[kind] === "body" && acceptsMissing(schema),
     // Completed by analyseEndpoint with the names the location's other parameters read.
     knownNames:

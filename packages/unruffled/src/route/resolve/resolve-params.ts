@@ -1,9 +1,11 @@
+import type { z } from "zod";
 import { RequestValidationError } from "../../errors.ts";
 import type { UploadFileSummary } from "../../file/upload-file.ts";
 import type { UploadLimits } from "../../file/upload-limits.ts";
 import type { HttpRequest } from "../../http/request.ts";
 import { parseJsonBody, parseJsonText } from "../../http/request.ts";
 import type { EndpointDescription, ParamDescription, WireField } from "../description.ts";
+import { infiniteNumbers } from "../wire/json-numbers.ts";
 import type { StringSource } from "../wire/string-source.ts";
 import { checkContentCoding, checkJsonMediaType, type ReadBody, readFormBody } from "./read-body.ts";
 import { type RefusedKey, toValidationIssues, withRefusedKeys } from "./validation-issues.ts";
@@ -314,5 +316,40 @@ function validate(description: EndpointDescription, input: Gathered, jsonSource?
     const all = refused === undefined ? issues : withRefusedKeys(description, issues, refused);
     throw new RequestValidationError(toValidationIssues(description, all, jsonSource));
   }
-  return result.data as Values;
+  const values = result.data as Values;
+  if (jsonSource !== undefined) refuseInfiniteNumbers(description, values, jsonSource);
+  return values;
+}
+
+const DOUBLE_RANGE = "Number out of range: a double holds at most ±1.7976931348623157e+308";
+
+/**
+ * Refuses with 422, as a number schema would, a number past a double's range (`1e400`, which
+ * `JSON.parse` reads as Infinity) that a schema of any value let through: the endpoint would get
+ * Infinity, which an answer writes as `null`. Walks only the values of such parameters.
+ */
+function refuseInfiniteNumbers(
+  description: EndpointDescription,
+  values: Values,
+  jsonSource: Buffer | string,
+): void {
+  let issues: z.core.$ZodIssue[] | undefined;
+  for (const param of description.byLocation.body) {
+    if (param.uncheckedNumbers !== true) continue;
+    for (const { path, value } of infiniteNumbers(values[param.key])) {
+      const positive = value > 0;
+      if (issues === undefined) issues = [];
+      issues.push({
+        code: positive ? "too_big" : "too_small",
+        origin: "number",
+        ...(positive ? { maximum: Number.MAX_VALUE } : { minimum: -Number.MAX_VALUE }),
+        inclusive: true,
+        path: [param.key, ...path],
+        input: value,
+        message: DOUBLE_RANGE,
+      } as z.core.$ZodIssue);
+    }
+  }
+  if (issues !== undefined)
+    throw new RequestValidationError(toValidationIssues(description, issues, jsonSource));
 }
