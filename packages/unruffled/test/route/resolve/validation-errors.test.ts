@@ -316,6 +316,38 @@ describe("rule 16: everything read is validated, and failures of all sources com
         detail: [tooBig(["body", "tags", "size"], "1e999"), tooSmall(["body", "note", "weight"], "-1e400")],
       },
     });
+
+    // Rule 16: with the other sources' failures, in the order of the sources, not after them are fixed.
+    const mixed = await serveEndpoint(
+      "/mixed",
+      echo({
+        page: p.Query(z.int()),
+        meta: p.Json(z.unknown(), { embed: true }),
+        price: p.Json(z.number()),
+      }),
+      ["POST"],
+    );
+    const sent = { method: "POST", headers: JSON_HEADERS, body: '{"meta": [1e400], "price": "free"}' };
+    expect(await jsonOf(mixed.fetch("/mixed?page=one", sent))).toEqual({
+      status: 422,
+      body: {
+        detail: [
+          {
+            loc: ["query", "page"],
+            msg: "Invalid input: expected number, received string",
+            type: "invalid_type",
+            input: "one",
+          },
+          tooBig(["body", "meta", 0], "1e400"),
+          {
+            loc: ["body", "price"],
+            msg: "Invalid input: expected number, received string",
+            type: "invalid_type",
+            input: "free",
+          },
+        ],
+      },
+    });
   });
 
   it("enforces every constraint option: gt, lt, multipleOf, minLength, maxLength, pattern", async () => {
