@@ -16,6 +16,19 @@ const RESERVED = new Set([
 ]);
 
 /**
+ * A member's words as one TypeScript type name, letters of any script kept (`get_élèves_id` →
+ * `GetÉlèvesId`), with only what an identifier may hold; `fallback` before one that cannot start it.
+ */
+function typeNameOf(member: string, fallback: string): string {
+  const base = member
+    .split(/[^\p{L}\p{N}]+/u)
+    .map((word) => word.replace(/^./u, (first) => first.toUpperCase()))
+    .join("")
+    .replace(/[^\p{ID_Continue}$]/gu, "");
+  return /^[\p{ID_Start}$_]/u.test(base) ? base : `${fallback}${base}`;
+}
+
+/**
  * Hands out the type names of one module, each once: a component `Student-Input` becomes
  * `Student_Input`, an operation `list_students` gives `ListStudentsParams` and `ListStudentsResult`.
  */
@@ -31,9 +44,7 @@ export class TypeNames {
 
   /** The `Params` and `Result` type names of an operation. */
   claimOperation(member: string): { params: string; result: string } {
-    const words = member.split(/[^A-Za-z0-9]+/).filter(Boolean);
-    let base = words.map((word) => word[0]!.toUpperCase() + word.slice(1)).join("") || "Operation";
-    if (/^[0-9]/.test(base)) base = `Operation${base}`;
+    const base = typeNameOf(member, "Operation");
     for (let suffix = ""; ; suffix = String(Number(suffix || "1") + 1)) {
       const params = `${base}${suffix}Params`;
       const result = `${base}${suffix}Result`;
@@ -47,9 +58,7 @@ export class TypeNames {
 
   /** `ChatParams`, `ChatInbound`, `ChatOutbound` for the WebSocket member `chat`, unique in the module. */
   claimSocket(member: string): { params: string; inbound: string; outbound: string } {
-    const words = member.split(/[^A-Za-z0-9]+/).filter(Boolean);
-    let base = words.map((word) => word[0]!.toUpperCase() + word.slice(1)).join("") || "Socket";
-    if (/^[0-9]/.test(base)) base = `Socket${base}`;
+    const base = typeNameOf(member, "Socket");
     for (let suffix = ""; ; suffix = String(Number(suffix || "1") + 1)) {
       const names = {
         params: `${base}${suffix}Params`,

@@ -59,6 +59,11 @@ export interface ParamDescription {
   /** For a JSON parameter whose schema holds dates: reads their ISO strings into Dates. */
   readDates?: DateReader | undefined;
   /**
+   * For a JSON parameter whose schema takes some value unchecked (`z.unknown()`, `z.any()`, a loose
+   * model's extra keys): its validated value is walked for a number `JSON.parse` made infinite (`1e400`).
+   */
+  uncheckedNumbers?: boolean | undefined;
+  /**
    * A form model, or a JSON model that shares the body, whose schema accepts undefined (`.optional()`,
    * a default): undefined when none of its fields is sent, rather than an empty object.
    */

@@ -1,5 +1,6 @@
 // `unruffled client`: the module it writes, what it refuses, and --check.
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { execFile } from "node:child_process";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -340,6 +341,72 @@ describe("the generated module", () => {
       'A client has one member per route name, and these routes share a name: "greet": GET /a and POST /b. Give each route its own name (path(..., { name })).',
     );
   });
+});
+
+// FastAPI's generate_unique_id keeps letters beyond ASCII (Python's \W is Unicode-aware): so does a
+// derived name, where it was "get_caf" for /café, one name for /café and /cafè.
+describe("a route without a name, at a path of letters beyond ASCII", () => {
+  // Inside the package, so that the module resolves unruffled/client as an app's would.
+  const work = fileURLToPath(new URL(`./.schema-agreement-names-${process.pid}/`, import.meta.url));
+  afterAll(() => rm(work, { recursive: true, force: true }));
+
+  it("is named by its letters in the app, the document and the client, which compiles", async () => {
+    const hello = endpoint({ returns: PlainTextResponse, handler: () => new PlainTextResponse("hi") });
+    const app = createApp({
+      routes: [
+        path("/café", { endpoint: hello }),
+        path("/cafè", { endpoint: hello }),
+        path("/élèves/{id}", { endpoint: hello }),
+      ],
+    });
+    expect(app.urlPathFor("get_café")).toBe("/caf%C3%A9");
+    expect(app.urlPathFor("get_élèves_id", { id: 7 })).toBe("/%C3%A9l%C3%A8ves/7");
+    expect(
+      Object.entries(app.openapi().paths).map(([key, item]) => [
+        key,
+        (item as { get: { operationId: string } }).get.operationId,
+      ]),
+    ).toEqual([
+      ["/caf%C3%A9", "get_café"],
+      ["/caf%C3%A8", "get_cafè"],
+      ["/%C3%A9l%C3%A8ves/{id}", "get_élèves_id"],
+    ]);
+    const generated = generateClient(app);
+    expect(generated).toContain(
+      '  "get_café"(params?: GetCaféParams, options?: CallOptions): Promise<GetCaféResult>;',
+    );
+    expect(generated).toContain(
+      '  "get_élèves_id"(params: GetÉlèvesIdParams, options?: CallOptions): Promise<GetÉlèvesIdResult>;',
+    );
+    await mkdir(work, { recursive: true });
+    await writeFile(join(work, "client.ts"), generated);
+    await writeFile(
+      join(work, "calls.ts"),
+      [
+        'import type { Client } from "./client.ts";',
+        "export async function callAll(client: Client): Promise<string[]> {",
+        '  const answers = [await client.get_café(), await client.get_cafè(), await client.get_élèves_id({ id: "7" })];',
+        "  return answers.map((answer) => answer.kind);",
+        "}",
+        "",
+      ].join("\n"),
+    );
+    await writeFile(
+      join(work, "tsconfig.json"),
+      JSON.stringify({
+        extends: "../../../../../tsconfig.base.json",
+        compilerOptions: { noEmit: true },
+        files: ["client.ts", "calls.ts"],
+      }),
+    );
+    const tsc = fileURLToPath(new URL("../../../../node_modules/typescript/bin/tsc", import.meta.url));
+    const output = await new Promise<string>((resolve) => {
+      execFile(process.execPath, [tsc, "-p", work, "--pretty", "false"], (_error, stdout, stderr) =>
+        resolve(stdout + stderr),
+      );
+    });
+    expect(output.split("\n").filter((line) => line !== "")).toEqual([]);
+  }, 120_000);
 });
 
 describe("unruffled client", () => {

@@ -333,4 +333,21 @@ describe("a route path is written decoded and a request's path matched decoded (
         'The route path "/100%" holds a "%": the router matches a request\'s path decoded, so a route path is written decoded and cannot hold a literal "%".',
     });
   });
+
+  it("refuses a lone UTF-16 surrogate in a declared route path, naming the path and the surrogate", () => {
+    expect(buildError(() => path("/a\uD800", { endpoint: hello }))).toEqual({
+      isValueError: true,
+      name: "ValueError",
+      message:
+        'The route path "/a\\ud800" holds a lone UTF-16 surrogate (\\ud800, character 3): a client sends a path as UTF-8, which has no form for half a surrogate pair. Write the whole character (both halves of its pair), or leave it out.',
+    });
+    // Either half alone, in a group's prefix too; a whole pair (an emoji) is a character as any other.
+    expect(buildError(() => path("/\uDE00x/{id}", { routes: [] }))).toEqual({
+      isValueError: true,
+      name: "ValueError",
+      message:
+        'The route path "/\\ude00x/{id}" holds a lone UTF-16 surrogate (\\ude00, character 2): a client sends a path as UTF-8, which has no form for half a surrogate pair. Write the whole character (both halves of its pair), or leave it out.',
+    });
+    expect(path("/\uD83D\uDE00", { endpoint: hello }).path).toBe("/😀");
+  });
 });

@@ -86,6 +86,21 @@ describe("a webhook in the document", () => {
     ]);
   });
 
+  it("derives an operationId that keeps the letters of its name beyond ASCII, as a route's derived name does", () => {
+    const app = createApp({
+      routes: [],
+      webhooks: [
+        webhook("paiement-reçu", { method: "POST", endpoint: newSubscription }),
+        webhook("paiement-refusé", { method: "POST", endpoint: newSubscription }),
+      ],
+    });
+    const webhooks = app.openapi().webhooks as any;
+    expect([
+      webhooks["paiement-reçu"].post.operationId,
+      webhooks["paiement-refusé"].post.operationId,
+    ]).toEqual(["post_paiement_reçu_webhook", "post_paiement_refusé_webhook"]);
+  });
+
   it("puts two methods of one name under that name, and gives summary, description and tags from the webhook", () => {
     const app = createApp({
       routes: [],

@@ -283,6 +283,13 @@ const jsonThenRaw = endpoint({
     new JsonResponse({ body, text: await request.text(), bytes: (await request.body()).toString("hex") }),
 });
 
+// Any JSON value, answered as received (POST /anything).
+const anything = endpoint({
+  params: { value: p.Json(z.unknown()) },
+  returns: JsonResponse,
+  handler: (_request, { value }) => new JsonResponse({ value }),
+});
+
 const clientAddress = endpoint({
   returns: JsonResponse,
   handler: (request) => new JsonResponse(request.client),
@@ -402,6 +409,7 @@ export const app = createApp({
     path("/next-batch", { endpoint: releaseBatch }),
     path("/client", { endpoint: clientAddress }),
     path("/json-then-raw", { endpoint: jsonThenRaw, methods: ["POST"] }),
+    path("/anything", { endpoint: anything, methods: ["POST"] }),
     path("/headers-seen", { endpoint: headersSeen }),
     path("/whoami", { endpoint: whoAmI }),
     path("/journal", { endpoint: readJournal }),

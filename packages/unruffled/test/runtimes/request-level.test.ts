@@ -169,6 +169,27 @@ describe.each(RUNTIMES)("on %s", (runtime) => {
     ]);
   });
 
+  it("refuses a JSON number past a double's range where any value is taken, quoted as sent", async () => {
+    const response = await fetch(url("/anything"), {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: '{"weights": [1, -1e400]}',
+    });
+    expect([response.status, await response.json()]).toEqual([
+      422,
+      {
+        detail: [
+          {
+            loc: ["body", "weights", 1],
+            msg: "Number out of range: a double holds at most ±1.7976931348623157e+308",
+            type: "too_small",
+            input: "-1e400",
+          },
+        ],
+      },
+    ]);
+  });
+
   it("reads form fields and files from a multipart body", async () => {
     const form = new FormData();
     form.append("student_id", "12");

@@ -266,7 +266,7 @@ function placeWebSocket(
   }
   const { websocket } = definition;
   const routeOptions = definition.options;
-  const name = routeOptions.name ?? websocket.name ?? derivedName("websocket", fullPath);
+  const name = routeOptions.name ?? websocket.name ?? derivedName("websocket", fullPath, true);
   options.websockets({
     path: fullPath,
     name,
@@ -298,12 +298,19 @@ export function joinPaths(prefix: string, path: string): string {
   return prefix.endsWith("/") ? prefix + path.slice(1) : prefix + path;
 }
 
-/** `GET /api/enroll/student-list/{id}` → `get_api_enroll_student_list_id`: the name of an unnamed route. */
-export function derivedName(method: string, path: string): string {
+/**
+ * `GET /api/enroll/student-list/{id}` → `get_api_enroll_student_list_id`: the name of an unnamed route.
+ * Its words are runs of letters and digits of any script (`/café` → `get_café`), as FastAPI's
+ * `generate_unique_id` keeps them; `ascii` keeps only A–Z and 0–9, for a name that must be an
+ * AsyncAPI id (`^[\w.-]+$`).
+ *
+ * @example derivedName("GET", "/élèves/{id}") // "get_élèves_id"
+ */
+export function derivedName(method: string, path: string, ascii = false): string {
   const words = path
     .replace(/:path\}/g, "")
     .replace(/[{}]/g, "")
-    .split(/[^A-Za-z0-9]+/)
+    .split(ascii ? /[^A-Za-z0-9]+/ : /[^\p{L}\p{N}]+/u)
     .filter(Boolean);
   return [method.toLowerCase(), ...words].join("_");
 }

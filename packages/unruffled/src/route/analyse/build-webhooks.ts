@@ -89,7 +89,8 @@ export function buildWebhooks(
       );
     }
     declared.add(`${method} ${name}`);
-    const words = name.split(/[^A-Za-z0-9]+/).filter(Boolean);
+    // Runs of letters and digits of any script, as a route's derived name (derivedName) keeps them.
+    const words = name.split(/[^\p{L}\p{N}]+/u).filter(Boolean);
     const operationId =
       webhookOptions.operationId ?? endpoint.name ?? [method.toLowerCase(), ...words, "webhook"].join("_");
     const first = taken.get(operationId);

@@ -10,11 +10,13 @@ import {
 } from "../declare/markers.ts";
 import type { Location, ParamDescription, WireField } from "../description.ts";
 import { dateReaderOf } from "../wire/json-dates.ts";
+import { passesUncheckedNumbers } from "../wire/json-numbers.ts";
 import { describeFile } from "./describe-file.ts";
 import { applyFieldOptions, unknownOption } from "./field-options.ts";
 import { notCarriedByJson } from "./json-carriage.ts";
 import {
   acceptsMissing,
+  carriesOnlyNull,
   hasOwnDefault,
   isAnyValue,
   isStrictObject,
@@ -30,6 +32,15 @@ const SUPPORTED =
   "supported types are string, number, int, boolean, date, enum, literals of strings, numbers and booleans, arrays of those, z.object models, and files (p.File)";
 const SUPPORTED_IN_JSON =
   "a JSON body takes strings, numbers, booleans, dates, enums, literals, null, tuples, arrays, z.object models, unions, records, intersections and z.unknown()";
+
+// How the refusal of a null names each source of text.
+const TEXT_SOURCES: Partial<Record<MarkerKind, string>> = {
+  path: "a path",
+  query: "a query string",
+  header: "a header",
+  cookie: "a cookie",
+  form: "a form field",
+};
 
 const LOCATION_OF: Record<MarkerKind, Location> = {
   path: "path",
@@ -123,6 +134,15 @@ function describeMarked(
   const marker = MARKER_NAMES[kind as MarkerKind];
   const fromStrings = kind !== "json";
   const shape: SchemaShape = shapeOf(declaredSchema, fromStrings);
+  if (shape.kind === "unsupported" && kind !== "json" && carriesOnlyNull(declaredSchema)) {
+    throw new ValueError(
+      `${where} has an unsupported type ${shape.typeName} for ${marker}: ${TEXT_SOURCES[kind]} holds text, never JSON's null (every request would get a 422). ${
+        kind === "path"
+          ? `Declare what the placeholder holds: ${name}: p.Path(z.string()).`
+          : `For a value that may be left out, declare ${name}: ${marker}(z.string().optional()), undefined when absent, or ${name}: ${marker}(z.string().nullable(), { default: null }), null when absent.`
+      }`,
+    );
+  }
   if (shape.kind === "unsupported") {
     const supported = kind === "json" ? SUPPORTED_IN_JSON : SUPPORTED;
     throw new ValueError(`${where} has an unsupported type ${shape.typeName} for ${marker}; ${supported}.`);
@@ -213,6 +233,7 @@ function describeMarked(
     fileSizeLimit: undefined,
     // JSON has no dates: those of a JSON body arrive as ISO strings, read into Dates before validation.
     readDates: kind === "json" ? dateReaderOf(schema) : undefined,
+    uncheckedNumbers: kind === "json" && passesUncheckedNumbers(schema),
     absentWhenEmpty: spread && LOCATION_OF[kind] === "body" && acceptsMissing(schema),
     // Completed by analyseEndpoint with the names the location's other parameters read.
     knownNames:

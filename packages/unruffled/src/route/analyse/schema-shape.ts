@@ -121,10 +121,28 @@ function textTypeName(schema: z.ZodType): string {
   const base = unwrap(schema);
   const d = def(base) as Def & { values?: unknown[] };
   if (d.type === "literal") return `literal ${d.values!.map(literalText).join(" | ")}`;
-  if (d.type === "union" && d.options!.some((option) => literalValues(option) !== undefined)) {
+  if (
+    d.type === "union" &&
+    d.options!.some((option) => literalValues(option) !== undefined || typeName(option) === "null")
+  ) {
     return `union of ${d.options!.map(textTypeName).join(" | ")}`;
   }
   return d.type;
+}
+
+/**
+ * True for a schema whose only value is null (`z.null()`, `z.literal(null)`, a union of those): a
+ * value text never carries, refused for a text parameter with what to declare instead.
+ *
+ * @example carriesOnlyNull(z.union([z.null()])) // true; z.string().nullable() → false
+ */
+export function carriesOnlyNull(schema: z.ZodType): boolean {
+  const base = unwrap(schema);
+  const d = def(base);
+  if (d.type === "null") return true;
+  if (d.type === "union") return d.options!.every(carriesOnlyNull);
+  const values = d.type === "literal" ? literalValues(base)! : undefined;
+  return values !== undefined && values.every((value) => value === null);
 }
 
 function literalText(value: unknown): string {

@@ -206,6 +206,8 @@ function checkPath(routePath: string): void {
   if (typeof routePath !== "string" || !routePath.startsWith("/")) {
     throw new ValueError(`The route path ${JSON.stringify(routePath)} must start with "/".`);
   }
+  const lone = LONE_SURROGATE.exec(routePath);
+  if (lone !== null) refuseLoneSurrogate(routePath, lone);
   if (routePath.includes("%")) refusePercent(routePath);
   const seen = new Set<string>();
   for (const segment of routePath.split("/")) {
@@ -227,6 +229,21 @@ function checkPath(routePath: string): void {
     seen.add(name);
   }
   checkRestLast(routePath);
+}
+
+// Half of a UTF-16 surrogate pair without its other half: no UTF-8 form, so no client can send it.
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * Refuses a lone surrogate in a route path (`"/a\uD800"`, a string cut inside an emoji): it has no
+ * UTF-8 form, so it could not be percent-encoded for the document and the clients. The path is
+ * shown escaped (JSON.stringify's `\ud800`), as a log could not show the character.
+ */
+function refuseLoneSurrogate(routePath: string, lone: RegExpExecArray): never {
+  const escaped = JSON.stringify(lone[0]).slice(1, -1);
+  throw new ValueError(
+    `The route path ${JSON.stringify(routePath)} holds a lone UTF-16 surrogate (${escaped}, character ${lone.index + 1}): a client sends a path as UTF-8, which has no form for half a surrogate pair. Write the whole character (both halves of its pair), or leave it out.`,
+  );
 }
 
 /**

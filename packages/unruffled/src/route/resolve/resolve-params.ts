@@ -1,12 +1,14 @@
+import type { z } from "zod";
 import { RequestValidationError } from "../../errors.ts";
 import type { UploadFileSummary } from "../../file/upload-file.ts";
 import type { UploadLimits } from "../../file/upload-limits.ts";
 import type { HttpRequest } from "../../http/request.ts";
 import { parseJsonBody, parseJsonText } from "../../http/request.ts";
 import type { EndpointDescription, ParamDescription, WireField } from "../description.ts";
+import { infiniteNumbers } from "../wire/json-numbers.ts";
 import type { StringSource } from "../wire/string-source.ts";
 import { checkContentCoding, checkJsonMediaType, type ReadBody, readFormBody } from "./read-body.ts";
-import { type RefusedKey, toValidationIssues, withRefusedKeys } from "./validation-issues.ts";
+import { inSourceOrder, type RefusedKey, toValidationIssues, withRefusedKeys } from "./validation-issues.ts";
 
 type Values = Record<string, unknown>;
 
@@ -309,10 +311,49 @@ function isEmpty(model: Values): boolean {
 function validate(description: EndpointDescription, input: Gathered, jsonSource?: Buffer | string): Values {
   const result = description.validator!.safeParse(input, { reportInput: true });
   const refused = input[REFUSED_KEYS];
-  if (!result.success || refused !== undefined) {
+  const outOfRange = jsonSource === undefined ? undefined : infiniteNumberIssues(description, input, result);
+  if (!result.success || refused !== undefined || outOfRange !== undefined) {
     const issues = result.success ? [] : result.error.issues;
     const all = refused === undefined ? issues : withRefusedKeys(description, issues, refused);
-    throw new RequestValidationError(toValidationIssues(description, all, jsonSource));
+    const every = outOfRange === undefined ? all : inSourceOrder(description, all, outOfRange);
+    throw new RequestValidationError(toValidationIssues(description, every, jsonSource));
   }
   return result.data as Values;
+}
+
+const DOUBLE_RANGE = "Number out of range: a double holds at most ±1.7976931348623157e+308";
+
+/**
+ * The issues of the numbers past a double's range (`1e400`, which `JSON.parse` reads as Infinity)
+ * that a schema of any value let through, as a number schema refuses them: the endpoint would get
+ * Infinity, which an answer writes as `null`. Walks only the validated values of such parameters;
+ * when validation failed, those of the ones that passed, validated alone (rule 16: every failure at once).
+ */
+function infiniteNumberIssues(
+  description: EndpointDescription,
+  input: Gathered,
+  result: z.ZodSafeParseResult<unknown>,
+): z.core.$ZodIssue[] | undefined {
+  let issues: z.core.$ZodIssue[] | undefined;
+  for (const param of description.byLocation.body) {
+    if (param.uncheckedNumbers !== true) continue;
+    let value: unknown;
+    if (result.success) value = (result.data as Values)[param.key];
+    else if (result.error.issues.some((issue) => issue.path[0] === param.key)) continue;
+    else value = param.schema.safeParse(input[param.key]).data;
+    for (const { path, value: number } of infiniteNumbers(value)) {
+      const positive = number > 0;
+      if (issues === undefined) issues = [];
+      issues.push({
+        code: positive ? "too_big" : "too_small",
+        origin: "number",
+        ...(positive ? { maximum: Number.MAX_VALUE } : { minimum: -Number.MAX_VALUE }),
+        inclusive: true,
+        path: [param.key, ...path],
+        input: number,
+        message: DOUBLE_RANGE,
+      } as z.core.$ZodIssue);
+    }
+  }
+  return issues;
 }

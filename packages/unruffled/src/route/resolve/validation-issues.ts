@@ -54,24 +54,42 @@ export function withRefusedKeys(
   issues: readonly z.core.$ZodIssue[],
   refused: readonly RefusedKey[],
 ): z.core.$ZodIssue[] {
-  const order = LOCATIONS.flatMap((location) => description.byLocation[location].map((param) => param.key));
-  const rank = (issue: z.core.$ZodIssue) => {
-    const index = order.indexOf(issue.path[0] as string);
-    return index < 0 ? order.length : index;
-  };
-  const merged = issues.slice();
-  for (const { param, name, input } of refused) {
-    const own = order.indexOf(param.key);
-    let at = merged.length;
-    while (at > 0 && rank(merged[at - 1]!) > own) at--;
-    merged.splice(at, 0, {
+  return inSourceOrder(
+    description,
+    issues,
+    refused.map(({ param, name, input }) => ({
       code: "unrecognized_keys",
       keys: [name],
       path: [param.key],
       // A computed key defines a property: a key named __proto__ stays a key.
       input: { [name]: input },
       message: `Unrecognized key: ${JSON.stringify(name)}`,
-    });
+    })),
+  );
+}
+
+/**
+ * Issues with more of them placed among them, each after those of its own and earlier parameters (the
+ * order of the validator's sources); every issue's path starts with its parameter's key.
+ *
+ * @example inSourceOrder(description, [queryIssue, laterBodyIssue], [bodyIssue]) // [queryIssue, bodyIssue, laterBodyIssue]
+ */
+export function inSourceOrder(
+  description: EndpointDescription,
+  issues: readonly z.core.$ZodIssue[],
+  more: readonly z.core.$ZodIssue[],
+): z.core.$ZodIssue[] {
+  const order = LOCATIONS.flatMap((location) => description.byLocation[location].map((param) => param.key));
+  const rank = (issue: z.core.$ZodIssue) => {
+    const index = order.indexOf(issue.path[0] as string);
+    return index < 0 ? order.length : index;
+  };
+  const merged = issues.slice();
+  for (const issue of more) {
+    const own = rank(issue);
+    let at = merged.length;
+    while (at > 0 && rank(merged[at - 1]!) > own) at--;
+    merged.splice(at, 0, issue);
   }
   return merged;
 }

@@ -193,7 +193,6 @@ describe("rule 14: unsupported parameter types are rejected", () => {
 
   it.each([
     // Text never carries these values: every request would get a 422 (or never send the parameter).
-    ["a literal null", p.Query(z.literal(null)), "literal null"],
     ["a literal undefined", p.Query(z.literal(undefined)), "literal undefined"],
     ["a literal big integer", p.Query(z.literal(5n)), "literal 5n"],
     ["a literal with null among its values", p.Query(z.literal([1, null])), "literal 1 | null"],
@@ -232,6 +231,43 @@ describe("rule 14: unsupported parameter types are rejected", () => {
     const marker = (declaration as { kind: string }).kind === "json" ? "p.Json" : "p.Query";
     expect((error as Error).message).toBe(
       `${label}, parameter "value" has an unsupported type ${typeName} for ${marker}; ${supported}.`,
+    );
+  });
+
+  // No text carries JSON's null: the refusal says what reads an absent value instead.
+  const absentInstead = (marker: string) =>
+    `For a value that may be left out, declare value: ${marker}(z.string().optional()), undefined when absent, or value: ${marker}(z.string().nullable(), { default: null }), null when absent.`;
+  it.each([
+    ["z.null() from the query", p.Query(z.null()), "null", "p.Query", "a query string"],
+    ["z.literal(null) from the query", p.Query(z.literal(null)), "literal null", "p.Query", "a query string"],
+    ["a union of only null", p.Query(z.union([z.null()])), "union of null", "p.Query", "a query string"],
+    [
+      "a union of null and literal null",
+      p.Query(z.union([z.null(), z.literal(null)])),
+      "union of null | literal null",
+      "p.Query",
+      "a query string",
+    ],
+    ["an optional null", p.Query(z.null().optional()), "null", "p.Query", "a query string"],
+    ["z.null() from a header", p.Header(z.null()), "null", "p.Header", "a header"],
+    ["z.literal(null) from a cookie", p.Cookie(z.literal(null)), "literal null", "p.Cookie", "a cookie"],
+    ["z.null() from a form", p.Form(z.null()), "null", "p.Form", "a form field"],
+  ])(
+    "rejects %s, which can only be null, saying what to declare instead",
+    (_name, declaration, typeName, marker, source) => {
+      const error = buildError({ value: declaration });
+      expect(error).toBeInstanceOf(ValueError);
+      expect((error as Error).message).toBe(
+        `${label}, parameter "value" has an unsupported type ${typeName} for ${marker}: ${source} holds text, never JSON's null (every request would get a 422). ${absentInstead(marker)}`,
+      );
+    },
+  );
+
+  it("rejects a path parameter that can only be null, naming the type to declare", () => {
+    const error = buildError({ value: p.Path(z.literal(null)) }, "/probe/{value}");
+    expect(error).toBeInstanceOf(ValueError);
+    expect((error as Error).message).toBe(
+      'endpoint "probe" (GET /probe/{value}), parameter "value" has an unsupported type literal null for p.Path: a path holds text, never JSON\'s null (every request would get a 422). Declare what the placeholder holds: value: p.Path(z.string()).',
     );
   });
 

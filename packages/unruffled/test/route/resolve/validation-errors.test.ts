@@ -268,6 +268,88 @@ describe("rule 16: everything read is validated, and failures of all sources com
     });
   });
 
+  // A schema that takes any value would hand the endpoint Infinity, which an answer writes null: the
+  // number sent would change without a word. Refused as a number schema refuses it, quoted as sent.
+  it("refuses a JSON number past a double's range where the schema takes any value, quoted as sent", async () => {
+    const tooBig = (loc: (string | number)[], input: string) => ({
+      loc,
+      msg: "Number out of range: a double holds at most ±1.7976931348623157e+308",
+      type: "too_big",
+      input,
+    });
+    const tooSmall = (loc: (string | number)[], input: string) => ({
+      ...tooBig(loc, input),
+      type: "too_small",
+    });
+    const server = await serveEndpoint("/any", echo({ data: p.Json(z.unknown()) }), ["POST"]);
+    const send = (body: string) =>
+      jsonOf(server.fetch("/any", { method: "POST", headers: JSON_HEADERS, body }));
+    expect(await send('{"a": 1e400, "b": [1, -1E+999], "c": {"d": 2e308}}')).toEqual({
+      status: 422,
+      body: {
+        detail: [
+          tooBig(["body", "a"], "1e400"),
+          tooSmall(["body", "b", 1], "-1E+999"),
+          tooBig(["body", "c", "d"], "2e308"),
+        ],
+      },
+    });
+    expect(await send("1e400")).toEqual({ status: 422, body: { detail: [tooBig(["body"], "1e400")] } });
+    // The largest and smallest doubles are numbers as any other; a number too small for a double is 0.
+    expect(await send("[1.7976931348623157e308, -5e-324, 1e-400]")).toEqual({
+      status: 200,
+      body: { data: [1.7976931348623157e308, -5e-324, 0] },
+    });
+
+    const kinds = await serveEndpoint(
+      "/kinds",
+      echo({
+        tags: p.Json(z.record(z.string(), z.any()), { embed: true }),
+        note: p.Json(z.object({ title: z.string() }).loose(), { embed: true }),
+      }),
+      ["POST"],
+    );
+    const body = '{"tags": {"size": 1e999}, "note": {"title": "t", "weight": -1e400}}';
+    expect(await jsonOf(kinds.fetch("/kinds", { method: "POST", headers: JSON_HEADERS, body }))).toEqual({
+      status: 422,
+      body: {
+        detail: [tooBig(["body", "tags", "size"], "1e999"), tooSmall(["body", "note", "weight"], "-1e400")],
+      },
+    });
+
+    // Rule 16: with the other sources' failures, in the order of the sources, not after them are fixed.
+    const mixed = await serveEndpoint(
+      "/mixed",
+      echo({
+        page: p.Query(z.int()),
+        meta: p.Json(z.unknown(), { embed: true }),
+        price: p.Json(z.number()),
+      }),
+      ["POST"],
+    );
+    const sent = { method: "POST", headers: JSON_HEADERS, body: '{"meta": [1e400], "price": "free"}' };
+    expect(await jsonOf(mixed.fetch("/mixed?page=one", sent))).toEqual({
+      status: 422,
+      body: {
+        detail: [
+          {
+            loc: ["query", "page"],
+            msg: "Invalid input: expected number, received string",
+            type: "invalid_type",
+            input: "one",
+          },
+          tooBig(["body", "meta", 0], "1e400"),
+          {
+            loc: ["body", "price"],
+            msg: "Invalid input: expected number, received string",
+            type: "invalid_type",
+            input: "free",
+          },
+        ],
+      },
+    });
+  });
+
   it("enforces every constraint option: gt, lt, multipleOf, minLength, maxLength, pattern", async () => {
     const server = await serveEndpoint(
       "/c",

@@ -311,6 +311,12 @@ describe("FastAPI's parameter tests, as unruffled reads them", () => {
     });
   });
 
+  it("gives null for an absent nullable value whose default is null, and the text null as a string", async () => {
+    const server = await serveEndpoint("/q", echo({ q: p.Query(z.string().nullable(), { default: null }) }));
+    expect(await jsonOf(server.fetch("/q"))).toEqual({ status: 200, body: { q: null } });
+    expect(await jsonOf(server.fetch("/q?q=null"))).toEqual({ status: 200, body: { q: "null" } });
+  });
+
   it("reports every bad item of a list, each by its index", async () => {
     const server = await serveEndpoint("/items", echo({ q: p.Query(z.array(z.int()).optional()) }));
     expect(await jsonOf(server.fetch("/items?q=5&q=6"))).toEqual({ status: 200, body: { q: [5, 6] } });
