@@ -515,6 +515,20 @@ describe("FileResponse byte ranges", () => {
     expect(await ranged(range)).toMatchObject({ status: 200, body: "0123456789" });
   });
 
+  it("ignores empty list elements in Range: bytes=0-1, ,4-5, is two ranges; only commas is malformed", async () => {
+    const { status, headers, body } = await ranged("bytes=0-1, ,4-5,");
+    const boundary = boundaryOf(headers["content-type"]);
+    expect({ status, body }).toEqual({
+      status: 206,
+      body: multipartOf(boundary, "application/octet-stream", 10, [
+        [0, 1, "01"],
+        [4, 5, "45"],
+      ]),
+    });
+    expect(await ranged("bytes=2-5,")).toMatchObject({ status: 206, body: "2345" });
+    expect(await ranged("bytes= , ,")).toMatchObject({ status: 200, body: "0123456789" });
+  });
+
   it("answers several ranges none of which can be satisfied with 416", async () => {
     expect((await ranged("bytes=20-30, 40-")).status).toBe(416);
   });
