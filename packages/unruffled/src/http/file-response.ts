@@ -37,8 +37,9 @@ export interface FileFacts {
  * (`If-Match`, `If-Unmodified-Since`: 412 without a body), conditional requests (`If-None-Match`,
  * `If-Modified-Since`: 304) and byte ranges (`Range`, `If-Range`: 206 with one range or a
  * `multipart/byteranges` body of several, or 416 with `content-range: bytes *\/size`); a HEAD gets
- * the status and headers its GET would, ranges included, without the file being opened. The file is looked at when the endpoint's answer is
- * made, not here: a path that is not a file then is the handler's error (a 500, logged with the path).
+ * the status and headers its GET would, ranges included, without the file being opened. The file
+ * is looked at when the endpoint's answer is made, not here: a path that is not a file then is the
+ * handler's error (a 500, logged with the path).
  *
  * @example new FileResponse("reports/2026.pdf", { filename: "report.pdf" })
  */
@@ -73,7 +74,7 @@ export class FileResponse extends HttpResponse {
     }
   }
 
-  /** The file's bytes as a stream, opened on first read; `null` before the answer is made, and for HEAD, 304 and 416. */
+  /** The file's bytes as a stream, opened on first read; `null` before the answer is made, and for 304, 412 and 416; empty for HEAD. */
   override get body(): ResponseBody {
     if (this.content === null && this.range !== undefined) {
       // Opened here, as the adapter starts writing: an answer that is never sent holds no descriptor.
