@@ -7,9 +7,9 @@ export interface ByteSpan {
 /**
  * What a `Range` header asks of a representation of `size` bytes (RFC 9110 §14.2): one range of
  * bytes, several (a `multipart/byteranges` answer), none that the representation can satisfy (a
- * 416), or the whole representation. A header that is malformed, of another unit than bytes, or that
- * lists more than `MAX_RANGES` ranges is answered with the whole, as the RFC allows a server to ignore
- * `Range`.
+ * 416), or the whole representation. Empty list elements (`bytes=0-1, ,4-5,`) are ignored (RFC 9110
+ * §5.6.1). A header that is malformed, of another unit than bytes, or that lists more than
+ * `MAX_RANGES` ranges is answered with the whole, as the RFC allows a server to ignore `Range`.
  */
 export type ByteRange =
   | { readonly kind: "whole" }
@@ -27,6 +27,7 @@ const WHOLE: ByteRange = { kind: "whole" };
 const UNSATISFIABLE: ByteRange = { kind: "unsatisfiable" };
 // first-pos "-" [ last-pos ], or "-" suffix-length; optional whitespace around each spec.
 const RANGE_SPEC = /^[ \t]*(?:(\d+)-(\d*)|-(\d+))[ \t]*$/;
+const EMPTY_ELEMENT = /^[ \t]*$/;
 
 /**
  * The ranges a `Range` header asks of `size` bytes: those past the end left out, those that overlap
@@ -41,8 +42,12 @@ const RANGE_SPEC = /^[ \t]*(?:(\d+)-(\d*)|-(\d+))[ \t]*$/;
 export function byteRangeOf(header: string, size: number): ByteRange {
   const equals = header.indexOf("=");
   if (equals < 0 || header.slice(0, equals).trim().toLowerCase() !== "bytes") return WHOLE;
-  const specs = header.slice(equals + 1).split(",");
-  if (specs.length > MAX_RANGES) return WHOLE;
+  // Empty list elements (`0-1, ,4-5`, a trailing comma) are ignored (RFC 9110 §5.6.1); at least one range must remain.
+  const specs = header
+    .slice(equals + 1)
+    .split(",")
+    .filter((spec) => !EMPTY_ELEMENT.test(spec));
+  if (specs.length === 0 || specs.length > MAX_RANGES) return WHOLE;
   const spans: ByteSpan[] = [];
   for (const spec of specs) {
     const match = RANGE_SPEC.exec(spec);

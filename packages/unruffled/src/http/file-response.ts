@@ -37,8 +37,9 @@ export interface FileFacts {
  * (`If-Match`, `If-Unmodified-Since`: 412 without a body), conditional requests (`If-None-Match`,
  * `If-Modified-Since`: 304) and byte ranges (`Range`, `If-Range`: 206 with one range or a
  * `multipart/byteranges` body of several, or 416 with `content-range: bytes *\/size`); a HEAD gets
- * the headers without the file being opened. The file is looked at when the endpoint's answer is
- * made, not here: a path that is not a file then is the handler's error (a 500, logged with the path).
+ * the status and headers its GET would, ranges included, without the file being opened. The file
+ * is looked at when the endpoint's answer is made, not here: a path that is not a file then is the
+ * handler's error (a 500, logged with the path).
  *
  * @example new FileResponse("reports/2026.pdf", { filename: "report.pdf" })
  */
@@ -73,7 +74,7 @@ export class FileResponse extends HttpResponse {
     }
   }
 
-  /** The file's bytes as a stream, opened on first read; `null` before the answer is made, and for HEAD, 304 and 416. */
+  /** The file's bytes as a stream, opened on first read; `null` before the answer is made, and for 304, 412 and 416; empty for HEAD. */
   override get body(): ResponseBody {
     if (this.content === null && this.range !== undefined) {
       // Opened here, as the adapter starts writing: an answer that is never sent holds no descriptor.
@@ -126,7 +127,9 @@ export class FileResponse extends HttpResponse {
       for (const name of REPRESENTATION_HEADERS) delete headers[name];
       return this;
     }
-    const range = conditional && method === "GET" ? this.rangeAsked(request, validators, size) : undefined;
+    // HEAD gets the status and headers GET would (RFC 9110 §9.3.2), Range included, and no bytes.
+    const head = method === "HEAD";
+    const range = conditional ? this.rangeAsked(request, validators, size) : undefined;
     if (range === "unsatisfiable") {
       headers["content-range"] = `bytes */${size}`;
       return this.withoutBytes(416);
@@ -137,17 +140,19 @@ export class FileResponse extends HttpResponse {
       this.parts = multipartRanges(range.spans, size, typeof type === "string" ? type : undefined);
       headers["content-type"] = this.parts.mediaType;
       headers["content-length"] = String(this.parts.length);
+      if (head) this.content = EMPTY;
       return this;
     }
     if (range !== undefined) {
       this.status = 206;
       headers["content-range"] = `bytes ${range.start}-${range.end}/${size}`;
       headers["content-length"] = String(range.end - range.start + 1);
-      this.range = range;
+      if (head) this.content = EMPTY;
+      else this.range = range;
       return this;
     }
     headers["content-length"] = String(size);
-    if (method !== "HEAD" && size > 0) this.range = { start: 0, end: size - 1 };
+    if (!head && size > 0) this.range = { start: 0, end: size - 1 };
     else this.content = EMPTY;
     return this;
   }

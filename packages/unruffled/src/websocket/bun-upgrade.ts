@@ -166,6 +166,9 @@ export class BunUpgrade implements UpgradeTransport {
   }
 
   refuse(response: HttpResponse): void {
+    // A refusal ends the client's attempt: Bun closes the connection after it, as Node does, rather than
+    // keeping it alive until its idle timeout (a flood of refused upgrades would hold a descriptor each).
+    response.headers.connection = "close";
     this.settle(this.toWeb(response));
   }
 
@@ -188,6 +191,6 @@ export class BunUpgrade implements UpgradeTransport {
   }
 
   abandon(): void {
-    this.settle(new Response(null, { status: 500 }));
+    this.settle(new Response(null, { status: 500, headers: { connection: "close" } }));
   }
 }

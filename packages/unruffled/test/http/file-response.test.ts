@@ -515,6 +515,20 @@ describe("FileResponse byte ranges", () => {
     expect(await ranged(range)).toMatchObject({ status: 200, body: "0123456789" });
   });
 
+  it("ignores empty list elements in Range: bytes=0-1, ,4-5, is two ranges; only commas is malformed", async () => {
+    const { status, headers, body } = await ranged("bytes=0-1, ,4-5,");
+    const boundary = boundaryOf(headers["content-type"]);
+    expect({ status, body }).toEqual({
+      status: 206,
+      body: multipartOf(boundary, "application/octet-stream", 10, [
+        [0, 1, "01"],
+        [4, 5, "45"],
+      ]),
+    });
+    expect(await ranged("bytes=2-5,")).toMatchObject({ status: 206, body: "2345" });
+    expect(await ranged("bytes= , ,")).toMatchObject({ status: 200, body: "0123456789" });
+  });
+
   it("answers several ranges none of which can be satisfied with 416", async () => {
     expect((await ranged("bytes=20-30, 40-")).status).toBe(416);
   });
@@ -541,14 +555,57 @@ describe("FileResponse byte ranges", () => {
     }
   });
 
-  it("ignores Range on HEAD", async () => {
+  it("answers HEAD with Range with the status and headers GET gets, and no body", async () => {
     const server = await serveFiles();
-    const response = await server.fetch("/file?name=digits", {
-      method: "HEAD",
-      headers: { range: "bytes=0-1" },
-    });
-    expect(response.status).toBe(200);
-    expect(response.headers.get("content-length")).toBe("10");
+    const etag = `"a-${MODIFIED.getTime().toString(16)}"`;
+    const asked: Record<string, string>[] = [
+      { range: "bytes=2-5" },
+      { range: "bytes=-3" },
+      { range: "bytes=10-" },
+      { range: "bytes=5-2" },
+      { range: "bytes=0-1", "if-range": etag },
+      { range: "bytes=0-1", "if-range": '"other"' },
+    ];
+    for (const headers of asked) {
+      const get = await server.fetch("/file?name=digits", { headers });
+      const head = await server.fetch("/file?name=digits", { method: "HEAD", headers });
+      expect({ status: head.status, headers: headersOf(head), body: await head.text() }).toEqual({
+        status: get.status,
+        headers: headersOf(get),
+        body: "",
+      });
+    }
+    const head = await server.fetch("/file?name=digits", { method: "HEAD", headers: { range: "bytes=2-5" } });
+    expect([head.status, head.headers.get("content-range"), head.headers.get("content-length")]).toEqual([
+      206,
+      "bytes 2-5/10",
+      "4",
+    ]);
+  });
+
+  it("answers HEAD with Range without opening the file", async () => {
+    // A path where there is no file, with its facts given: GET would fail to open it, HEAD never opens it.
+    const facts = { size: 10, mtimeMs: MODIFIED.getTime(), isFile: () => true };
+    const server = await serve(
+      [
+        path("/gone", {
+          endpoint: endpoint({
+            returns: FileResponse,
+            handler: () => new FileResponse(at("never-written.bin"), { stat: facts }),
+          }),
+        }),
+      ],
+      { settings: { DEBUG: true }, logger: quietLogger },
+    );
+    const single = await server.fetch("/gone", { method: "HEAD", headers: { range: "bytes=2-5" } });
+    expect([single.status, single.headers.get("content-range"), await single.text()]).toEqual([
+      206,
+      "bytes 2-5/10",
+      "",
+    ]);
+    const several = await server.fetch("/gone", { method: "HEAD", headers: { range: "bytes=0-1,4-5" } });
+    boundaryOf(several.headers.get("content-type") ?? undefined);
+    expect([several.status, await several.text()]).toEqual([206, ""]);
   });
 });
 
@@ -700,18 +757,32 @@ describe("FileResponse several ranges: multipart/byteranges", () => {
     });
   });
 
-  it("ignores several ranges on HEAD: the headers of the whole file", async () => {
+  it("answers HEAD with several ranges with the multipart headers GET gets (its own boundary), and no body", async () => {
     const server = await serveFiles();
-    const response = await server.fetch("/file?name=digits", {
-      method: "HEAD",
-      headers: { range: "bytes=0-1,4-5" },
+    const headers = { range: "bytes=0-1,4-5" };
+    const get = await server.fetch("/file?name=digits", { headers });
+    const head = await server.fetch("/file?name=digits", { method: "HEAD", headers });
+    const getHeaders = headersOf(get);
+    const headHeaders = headersOf(head);
+    const getBoundary = boundaryOf(getHeaders["content-type"]);
+    const headBoundary = boundaryOf(headHeaders["content-type"]);
+    expect({
+      status: head.status,
+      headers: { ...headHeaders, "content-type": headHeaders["content-type"]!.replace(headBoundary, "B") },
+      body: await head.text(),
+    }).toEqual({
+      status: 206,
+      headers: { ...getHeaders, "content-type": getHeaders["content-type"]!.replace(getBoundary, "B") },
+      body: "",
     });
-    expect([
-      response.status,
-      response.headers.get("content-length"),
-      response.headers.get("content-type"),
-    ]).toEqual([200, "10", octets]);
-    expect(await response.text()).toBe("");
+    expect(headHeaders["content-length"]).toBe(
+      String(
+        multipartOf(headBoundary, octets, 10, [
+          [0, 1, "01"],
+          [4, 5, "45"],
+        ]).length,
+      ),
+    );
   });
 
   it("answers several ranges the same through the test client", async () => {

@@ -618,6 +618,44 @@ describe.each(RUNTIMES)("on %s", (runtime) => {
     expect([changed.status, await changed.text()]).toEqual([412, ""]);
   });
 
+  it("answers a FileResponse's HEAD with Range with the status and headers its GET gets, and no body", async () => {
+    const named = [
+      "content-type",
+      "content-length",
+      "content-range",
+      "etag",
+      "last-modified",
+      "accept-ranges",
+    ];
+    const fieldsOf = (response: Response) => {
+      const type = response.headers.get("content-type")!;
+      const boundary = /boundary=([0-9a-f]{24})$/.exec(type)?.[1];
+      return named.map((name) =>
+        name === "content-type" && boundary !== undefined
+          ? type.replace(boundary, "B")
+          : response.headers.get(name),
+      );
+    };
+    const single = { range: "bytes=2-5" };
+    const get = await fetch(url("/file/digits.txt"), { headers: single });
+    const head = await fetch(url("/file/digits.txt"), { method: "HEAD", headers: single });
+    expect([head.status, ...fieldsOf(head), await head.text()]).toEqual([206, ...fieldsOf(get), ""]);
+    expect(head.headers.get("content-range")).toBe("bytes 2-5/16");
+    const several = { range: "bytes=0-1,12-" };
+    const getParts = await fetch(url("/file/digits.txt"), { headers: several });
+    const body = await getParts.text();
+    const headParts = await fetch(url("/file/digits.txt"), { method: "HEAD", headers: several });
+    const [type, length, ...others] = fieldsOf(headParts);
+    const [getType, , ...getOthers] = fieldsOf(getParts);
+    expect([headParts.status, type, length, ...others, await headParts.text()]).toEqual([
+      206,
+      getType,
+      String(body.length),
+      ...getOthers,
+      "",
+    ]);
+  });
+
   it("answers a FileResponse's HEAD with its length and no body", async () => {
     const response = await fetch(url("/file/digits.txt"), { method: "HEAD" });
     expect(response.status).toBe(200);

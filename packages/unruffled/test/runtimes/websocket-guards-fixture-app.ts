@@ -31,7 +31,12 @@ const stats = endpoint({
 });
 
 export const app = createApp({
-  settings: { ERRORS: { format: "problem" }, PROXIES: { trusted: ["loopback"] } },
+  settings: {
+    ERRORS: { format: "problem" },
+    PROXIES: { trusted: ["loopback"] },
+    // Far beyond any wait of the tests: a connection they see closed was closed by the answer, not by a timeout.
+    LIMITS: { request_timeout: 120_000, keep_alive_timeout: 120_000 },
+  },
   middleware: [trustedHost({ hosts: ["127.0.0.1", "www.chat.example"] }), httpsRedirect(), blocking],
   routes: [
     path("/chat", { websocket: chat }),

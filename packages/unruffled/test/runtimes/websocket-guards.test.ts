@@ -5,6 +5,7 @@
 import { fileURLToPath } from "node:url";
 import { endProcessGroups } from "process-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openRaw, statusOf } from "../support/raw-http.ts";
 import { upgradeAnswer } from "../websocket/upgrade-answer.ts";
 import { type RuntimeName, type ServedApp, serveOn } from "./runtime-process.ts";
 
@@ -73,6 +74,25 @@ describe.each(["node", "bun", "deno"] as const satisfies readonly RuntimeName[])
   it("redirects an upgrade over plain ws: to wss: with 307", async () => {
     const answer = await upgradeAnswer(served.port, "/chat", { "x-forwarded-for": "203.0.113.7" });
     expect([answer.status, answer.headers.location]).toEqual([307, `wss://127.0.0.1:${served.port}/chat`]);
+  });
+
+  it("closes the connection of every refused upgrade itself, with connection: close", async () => {
+    const refused = await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        const exchange = await openRaw(served.port);
+        await exchange.write(
+          `GET /chat HTTP/1.1\r\nhost: evil.example\r\nupgrade: websocket\r\nconnection: Upgrade\r\n` +
+            "sec-websocket-key: dGhlIHNhbXBsZSBub25jZQ==\r\nsec-websocket-version: 13\r\n\r\n",
+        );
+        // The client never closes its side: the server must. The fixture's timeouts are far longer, and
+        // Bun reaps an idle connection after about 12 s of its own: the wait, generous for a close on
+        // loopback, stays under that.
+        const received = await exchange.closed(8_000);
+        const head = received.slice(0, received.indexOf("\r\n\r\n")).toLowerCase();
+        return [statusOf(received), head.includes("\r\nconnection: close")];
+      }),
+    );
+    expect(refused).toEqual(Array.from({ length: 8 }, () => [400, true]));
   });
 
   it("refuses with the app's own guard, after the others", async () => {

@@ -119,6 +119,20 @@ describe("staticFiles", () => {
     ]);
   });
 
+  it("answers HEAD with Range as FileResponse does: the 206 headers GET gets, no body", async () => {
+    const server = await serve(publicRoutes());
+    const response = await server.fetch("/static/hello.txt", {
+      method: "HEAD",
+      headers: { range: "bytes=1-3" },
+    });
+    expect([
+      response.status,
+      response.headers.get("content-range"),
+      response.headers.get("content-length"),
+      await response.text(),
+    ]).toEqual([206, "bytes 1-3/5", "3", ""]);
+  });
+
   it("answers a missing file 404 in the app's error format", async () => {
     const server = await serve(publicRoutes());
     const response = await server.fetch("/static/missing.txt");
