@@ -71,6 +71,27 @@ function visit(schema: z.core.$ZodType | null | undefined, seen: Set<z.core.$Zod
 
 type Found = { path: (string | number)[]; value: number }[];
 
+const DOUBLE_RANGE = "Number out of range: a double holds at most ±1.7976931348623157e+308";
+
+/**
+ * The issue of an infinite number at `path`, as a number schema's range refuses it: the same words for
+ * a request body and a WebSocket message.
+ *
+ * @example outOfRangeIssue(["a"], Infinity).message // "Number out of range: a double holds at most ±1.7976931348623157e+308"
+ */
+export function outOfRangeIssue(path: (string | number)[], value: number): z.core.$ZodIssue {
+  const positive = value > 0;
+  return {
+    code: positive ? "too_big" : "too_small",
+    origin: "number",
+    ...(positive ? { maximum: Number.MAX_VALUE } : { minimum: -Number.MAX_VALUE }),
+    inclusive: true,
+    path,
+    input: value,
+    message: DOUBLE_RANGE,
+  } as z.core.$ZodIssue;
+}
+
 /**
  * The paths of the infinite numbers in a value parsed from JSON (plain objects and arrays only),
  * each with its number; empty for the common value.
