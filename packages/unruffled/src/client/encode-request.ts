@@ -122,11 +122,40 @@ export function fillPath(
   return wirePath(path).replace(PLACEHOLDER, (_placeholder, name: string, rest: string | undefined) => {
     const value = values[name];
     if (value === undefined) return missing(name);
-    // The rest of the path keeps its slashes; every other character is encoded as in a segment.
-    return rest === undefined
-      ? encodeURIComponent(value)
-      : value.split("/").map(encodeURIComponent).join("/");
+    try {
+      // The rest of the path keeps its slashes; every other character is encoded as in a segment.
+      return rest === undefined
+        ? encodeURIComponent(value)
+        : value.split("/").map(encodeURIComponent).join("/");
+    } catch (error) {
+      throw unencodable(name, value, error);
+    }
   });
+}
+
+/** A path value no URL can carry (`fillPath` throws it): what is wrong, for a message naming where. */
+export class UnencodablePathValue extends TypeError {
+  readonly param: string;
+  readonly reason: string;
+
+  constructor(param: string, reason: string) {
+    super(`the path parameter ${param} ${reason}`);
+    this.param = param;
+    this.reason = reason;
+  }
+}
+
+// Half of a UTF-16 surrogate pair without its other half: encodeURIComponent's URIError, said plainly.
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+function unencodable(name: string, value: string, error: unknown): unknown {
+  const lone = LONE_SURROGATE.exec(value);
+  if (lone === null) return error;
+  const escaped = JSON.stringify(lone[0]).slice(1, -1);
+  return new UnencodablePathValue(
+    name,
+    `holds a lone UTF-16 surrogate (${escaped}, character ${lone.index + 1}), which has no UTF-8 form, so no URL can carry it`,
+  );
 }
 
 const PLACEHOLDER = /\{([^}:]+)(:path)?\}/g;

@@ -1,4 +1,4 @@
-import { fillPath, wirePath } from "../client/encode-request.ts";
+import { fillPath, UnencodablePathValue, wirePath } from "../client/encode-request.ts";
 import { NoMatchFound } from "../errors.ts";
 import type { PathValues, RoutePaths } from "../http/request.ts";
 import { placeholderNames } from "../route/declare/path.ts";
@@ -33,7 +33,7 @@ export class RouteUrls implements RoutePaths {
    * The path of the route named `name` as a client sends it (its own text percent-encoded where a
    * URL needs it: `/café` is `/caf%C3%A9`), its placeholders filled with `values`, each
    * percent-encoded as one segment (a `{name:path}` value keeps its slashes). Throws `NoMatchFound` for an unknown
-   * name, a missing, extra or empty value.
+   * name, a missing, extra or empty value, or one no URL can carry (a lone UTF-16 surrogate).
    *
    * @example urls.pathFor("get_student", { student_id: 42 }) // "/students/42"
    */
@@ -58,6 +58,11 @@ export class RouteUrls implements RoutePaths {
         throw new NoMatchFound(`${label} cannot take an empty ${placeholder}: the segment would be empty`);
       }
     }
-    return fillPath(route.path, text);
+    try {
+      return fillPath(route.path, text);
+    } catch (error) {
+      if (!(error instanceof UnencodablePathValue)) throw error;
+      throw new NoMatchFound(`${label} cannot take this ${error.param}: it ${error.reason}`);
+    }
   }
 }

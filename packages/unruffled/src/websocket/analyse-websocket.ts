@@ -6,6 +6,7 @@ import { type AnalyseOptions, analyseEndpoint } from "../route/analyse/analyse-e
 import { notCarriedByJson } from "../route/analyse/json-carriage.ts";
 import type { EndpointDefinition } from "../route/declare/endpoint.ts";
 import { modelSerializer } from "../route/serializer/response-serializers.ts";
+import { passesUncheckedNumbers } from "../route/wire/json-numbers.ts";
 import type { WebSocketDefinition } from "./declare.ts";
 import type { WebSocketDescription } from "./description.ts";
 
@@ -94,6 +95,7 @@ export function analyseWebSocket(
     label,
     upgrade,
     inbound: z.compile(definition.inbound as z.ZodType),
+    inboundUncheckedNumbers: passesUncheckedNumbers(definition.inbound as z.ZodType),
     outbound,
     writeOutbound: options.strictOutbound === true ? outbound.writeChecked : outbound.write,
     onInvalid,

@@ -16,6 +16,8 @@ export interface WebSocketDescription {
   upgrade: EndpointDescription;
   /** Validates each inbound message, compiled by Zod. */
   inbound: z.ZodType;
+  /** Whether `inbound` may pass on a number no number schema checks (`z.unknown()`): then `1e400` is looked for. */
+  inboundUncheckedNumbers: boolean;
   /** Writes each outbound message through its model: only declared fields leave. */
   outbound: ResponseSerializer;
   /**

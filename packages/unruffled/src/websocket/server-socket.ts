@@ -245,6 +245,7 @@ export class ServerSocket implements ServerWebSocket<unknown, unknown> {
       message,
       this.description.inbound,
       this.request.limits.jsonDepth ?? DEFAULT_BODY_LIMITS.jsonDepth,
+      this.description.inboundUncheckedNumbers,
     );
     if (!result.ok) {
       // One error message listing the issues, outside the outbound model: the 422 body of a message.

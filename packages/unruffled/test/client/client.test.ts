@@ -275,6 +275,25 @@ describe("every answer is a branch", () => {
     if (result.kind === "network-failure") expect(result.message).toMatch(/^The request failed: /);
   });
 
+  it("gives a path value holding a lone UTF-16 surrogate as a failure that names the parameter, sending nothing", async () => {
+    const seen: string[] = [];
+    const watched = createClient({
+      baseUrl: server.url,
+      fetch: (url, init) => {
+        seen.push(url);
+        return fetch(url, init);
+      },
+    });
+    const result = await watched.search({ school: "north\uD800", filter: {} });
+    expect(result).toMatchObject({
+      kind: "network-failure",
+      aborted: false,
+      message:
+        "The request failed: the path parameter school holds a lone UTF-16 surrogate (\\ud800, character 6), which has no UTF-8 form, so no URL can carry it",
+    });
+    expect(seen).toEqual([]);
+  });
+
   it("gives an aborted call as a network failure that says so", async () => {
     const controller = new AbortController();
     controller.abort();

@@ -91,6 +91,23 @@ describe("app.urlPathFor", () => {
     );
     expect(app.urlPathFor("read_file", { file_path: "" })).toBe("/api/v1/files/");
   });
+
+  it("refuses a value holding a lone UTF-16 surrogate, which no URL can carry, naming the route, the parameter and why", () => {
+    expect(() => app.urlPathFor("get_student", { student_id: "\uD800" })).toThrow(
+      new NoMatchFound(
+        'The route "get_student" (/api/v1/students/{student_id}) cannot take this student_id: it holds a lone UTF-16 surrogate (\\ud800, character 1), which has no UTF-8 form, so no URL can carry it',
+      ),
+    );
+    expect(() => app.urlPathFor("read_file", { file_path: "a/b\uDC00" })).toThrow(
+      new NoMatchFound(
+        'The route "read_file" (/api/v1/files/{file_path:path}) cannot take this file_path: it holds a lone UTF-16 surrogate (\\udc00, character 4), which has no UTF-8 form, so no URL can carry it',
+      ),
+    );
+    // A whole pair is a character as any other.
+    expect(app.urlPathFor("get_student", { student_id: "\uD83D\uDE00" })).toBe(
+      "/api/v1/students/%F0%9F%98%80",
+    );
+  });
 });
 
 describe("request.urlFor", () => {

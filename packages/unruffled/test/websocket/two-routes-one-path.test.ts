@@ -29,11 +29,11 @@ it("refuses two WebSocket routes at one path with a ValueError, when the app is 
 // an app written in JavaScript is told when the route is made).
 const stamp: Middleware = async (request, next) => next(request);
 
-it("refuses middleware on a WebSocket route with a ValueError that says to check the upgrade with dependencies", () => {
+it("refuses middleware on a WebSocket route with a ValueError that names both ways to check the upgrade", () => {
   const declaring = () => path("/live", { websocket: socket(), middleware: [stamp] } as never);
   expect(declaring).toThrow(ValueError);
   expect(declaring).toThrow(
-    'path("/live"): a WebSocket route takes no middleware; check the upgrade with dependencies.',
+    "path(\"/live\"): a WebSocket route takes no middleware; check the upgrade with its dependencies, or with a group's or the app's middleware that carries guardUpgrade.",
   );
 });
 

@@ -16,6 +16,7 @@ import { applyFieldOptions, unknownOption } from "./field-options.ts";
 import { notCarriedByJson } from "./json-carriage.ts";
 import {
   acceptsMissing,
+  asNullable,
   carriesOnlyNull,
   hasOwnDefault,
   isAnyValue,
@@ -133,6 +134,7 @@ function describeMarked(
   const where = `${context.label}, parameter "${name}"`;
   const marker = MARKER_NAMES[kind as MarkerKind];
   const fromStrings = kind !== "json";
+  if (fromStrings) declaredSchema = asNullable(declaredSchema);
   const shape: SchemaShape = shapeOf(declaredSchema, fromStrings);
   if (shape.kind === "unsupported" && kind !== "json" && carriesOnlyNull(declaredSchema)) {
     throw new ValueError(

@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import { z } from "zod";
 import { type Coercer, coerceTowards, toBoolean, toDate, toNumber } from "../wire/coerce.ts";
 
 /**
@@ -145,6 +145,26 @@ export function carriesOnlyNull(schema: z.ZodType): boolean {
   return values !== undefined && values.every((value) => value === null);
 }
 
+/**
+ * A text parameter's union with null (`z.union([z.string(), z.null()])`) as the `.nullable()` it
+ * means, so that both spellings read, refuse and document alike (text never carries the null; a
+ * default may). Other schemas, and a union with checks or metadata of its own, come back as they are.
+ *
+ * @example asNullable(z.union([z.int(), z.null()])) // z.int().nullable()
+ */
+export function asNullable(schema: z.ZodType): z.ZodType {
+  const d = def(schema) as Def & { checks?: unknown[] };
+  if (d.type === "optional") {
+    const inner = asNullable(d.innerType!);
+    return inner === d.innerType ? schema : inner.optional();
+  }
+  if (d.type !== "union" || (d.checks?.length ?? 0) > 0 || z.globalRegistry.has(schema)) return schema;
+  // z.null() only: a union with z.literal(null) stays refused, as it was (a decision for the lead).
+  const others = d.options!.filter((option) => typeName(option) !== "null");
+  if (others.length === d.options!.length || others.every(carriesOnlyNull)) return schema;
+  return (others.length === 1 ? others[0]! : z.union(others as [z.ZodType, z.ZodType])).nullable();
+}
+
 function literalText(value: unknown): string {
   if (typeof value === "bigint") return `${value}n`;
   return typeof value === "string" ? JSON.stringify(value) : String(value);
@@ -244,14 +264,18 @@ function scalarShape(schema: z.ZodType): { kind: "scalar"; coerce: Coercer | und
     case "union": {
       const values: unknown[] = [];
       for (const option of d.options!) {
+        // A null option is `.nullable()` written as a union: text never carries it; a default may.
         const optionType = typeName(option);
+        if (optionType === "null") continue;
         if (optionType === "number") values.push(0);
         else if (optionType === "boolean") values.push(true);
         else if (optionType === "string") values.push("");
         else if (optionType === "enum" || optionType === "literal") values.push(...literalValues(option)!);
         else return undefined;
       }
-      return values.every(carriedByText) ? { kind: "scalar", coerce: coercerForValues(values) } : undefined;
+      return values.length > 0 && values.every(carriedByText)
+        ? { kind: "scalar", coerce: coercerForValues(values) }
+        : undefined;
     }
     default:
       return undefined;

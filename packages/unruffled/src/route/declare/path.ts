@@ -176,7 +176,7 @@ export function path(
     }
     if (socketOptions.middleware !== undefined) {
       throw new ValueError(
-        `path("${routePath}"): a WebSocket route takes no middleware; check the upgrade with dependencies.`,
+        `path("${routePath}"): a WebSocket route takes no middleware; check the upgrade with its dependencies, or with a group's or the app's middleware that carries guardUpgrade.`,
       );
     }
     return { kind: "websocket", path: routePath, websocket: socketOptions.websocket, options: socketOptions };

@@ -5,7 +5,7 @@ import type { UploadLimits } from "../../file/upload-limits.ts";
 import type { HttpRequest } from "../../http/request.ts";
 import { parseJsonBody, parseJsonText } from "../../http/request.ts";
 import type { EndpointDescription, ParamDescription, WireField } from "../description.ts";
-import { infiniteNumbers } from "../wire/json-numbers.ts";
+import { infiniteNumbers, outOfRangeIssue } from "../wire/json-numbers.ts";
 import type { StringSource } from "../wire/string-source.ts";
 import { checkContentCoding, checkJsonMediaType, type ReadBody, readFormBody } from "./read-body.ts";
 import { inSourceOrder, type RefusedKey, toValidationIssues, withRefusedKeys } from "./validation-issues.ts";
@@ -321,8 +321,6 @@ function validate(description: EndpointDescription, input: Gathered, jsonSource?
   return result.data as Values;
 }
 
-const DOUBLE_RANGE = "Number out of range: a double holds at most ±1.7976931348623157e+308";
-
 /**
  * The issues of the numbers past a double's range (`1e400`, which `JSON.parse` reads as Infinity)
  * that a schema of any value let through, as a number schema refuses them: the endpoint would get
@@ -342,17 +340,8 @@ function infiniteNumberIssues(
     else if (result.error.issues.some((issue) => issue.path[0] === param.key)) continue;
     else value = param.schema.safeParse(input[param.key]).data;
     for (const { path, value: number } of infiniteNumbers(value)) {
-      const positive = number > 0;
       if (issues === undefined) issues = [];
-      issues.push({
-        code: positive ? "too_big" : "too_small",
-        origin: "number",
-        ...(positive ? { maximum: Number.MAX_VALUE } : { minimum: -Number.MAX_VALUE }),
-        inclusive: true,
-        path: [param.key, ...path],
-        input: number,
-        message: DOUBLE_RANGE,
-      } as z.core.$ZodIssue);
+      issues.push(outOfRangeIssue([param.key, ...path], number));
     }
   }
   return issues;

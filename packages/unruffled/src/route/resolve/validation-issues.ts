@@ -138,8 +138,9 @@ function isInfinite(value: unknown): value is number {
 /**
  * The source text of the number at `path` in a JSON body that `JSON.parse` made infinite: a number
  * past a double's range (`1e400`) is quoted as sent, as a query's is, not as the `null` JSON would
- * write. The body is parsed again, on this error path only, with the reviver's source text; undefined
- * where the runtime gives none.
+ * write. The text is scanned again, on this error path only, with a stack of its own (a reviver
+ * recurses, and `json_depth` has no ceiling); a key given twice is read as `JSON.parse` reads it, the
+ * last one. Undefined where no number is at `path`.
  *
  * @example numberAsSent('{"price": 1e400}', ["price"]) // "1e400"
  */
@@ -148,15 +149,65 @@ export function numberAsSent(
   path: readonly (string | number)[],
 ): string | undefined {
   const text = typeof jsonSource === "string" ? jsonSource : jsonSource.toString("utf8");
-  let value: unknown = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text, keepInfiniteSource);
-  for (const key of path) {
-    if (typeof value !== "object" || value === null || !Object.hasOwn(value, key)) return undefined;
-    value = (value as Record<string | number, unknown>)[key];
+  // Where the scan is: one key (an array's index) a level, and whether each level is an array.
+  const at: (string | number)[] = [];
+  const inArray: boolean[] = [];
+  let found: string | undefined;
+  let index = 0;
+  while (index < text.length) {
+    const char = text[index]!;
+    if (char === "[" || char === "{") {
+      inArray.push(char === "[");
+      at.push(0);
+      index++;
+    } else if (char === "]" || char === "}") {
+      inArray.pop();
+      at.pop();
+      index++;
+    } else if (char === ",") {
+      if (inArray[inArray.length - 1] === true) at[at.length - 1] = (at[at.length - 1] as number) + 1;
+      index++;
+    } else if (char === '"') {
+      const end = stringEnd(text, index);
+      // A string before a colon is a key; one elsewhere is a value, not a number.
+      let next = end;
+      while (next < text.length && isJsonSpace(text.charCodeAt(next))) next++;
+      if (text[next] === ":") at[at.length - 1] = JSON.parse(text.slice(index, end)) as string;
+      index = end;
+    } else if (char === "-" || (char >= "0" && char <= "9")) {
+      let end = index + 1;
+      while (end < text.length && NUMBER_CHARS.test(text[end]!)) end++;
+      if (samePath(at, path)) found = text.slice(index, end);
+      index = end;
+    } else {
+      index++;
+    }
   }
-  return typeof value === "string" ? value : undefined;
+  return found;
 }
 
-/** A reviver that gives an infinite number its source text, and leaves every other value as parsed. */
-function keepInfiniteSource(_key: string, value: unknown, context?: { source?: string }): unknown {
-  return isInfinite(value) ? (context?.source ?? value) : value;
+const NUMBER_CHARS = /[0-9eE.+-]/;
+
+/** The index just past the JSON string that opens at `start`. */
+function stringEnd(text: string, start: number): number {
+  let index = start + 1;
+  while (index < text.length) {
+    const char = text[index]!;
+    if (char === "\\") index += 2;
+    else if (char === '"') return index + 1;
+    else index++;
+  }
+  return index;
+}
+
+function isJsonSpace(code: number): boolean {
+  return code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d;
+}
+
+function samePath(at: readonly (string | number)[], path: readonly (string | number)[]): boolean {
+  if (at.length !== path.length) return false;
+  for (let level = 0; level < at.length; level++) {
+    if (String(at[level]) !== String(path[level])) return false;
+  }
+  return true;
 }

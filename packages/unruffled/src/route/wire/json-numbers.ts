@@ -71,42 +71,87 @@ function visit(schema: z.core.$ZodType | null | undefined, seen: Set<z.core.$Zod
 
 type Found = { path: (string | number)[]; value: number }[];
 
+const DOUBLE_RANGE = "Number out of range: a double holds at most ±1.7976931348623157e+308";
+
+/**
+ * The issue of an infinite number at `path`, as a number schema's range refuses it: the same words for
+ * a request body and a WebSocket message.
+ *
+ * @example outOfRangeIssue(["a"], Infinity).message // "Number out of range: a double holds at most ±1.7976931348623157e+308"
+ */
+export function outOfRangeIssue(path: (string | number)[], value: number): z.core.$ZodIssue {
+  const positive = value > 0;
+  return {
+    code: positive ? "too_big" : "too_small",
+    origin: "number",
+    ...(positive ? { maximum: Number.MAX_VALUE } : { minimum: -Number.MAX_VALUE }),
+    inclusive: true,
+    path,
+    input: value,
+    message: DOUBLE_RANGE,
+  } as z.core.$ZodIssue;
+}
+
 /**
  * The paths of the infinite numbers in a value parsed from JSON (plain objects and arrays only),
- * each with its number; empty for the common value.
+ * each with its number; empty for the common value. Walked with a stack of its own, not the call
+ * stack: `json_depth` has no ceiling, and a body may nest as deep as an app allows.
  *
  * @example infiniteNumbers({ a: [1, Infinity] }) // [{ path: ["a", 1], value: Infinity }]
  */
 export function infiniteNumbers(value: unknown): Found {
-  const found: Found = [];
-  walk(value, [], found, new Set());
-  return found;
+  const walk = new Walk();
+  walk.enter(value);
+  const { frames, path } = walk;
+  while (frames.length > 0) {
+    const frame = frames[frames.length - 1]!;
+    if (frame.next === frame.keys.length) {
+      frames.pop();
+      // Every frame but the first was entered under a key of the one below it.
+      if (frames.length > 0) path.pop();
+      continue;
+    }
+    const key = frame.keys[frame.next++]!;
+    path.push(key);
+    if (!walk.enter((frame.value as Record<string | number, unknown>)[key])) path.pop();
+  }
+  return walk.found;
 }
 
-// One path, pushed and popped as the walk goes: copied only where a number is found.
-function walk(value: unknown, path: (string | number)[], found: Found, seen: Set<object>): void {
-  if (typeof value === "number") {
-    if (value === Number.POSITIVE_INFINITY || value === Number.NEGATIVE_INFINITY) {
-      found.push({ path: path.slice(), value });
-    }
-    return;
-  }
-  if (typeof value !== "object" || value === null || seen.has(value)) return;
+// An object being walked: its keys (an array's indexes), and which one comes next.
+type Frame = { value: object; keys: readonly (string | number)[]; next: number };
+
+class Walk {
+  readonly found: Found = [];
+  readonly frames: Frame[] = [];
+  // One path, pushed and popped as the walk goes: copied only where a number is found.
+  readonly path: (string | number)[] = [];
   // A transform's output may share or loop: each object is walked once.
-  seen.add(value);
-  if (Array.isArray(value)) {
-    for (let index = 0; index < value.length; index++) {
-      path.push(index);
-      walk(value[index], path, found, seen);
-      path.pop();
+  readonly #seen = new Set<object>();
+
+  /** Looks at a value at the current path: true when it is an object whose keys are to be walked. */
+  enter(value: unknown): boolean {
+    if (typeof value === "number") {
+      if (value === Number.POSITIVE_INFINITY || value === Number.NEGATIVE_INFINITY) {
+        this.found.push({ path: this.path.slice(), value });
+      }
+      return false;
     }
-    return;
+    if (typeof value !== "object" || value === null || this.#seen.has(value)) return false;
+    this.#seen.add(value);
+    if (Array.isArray(value)) {
+      this.frames.push({ value, keys: indexes(value.length), next: 0 });
+      return true;
+    }
+    const prototype = Object.getPrototypeOf(value);
+    if (prototype !== Object.prototype && prototype !== null) return false;
+    this.frames.push({ value, keys: Object.keys(value), next: 0 });
+    return true;
   }
-  const prototype = Object.getPrototypeOf(value);
-  if (prototype !== Object.prototype && prototype !== null) return;
-  for (const key of Object.keys(value)) {
-    path.push(key);
-    walk((value as Record<string, unknown>)[key], path, found, seen);
-    path.pop();
-  }
+}
+
+function indexes(length: number): number[] {
+  const keys = new Array<number>(length);
+  for (let index = 0; index < length; index++) keys[index] = index;
+  return keys;
 }

@@ -1,5 +1,6 @@
 import { createApp } from "unruffled";
-import { p, path } from "unruffled/route";
+import { JsonResponse } from "unruffled/http";
+import { endpoint, p, path } from "unruffled/route";
 import { startServer } from "unruffled/testing";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -344,6 +345,66 @@ describe("rule 16: everything read is validated, and failures of all sources com
             msg: "Invalid input: expected number, received string",
             type: "invalid_type",
             input: "free",
+          },
+        ],
+      },
+    });
+  });
+
+  // json_depth has no ceiling: the look for 1e400 must not overflow the stack where an app raised it.
+  it("finds a number past a double's range at the deepest nesting json_depth allows, without overflowing", async () => {
+    const depth = 100_000;
+    const server = await serveEndpoint(
+      "/deep",
+      endpoint({
+        params: { data: p.Json(z.unknown()) },
+        returns: JsonResponse,
+        handler: () => new JsonResponse({ read: true }),
+      }),
+      ["POST"],
+      { settings: { LIMITS: { json_depth: depth } } },
+    );
+    const send = (inner: string) =>
+      jsonOf(
+        server.fetch("/deep", {
+          method: "POST",
+          headers: JSON_HEADERS,
+          body: `${"[".repeat(depth)}${inner}${"]".repeat(depth)}`,
+        }),
+      );
+    expect(await send("1e400")).toEqual({
+      status: 422,
+      body: {
+        detail: [
+          {
+            loc: ["body", ...Array.from({ length: depth }, () => 0)],
+            msg: "Number out of range: a double holds at most ±1.7976931348623157e+308",
+            type: "too_big",
+            input: "1e400",
+          },
+        ],
+      },
+    });
+    expect(await send("1")).toEqual({ status: 200, body: { read: true } });
+    // The number is found in the text as JSON.parse reads it: brackets in strings are text, a repeated key's last value counts.
+    const sent = '{"s": "[,\\"{]", "a": 1, "a": [2, -1e400], "b": {"c": 1e999}}';
+    expect(
+      await jsonOf(server.fetch("/deep", { method: "POST", headers: JSON_HEADERS, body: sent })),
+    ).toEqual({
+      status: 422,
+      body: {
+        detail: [
+          {
+            loc: ["body", "a", 1],
+            msg: "Number out of range: a double holds at most ±1.7976931348623157e+308",
+            type: "too_small",
+            input: "-1e400",
+          },
+          {
+            loc: ["body", "b", "c"],
+            msg: "Number out of range: a double holds at most ±1.7976931348623157e+308",
+            type: "too_big",
+            input: "1e999",
           },
         ],
       },

@@ -1,4 +1,5 @@
-import { p } from "unruffled/route";
+import { createApp } from "unruffled";
+import { p, path } from "unruffled/route";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { echo } from "../../support/echo.ts";
@@ -363,5 +364,76 @@ describe("FastAPI's parameter tests, as unruffled reads them", () => {
         ],
       },
     });
+  });
+});
+
+describe("a text parameter that may be null, written as a union with null, reads as .nullable() does", () => {
+  const ways = {
+    "z.string().nullable()": (schema: z.ZodType) => schema.nullable(),
+    "z.union([z.string(), z.null()])": (schema: z.ZodType) => z.union([schema, z.null()]),
+  };
+  const endpointOf = (orNull: (schema: z.ZodType) => z.ZodType) =>
+    echo({
+      q: p.Query(orNull(z.string()), { minLength: 1 }),
+      page: p.Query(orNull(z.int()), { default: null }),
+      x_tag: p.Header(orNull(z.string()), { default: null }),
+      session: p.Cookie(orNull(z.string()), { default: null }),
+      age: p.Form(orNull(z.int()), { default: null }),
+    });
+
+  it.each(Object.entries(ways))(
+    "%s: the same answers for absent and present values",
+    async (_way, orNull) => {
+      const server = await serveEndpoint("/n", endpointOf(orNull), ["POST"]);
+      const post = (
+        target: string,
+        headers: Record<string, string> = {},
+        form: Record<string, string> = {},
+      ) => jsonOf(server.fetch(target, { method: "POST", headers, body: new URLSearchParams(form) }));
+      expect(await post("/n")).toEqual({
+        status: 422,
+        body: { detail: [{ loc: ["query", "q"], msg: "Field required", type: "missing", input: null }] },
+      });
+      expect(await post("/n?q=null")).toEqual({
+        status: 200,
+        body: { q: "null", page: null, x_tag: null, session: null, age: null },
+      });
+      expect(await post("/n?q=a&page=2", { "x-tag": "t", cookie: "session=s" }, { age: "42" })).toEqual({
+        status: 200,
+        body: { q: "a", page: 2, x_tag: "t", session: "s", age: 42 },
+      });
+      expect(await post("/n?q=a&page=two")).toEqual({
+        status: 422,
+        body: {
+          detail: [
+            {
+              loc: ["query", "page"],
+              msg: "Invalid input: expected number, received string",
+              type: "invalid_type",
+              input: "two",
+            },
+          ],
+        },
+      });
+    },
+  );
+
+  it("documents both ways with the same parameter and form schemas", () => {
+    const [nullable, union] = Object.values(ways).map(
+      (orNull) =>
+        (
+          createApp({
+            routes: [path("/n", { endpoint: endpointOf(orNull), methods: ["POST"] })],
+          }).openapi() as any
+        ).paths["/n"].post,
+    );
+    expect(union.parameters).toEqual(nullable.parameters);
+    expect(union.requestBody).toEqual(nullable.requestBody);
+    expect(nullable.parameters.map((parameter: any) => [parameter.name, parameter.schema])).toEqual([
+      ["q", { type: "string", minLength: 1 }],
+      ["page", { type: "integer", default: null, minimum: -9007199254740991, maximum: 9007199254740991 }],
+      ["x-tag", { type: "string", default: null }],
+      ["session", { type: "string", default: null }],
+    ]);
   });
 });
