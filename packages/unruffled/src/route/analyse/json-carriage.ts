@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { schemaDef, WRAPPERS } from "../wire/schema-def.ts";
 
 /** Which way a model's values go: read from a JSON request body, or written into a JSON answer. */
 export type JsonSide = "request" | "answer";
@@ -10,25 +11,6 @@ export interface NotCarried {
   type: string;
   instead: string;
 }
-
-type Def = {
-  type: string;
-  coerce?: boolean;
-  innerType?: z.ZodType;
-  in?: z.ZodType;
-  out?: z.ZodType;
-  element?: z.ZodType;
-  items?: z.ZodType[];
-  rest?: z.ZodType | null;
-  valueType?: z.ZodType;
-  options?: z.ZodType[];
-  left?: z.ZodType;
-  right?: z.ZodType;
-  shape?: Record<string, z.ZodType>;
-  getter?: () => z.ZodType;
-};
-
-const WRAPPERS = new Set(["optional", "nullable", "default", "prefault", "readonly", "catch", "nonoptional"]);
 
 // What to declare instead of each type JSON has no value for: read after "declare".
 const INSTEAD: Record<string, Record<JsonSide, string>> = {
@@ -68,7 +50,7 @@ function visit(
 ): NotCarried | undefined {
   if (seen.has(schema)) return undefined;
   seen.add(schema);
-  const def = schema._zod.def as unknown as Def;
+  const def = schemaDef(schema);
   const within = (child: z.ZodType | null | undefined, step: string) =>
     child ? visit(child, side, step, seen) : undefined;
   if (def.type === "bigint" && side === "request" && def.coerce) return undefined;

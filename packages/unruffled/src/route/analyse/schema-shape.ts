@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { type Coercer, coerceTowards, toBoolean, toDate, toNumber } from "../wire/coerce.ts";
+import { type SchemaDef, schemaDef, WRAPPERS } from "../wire/schema-def.ts";
 
 /**
  * How a Zod schema is read from a request: one value, a list of values, or a model whose fields are
@@ -17,23 +18,12 @@ export interface ModelField {
   shape: SchemaShape;
 }
 
-type Def = {
-  type: string;
-  innerType?: z.ZodType;
-  in?: z.ZodType;
-  element?: z.ZodType;
-  catchall?: z.ZodType;
-  options?: z.ZodType[];
-};
-
-const WRAPPERS = new Set(["optional", "nullable", "default", "prefault", "readonly", "catch", "nonoptional"]);
-
 export function isZodSchema(value: unknown): value is z.ZodType {
   return typeof value === "object" && value !== null && "_zod" in value;
 }
 
-function def(schema: z.ZodType): Def {
-  return schema._zod.def as unknown as Def;
+function def(schema: z.ZodType): SchemaDef {
+  return schemaDef(schema);
 }
 
 /** The schema under optional/nullable/default/… wrappers, and the input side of a pipe. */
@@ -119,7 +109,7 @@ export function shapeOf(schema: z.ZodType, fromStrings: boolean): SchemaShape {
  */
 function textTypeName(schema: z.ZodType): string {
   const base = unwrap(schema);
-  const d = def(base) as Def & { values?: unknown[] };
+  const d = def(base) as SchemaDef & { values?: unknown[] };
   if (d.type === "literal") return `literal ${d.values!.map(literalText).join(" | ")}`;
   if (
     d.type === "union" &&
@@ -153,7 +143,7 @@ export function carriesOnlyNull(schema: z.ZodType): boolean {
  * @example asNullable(z.union([z.int(), z.null()])) // z.int().nullable()
  */
 export function asNullable(schema: z.ZodType): z.ZodType {
-  const d = def(schema) as Def & { checks?: unknown[] };
+  const d = def(schema) as SchemaDef & { checks?: unknown[] };
   if (d.type === "optional") {
     const inner = asNullable(d.innerType!);
     return inner === d.innerType ? schema : inner.optional();

@@ -4,27 +4,10 @@
 // those positions, and a body without dates is not walked at all.
 import type { z } from "zod";
 import { toDate } from "./coerce.ts";
+import { type SchemaDef, schemaDef, WRAPPERS } from "./schema-def.ts";
 
 /** Replaces, in a parsed JSON value, the date-time strings at the schema's date positions by Dates. */
 export type DateReader = (value: unknown) => unknown;
-
-type Def = {
-  type: string;
-  innerType?: z.core.$ZodType;
-  in?: z.core.$ZodType;
-  shape?: Record<string, z.core.$ZodType>;
-  catchall?: z.core.$ZodType;
-  element?: z.core.$ZodType;
-  items?: z.core.$ZodType[];
-  rest?: z.core.$ZodType | null;
-  valueType?: z.core.$ZodType;
-  options?: z.core.$ZodType[];
-  left?: z.core.$ZodType;
-  right?: z.core.$ZodType;
-  getter?: () => z.core.$ZodType;
-};
-
-const WRAPPERS = new Set(["optional", "nullable", "default", "prefault", "readonly", "catch", "nonoptional"]);
 
 /**
  * The reader of a schema's dates, or undefined when the schema holds none (the common body).
@@ -51,7 +34,7 @@ function compileOnce(
   schema: z.core.$ZodType,
   compiling: Map<z.core.$ZodType, Pending>,
 ): DateReader | undefined {
-  const def = schema._zod.def as unknown as Def;
+  const def = schemaDef(schema);
   if (WRAPPERS.has(def.type) && def.innerType !== undefined) return compile(def.innerType, compiling);
   switch (def.type) {
     case "date":
@@ -84,7 +67,10 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-function objectReader(def: Def, compiling: Map<z.core.$ZodType, Pending>): DateReader | undefined {
+function objectReader(
+  def: SchemaDef<z.core.$ZodType>,
+  compiling: Map<z.core.$ZodType, Pending>,
+): DateReader | undefined {
   const fields: [string, DateReader][] = [];
   for (const [key, field] of Object.entries(def.shape ?? {})) {
     const read = compile(field, compiling);

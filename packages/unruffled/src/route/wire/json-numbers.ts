@@ -4,25 +4,8 @@
 // can pass one on is read from the schema once, when the route is built; a request walks only their
 // validated values.
 import type { z } from "zod";
+import { schemaDef, WRAPPERS } from "./schema-def.ts";
 
-type Def = {
-  type: string;
-  innerType?: z.core.$ZodType;
-  in?: z.core.$ZodType;
-  out?: z.core.$ZodType;
-  shape?: Record<string, z.core.$ZodType>;
-  catchall?: z.core.$ZodType;
-  element?: z.core.$ZodType;
-  items?: z.core.$ZodType[];
-  rest?: z.core.$ZodType | null;
-  valueType?: z.core.$ZodType;
-  options?: z.core.$ZodType[];
-  left?: z.core.$ZodType;
-  right?: z.core.$ZodType;
-  getter?: () => z.core.$ZodType;
-};
-
-const WRAPPERS = new Set(["optional", "nullable", "default", "prefault", "readonly", "catch", "nonoptional"]);
 // Types that take a value without looking at it: a number in it is never checked.
 const ANY_VALUE = new Set(["unknown", "any", "custom"]);
 
@@ -39,7 +22,7 @@ export function passesUncheckedNumbers(schema: z.core.$ZodType): boolean {
 function visit(schema: z.core.$ZodType | null | undefined, seen: Set<z.core.$ZodType>): boolean {
   if (schema === null || schema === undefined || seen.has(schema)) return false;
   seen.add(schema);
-  const def = schema._zod.def as unknown as Def;
+  const def = schemaDef(schema);
   if (ANY_VALUE.has(def.type)) return true;
   if (WRAPPERS.has(def.type)) return visit(def.innerType, seen);
   switch (def.type) {
@@ -59,7 +42,7 @@ function visit(schema: z.core.$ZodType | null | undefined, seen: Set<z.core.$Zod
       return visit(def.getter?.(), seen);
     // A transform's output is the handler's own; what it was handed is what the body held.
     case "pipe":
-      return (def.out?._zod.def as Def | undefined)?.type === "transform"
+      return (def.out === undefined ? undefined : schemaDef(def.out).type) === "transform"
         ? visit(def.in, seen)
         : visit(def.out, seen);
     case "transform":
