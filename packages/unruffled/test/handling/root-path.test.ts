@@ -1,9 +1,13 @@
 // ROOT_PATH and X-Forwarded-Prefix (docs/deployment.md, "Behind a proxy under a prefix"): an app a
 // proxy serves under /api/v1, the prefix stripped before the request reaches it (FastAPI's root_path).
-import { createApp, httpsRedirect, ValueError } from "unruffled";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createApp, httpsRedirect, trustedHost, ValueError } from "unruffled";
 import { JsonResponse } from "unruffled/http";
 import { endpoint, p, path } from "unruffled/route";
-import { describe, expect, it } from "vitest";
+import { staticFiles } from "unruffled/static";
+import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { wireRequest } from "../support/http-request.ts";
 import { serve } from "../support/serve.ts";
@@ -114,6 +118,30 @@ describe("the framework's own redirects under a root path", () => {
       307,
       "https://school.example/api/v1/students/42?x=1",
     ]);
+  });
+
+  it("trustedHost()'s www redirect keeps the root path in its Location", async () => {
+    const server = await serve(routes, {
+      settings: { ROOT_PATH: "/api/v1" },
+      middleware: [trustedHost({ hosts: ["www.school.example"] })],
+    });
+    const answer = await wireRequest(server.url, "GET", "/students/42?x=1", { host: "school.example" });
+    expect([answer.status, answer.headers.location]).toEqual([
+      307,
+      "http://www.school.example/api/v1/students/42?x=1",
+    ]);
+  });
+
+  it("staticFiles()' slash redirect of a folder keeps the root path", async () => {
+    const folder = await mkdtemp(join(tmpdir(), "unruffled-root-path-"));
+    afterAll(() => rm(folder, { recursive: true, force: true }));
+    await mkdir(join(folder, "docs"));
+    await writeFile(join(folder, "docs", "index.html"), "<h1>docs</h1>");
+    const server = await serve([staticFiles("/site", { directory: folder, html: true })], {
+      settings: { ROOT_PATH: "/api/v1" },
+    });
+    const answer = await wireRequest(server.url, "GET", "/site/docs?x=1");
+    expect([answer.status, answer.headers.location]).toEqual([307, "/api/v1/site/docs/?x=1"]);
   });
 });
 
