@@ -127,9 +127,9 @@ export class HttpRequest {
 
   /**
    * The absolute URL of the route named `name`, from this request's origin (`request.client.origin`,
-   * as a trusted proxy forwards it) and root path (`request.rootPath`), its placeholders filled with `pathParams`, percent-encoded
-   * (FastAPI's `request.url_for`). Throws `NoMatchFound` for an unknown name, a missing, extra or
-   * empty parameter; `app.urlPathFor` gives the path alone.
+   * as a trusted proxy forwards it) and root path (`request.rootPath`), its placeholders filled
+   * with `pathParams`, percent-encoded (FastAPI's `request.url_for`). Throws `NoMatchFound` for an
+   * unknown name, a missing, extra or empty parameter; `app.urlPathFor` gives the path alone.
    *
    * @example request.urlFor("get_student", { student_id: 42 }) // "https://school.example/students/42"
    */
