@@ -58,7 +58,7 @@ function encodedSegment(segment: string): string {
 
 /**
  * The root path a request was made under: the `X-Forwarded-Prefix` of a proxy the app trusts (the
- * socket's peer), when it is a root path; else the app's own `ROOT_PATH`. A client no setting
+ * socket's peer, `PROXIES.headers` "x-forwarded"), when it is a root path; else the app's own `ROOT_PATH`. A client no setting
  * trusts cannot move it.
  *
  * @example requestRootPath(socket, request.header("x-forwarded-prefix"), proxies, "") // "/api/v1"
@@ -69,7 +69,8 @@ export function requestRootPath(
   proxies: TrustedProxies,
   own: string,
 ): string {
-  if (typeof forwarded !== "string") return own;
+  // Under `headers: "forwarded"` no X-Forwarded-* header is read: the proxy may not overwrite it.
+  if (typeof forwarded !== "string" || proxies.headers !== "x-forwarded") return own;
   const peer = socket?.remoteAddress;
   if (peer === undefined || !proxies.trusts(peer, 0)) return own;
   return isRootPath(forwarded) ? forwarded : own;

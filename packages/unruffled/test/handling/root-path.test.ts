@@ -88,6 +88,16 @@ describe("X-Forwarded-Prefix", () => {
     ]);
   });
 
+  it('is ignored under PROXIES.headers "forwarded", where the X-Forwarded-* headers are not read', async () => {
+    const server = await serve(routes, {
+      settings: { ROOT_PATH: "/api/v1", PROXIES: { trusted: ["loopback"], headers: "forwarded" } },
+    });
+    expect(await linkOf(server, { "x-forwarded-prefix": "/evil" })).toEqual([
+      200,
+      { url: `${server.url}/api/v1/students/42` },
+    ]);
+  });
+
   it("is ignored from a peer outside the trusted list", async () => {
     const server = await serve(routes, {
       settings: { ROOT_PATH: "/api/v1", PROXIES: { trusted: ["10.0.0.0/8"] } },
