@@ -1,6 +1,7 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Logger } from "pino";
+import { rootPathSetting } from "../client-address/root-path.ts";
 import { trustedProxies } from "../client-address/trusted-proxies.ts";
 import { HttpError } from "../errors.ts";
 import { AfterResponseWork } from "../handling/after-response.ts";
@@ -252,6 +253,7 @@ export class App {
       strictResponses: strict,
     });
     this.urls = this.requests.urls;
+    this.urls.rootPath = rootPathSetting(this.settings.ROOT_PATH);
     this.node = new NodeAdapter({
       requests: this.requests,
       work: this.work,

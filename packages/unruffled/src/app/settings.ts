@@ -76,6 +76,12 @@ export interface Settings {
   ERRORS?: ErrorSettings;
   /** What limited routes do when their store fails, and whether they send the legacy headers. */
   RATE_LIMITS?: RateLimitSettings;
+  /**
+   * The path a proxy serves the app under and strips before forwarding (`"/api/v1"`; FastAPI's
+   * `root_path`): put before the app's paths by `request.urlFor`, the framework's redirects and the
+   * served document's `servers`. A trusted proxy's `X-Forwarded-Prefix` overrides it per request.
+   */
+  ROOT_PATH?: string;
   [key: string]: unknown;
 }
 
@@ -98,7 +104,7 @@ export const DEFAULT_LIMITS: Required<LimitSettings> = {
 // The groups whose keys are checked one by one: each is a mapping of keys, or absent.
 const CHECKED_GROUPS = ["LIMITS", "LOGGING", "RESPONSES", "ERRORS", "RATE_LIMITS", "OPENAPI"] as const;
 // Every key the framework reads: one written in another case (`limits`) would be silently ignored.
-const FRAMEWORK_KEYS = new Set<string>([...CHECKED_GROUPS, "DEBUG", "PROXIES"]);
+const FRAMEWORK_KEYS = new Set<string>([...CHECKED_GROUPS, "DEBUG", "PROXIES", "ROOT_PATH"]);
 
 /**
  * Refuses, when the app is built, a checked group that is not a mapping of keys (`LIMITS: 65536`),

@@ -19,6 +19,8 @@ interface NamedPath {
  */
 export class RouteUrls implements RoutePaths {
   private readonly byName = new Map<string, NamedPath>();
+  /** The app's `ROOT_PATH` (checked when it is built); "" for none. */
+  rootPath = "";
 
   /** Adds a route as it is registered; a name already taken keeps its first route. */
   add(route: { readonly name: string; readonly path: string }): void {

@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from "node:http";
 import type { ParsedUrlQuery } from "node:querystring";
 import { type Client, type ClientSocket, resolveClient } from "../client-address/resolve-client.ts";
+import { requestRootPath } from "../client-address/root-path.ts";
 import type { TrustedProxies } from "../client-address/trusted-proxies.ts";
 import { MalformedBodyError, NoMatchFound, PayloadTooLargeError } from "../errors.ts";
 import { parseQueryString } from "../node-builtins.ts";
@@ -59,6 +60,8 @@ export type PathValues = Readonly<Record<string, string | number>>;
 /** The paths of an app's routes by name (the app's route table holds them): what `request.urlFor` reads. */
 export interface RoutePaths {
   pathFor(name: string, values?: PathValues): string;
+  /** The app's `ROOT_PATH`: where a proxy mounts it; "" for none. */
+  readonly rootPath: string;
 }
 
 // Most routes have no placeholders: one frozen object for all of their requests.
@@ -124,9 +127,9 @@ export class HttpRequest {
 
   /**
    * The absolute URL of the route named `name`, from this request's origin (`request.client.origin`,
-   * as a trusted proxy forwards it), its placeholders filled with `pathParams`, percent-encoded
-   * (FastAPI's `request.url_for`). Throws `NoMatchFound` for an unknown name, a missing, extra or
-   * empty parameter; `app.urlPathFor` gives the path alone.
+   * as a trusted proxy forwards it) and root path (`request.rootPath`), its placeholders filled
+   * with `pathParams`, percent-encoded (FastAPI's `request.url_for`). Throws `NoMatchFound` for an
+   * unknown name, a missing, extra or empty parameter; `app.urlPathFor` gives the path alone.
    *
    * @example request.urlFor("get_student", { student_id: 42 }) // "https://school.example/students/42"
    */
@@ -141,7 +144,20 @@ export class HttpRequest {
         "request.urlFor() builds on the request's origin, and this request has no valid Host; app.urlPathFor() gives the path",
       );
     }
-    return origin + path;
+    return origin + this.rootPath + path;
+  }
+
+  /**
+   * The path a proxy serves the app under and strips before forwarding (FastAPI's `root_path`):
+   * a trusted proxy's `X-Forwarded-Prefix`, else the app's `ROOT_PATH`, else "". `request.urlFor`,
+   * the served OpenAPI document and the framework's redirects put it before the app's own paths.
+   *
+   * @example request.rootPath // "/api/v1"
+   */
+  get rootPath(): string {
+    const own = this.urls?.rootPath ?? "";
+    if (this.proxies === undefined) return own;
+    return requestRootPath(this.socket, this.header("x-forwarded-prefix"), this.proxies, own);
   }
 
   /** The bytes source of the body; endpoints normally use `json()`, `text()`, `body()` or `form()`. */

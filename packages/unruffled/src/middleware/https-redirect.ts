@@ -32,7 +32,7 @@ function redirect(request: HttpRequest, scheme: "https" | "wss"): RedirectRespon
   if (origin === undefined) {
     throw new HttpError(400, "This app is served over HTTPS: the request names no host to redirect to.");
   }
-  const location = `${scheme}://${withoutDefaultPort(origin.slice(origin.indexOf("//") + 2))}${request.url}`;
+  const location = `${scheme}://${withoutDefaultPort(origin.slice(origin.indexOf("//") + 2))}${request.rootPath}${request.url}`;
   return new RedirectResponse(location);
 }
 

@@ -98,7 +98,7 @@ function canonicalIPv6(bracketed: string): string {
 function wwwRedirect(request: HttpRequest, origin: string, upgrade: boolean): RedirectResponse {
   const start = origin.indexOf("//") + 2;
   const scheme = upgrade ? origin.slice(0, start).replace("http", "ws") : origin.slice(0, start);
-  return new RedirectResponse(`${scheme}www.${origin.slice(start)}${request.url}`);
+  return new RedirectResponse(`${scheme}www.${origin.slice(start)}${request.rootPath}${request.url}`);
 }
 
 function checkedHosts(options: TrustedHostOptions): readonly string[] {

@@ -30,7 +30,14 @@ export function checkOpenApiSettings(settings: OpenApiSettings | undefined): voi
   }
 }
 
-const KEYS: readonly string[] = ["info", "servers", "tags", "externalDocs", "allow_public"];
+const KEYS: readonly string[] = [
+  "info",
+  "servers",
+  "tags",
+  "externalDocs",
+  "allow_public",
+  "root_path_in_servers",
+];
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
@@ -49,9 +56,12 @@ function checkKinds(settings: Record<string, unknown>): void {
   }
   const wrong = (key: string, kind: string, value: unknown) =>
     new TypeError(`The OPENAPI setting "${key}" must be ${kind}, got ${JSON.stringify(value)}`);
-  const { info, servers, tags, externalDocs, allow_public } = settings;
+  const { info, servers, tags, externalDocs, allow_public, root_path_in_servers } = settings;
   if (allow_public !== undefined && typeof allow_public !== "boolean") {
     throw wrong("allow_public", "true or false", allow_public);
+  }
+  if (root_path_in_servers !== undefined && typeof root_path_in_servers !== "boolean") {
+    throw wrong("root_path_in_servers", "true or false", root_path_in_servers);
   }
   if (
     info !== undefined &&

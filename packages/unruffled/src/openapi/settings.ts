@@ -11,4 +11,9 @@ export interface OpenApiSettings {
   externalDocs?: ExternalDocumentationObject;
   /** True serves `/openapi/docs`, `/openapi/redoc` and `/openapi/openapi.json`. */
   allow_public?: boolean;
+  /**
+   * False leaves the root path (`ROOT_PATH`, a trusted proxy's `X-Forwarded-Prefix`) out of the
+   * served document's `servers`; by default it is the first server (FastAPI's `root_path_in_servers`).
+   */
+  root_path_in_servers?: boolean;
 }

@@ -63,7 +63,7 @@ const toTopDirectory = endpoint({
 /** A 307 to the request's path with a slash added, its query kept. */
 function slashRedirect(request: HttpRequest): HttpResponse {
   const query = request.queryString;
-  const location = `${request.path}/${query === "" ? "" : `?${query}`}`;
+  const location = `${request.rootPath}${request.path}/${query === "" ? "" : `?${query}`}`;
   return new RedirectResponse(location);
 }
 

@@ -9,6 +9,7 @@ import { path } from "../../route/declare/path.ts";
 import { DEFAULT_INFO, type DocumentedApp, generateOpenApi } from "../generate.ts";
 import { loadDocsAsset } from "./assets.ts";
 import { redocPage, swaggerUiPage } from "./html.ts";
+import { ServedDocuments } from "./served-document.ts";
 
 /** The prefix of the documentation routes. */
 export const DOCS_PREFIX = "/openapi";
@@ -50,7 +51,8 @@ export function docsRoutes(
   const swaggerUi = swaggerUiPage(title);
   const redoc = redocPage(title);
   // Generated now, so that a mistake in the declarations (two models with one id) stops start-up.
-  const documentJson = JSON.stringify(generateOpenApi(app));
+  const document = generateOpenApi(app);
+  const served = new ServedDocuments(document, settings.root_path_in_servers !== false);
 
   const routes = [
     path("/docs", {
@@ -73,8 +75,12 @@ export function docsRoutes(
       name: "openapi_document",
       endpoint: endpoint({
         returns: HttpResponse,
-        handler() {
-          return new HttpResponse(documentJson, { headers: PAGE_HEADERS }, "application/json");
+        handler(request) {
+          return new HttpResponse(
+            served.json(request.rootPath),
+            { headers: PAGE_HEADERS },
+            "application/json",
+          );
         },
       }),
     }),
