@@ -39,16 +39,17 @@ export function encodeCall(plan: OperationPlan, params: Readonly<Record<string, 
           pathValues[wire] = text(item);
           break;
         case "query":
-          for (const one of listOf(item)) query.append(wire, text(one));
+          for (const one of listOf(item)) query.append(wire, encodable("query", wire, text(one)));
           break;
         case "header": {
           // An empty list is no header line, as it is no query key: the server reads its default.
           const items = listOf(item);
-          if (items.length > 0) headers[wire] = items.map(text).join(", ");
+          if (items.length > 0)
+            headers[wire] = items.map((one) => encodable("header", wire, text(one))).join(", ");
           break;
         }
         case "cookie":
-          cookies.push(`${wire}=${encodeURIComponent(text(item))}`);
+          cookies.push(`${wire}=${encodeURIComponent(encodable("cookie", wire, text(item)))}`);
           break;
         default:
           fields.push([wire, item]);
@@ -86,7 +87,9 @@ function encodeBody(
       return JSON.stringify(wholeBody !== undefined ? wholeBody : Object.fromEntries(fields));
     case "form": {
       const form = new URLSearchParams();
-      for (const [wire, item] of fields) for (const one of listOf(item)) form.append(wire, text(one));
+      for (const [wire, item] of fields) {
+        for (const one of listOf(item)) form.append(wire, encodable("form", wire, text(one)));
+      }
       return form;
     }
     case "multipart": {
@@ -95,7 +98,7 @@ function encodeBody(
       for (const [wire, item] of fields) {
         for (const one of listOf(item)) {
           if (one instanceof Blob) form.append(wire, one);
-          else form.append(wire, text(one));
+          else form.append(wire, encodable("form", wire, text(one)));
         }
       }
       return form;
@@ -133,29 +136,64 @@ export function fillPath(
   });
 }
 
-/** A path value no URL can carry (`fillPath` throws it): what is wrong, for a message naming where. */
-export class UnencodablePathValue extends TypeError {
+/** Where a request carries a value, as an error about it names the place. */
+export type ValuePlace = "path" | "query" | "header" | "cookie" | "form";
+
+/** A value no request can carry, refused before anything is sent: what is wrong, and where it goes. */
+export class UnencodableValue extends TypeError {
+  readonly place: ValuePlace;
   readonly param: string;
   readonly reason: string;
 
-  constructor(param: string, reason: string) {
-    super(`the path parameter ${param} ${reason}`);
+  constructor(place: ValuePlace, param: string, reason: string) {
+    super(`the ${place} parameter ${param} ${reason}`);
+    this.place = place;
     this.param = param;
     this.reason = reason;
   }
 }
 
+/** A path value no URL can carry (`fillPath` throws it; `urlPathFor` names the route too). */
+export class UnencodablePathValue extends UnencodableValue {
+  constructor(param: string, reason: string) {
+    super("path", param, reason);
+  }
+}
+
+/**
+ * The value as it is, or an `UnencodableValue` naming it and its place when it holds half a UTF-16
+ * surrogate pair: URLSearchParams and FormData would send U+FFFD instead, changing it without a word.
+ *
+ * @example encodable("query", "q", "a\uD800") // throws "the query parameter q holds a lone UTF-16 surrogate (\ud800, …"
+ */
+export function encodable(place: ValuePlace, param: string, value: string): string {
+  const reason = loneSurrogate(value, CARRIER[place]);
+  if (reason === undefined) return value;
+  throw new UnencodableValue(place, param, reason);
+}
+
+// What could not carry the value, for the message: a URL, a header line or a form body.
+const CARRIER: Readonly<Record<ValuePlace, string>> = {
+  path: "URL",
+  query: "URL",
+  header: "header",
+  cookie: "header",
+  form: "form",
+};
+
 // Half of a UTF-16 surrogate pair without its other half: encodeURIComponent's URIError, said plainly.
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-function unencodable(name: string, value: string, error: unknown): unknown {
+function loneSurrogate(value: string, carrier: string): string | undefined {
   const lone = LONE_SURROGATE.exec(value);
-  if (lone === null) return error;
+  if (lone === null) return undefined;
   const escaped = JSON.stringify(lone[0]).slice(1, -1);
-  return new UnencodablePathValue(
-    name,
-    `holds a lone UTF-16 surrogate (${escaped}, character ${lone.index + 1}), which has no UTF-8 form, so no URL can carry it`,
-  );
+  return `holds a lone UTF-16 surrogate (${escaped}, character ${lone.index + 1}), which has no UTF-8 form, so no ${carrier} can carry it`;
+}
+
+function unencodable(name: string, value: string, error: unknown): unknown {
+  const reason = loneSurrogate(value, CARRIER.path);
+  return reason === undefined ? error : new UnencodablePathValue(name, reason);
 }
 
 const PLACEHOLDER = /\{([^}:]+)(:path)?\}/g;

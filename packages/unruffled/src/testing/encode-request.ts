@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from "node:http";
+import { encodable, type ValuePlace } from "../client/encode-request.ts";
 import { validateHeaderName, validateHeaderValue } from "../node-builtins.ts";
 import { bytesOf, encodeMultipart, type FilesInput, type FormInput } from "./multipart-body.ts";
 
@@ -151,23 +152,30 @@ function encodeBody(options: BodyOptions): { contentType: string | undefined; bo
     return { contentType: "application/json", body: Buffer.from(JSON.stringify(options.json)) };
   }
   if (options.form !== undefined) {
-    return { contentType: "application/x-www-form-urlencoded", body: Buffer.from(urlencoded(options.form)) };
+    return {
+      contentType: "application/x-www-form-urlencoded",
+      body: Buffer.from(urlencoded(options.form, "form")),
+    };
   }
   if (options.body !== undefined) return { contentType: undefined, body: bytesOf(options.body) };
   return undefined;
 }
 
 function withQuery(path: string, query: QueryInput | undefined): string {
-  const encoded = query === undefined ? "" : urlencoded(query);
+  const encoded = query === undefined ? "" : urlencoded(query, "query");
   if (encoded === "") return path;
   return `${path}${path.includes("?") ? "&" : "?"}${encoded}`;
 }
 
-function urlencoded(values: Readonly<Record<string, Scalar | readonly Scalar[] | undefined>>): string {
+function urlencoded(
+  values: Readonly<Record<string, Scalar | readonly Scalar[] | undefined>>,
+  place: ValuePlace,
+): string {
   const search = new URLSearchParams();
   for (const [name, value] of Object.entries(values)) {
     if (value === undefined) continue;
-    for (const item of Array.isArray(value) ? value : [value]) search.append(name, String(item));
+    for (const item of Array.isArray(value) ? value : [value])
+      search.append(name, encodable(place, name, String(item)));
   }
   return search.toString();
 }
@@ -180,6 +188,6 @@ function fieldValue(value: string): string {
 function cookieHeader(cookies: Readonly<Record<string, string | undefined>>): string {
   return Object.entries(cookies)
     .filter(([, value]) => value !== undefined)
-    .map(([name, value]) => `${name}=${encodeURIComponent(value!)}`)
+    .map(([name, value]) => `${name}=${encodeURIComponent(encodable("cookie", name, value!))}`)
     .join("; ");
 }

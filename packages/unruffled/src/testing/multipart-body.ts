@@ -1,3 +1,4 @@
+import { encodable } from "../client/encode-request.ts";
 import { randomBytes } from "../node-builtins.ts";
 import type { TestFile } from "../route/declare/call-params.ts";
 
@@ -23,7 +24,8 @@ export function encodeMultipart(fields: FormInput, files: FilesInput): { content
   for (const [name, value] of Object.entries(fields)) {
     if (value === undefined) continue;
     for (const item of listOf(value)) {
-      parts.push(part(boundary, `form-data; name="${quoted(name)}"`, undefined, Buffer.from(String(item))));
+      const text = encodable("form", name, String(item));
+      parts.push(part(boundary, `form-data; name="${quoted(name)}"`, undefined, Buffer.from(text)));
     }
   }
   for (const [name, value] of Object.entries(files)) {

@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import type { ValidationIssue } from "../errors.ts";
 import { parseJsonBody, parseJsonText } from "../http/request.ts";
-import { issuesAt, numberAsSent } from "../route/resolve/validation-issues.ts";
+import { isInfinite, issuesAt, numberAsSent } from "../route/resolve/validation-issues.ts";
 import { infiniteNumbers, outOfRangeIssue } from "../route/wire/json-numbers.ts";
 
 /** An inbound message after its checks: its value, or the issues to send back. */
@@ -12,7 +12,8 @@ export type InboundResult = { ok: true; value: unknown } | { ok: false; issues: 
  * against the route's inbound model. Issues point into the message: `["message", "text"]`. The
  * message comes as bytes from `ws`, as a string from Bun (decoded already). Where the model may pass on
  * a number nothing checks (`uncheckedNumbers`, read from the model once), one past a double's range
- * (`1e400`, Infinity once parsed) is refused as an HTTP body's is, quoted as sent.
+ * (`1e400`, Infinity once parsed) is refused as an HTTP body's is, quoted as sent; so is one that the
+ * model refuses itself (`z.number()`), read again from the message on this error path only.
  *
  * @example readInbound(Buffer.from('{"type":"say"}'), description.inbound, 64) // { ok: false, issues: [{ loc: ["message", "text"], … }] }
  */
@@ -53,10 +54,12 @@ export function readInbound(
       ),
     };
   }
-  return {
-    ok: false,
-    issues: result.error.issues.flatMap((issue) =>
-      issuesAt(["message", ...(issue.path as (string | number)[])], issue),
-    ),
-  };
+  const issues = result.error.issues.flatMap((issue) =>
+    issuesAt(["message", ...(issue.path as (string | number)[])], issue),
+  );
+  // Zod's z.number() refuses Infinity, which JSON writes as null: quote it as sent, as HTTP does.
+  for (const issue of issues) {
+    if (isInfinite(issue.input)) issue.input = numberAsSent(message, issue.loc.slice(1)) ?? issue.input;
+  }
+  return { ok: false, issues };
 }

@@ -294,6 +294,52 @@ describe("every answer is a branch", () => {
     expect(seen).toEqual([]);
   });
 
+  it("gives a query, header, cookie or form value holding a lone UTF-16 surrogate as a failure that names it and its place, sending nothing", async () => {
+    const seen: string[] = [];
+    const watched = createClient({
+      baseUrl: server.url,
+      fetch: (url, init) => {
+        seen.push(url);
+        return fetch(url, init);
+      },
+    });
+    const lone = "holds a lone UTF-16 surrogate (\\ud800, character 2), which has no UTF-8 form, so";
+    const calls: [() => Promise<unknown>, string][] = [
+      [
+        () => watched.search({ school: "s", tag: ["ok", "a\uD800"], filter: {} }),
+        `the query parameter tag ${lone} no URL can carry it`,
+      ],
+      [
+        () => watched.search({ school: "s", filter: { name: "a\uD800" } }),
+        `the query parameter name ${lone} no URL can carry it`,
+      ],
+      [
+        () => watched.search({ school: "s", filter: {}, trace: "a\uD800" }),
+        `the header parameter x-trace-id ${lone} no header can carry it`,
+      ],
+      [
+        () => watched.search({ school: "s", filter: {}, session: "a\uD800" }),
+        `the cookie parameter session ${lone} no header can carry it`,
+      ],
+      [
+        () => watched.sign_up({ person: { name: "a\uD800", email: "ada@example.org" }, topics: [] }),
+        `the form parameter name ${lone} no form can carry it`,
+      ],
+      [
+        () => watched.upload({ avatar: new File(["png!"], "face.png"), attachments: [], title: "a\uD800" }),
+        `the form parameter title ${lone} no form can carry it`,
+      ],
+    ];
+    for (const [call, reason] of calls) {
+      expect(await call()).toMatchObject({
+        kind: "network-failure",
+        aborted: false,
+        message: `The request failed: ${reason}`,
+      });
+    }
+    expect(seen).toEqual([]);
+  });
+
   it("gives an aborted call as a network failure that says so", async () => {
     const controller = new AbortController();
     controller.abort();

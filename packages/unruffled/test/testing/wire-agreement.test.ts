@@ -650,6 +650,36 @@ describe("what the property found", () => {
     }
   });
 
+  // Half a surrogate pair has no UTF-8 form: sent, it would arrive as U+FFFD (query, form) or fail
+  // inside encodeURIComponent (cookie). It is refused, named with its place, as a path value is.
+  it("a query, form or cookie value holding a lone UTF-16 surrogate is refused before it is sent, naming it", async () => {
+    const lone = "holds a lone UTF-16 surrogate (\\udc00, character 2), which has no UTF-8 form, so";
+    const doc = { filename: "a.txt", content: "a" };
+    for (const client of [remote, local]) {
+      const calls: [() => Promise<unknown>, string][] = [
+        [
+          () => client.get("/items/1", { query: { tags: ["ok", "a\uDC00"] } }),
+          `the query parameter tags ${lone} no URL can carry it`,
+        ],
+        [
+          () => client.get("/items/1", { cookies: { session: "a\uDC00" } }),
+          `the cookie parameter session ${lone} no header can carry it`,
+        ],
+        [
+          () => client.post("/sign-up", { form: { name: "a\uDC00" } }),
+          `the form parameter name ${lone} no form can carry it`,
+        ],
+        [
+          () => client.post("/upload", { form: { title: "a\uDC00" }, files: { doc } }),
+          `the form parameter title ${lone} no form can carry it`,
+        ],
+      ];
+      for (const [call, message] of calls) {
+        await expect(call()).rejects.toMatchObject({ name: "TypeError", message });
+      }
+    }
+  });
+
   // RFC 9112 §3.2: a request target is visible ASCII. Node's client refuses a space or a character
   // beyond U+00FF, and sends U+0080–U+00FF as bytes that Node's server answers with a 400.
   it("a path with a space, a control or a non-ASCII character is refused before it is sent", async () => {

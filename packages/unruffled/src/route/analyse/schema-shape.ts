@@ -136,9 +136,9 @@ export function carriesOnlyNull(schema: z.ZodType): boolean {
 }
 
 /**
- * A text parameter's union with null (`z.union([z.string(), z.null()])`) as the `.nullable()` it
- * means, so that both spellings read, refuse and document alike (text never carries the null; a
- * default may). Other schemas, and a union with checks or metadata of its own, come back as they are.
+ * A text parameter's union with null (`z.union([z.string(), z.null()])`, or with `z.literal(null)`,
+ * the same value) as the `.nullable()` it means, so that the spellings read, refuse and document
+ * alike (text never carries the null; a default may). Other schemas, and a union with checks or metadata of its own, come back as they are.
  *
  * @example asNullable(z.union([z.int(), z.null()])) // z.int().nullable()
  */
@@ -149,9 +149,9 @@ export function asNullable(schema: z.ZodType): z.ZodType {
     return inner === d.innerType ? schema : inner.optional();
   }
   if (d.type !== "union" || (d.checks?.length ?? 0) > 0 || z.globalRegistry.has(schema)) return schema;
-  // z.null() only: a union with z.literal(null) stays refused, as it was (a decision for the lead).
-  const others = d.options!.filter((option) => typeName(option) !== "null");
-  if (others.length === d.options!.length || others.every(carriesOnlyNull)) return schema;
+  // z.literal(null) is the same value as z.null(): either option is the null.
+  const others = d.options!.filter((option) => !carriesOnlyNull(option));
+  if (others.length === d.options!.length || others.length === 0) return schema;
   return (others.length === 1 ? others[0]! : z.union(others as [z.ZodType, z.ZodType])).nullable();
 }
 
@@ -254,9 +254,10 @@ function scalarShape(schema: z.ZodType): { kind: "scalar"; coerce: Coercer | und
     case "union": {
       const values: unknown[] = [];
       for (const option of d.options!) {
-        // A null option is `.nullable()` written as a union: text never carries it; a default may.
+        // A null option (z.null(), z.literal(null)) is `.nullable()` written as a union: text never
+        // carries it; a default may.
+        if (carriesOnlyNull(option)) continue;
         const optionType = typeName(option);
-        if (optionType === "null") continue;
         if (optionType === "number") values.push(0);
         else if (optionType === "boolean") values.push(true);
         else if (optionType === "string") values.push("");

@@ -131,7 +131,8 @@ function locOf(param: ParamDescription, rest: (string | number)[]): (string | nu
   return [param.location, field ? field.documentedName : key!, ...deeper];
 }
 
-function isInfinite(value: unknown): value is number {
+/** True for Infinity or -Infinity: what `JSON.parse` makes of a number past a double's range. */
+export function isInfinite(value: unknown): value is number {
   return value === Number.POSITIVE_INFINITY || value === Number.NEGATIVE_INFINITY;
 }
 

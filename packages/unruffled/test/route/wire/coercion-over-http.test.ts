@@ -367,10 +367,11 @@ describe("FastAPI's parameter tests, as unruffled reads them", () => {
   });
 });
 
-describe("a text parameter that may be null, written as a union with null, reads as .nullable() does", () => {
+describe("a text parameter that may be null, written as a union with z.null() or z.literal(null), reads as .nullable() does", () => {
   const ways = {
     "z.string().nullable()": (schema: z.ZodType) => schema.nullable(),
     "z.union([z.string(), z.null()])": (schema: z.ZodType) => z.union([schema, z.null()]),
+    "z.union([z.string(), z.literal(null)])": (schema: z.ZodType) => z.union([schema, z.literal(null)]),
   };
   const endpointOf = (orNull: (schema: z.ZodType) => z.ZodType) =>
     echo({
@@ -418,8 +419,8 @@ describe("a text parameter that may be null, written as a union with null, reads
     },
   );
 
-  it("documents both ways with the same parameter and form schemas", () => {
-    const [nullable, union] = Object.values(ways).map(
+  it("documents the three ways with the same parameter and form schemas", () => {
+    const [nullable, union, literalUnion] = Object.values(ways).map(
       (orNull) =>
         (
           createApp({
@@ -429,6 +430,8 @@ describe("a text parameter that may be null, written as a union with null, reads
     );
     expect(union.parameters).toEqual(nullable.parameters);
     expect(union.requestBody).toEqual(nullable.requestBody);
+    expect(literalUnion.parameters).toEqual(nullable.parameters);
+    expect(literalUnion.requestBody).toEqual(nullable.requestBody);
     expect(nullable.parameters.map((parameter: any) => [parameter.name, parameter.schema])).toEqual([
       ["q", { type: "string", minLength: 1 }],
       ["page", { type: "integer", default: null, minimum: -9007199254740991, maximum: 9007199254740991 }],
