@@ -77,3 +77,13 @@ createApp({ routes: [], onStartup: [async () => {}, () => {}] });
 createApp({ routes: [], onStartup: (_app: string) => {} });
 void plainValue;
 void notAwaited;
+
+// Behind a proxy under a prefix: the root path is a string ("" for none), read-only, and urlFor a string.
+const prefixed: Middleware = (request, next) => {
+  expectTypeOf(request.rootPath).toEqualTypeOf<string>();
+  // @ts-expect-error: the root path comes from ROOT_PATH or a trusted proxy, never from the app's code.
+  request.rootPath = "/elsewhere";
+  expectTypeOf(request.urlFor("get_student", { student_id: 1 })).toEqualTypeOf<string>();
+  return next(request);
+};
+createApp({ routes: [], middleware: [prefixed] });
