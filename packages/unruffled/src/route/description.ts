@@ -135,6 +135,11 @@ export interface EndpointDescription {
   /** Reads the declared query names from the raw query string; `undefined` without query parameters. */
   queryReader: QueryReader | undefined;
   bodyFormat: BodyFormat | undefined;
+  /**
+   * True when a JSON body parameter may pass on a number no number schema checked (its
+   * `uncheckedNumbers`): only then is a validated body walked for one past a double's range.
+   */
+  uncheckedNumbers: boolean;
   /** The size limit of the files of each file field, by wire name (multipart bodies only). */
   fileSizeLimits: ReadonlyMap<string, number>;
   /** One schema for all sources, by parameter key (`{ page, size, body }`), compiled by Zod. */

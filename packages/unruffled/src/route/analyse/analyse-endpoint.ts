@@ -103,6 +103,7 @@ export function analyseEndpoint(endpoint: EndpointDefinition, options: AnalyseOp
             byLocation.query.some((param) => param.knownNames !== undefined),
           ),
     bodyFormat,
+    uncheckedNumbers: byLocation.body.some((param) => param.uncheckedNumbers === true),
     fileSizeLimits: new Map(
       params.flatMap((param) =>
         param.fileSizeLimit === undefined ? [] : [[param.fields[0]!.wireName, param.fileSizeLimit] as const],

@@ -311,7 +311,10 @@ function isEmpty(model: Values): boolean {
 function validate(description: EndpointDescription, input: Gathered, jsonSource?: Buffer | string): Values {
   const result = description.validator!.safeParse(input, { reportInput: true });
   const refused = input[REFUSED_KEYS];
-  const outOfRange = jsonSource === undefined ? undefined : infiniteNumberIssues(description, input, result);
+  const outOfRange =
+    jsonSource === undefined || !description.uncheckedNumbers
+      ? undefined
+      : infiniteNumberIssues(description, input, result);
   if (!result.success || refused !== undefined || outOfRange !== undefined) {
     const issues = result.success ? [] : result.error.issues;
     const all = refused === undefined ? issues : withRefusedKeys(description, issues, refused);
