@@ -184,11 +184,23 @@ const CARRIER: Readonly<Record<ValuePlace, string>> = {
 // Half of a UTF-16 surrogate pair without its other half: encodeURIComponent's URIError, said plainly.
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-function loneSurrogate(value: string, carrier: string): string | undefined {
-  const lone = LONE_SURROGATE.exec(value);
+/**
+ * The first half of a UTF-16 surrogate pair in `text` without its other half (no UTF-8 form, so
+ * no URL, header or form can carry it), as a message shows it: escaped (`\ud800`, which a log can
+ * show) and its 1-based position; undefined when there is none.
+ *
+ * @example loneSurrogateIn("a\uD800") // { escaped: "\\ud800", position: 2 }
+ */
+export function loneSurrogateIn(text: string): { escaped: string; position: number } | undefined {
+  const lone = LONE_SURROGATE.exec(text);
   if (lone === null) return undefined;
-  const escaped = JSON.stringify(lone[0]).slice(1, -1);
-  return `holds a lone UTF-16 surrogate (${escaped}, character ${lone.index + 1}), which has no UTF-8 form, so no ${carrier} can carry it`;
+  return { escaped: JSON.stringify(lone[0]).slice(1, -1), position: lone.index + 1 };
+}
+
+function loneSurrogate(value: string, carrier: string): string | undefined {
+  const lone = loneSurrogateIn(value);
+  if (lone === undefined) return undefined;
+  return `holds a lone UTF-16 surrogate (${lone.escaped}, character ${lone.position}), which has no UTF-8 form, so no ${carrier} can carry it`;
 }
 
 function unencodable(name: string, value: string, error: unknown): unknown {

@@ -1,4 +1,4 @@
-import { wirePath } from "../../client/encode-request.ts";
+import { loneSurrogateIn, wirePath } from "../../client/encode-request.ts";
 import { ValueError } from "../../errors.ts";
 import type { Middleware } from "../../http/middleware.ts";
 import type { RateLimitPolicy } from "../../rate-limit/policy.ts";
@@ -206,8 +206,8 @@ function checkPath(routePath: string): void {
   if (typeof routePath !== "string" || !routePath.startsWith("/")) {
     throw new ValueError(`The route path ${JSON.stringify(routePath)} must start with "/".`);
   }
-  const lone = LONE_SURROGATE.exec(routePath);
-  if (lone !== null) refuseLoneSurrogate(routePath, lone);
+  const lone = loneSurrogateIn(routePath);
+  if (lone !== undefined) refuseLoneSurrogate(routePath, lone);
   if (routePath.includes("%")) refusePercent(routePath);
   const seen = new Set<string>();
   for (const segment of routePath.split("/")) {
@@ -231,18 +231,14 @@ function checkPath(routePath: string): void {
   checkRestLast(routePath);
 }
 
-// Half of a UTF-16 surrogate pair without its other half: no UTF-8 form, so no client can send it.
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
 /**
  * Refuses a lone surrogate in a route path (`"/a\uD800"`, a string cut inside an emoji): it has no
  * UTF-8 form, so it could not be percent-encoded for the document and the clients. The path is
  * shown escaped (JSON.stringify's `\ud800`), as a log could not show the character.
  */
-function refuseLoneSurrogate(routePath: string, lone: RegExpExecArray): never {
-  const escaped = JSON.stringify(lone[0]).slice(1, -1);
+function refuseLoneSurrogate(routePath: string, lone: { escaped: string; position: number }): never {
   throw new ValueError(
-    `The route path ${JSON.stringify(routePath)} holds a lone UTF-16 surrogate (${escaped}, character ${lone.index + 1}): a client sends a path as UTF-8, which has no form for half a surrogate pair. Write the whole character (both halves of its pair), or leave it out.`,
+    `The route path ${JSON.stringify(routePath)} holds a lone UTF-16 surrogate (${lone.escaped}, character ${lone.position}): a client sends a path as UTF-8, which has no form for half a surrogate pair. Write the whole character (both halves of its pair), or leave it out.`,
   );
 }
 
