@@ -41,28 +41,24 @@ export function bunRoutes(app: FixedRoutesTarget, inFlight: StreamsInFlight, gen
   for (const route of app.fixedRoutes()) {
     if (!BUN_METHODS.has(route.method) || !PLAIN_PATH.test(route.path)) continue;
     routes[route.path] ??= {};
-    routes[route.path]![route.method] = routeHandler(app, inFlight, route, generic);
+    const methods = routes[route.path]!;
+    methods[route.method] = routeHandler(app, inFlight, route);
+    // Bun hands a GET route its HEAD requests too, unless the path names a HEAD handler: those go
+    // the generic way, as they always did, and the route's handler need not read the method.
+    if (route.method === "GET") methods.HEAD = generic;
   }
   return routes;
 }
 
-/** The handler of one route and method, made once when the server starts. */
-function routeHandler(
-  app: FetchTarget,
-  inFlight: StreamsInFlight,
-  route: FixedRoute,
-  generic: BunHandler,
-): BunHandler {
-  const method = route.method;
+/**
+ * The handler of one route and method, made once when the server starts. Bun calls it for that
+ * method alone (its HEAD requests have their own handler), so it reads no method.
+ */
+function routeHandler(app: FetchTarget, inFlight: StreamsInFlight, route: FixedRoute): BunHandler {
   if (route.readsJsonFirst) {
-    return (request, server) =>
-      request.method === method
-        ? answerFixedJson(app, inFlight, route, request, server)
-        : generic(request, server);
+    return (request, server) => answerFixedJson(app, inFlight, route, request, server);
   }
-  // Bun hands a GET route its HEAD requests too: those go the generic way, as they always did.
-  return (request, server) =>
-    request.method === method ? answerFixed(app, inFlight, route, request, server) : generic(request, server);
+  return (request, server) => answerFixed(app, inFlight, route, request, server);
 }
 
 /**

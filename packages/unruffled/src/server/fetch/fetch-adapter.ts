@@ -416,7 +416,8 @@ function webResponse(
   headers: HttpResponse["headers"],
 ): Response {
   if (!HEADERS_SET_AFTER) return new Response(body, { status, headers: webHeadersOf(headers) });
-  const response = new Response(body, { status });
+  // Without an init for a 200 (its default): on Bun, reading one costs about 50 ns an answer.
+  const response = status === 200 ? new Response(body) : new Response(body, { status });
   const target = response.headers;
   for (const name in headers) {
     const value = headers[name]!;
