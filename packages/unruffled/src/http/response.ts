@@ -64,9 +64,13 @@ export class HttpResponse {
     this.content = body;
     this.statusDefaulted = init?.status === undefined;
     this.status = this.statusDefaulted ? 200 : checkedStatus(init!.status!);
-    this.headers = init?.headers ? checkedHeaders(init.headers) : {};
-    if (contentType !== undefined && this.headers["content-type"] === undefined) {
-      this.headers["content-type"] = contentType;
+    if (!init?.headers) {
+      this.headers = contentType === undefined ? {} : { "content-type": contentType };
+    } else {
+      this.headers = checkedHeaders(init.headers);
+      if (contentType !== undefined && this.headers["content-type"] === undefined) {
+        this.headers["content-type"] = contentType;
+      }
     }
   }
 

@@ -71,6 +71,23 @@ describe("QueryReader", () => {
     expect(values?.toString).toBeUndefined();
   });
 
+  it("reads names that JavaScript quotes or escapes as any other name", () => {
+    const names = ['a"b', "c\\d", "e\u2028f", "${g}", "h'i"];
+    const values = new QueryReader(names).read("a\"b=1&c\\d=2&e\u2028f=3&${g}=4&h'i=5&x=6");
+    expect({ ...values }).toEqual({ 'a"b': "1", "c\\d": "2", "e\u2028f": "3", "${g}": "4", "h'i": "5" });
+  });
+
+  it("reads a declared __proto__ as an own value, the prototype untouched", () => {
+    const reader = new QueryReader(["__proto__", "a"]);
+    const sent = reader.read("__proto__=1&a=2")!;
+    expect([Object.hasOwn(sent, "__proto__"), sent.__proto__, sent.a]).toEqual([true, "1", "2"]);
+    const unsent = reader.read("a=2")!;
+    expect([Object.hasOwn(unsent, "__proto__"), Object.getPrototypeOf(unsent)]).toEqual([
+      true,
+      Object.prototype,
+    ]);
+  });
+
   it.each([
     ["a percent-encoded character", "a=caf%C3%A9"],
     ["a plus for a space", "a=x+y"],
