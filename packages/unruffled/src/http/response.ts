@@ -64,13 +64,9 @@ export class HttpResponse {
     this.content = body;
     this.statusDefaulted = init?.status === undefined;
     this.status = this.statusDefaulted ? 200 : checkedStatus(init!.status!);
-    if (!init?.headers) {
-      this.headers = contentType === undefined ? {} : { "content-type": contentType };
-    } else {
-      this.headers = checkedHeaders(init.headers);
-      if (contentType !== undefined && this.headers["content-type"] === undefined) {
-        this.headers["content-type"] = contentType;
-      }
+    this.headers = init?.headers ? checkedHeaders(init.headers) : {};
+    if (contentType !== undefined && this.headers["content-type"] === undefined) {
+      this.headers["content-type"] = contentType;
     }
   }
 
