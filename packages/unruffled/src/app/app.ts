@@ -13,7 +13,7 @@ import { type HealthOptions, resolveHealth } from "../health/health-options.ts";
 import { healthRoutes } from "../health/health-routes.ts";
 import { HealthState } from "../health/health-state.ts";
 import type { BodyLimits } from "../http/body-limits.ts";
-import { checkedMiddleware, type Middleware } from "../http/middleware.ts";
+import { checkedMiddleware, type Middleware, upgradeGuardsOf } from "../http/middleware.ts";
 import { HttpRequest, type PathValues, type RawRequest } from "../http/request.ts";
 import type { HttpResponse } from "../http/response.ts";
 import { asksForUpgrade } from "../http/upgrade-request.ts";
@@ -332,9 +332,7 @@ export class App {
             bodyLimits: this.bodyLimits,
             proxies,
             // Read once here, as forRoute is per route: an app whose middleware guards nothing checks nothing.
-            guards: appMiddleware.flatMap((layer) =>
-              layer.guardUpgrade === undefined ? [] : [layer.guardUpgrade],
-            ),
+            guards: upgradeGuardsOf(appMiddleware),
             errorLogger,
             pubsub: () => this.pubsub,
           });

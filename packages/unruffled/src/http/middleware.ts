@@ -53,6 +53,23 @@ export interface Middleware {
 }
 
 /**
+ * The upgrade guards of `middleware`, in its order, each called as its middleware's method (a guard
+ * that keeps its state on its middleware reads it through `this`) and named as it is.
+ *
+ * @example const guards = upgradeGuardsOf([trustedHost({ hosts: ["example.com"] }), cors()]); // [trustedHost]
+ */
+export function upgradeGuardsOf(middleware: readonly Middleware[]): UpgradeGuard[] {
+  const guards: UpgradeGuard[] = [];
+  for (const layer of middleware) {
+    const guard = layer.guardUpgrade;
+    if (guard === undefined) continue;
+    const asMethod: UpgradeGuard = (request) => guard.call(layer, request);
+    guards.push(Object.defineProperty(asMethod, "name", { value: guard.name }));
+  }
+  return guards;
+}
+
+/**
  * The middleware list given at `where`, checked when the app is built: a list of functions.
  *
  * @example checkedMiddleware(options.middleware, "createApp({ middleware })")

@@ -121,6 +121,47 @@ describe("a middleware's guardUpgrade", () => {
   });
 });
 
+/** A middleware that keeps its header and key on itself, and reads them through `this` in its guard. */
+function keyedBy(header: string, key: string): Middleware {
+  const pass: Middleware = (request, next) => next(request);
+  return Object.assign(pass, {
+    header,
+    key,
+    guardUpgrade(this: { header: string; key: string }, request: { header(name: string): unknown }) {
+      if (request.header(this.header) !== this.key)
+        throw new HttpError(401, `Send the header ${this.header}`);
+      return undefined;
+    },
+  });
+}
+
+describe("a guardUpgrade that reads its middleware through this", () => {
+  it("is called as the middleware's method, on the app's middleware and on a group's", async () => {
+    const app = createApp({
+      middleware: [keyedBy("x-app-key", "a1")],
+      routes: [
+        path("/group", {
+          middleware: [keyedBy("x-group-key", "g1")],
+          routes: [path("/client", { websocket: client })],
+        }),
+      ],
+    });
+    apps.push(app);
+    await app.listen({ port: 0, host: "127.0.0.1" });
+    const port = app.address()!.port;
+    const answers = [
+      await upgradeAnswer(port, "/group/client"),
+      await upgradeAnswer(port, "/group/client", { "x-app-key": "a1" }),
+      await upgradeAnswer(port, "/group/client", { "x-app-key": "a1", "x-group-key": "g1" }),
+    ];
+    expect(answers.map((answer) => [answer.status, answer.body])).toEqual([
+      [401, { detail: "Send the header x-app-key" }],
+      [401, { detail: "Send the header x-group-key" }],
+      [101, null],
+    ]);
+  });
+});
+
 describe("a group's middleware with guardUpgrade", () => {
   it("guards the WebSocket routes under the group once the upgrade is routed, and no other route", async () => {
     const app = createApp({

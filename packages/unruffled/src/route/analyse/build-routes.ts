@@ -1,5 +1,10 @@
 import { ValueError } from "../../errors.ts";
-import { checkedMiddleware, type Middleware, type UpgradeGuard } from "../../http/middleware.ts";
+import {
+  checkedMiddleware,
+  type Middleware,
+  type UpgradeGuard,
+  upgradeGuardsOf,
+} from "../../http/middleware.ts";
 import { checkedPolicies, type RateLimitCompiler } from "../../rate-limit/compile.ts";
 import type { RateLimitPolicy } from "../../rate-limit/policy.ts";
 import type { EndpointDefinition } from "../declare/endpoint.ts";
@@ -277,7 +282,7 @@ function placeWebSocket(
     includeInSchema,
     websocket,
     dependencies,
-    guards: middleware.flatMap((layer) => (layer.guardUpgrade === undefined ? [] : [layer.guardUpgrade])),
+    guards: upgradeGuardsOf(middleware),
   });
 }
 
