@@ -275,7 +275,8 @@ describe("every answer is a branch", () => {
     if (result.kind === "network-failure") expect(result.message).toMatch(/^The request failed: /);
   });
 
-  it("gives a path value holding a lone UTF-16 surrogate as a failure that names the parameter, sending nothing", async () => {
+  /** A client whose every request is recorded before it is sent: a refusal must leave `seen` empty. */
+  function watchedClient() {
     const seen: string[] = [];
     const watched = createClient({
       baseUrl: server.url,
@@ -284,6 +285,11 @@ describe("every answer is a branch", () => {
         return fetch(url, init);
       },
     });
+    return { watched, seen };
+  }
+
+  it("gives a path value holding a lone UTF-16 surrogate as a failure that names the parameter, sending nothing", async () => {
+    const { watched, seen } = watchedClient();
     const result = await watched.search({ school: "north\uD800", filter: {} });
     expect(result).toMatchObject({
       kind: "network-failure",
@@ -295,14 +301,7 @@ describe("every answer is a branch", () => {
   });
 
   it("gives a query, header, cookie or form value holding a lone UTF-16 surrogate as a failure that names it and its place, sending nothing", async () => {
-    const seen: string[] = [];
-    const watched = createClient({
-      baseUrl: server.url,
-      fetch: (url, init) => {
-        seen.push(url);
-        return fetch(url, init);
-      },
-    });
+    const { watched, seen } = watchedClient();
     const lone = "holds a lone UTF-16 surrogate (\\ud800, character 2), which has no UTF-8 form, so";
     const calls: [() => Promise<unknown>, string][] = [
       [
