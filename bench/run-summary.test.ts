@@ -53,4 +53,24 @@ describe("summarize", () => {
     expect(summary.unruffled!.endpoints.limited!.overBaseline).toEqual({ ratio: 0.97, interval: undefined });
     expect(summary.unruffled!.endpoints.hello!.overBaseline).toBeUndefined();
   });
+
+  it("pairs every server with each other one, round by round, not unruffled alone", () => {
+    const servers = [
+      { id: "raw", label: "raw", file: "servers/raw.ts" },
+      { id: "contract", label: "contract", file: "servers/contract.ts" },
+      { id: "peer", label: "peer", file: "servers/peer.ts" },
+    ];
+    const summary = summarize(
+      servers,
+      endpoints,
+      new Map([
+        ["raw", outcome("raw", [100, 200, 400], [100, 200, 400])],
+        ["contract", outcome("contract", [80, 100, 380], [80, 100, 380])],
+        ["peer", outcome("peer", [100, 125, 400], [100, 125, 400])],
+      ]),
+      { steadyPct: 5, steadyWindows: 3 },
+    );
+    expect(summary.contract!.endpoints.hello!.perRound).toEqual({ raw: 0.8, peer: 0.8 });
+    expect(summary.peer!.endpoints.hello!.perRound).toEqual({ raw: 1, contract: 1.25 });
+  });
 });

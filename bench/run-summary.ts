@@ -177,16 +177,28 @@ export function summarize(
       endpoints: medians,
     };
   }
-  const mine = outcomes.get("unruffled");
+  for (const { id } of servers) pairWithPeers(summary, id, servers, endpoints, outcomes);
+  return summary;
+}
+
+/** Each endpoint's same-round ratios of server `mineId` to each other server that was measured. */
+function pairWithPeers(
+  summary: Summary,
+  mineId: string,
+  servers: ServerDef[],
+  endpoints: EndpointDef[],
+  outcomes: Map<string, ServerOutcome>,
+): void {
+  const mine = outcomes.get(mineId);
   for (const endpoint of endpoints) {
-    const entry = summary.unruffled?.endpoints[endpoint.id];
+    const entry = summary[mineId]?.endpoints[endpoint.id];
     if (mine === undefined || entry === undefined) continue;
     entry.perRound = {};
     entry.perRoundInterval = {};
     entry.perRoundCpu = {};
     for (const server of servers) {
       const peer = outcomes.get(server.id);
-      if (server.id === "unruffled" || peer === undefined) continue;
+      if (server.id === mineId || peer === undefined) continue;
       const ours = mine.endpoints[endpoint.id] ?? [];
       const theirs = peer.endpoints[endpoint.id] ?? [];
       const ratios = roundRatios(ours, theirs).map((r) => r.ratio);
@@ -198,5 +210,4 @@ export function summarize(
       if (perCpu.length > 0) entry.perRoundCpu[server.id] = ratioSummary(perCpu);
     }
   }
-  return summary;
 }

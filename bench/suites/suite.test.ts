@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { baselineLine, baselineReference, meets, rpsLine, type Summary } from "./suite.ts";
+import { baselineLine, baselineReference, meets, pairReference, rpsLine, type Summary } from "./suite.ts";
 
 describe("meets", () => {
   it("is met at or above the line", () => {
@@ -73,5 +73,17 @@ describe("target lines", () => {
     expect(
       baselineReference("limited on raw node:http, by hand", summary(1, [1, 1], [1, [1, 1]]), "list", "raw"),
     ).toBe("  · limited on raw node:http, by hand        n/a");
+  });
+
+  it("prints one server's same-round ratio to another for reference, without a verdict", () => {
+    const paired = summary(1, [1, 1], [1, [1, 1]]);
+    paired.raw!.endpoints.list!.perRound = { elysia: 0.93 };
+    paired.raw!.endpoints.list!.perRoundInterval = { elysia: [0.91, 0.95] };
+    expect(pairReference("list: raw vs Elysia", paired, "list", "raw", "elysia")).toBe(
+      "  · list: raw vs Elysia                      0.93× per round (95 %: 0.91–0.95) (for reference)",
+    );
+    expect(pairReference("list: raw vs Hono", paired, "list", "raw", "hono")).toBe(
+      "  · list: raw vs Hono                        n/a",
+    );
   });
 });

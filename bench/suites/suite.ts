@@ -88,17 +88,14 @@ export type EndpointSummary = {
    * (and of its requests per CPU-second over raw's)
    */
   vsCeiling?: RatioSummary & { perCpu?: RatioSummary };
-  /**
-   * unruffled only: by peer id, the median over the rounds of unruffled's req/s over the peer's in
-   * the same round
-   */
+  /** by peer id, the median over the rounds of this server's req/s over the peer's in the same round */
   perRound?: Record<string, number>;
   /**
-   * unruffled only: by peer id, the 95 % bootstrap interval of that median. A target line inside it
-   * is a tie at this run's noise: another run may fall on either side.
+   * by peer id, the 95 % bootstrap interval of that median. A target line inside it is a tie at this
+   * run's noise: another run may fall on either side.
    */
   perRoundInterval?: Record<string, [number, number]>;
-  /** unruffled only: by peer id, the same-round ratio of requests per CPU-second */
+  /** by peer id, the same-round ratio of requests per CPU-second */
   perRoundCpu?: Record<string, RatioSummary>;
   /**
    * for an endpoint with a `baseline`: the median over the rounds of its req/s over the baseline
@@ -192,6 +189,26 @@ export function baselineReference(text: string, summary: Summary, endpointId: st
   if (over === undefined || !known(over.ratio)) return targetLine(null, text, "");
   const range = over.interval ? ` (95 %: ${over.interval[0].toFixed(2)}–${over.interval[1].toFixed(2)})` : "";
   return `  · ${text.padEnd(40)} ${over.ratio.toFixed(2)}× per round${range} (for reference)`;
+}
+
+/**
+ * One server's req/s on an endpoint over another's, median of the same-round ratios, without a
+ * verdict: where a reference stands against a peer (Bun raw with unruffled's request contract
+ * against Elysia).
+ */
+export function pairReference(
+  text: string,
+  summary: Summary,
+  endpointId: string,
+  mineId: string,
+  peerId: string,
+) {
+  const entry = summary[mineId]?.endpoints[endpointId];
+  const ratio = entry?.perRound?.[peerId];
+  if (!known(ratio)) return targetLine(null, text, "");
+  const interval = entry?.perRoundInterval?.[peerId];
+  const range = interval ? ` (95 %: ${interval[0].toFixed(2)}–${interval[1].toFixed(2)})` : "";
+  return `  · ${text.padEnd(40)} ${ratio.toFixed(2)}× per round${range} (for reference)`;
 }
 
 /** `mine` is at most `peer` (latency, memory). */

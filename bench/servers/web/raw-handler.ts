@@ -44,11 +44,17 @@ function positiveInt(body: Record<string, unknown>, name: string, issues: Issue[
   return value;
 }
 
-function studentList(url: string, q: number): Response {
+/** The list's query read and checked: its issues, none when valid. `q` is where its `?` is, or -1. */
+export function listIssues(url: string, q: number): Issue[] {
   const query = new URLSearchParams(q === -1 ? "" : url.slice(q + 1));
   const issues: Issue[] = [];
   intParam(query, "page", 1, 1, Number.MAX_SAFE_INTEGER, issues);
   intParam(query, "size", 10, 1, 100, issues);
+  return issues;
+}
+
+function studentList(url: string, q: number): Response {
+  const issues = listIssues(url, q);
   return issues.length > 0
     ? json(422, { detail: issues })
     : json(200, { code: 0, message: "success", data: [] });
