@@ -138,21 +138,53 @@ export function carriesOnlyNull(schema: z.ZodType): boolean {
 /**
  * A text parameter's union with null (`z.union([z.string(), z.null()])`, or with `z.literal(null)`,
  * the same value) as the `.nullable()` it means, so that the spellings read, refuse and document
- * alike (text never carries the null; a default may). Other schemas, and a union with checks or metadata of its own, come back as they are.
+ * alike (text never carries the null; a default may): alone, under its wrappers (`.optional()`,
+ * `.default(null)`), or as a field of a model read from text. Other schemas, and a union or model
+ * with metadata of its own (its document names it), come back as they are; a rebuilt model keeps
+ * its refinements and strictness.
  *
  * @example asNullable(z.union([z.int(), z.null()])) // z.int().nullable()
  */
 export function asNullable(schema: z.ZodType): z.ZodType {
   const d = def(schema) as SchemaDef & { checks?: unknown[] };
-  if (d.type === "optional") {
-    const inner = asNullable(d.innerType!);
-    return inner === d.innerType ? schema : inner.optional();
+  if (WRAPPERS.has(d.type) && d.innerType !== undefined) {
+    const inner = asNullable(d.innerType);
+    return inner === d.innerType ? schema : withDef(schema, { innerType: inner });
   }
-  if (d.type !== "union" || (d.checks?.length ?? 0) > 0 || z.globalRegistry.has(schema)) return schema;
+  if (z.globalRegistry.has(schema)) return schema;
+  if (d.type === "object") return withNullableFields(schema, d.shape!);
+  if (d.type !== "union" || (d.checks?.length ?? 0) > 0) return schema;
   // z.literal(null) is the same value as z.null(): either option is the null.
   const others = d.options!.filter((option) => !carriesOnlyNull(option));
   if (others.length === d.options!.length || others.length === 0) return schema;
   return (others.length === 1 ? others[0]! : z.union(others as [z.ZodType, z.ZodType])).nullable();
+}
+
+/** A model whose union-with-null fields are `.nullable()`, or the model itself when it has none. */
+function withNullableFields(model: z.ZodType, shape: Record<string, z.ZodType>): z.ZodType {
+  // The shape's own property descriptors: a getter (a recursive field) stays a getter.
+  const descriptors = Object.getOwnPropertyDescriptors(shape);
+  let changed = false;
+  for (const [key, descriptor] of Object.entries(descriptors)) {
+    if (!("value" in descriptor)) continue;
+    const field = asNullable(descriptor.value as z.ZodType);
+    if (field === descriptor.value) continue;
+    descriptors[key] = { ...descriptor, value: field };
+    changed = true;
+  }
+  return changed ? withDef(model, { shape: Object.defineProperties({}, descriptors) }) : model;
+}
+
+/**
+ * A copy of `schema` whose definition has `changes`; every other part of the definition is kept as
+ * it is, getters included (a default made by a function is made anew for each value).
+ */
+function withDef(schema: z.ZodType, changes: Partial<SchemaDef>): z.ZodType {
+  const descriptors = Object.getOwnPropertyDescriptors(schema._zod.def);
+  for (const [key, value] of Object.entries(changes)) {
+    descriptors[key] = { value, enumerable: true, configurable: true, writable: true };
+  }
+  return schema.clone(Object.defineProperties({}, descriptors) as typeof schema._zod.def);
 }
 
 function literalText(value: unknown): string {
