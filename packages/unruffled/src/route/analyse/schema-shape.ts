@@ -139,21 +139,22 @@ export function carriesOnlyNull(schema: z.ZodType): boolean {
  * A text parameter's union with null (`z.union([z.string(), z.null()])`, or with `z.literal(null)`,
  * the same value) as the `.nullable()` it means, so that the spellings read, refuse and document
  * alike (text never carries the null; a default may): alone, under its wrappers (`.optional()`,
- * `.default(null)`), or as a field of a model read from text. Other schemas, and a union or model
- * with metadata of its own (its document names it), come back as they are; a rebuilt model keeps
- * its refinements and strictness.
+ * `.default(null)`), or as a field of a model read from text. Other schemas, a union with checks or
+ * metadata of its own, and a schema with an id (its document names it) come back as they are; a
+ * rebuilt wrapper or model keeps its metadata (an alias, a description), refinements and strictness.
  *
  * @example asNullable(z.union([z.int(), z.null()])) // z.int().nullable()
  */
 export function asNullable(schema: z.ZodType): z.ZodType {
   const d = def(schema) as SchemaDef & { checks?: unknown[] };
+  const meta = z.globalRegistry.get(schema);
+  if (meta?.id !== undefined) return schema;
   if (WRAPPERS.has(d.type) && d.innerType !== undefined) {
     const inner = asNullable(d.innerType);
     return inner === d.innerType ? schema : withDef(schema, { innerType: inner });
   }
-  if (z.globalRegistry.has(schema)) return schema;
   if (d.type === "object") return withNullableFields(schema, d.shape!);
-  if (d.type !== "union" || (d.checks?.length ?? 0) > 0) return schema;
+  if (d.type !== "union" || (d.checks?.length ?? 0) > 0 || meta !== undefined) return schema;
   // z.literal(null) is the same value as z.null(): either option is the null.
   const others = d.options!.filter((option) => !carriesOnlyNull(option));
   if (others.length === d.options!.length || others.length === 0) return schema;
@@ -177,14 +178,18 @@ function withNullableFields(model: z.ZodType, shape: Record<string, z.ZodType>):
 
 /**
  * A copy of `schema` whose definition has `changes`; every other part of the definition is kept as
- * it is, getters included (a default made by a function is made anew for each value).
+ * it is, getters included (a default made by a function is made anew for each value), and so is its
+ * metadata (an alias, a description).
  */
 function withDef(schema: z.ZodType, changes: Partial<SchemaDef>): z.ZodType {
   const descriptors = Object.getOwnPropertyDescriptors(schema._zod.def);
   for (const [key, value] of Object.entries(changes)) {
     descriptors[key] = { value, enumerable: true, configurable: true, writable: true };
   }
-  return schema.clone(Object.defineProperties({}, descriptors) as typeof schema._zod.def);
+  const copy = schema.clone(Object.defineProperties({}, descriptors) as typeof schema._zod.def);
+  const meta = z.globalRegistry.get(schema);
+  if (meta !== undefined) z.globalRegistry.add(copy, meta);
+  return copy;
 }
 
 function literalText(value: unknown): string {

@@ -447,10 +447,13 @@ describe("a field that may be null, in a model read from text, reads as .nullabl
     "z.union([z.int(), z.null()])": (schema: z.ZodType) => z.union([schema, z.null()]),
     "z.union([z.int(), z.literal(null)])": (schema: z.ZodType) => z.union([schema, z.literal(null)]),
   };
-  // Strict and refined: a rebuilt model keeps both.
+  // Strict and refined, with a field's alias and description: a rebuilt model keeps them all.
   const modelOf = (orNull: (schema: z.ZodType) => z.ZodType) =>
     z
-      .strictObject({ page: orNull(z.int()).default(null), tag: orNull(z.string()).optional() })
+      .strictObject({
+        page: orNull(z.int()).default(null),
+        tag: orNull(z.string()).optional().meta({ alias: "the-tag", description: "A tag" }),
+      })
       .refine((filter) => filter.page !== 13, { message: "Page 13 is skipped" });
   const endpointOf = (orNull: (schema: z.ZodType) => z.ZodType) => echo({ filter: p.Query(modelOf(orNull)) });
 
@@ -458,7 +461,10 @@ describe("a field that may be null, in a model read from text, reads as .nullabl
     const server = await serveEndpoint("/m", endpointOf(orNull));
     const get = (target: string) => jsonOf(server.fetch(target));
     expect(await get("/m")).toEqual({ status: 200, body: { filter: { page: null } } });
-    expect(await get("/m?page=2&tag=a")).toEqual({ status: 200, body: { filter: { page: 2, tag: "a" } } });
+    expect(await get("/m?page=2&the-tag=a")).toEqual({
+      status: 200,
+      body: { filter: { page: 2, tag: "a" } },
+    });
     expect(await get("/m?page=two")).toEqual({
       status: 422,
       body: {
@@ -494,6 +500,13 @@ describe("a field that may be null, in a model read from text, reads as .nullabl
     );
     expect(union.parameters).toEqual(nullable.parameters);
     expect(literalUnion.parameters).toEqual(nullable.parameters);
+    expect(nullable.parameters[1]).toEqual({
+      name: "the-tag",
+      in: "query",
+      required: false,
+      schema: { type: "string", description: "A tag" },
+      description: "A tag",
+    });
   });
 
   it("leaves a model with an id of its own as declared: its document names that schema", async () => {
