@@ -509,6 +509,21 @@ describe("a field that may be null, in a model read from text, reads as .nullabl
     });
   });
 
+  it("keeps a lone parameter's description on the union under .optional(), as on .nullable()", () => {
+    const [nullable, union] = [z.string().nullable(), z.union([z.string(), z.null()])].map(
+      (schema) =>
+        (
+          createApp({
+            routes: [
+              path("/m", { endpoint: echo({ q: p.Query(schema.optional().meta({ description: "Q" })) }) }),
+            ],
+          }).openapi() as any
+        ).paths["/m"].get.parameters,
+    );
+    expect(union).toEqual(nullable);
+    expect(union[0].description).toBe("Q");
+  });
+
   it("leaves a model with an id of its own as declared: its document names that schema", async () => {
     const Filter = z.object({ page: z.union([z.int(), z.null()]).default(null) }).meta({ id: "Filter" });
     const server = await serveEndpoint("/m", echo({ filter: p.Query(Filter) }));
